@@ -1,0 +1,10 @@
+/** One Jest run for the whole monorepo: SWC strips types (tsc checks them in `npm run typecheck`). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  moduleNameMapper: { '^@pl/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  testTimeout: 30000,
+};

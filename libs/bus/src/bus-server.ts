@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { Msg, NatsConnection, Subscription } from 'nats';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Identity, SubjectContract } from '@pl/contracts';
+import { internal, isAppError, validationFailed, type WireError } from '@pl/errors';
+import { IDENTITY_HEADER, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
+import type { IdentityTokens } from './identity-tokens';
+
+export interface HandlerContext {
+  identity: Identity;
+  requestId: string;
+  log: Logger;
+}
+
+export type SubjectHandler<Req extends z.ZodType, Res extends z.ZodType> = (
+  request: z.output<Req>,
+  ctx: HandlerContext,
+) => Promise<z.input<Res>>;
+
+/**
+ * Serves NATS subjects in a queue group, so replicas share the load. Each message is handled
+ * concurrently; the identity token and the payload are re-validated here because this is a trust
+ * boundary. {@link drain} stops taking messages and waits for the ones in flight.
+ */
+export class BusServer {
+  private readonly subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly namespace: string,
+    private readonly tokens: IdentityTokens,
+    private readonly queue: string,
+    private readonly log: Logger,
+  ) {}
+
+  handle<Req extends z.ZodType, Res extends z.ZodType>(
+    subject: SubjectContract<Req, Res>,
+    handler: SubjectHandler<Req, Res>,
+  ): void {
+    const sub = this.nc.subscribe(subjectName(this.namespace, subject.name), {
+      queue: this.queue,
+      callback: (err, msg) => {
+        if (err) {
+          this.log.error({ err, subject: subject.name }, 'nats subscription error');
+          return;
+        }
+        const done = this.dispatch(subject, handler, msg).finally(() => this.inFlight.delete(done));
+        this.inFlight.add(done);
+      },
+    });
+    this.subscriptions.push(sub);
+  }
+
+  private async dispatch<Req extends z.ZodType, Res extends z.ZodType>(
+    subject: SubjectContract<Req, Res>,
+    handler: SubjectHandler<Req, Res>,
+    msg: Msg,
+  ): Promise<void> {
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
+    const log = this.log.child({ subject: subject.name, request_id: requestId });
+    let reply: ReplyEnvelope<unknown>;
+    try {
+      const identity = this.tokens.verify(msg.headers?.get(IDENTITY_HEADER) ?? '');
+      let payload: unknown;
+      try {
+        payload = JSON.parse(Buffer.from(msg.data).toString('utf8'));
+      } catch {
+        throw validationFailed('Message is not valid JSON');
+      }
+      const parsed = subject.request.safeParse(payload);
+      if (!parsed.success) throw validationFailed('Message breaks its contract', parsed.error.issues);
+      const data = await handler(parsed.data, { identity, requestId, log });
+      reply = { ok: true, data };
+    } catch (e) {
+      reply = { ok: false, error: toWire(e, log) };
+    }
+    if (msg.reply) msg.respond(JSON.stringify(reply));
+  }
+
+  /** Stops taking new messages, then waits for those being handled. */
+  async drain(): Promise<void> {
+    await Promise.all(this.subscriptions.map((s) => s.drain().catch(() => undefined)));
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
+
+function toWire(e: unknown, log: Logger): WireError {
+  if (isAppError(e)) return e.toWire();
+  const logId = randomUUID();
+  log.error({ err: e, log_id: logId }, 'unexpected error in handler');
+  return internal(`Internal error (log id ${logId})`).toWire();
+}

@@ -1,0 +1,5 @@
+export * from './identity-tokens';
+export * from './nats-connection';
+export * from './envelope';
+export * from './bus-client';
+export * from './bus-server';

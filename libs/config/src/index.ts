@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Development-only secret; {@link parseConfig} refuses it when NODE_ENV=production. */
+export const DEV_IDENTITY_SECRET = 'dev-only-identity-token-secret-change-me-0123456789';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Settings every service reads. Defaults point at services on 127.0.0.1 with their standard ports. */
+export const commonEnv = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/payment_links'),
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** Prefix of every NATS subject, so several systems can share one NATS (tests, tenants). */
+  BUS_NAMESPACE: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('pl'),
+  IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
+  NATS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:9092'),
+};
+
+export const opsPort = port;
+
+/**
+ * Parses the environment once at start and fails fast, naming every bad variable, so a pod with a
+ * broken configuration never starts serving.
+ */
+export function parseConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env): z.output<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const config = result.data as Record<string, unknown>;
+  if (config.NODE_ENV === 'production' && config.IDENTITY_TOKEN_SECRET === DEV_IDENTITY_SECRET) {
+    throw new Error('Invalid configuration: IDENTITY_TOKEN_SECRET must be set in production');
+  }
+  return result.data;
+}
+
+/** What a started service hands back to whoever started it (main.ts, tests, the local runner). */
+export interface RunningService {
+  /** Port of the ops server (/healthz, /readyz). */
+  opsPort: number;
+  /** Stops taking work, finishes what is in flight, closes connections. */
+  stop(): Promise<void>;
+}

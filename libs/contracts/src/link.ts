@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { feePayer, linkStatus, moneyText, moscowDate, positiveId, uuid } from './fields';
+
+/** The payment-link object of the interface: every field of the resource table, null where unset. */
+export const paymentLink = z.object({
+  id: uuid,
+  shop_id: positiveId,
+  order_id: z.string().nullable(),
+  description: z.string().nullable(),
+  currency: z.literal('RUB'),
+  amount: moneyText,
+  fee_bps: z.number().int(),
+  fee_percent_bp: z.number().int(),
+  fee_payer: feePayer,
+  payer_amount: moneyText,
+  merchant_credit: moneyText,
+  platform_revenue: moneyText,
+  status: linkStatus,
+  gateway_provider: z.string().nullable(),
+  gateway_payment_id: z.string().nullable(),
+  to_currency: z.string().nullable(),
+  network: z.string().nullable(),
+  deposit_address: z.string().nullable(),
+  payer_currency: z.string().nullable(),
+  payer_crypto_amount: z.string().nullable(),
+  qr: z.string().nullable(),
+  checkout_url: z.string(),
+  pay_url: z.string(),
+  paymentUrl: z.string(),
+  expires_at: moscowDate.nullable(),
+  paid_at: moscowDate.nullable(),
+  created_at: moscowDate,
+  updated_at: moscowDate,
+});
+export type PaymentLink = z.infer<typeof paymentLink>;
+
+export const paymentLinkList = z.object({
+  payment_links: z.array(paymentLink),
+  payments: z.array(paymentLink),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+export type PaymentLinkList = z.infer<typeof paymentLinkList>;

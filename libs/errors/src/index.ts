@@ -1,0 +1,104 @@
+/**
+ * Domain errors: one class per kind, a stable `domain.err.reason` code, and one table that maps a kind
+ * to an HTTP status. Domain code throws these; transports (HTTP, NATS, Kafka) only serialize them.
+ */
+
+export type ErrorKind =
+  | 'validation'
+  | 'invalid_json'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'unprocessable'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+/** The one place that maps an error kind to its HTTP status. */
+export const HTTP_STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
+  validation: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+/** The error as it travels between services and to clients: never a stack. */
+export interface WireError {
+  kind: ErrorKind;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get httpStatus(): number {
+    return HTTP_STATUS_BY_KIND[this.kind];
+  }
+
+  toWire(): WireError {
+    const wire: WireError = { kind: this.kind, code: this.code, message: this.message };
+    if (this.details !== undefined) wire.details = this.details;
+    return wire;
+  }
+
+  static fromWire(wire: WireError): AppError {
+    return new AppError(wire.kind, wire.code, wire.message, wire.details);
+  }
+}
+
+export const validationFailed = (message: string, details?: unknown): AppError =>
+  new AppError('validation', 'common.err.validation_failed', message, details);
+export const invalidJson = (message = 'Request body is not valid JSON'): AppError =>
+  new AppError('invalid_json', 'common.err.invalid_json', message);
+export const unauthorized = (message = 'Missing or invalid credentials'): AppError =>
+  new AppError('unauthorized', 'common.err.unauthorized', message);
+export const forbidden = (message = 'Access to this resource is not allowed'): AppError =>
+  new AppError('forbidden', 'common.err.forbidden', message);
+export const notFound = (message = 'Resource not found'): AppError =>
+  new AppError('not_found', 'common.err.not_found', message);
+export const methodNotAllowed = (message = 'Method not allowed on this route'): AppError =>
+  new AppError('method_not_allowed', 'common.err.method_not_allowed', message);
+export const payloadTooLarge = (message = 'Request body exceeds 64 KiB'): AppError =>
+  new AppError('payload_too_large', 'common.err.payload_too_large', message);
+export const unsupportedMediaType = (message = 'Content-Type must be application/json'): AppError =>
+  new AppError('unsupported_media_type', 'common.err.unsupported_media_type', message);
+export const idempotencyConflict = (message: string): AppError =>
+  new AppError('conflict', 'common.err.idempotency_conflict', message);
+export const rateLimited = (message = 'Too many requests'): AppError =>
+  new AppError('rate_limited', 'common.err.rate_limited', message);
+export const unavailable = (message = 'A dependency is unavailable; retry later'): AppError =>
+  new AppError('unavailable', 'common.err.unavailable', message);
+export const internal = (message = 'Internal error'): AppError =>
+  new AppError('internal', 'common.err.internal', message);
+
+export const shopNotApproved = (): AppError =>
+  new AppError('unprocessable', 'shop.err.not_approved', 'Shop is not approved; payments are unavailable');
+export const linkNotPending = (status: string): AppError =>
+  new AppError('conflict', 'payment_link.err.not_pending', `Payment link is ${status}, not pending`);
+export const emailNotConfirmed = (): AppError =>
+  new AppError('forbidden', 'account.err.email_not_confirmed', 'Confirm the account email before creating payment links');
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

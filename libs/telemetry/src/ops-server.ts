@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface OpsServerOptions {
+  port: number;
+  host?: string;
+  /** Resolves true when every dependency the service needs answers. */
+  ready: () => Promise<boolean>;
+}
+
+export interface OpsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * `/healthz` (the process is alive) and `/readyz` (its dependencies answer) on a port of its own, so
+ * probes never queue behind business traffic.
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const server: Server = createServer((req, res) => {
+    const send = (status: number, body: object): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (req.url === '/healthz') return send(200, { status: 'ok' });
+    if (req.url === '/readyz') {
+      options.ready().then(
+        (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready' }),
+        () => send(503, { status: 'not_ready' }),
+      );
+      return;
+    }
+    send(404, { error: { code: 'common.err.not_found', message: 'Not found' } });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
