@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+export const ADMIN_DATABASE_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+const withAdmin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
+  const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+};
+
+/** A fresh, empty database of its own for one test file, so Jest workers never share state. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const name = `pl_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(5).toString('hex')}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** A NATS subject namespace (and Redis key prefix) unique to one test, so parallel tests never answer each other. */
+export const uniqueNamespace = (label = 't'): string => `${label}_${randomBytes(6).toString('hex')}`;
