@@ -1,0 +1,97 @@
+import { paymentLink, paymentLinkList } from '@pl/contracts';
+import { decodeCursor } from './cursor';
+import type { LinkRecord } from './link';
+import { toPaymentLink, toPaymentLinkList } from './link-view';
+
+const BASE = 'https://pay.example.com';
+
+const record = (overrides: Partial<LinkRecord> = {}): LinkRecord => ({
+  id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  merchantId: '11111111-2222-4333-8444-555555555555',
+  shopId: 42,
+  orderId: null,
+  description: null,
+  currency: 'RUB',
+  amount: 123456,
+  feeBps: 150,
+  feePercentBp: 150,
+  cryptoBps: 150,
+  sbpBps: 70,
+  feePayer: 'split',
+  payerAmount: 124382,
+  merchantCredit: 122530,
+  platformRevenue: 1852,
+  status: 'pending',
+  gatewayProvider: null,
+  gatewayPaymentId: null,
+  toCurrency: null,
+  network: null,
+  depositAddress: null,
+  payerCurrency: null,
+  payerCryptoAmount: null,
+  qr: null,
+  expiresAt: new Date('2026-11-23T07:15:00.123Z'),
+  paidAt: null,
+  createdAt: new Date('2026-11-22T07:15:00.123Z'),
+  createdAtMicros: 1_795_331_700_123_456n,
+  updatedAt: new Date('2026-11-22T07:15:00.123Z'),
+  ...overrides,
+});
+
+describe('toPaymentLink', () => {
+  it('writes money as rouble strings with two decimals', () => {
+    const view = toPaymentLink(record({ amount: 5, payerAmount: 5, merchantCredit: 5, platformRevenue: 0 }), BASE);
+    expect([view.amount, view.payer_amount, view.merchant_credit, view.platform_revenue]).toEqual(['0.05', '0.05', '0.05', '0.00']);
+    expect(toPaymentLink(record(), BASE).amount).toBe('1234.56');
+  });
+
+  it('writes dates in Moscow time with the +03:00 offset and null for an unpaid link', () => {
+    const view = toPaymentLink(record(), BASE);
+    expect(view.created_at).toBe('2026-11-22T10:15:00+03:00');
+    expect(view.updated_at).toBe('2026-11-22T10:15:00+03:00');
+    expect(view.expires_at).toBe('2026-11-23T10:15:00+03:00');
+    expect(view.paid_at).toBeNull();
+  });
+
+  it('gives checkout_url and its aliases pay_url and paymentUrl the same value', () => {
+    const view = toPaymentLink(record(), BASE);
+    expect(view.checkout_url).toBe(`${BASE}/p/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b`);
+    expect(view.pay_url).toBe(view.checkout_url);
+    expect(view.paymentUrl).toBe(view.checkout_url);
+  });
+
+  it('carries every field of the contract, null where unset, and nothing internal', () => {
+    const view = toPaymentLink(record(), BASE);
+    expect(paymentLink.strict().parse(view)).toEqual(view);
+    expect(Object.keys(view).sort()).toEqual(Object.keys(paymentLink.shape).sort());
+    for (const key of ['order_id', 'description', 'gateway_provider', 'qr', 'payer_crypto_amount'] as const) {
+      expect(view[key]).toBeNull();
+    }
+    expect(view).not.toHaveProperty('merchant_id');
+    expect(view).not.toHaveProperty('sbp_bps');
+  });
+
+  it('shows gateway fields once they are set', () => {
+    const view = toPaymentLink(
+      record({ gatewayProvider: 'sandbox', network: 'USDT-TRC20', payerCryptoAmount: '12.345678', paidAt: new Date('2026-11-22T08:00:00Z'), status: 'paid' }),
+      BASE,
+    );
+    expect(view).toMatchObject({ gateway_provider: 'sandbox', network: 'USDT-TRC20', payer_crypto_amount: '12.345678', status: 'paid' });
+    expect(view.paid_at).toBe('2026-11-22T11:00:00+03:00');
+  });
+});
+
+describe('toPaymentLinkList', () => {
+  it('repeats the items under payments and points the cursor at the last item when there is more', () => {
+    const items = [record(), record({ id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', createdAtMicros: 5n })];
+    const list = toPaymentLinkList({ items, hasMore: true }, BASE);
+    expect(paymentLinkList.parse(list)).toEqual(list);
+    expect(list.payments).toEqual(list.payment_links);
+    expect(decodeCursor(list.next_cursor ?? '')).toEqual({ createdAtMicros: 5n, id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' });
+  });
+
+  it('has no cursor on the last page', () => {
+    expect(toPaymentLinkList({ items: [record()], hasMore: false }, BASE).next_cursor).toBeNull();
+    expect(toPaymentLinkList({ items: [], hasMore: false }, BASE)).toEqual({ payment_links: [], payments: [], has_more: false, next_cursor: null });
+  });
+});

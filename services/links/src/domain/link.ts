@@ -1,0 +1,60 @@
+import type { LinkStatus } from '@pl/contracts';
+import type { FeePayer } from '@pl/money';
+
+/** A payment link as the domain holds it: money in integer kopecks, dates as instants. */
+export interface LinkRecord {
+  id: string;
+  merchantId: string;
+  shopId: number;
+  orderId: string | null;
+  description: string | null;
+  currency: 'RUB';
+  amount: number;
+  /** Rate of the selected method; the crypto rate until a method is selected. */
+  feeBps: number;
+  /** Compatibility field of the interface: the shop's crypto rate at creation. */
+  feePercentBp: number;
+  cryptoBps: number;
+  sbpBps: number;
+  feePayer: FeePayer;
+  payerAmount: number;
+  merchantCredit: number;
+  platformRevenue: number;
+  status: LinkStatus;
+  gatewayProvider: string | null;
+  gatewayPaymentId: string | null;
+  toCurrency: string | null;
+  network: string | null;
+  depositAddress: string | null;
+  payerCurrency: string | null;
+  payerCryptoAmount: string | null;
+  qr: string | null;
+  expiresAt: Date;
+  paidAt: Date | null;
+  createdAt: Date;
+  /** created_at in microseconds since the epoch: a JS Date keeps only milliseconds, the list cursor needs all six digits. */
+  createdAtMicros: bigint;
+  updatedAt: Date;
+}
+
+/** What create hands to the store; the store stamps created_at and derives expires_at from the database clock. */
+export interface NewLink {
+  id: string;
+  merchantId: string;
+  shopId: number;
+  orderId: string | null;
+  description: string | null;
+  amount: number;
+  feeBps: number;
+  feePercentBp: number;
+  cryptoBps: number;
+  sbpBps: number;
+  feePayer: FeePayer;
+  payerAmount: number;
+  merchantCredit: number;
+  platformRevenue: number;
+  expiresInMinutes: number;
+}
+
+/** Every move a link can make leaves `pending`; nothing ever moves a link back. */
+export type FinalStatus = Exclude<LinkStatus, 'pending'>;

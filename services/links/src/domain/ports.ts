@@ -1,0 +1,46 @@
+import type { LinkStatus, MerchantIdentity, ShopView } from '@pl/contracts';
+import type { FinalStatus, LinkRecord, NewLink } from './link';
+import type { LinkCursor } from './cursor';
+
+/** Who may touch a link: always one merchant, and one shop for a cashier key. */
+export interface LinkScope {
+  merchantId: string;
+  shopId?: number;
+}
+
+export interface LinkListQuery {
+  scope: LinkScope;
+  status: LinkStatus | null;
+  shopId: number | null;
+  orderId: string | null;
+  /** Start strictly after this position in (created_at desc, id desc) order. */
+  after: LinkCursor | null;
+  limit: number;
+}
+
+/** Payment-link state. Every status move is a conditional update, so concurrent moves cannot both win. */
+export interface LinkStore {
+  insert(link: NewLink): Promise<LinkRecord>;
+  findById(id: string): Promise<LinkRecord | null>;
+  list(query: LinkListQuery): Promise<LinkRecord[]>;
+  /**
+   * Moves a `pending` link to `to` and returns it, or null when the link is not pending, is outside
+   * the scope, or the move's own time rule fails (only a due link expires; a due link cannot be canceled).
+   */
+  transition(id: string, to: FinalStatus, scope?: LinkScope): Promise<LinkRecord | null>;
+  /** Expires every due pending link of a merchant; returns how many moved. */
+  expireDue(merchantId: string): Promise<number>;
+}
+
+/** Shops as the shops service answers for them; it decides not_found and forbidden itself. */
+export interface ShopDirectory {
+  getShop(shopId: number, identity: MerchantIdentity): Promise<ShopView>;
+}
+
+export interface LinkDeps {
+  links: LinkStore;
+  shops: ShopDirectory;
+  /** Application clock, used only to decide whether to try expiring a link on read. */
+  now: () => Date;
+  newId: () => string;
+}

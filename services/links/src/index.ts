@@ -1,0 +1,3 @@
+export { startLinks } from './app';
+export { loadConfig, type LinksConfig } from './config';
+export { migrateLinks, LINKS_SCHEMA } from './data/migrate';
