@@ -1,0 +1,35 @@
+import { BusServer, IdentityTokens, connectNats } from '@pl/bus';
+import type { RunningService } from '@pl/config';
+import { Db } from '@pl/db';
+import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
+import type { ShopsConfig } from './config';
+import { SHOPS_SCHEMA } from './data/migrate';
+import { ShopRepository } from './data/shop.repository';
+import { SecretBox } from './domain/secret-box';
+import { registerShopHandlers } from './entry/nats/shop.handlers';
+
+/** Starts the shops service: answers shop look-ups on NATS in the `shops` queue group. */
+export async function startShops(config: ShopsConfig, log: Logger = createLogger('shops', config.LOG_LEVEL)): Promise<RunningService> {
+  const db = new Db({ url: config.DATABASE_URL, schema: SHOPS_SCHEMA, log });
+  const nc = await connectNats(config.NATS_URL, 'shops', log);
+  const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
+  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log);
+  registerShopHandlers(server, new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY)));
+
+  const ops = await startOpsServer({
+    port: config.OPS_PORT,
+    ready: async () => !nc.isClosed() && (await db.ping()),
+  });
+  log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE }, 'shops service started');
+
+  return {
+    opsPort: ops.port,
+    async stop() {
+      await server.drain();
+      await ops.close();
+      await nc.drain().catch(() => undefined);
+      await db.close();
+      log.info('shops service stopped');
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { DEV_WEBHOOK_SECRET_KEY, loadConfig } from './config';
+
+const productionEnv = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'x'.repeat(40) } as const;
+
+describe('shops loadConfig', () => {
+  it('defaults to ops port 9102, the dev key and no private webhook targets', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ OPS_PORT: 9102, WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+    expect(Buffer.from(DEV_WEBHOOK_SECRET_KEY, 'base64')).toHaveLength(32);
+  });
+
+  it('reads WEBHOOK_ALLOW_PRIVATE_TARGETS=true as true', () => {
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
+  });
+
+  it('refuses a WEBHOOK_ALLOW_PRIVATE_TARGETS that is not true or false', () => {
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+  });
+
+  it('refuses a webhook secret key that is not 32 bytes of base64', () => {
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: randomBytes(16).toString('base64') })).toThrow(/WEBHOOK_SECRET_KEY/);
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'not base64 at all!' })).toThrow(/WEBHOOK_SECRET_KEY/);
+  });
+
+  it('refuses the development key in production', () => {
+    expect(() => loadConfig({ ...productionEnv })).toThrow(/WEBHOOK_SECRET_KEY must be set in production/);
+  });
+
+  it('accepts a real key in production', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(loadConfig({ ...productionEnv, WEBHOOK_SECRET_KEY: key }).WEBHOOK_SECRET_KEY).toBe(key);
+  });
+});

@@ -1,0 +1,27 @@
+import type { Identity } from '@pl/contracts';
+import { forbidden, notFound, unauthorized } from '@pl/errors';
+import { CASHIER_KEY_PREFIX } from './cashier-key';
+import type { Shop, ShopStore } from './shop';
+
+/**
+ * A shop for the caller: a merchant reads only its own shops (a cashier identity only its one shop);
+ * platform services read any. Existence is checked before ownership, as the decisions order them.
+ */
+export async function getShopFor(shops: ShopStore, identity: Identity, shopId: number): Promise<Shop> {
+  const shop = await shops.getShop(shopId);
+  if (!shop) throw notFound('Shop not found');
+  if (identity.kind === 'merchant') {
+    if (shop.merchantId !== identity.merchant_id) throw forbidden('Shop belongs to another merchant');
+    if (identity.shop_id !== undefined && identity.shop_id !== shop.id) throw forbidden('The cashier key is for another shop');
+  }
+  return shop;
+}
+
+/** The shop a cashier key belongs to; only platform services (the gateway authenticating a key) may ask. */
+export async function findShopByCashierKey(shops: ShopStore, identity: Identity, cashierKey: string): Promise<Shop> {
+  if (identity.kind !== 'service') throw forbidden('Only platform services may look up cashier keys');
+  if (!cashierKey.startsWith(CASHIER_KEY_PREFIX)) throw unauthorized();
+  const shop = await shops.findByCashierKey(cashierKey);
+  if (!shop) throw unauthorized();
+  return shop;
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { bps, boundedText, feePayer, shopStatus, uuid, type ShopStatus, type ShopView } from '@pl/contracts';
+
+export type FeePayer = z.infer<typeof feePayer>;
+
+/** A shop as the shops service holds it; the webhook secret itself never leaves the data layer here. */
+export interface Shop {
+  id: number;
+  merchantId: string;
+  name: string;
+  status: ShopStatus;
+  feePayer: FeePayer;
+  cryptoBps: number;
+  sbpBps: number;
+  webhookUrl: string | null;
+  hasWebhookSecret: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Where and how to sign a shop's webhooks (for the notifier). */
+export interface WebhookTarget {
+  url: string;
+  secret: string | null;
+}
+
+const shopName = boundedText(200).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+const webhookSecret = boundedText(256).refine((s) => s.length > 0, { message: 'must not be empty' });
+
+/** Settings a shop is created with; unset ones take the product defaults (pending, merchant, 100, 100). */
+export const newShopInput = z.strictObject({
+  merchant_id: uuid,
+  name: shopName,
+  status: shopStatus.default('pending'),
+  fee_payer: feePayer.default('merchant'),
+  crypto_bps: bps.default(100),
+  sbp_bps: bps.default(100),
+  webhook_url: z.string().nullable().default(null),
+  webhook_secret: webhookSecret.nullable().default(null),
+});
+export type NewShopInput = z.input<typeof newShopInput>;
+export type NewShop = z.output<typeof newShopInput>;
+
+/** A change to a shop: only the given fields move; null clears the webhook URL or secret. */
+export const shopPatchInput = z.strictObject({
+  name: shopName.optional(),
+  status: shopStatus.optional(),
+  fee_payer: feePayer.optional(),
+  crypto_bps: bps.optional(),
+  sbp_bps: bps.optional(),
+  webhook_url: z.string().nullable().optional(),
+  webhook_secret: webhookSecret.nullable().optional(),
+});
+export type ShopPatch = z.output<typeof shopPatchInput>;
+
+/** The storage port the use cases need; implemented by the data layer's ShopRepository. */
+export interface ShopStore {
+  createShop(input: NewShop): Promise<{ shop: Shop; cashierKey: string }>;
+  updateShop(id: number, patch: ShopPatch): Promise<Shop>;
+  getShop(id: number): Promise<Shop | null>;
+  findByCashierKey(cashierKey: string): Promise<Shop | null>;
+}
+
+/** The shop as other services see it (the `shopView` contract): no secrets, no keys. */
+export const toShopView = (shop: Shop): ShopView => ({
+  id: shop.id,
+  merchant_id: shop.merchantId,
+  name: shop.name,
+  status: shop.status,
+  fee_payer: shop.feePayer,
+  crypto_bps: shop.cryptoBps,
+  sbp_bps: shop.sbpBps,
+  webhook_url: shop.webhookUrl,
+});

@@ -1,0 +1,83 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { Db } from '@pl/db';
+import { createTestDatabase, type TestDatabase } from '@pl/testing';
+import { migrateShops, SHOPS_SCHEMA } from '../src/data/migrate';
+import { ShopRepository } from '../src/data/shop.repository';
+import { createShop, type ShopUseCaseDeps } from '../src/domain/create-shop';
+import { SecretBox } from '../src/domain/secret-box';
+import { updateShop } from '../src/domain/update-shop';
+
+const log = pino({ level: 'silent' });
+
+describe('shop repository and use cases', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let repo: ShopRepository;
+  let strict: ShopUseCaseDeps;
+  const merchantId = randomUUID();
+
+  beforeAll(async () => {
+    database = await createTestDatabase('shoprepo');
+    await migrateShops(database.url, log);
+    db = new Db({ url: database.url, schema: SHOPS_SCHEMA, log });
+    repo = new ShopRepository(db, new SecretBox(randomBytes(32)));
+    strict = { shops: repo, webhookPolicy: { allowPrivateTargets: false, resolve: async () => ['93.184.216.34'] } };
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('creates a shop with the product defaults', async () => {
+    const { shop, cashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Defaults' });
+    expect(shop).toMatchObject({ status: 'pending', feePayer: 'merchant', cryptoBps: 100, sbpBps: 100, webhookUrl: null });
+    expect(cashierKey).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
+    const [stored] = await db.query<{ n: string }>('SELECT count(*) AS n FROM cashier_keys WHERE shop_id = $1', [shop.id]);
+    expect(stored?.n).toBe('1');
+  });
+
+  it('stores only the digest of the cashier key', async () => {
+    const { shop, cashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Digest' });
+    const rows = await db.query<{ key_sha256: Buffer }>('SELECT key_sha256 FROM cashier_keys WHERE shop_id = $1', [shop.id]);
+    expect(rows[0]?.key_sha256).toHaveLength(32);
+    expect(rows[0]?.key_sha256.toString('utf8')).not.toContain(cashierKey);
+  });
+
+  it('refuses a webhook URL that resolves to a private address with validation_failed', async () => {
+    const privateDns: ShopUseCaseDeps = { shops: repo, webhookPolicy: { allowPrivateTargets: false, resolve: async () => ['10.0.0.7'] } };
+    await expect(
+      createShop(privateDns, { merchant_id: merchantId, name: 'X', webhook_url: 'https://internal.example/hook' }),
+    ).rejects.toMatchObject({ code: 'common.err.validation_failed' });
+  });
+
+  it('refuses out-of-range rates and a blank name with validation_failed', async () => {
+    await expect(createShop(strict, { merchant_id: merchantId, name: ' ', crypto_bps: 10001 })).rejects.toMatchObject({
+      code: 'common.err.validation_failed',
+    });
+  });
+
+  it('decrypts the webhook target for the notifier, and null without a URL', async () => {
+    const { shop } = await createShop(strict, {
+      merchant_id: merchantId,
+      name: 'Hooks',
+      webhook_url: 'https://hooks.example/in',
+      webhook_secret: 'whsec-🔑',
+    });
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: 'whsec-🔑' });
+    await updateShop(strict, shop.id, { webhook_secret: null });
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: null });
+    await updateShop(strict, shop.id, { webhook_url: null });
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toBeNull();
+    await expect(repo.getWebhookTarget(999_999)).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('updates only the given fields and moves updated_at', async () => {
+    const { shop } = await createShop(strict, { merchant_id: merchantId, name: 'Patch', crypto_bps: 120 });
+    const updated = await updateShop(strict, shop.id, { status: 'blocked', sbp_bps: 0 });
+    expect(updated).toMatchObject({ name: 'Patch', status: 'blocked', cryptoBps: 120, sbpBps: 0 });
+    expect(updated.updatedAt.getTime()).toBeGreaterThanOrEqual(shop.updatedAt.getTime());
+    await expect(updateShop(strict, 999_999, { name: 'Nope' })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});
