@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# `npm start`: from a fresh clone to four running services with a demo merchant and shop.
+#   npm ci (when needed) -> build -> local dependencies -> migrations -> demo data -> gateway, links, shops,
+#   notifier in the foreground, output prefixed with the service name. Ctrl-C stops them all (and the Kafka
+#   mock this run started); if one service dies, the others are stopped and the script exits non-zero.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+mkdir -p .local
+
+SERVICES=(gateway links shops notifier)
+DEMO_FILE=".local/demo.json"
+DEFAULT_DEMO_EMAIL="demo@example.com"
+DEMO_EMAIL="$DEFAULT_DEMO_EMAIL"
+DEMO_PASSWORD="${DEMO_PASSWORD:-demo-password-2026}"
+
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/payment_links}"
+export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
+GATEWAY_URL="http://localhost:${GATEWAY_PORT:-8080}"
+
+say() { printf '\033[1mstart:\033[0m %s\n' "$*" >&2; }
+
+PIDS=()
+unset KAFKA_MOCK_PID
+stop_services() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 100); do
+    local alive=0
+    for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  PIDS=()
+  if [ -n "${KAFKA_MOCK_PID:-}" ]; then bash scripts/local-deps.sh stop; fi
+}
+on_signal() {
+  trap - INT TERM
+  say "stopping"
+  stop_services
+  exit 0
+}
+trap on_signal INT TERM
+
+# --- dependencies and build -------------------------------------------------------------------------------
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing packages (npm ci)"
+  npm ci
+fi
+say "building (tsc -b)"
+npm run --silent build
+eval "$(bash scripts/local-deps.sh)"
+say "migrating $DATABASE_URL"
+npm run --silent migrate
+
+# --- demo merchant and shop -------------------------------------------------------------------------------
+admin() { npm run --silent admin -- "$@"; }
+# Reads one field of a JSON object given on stdin (jq may be missing on a fresh machine; node is not).
+field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s)[process.argv[1]];process.stdout.write(v==null?"":String(v))})' "$1"; }
+sql() { psql "$DATABASE_URL" -tAq -v ON_ERROR_STOP=1 -c "$1"; }
+
+MERCHANT_ID="" API_KEY="" API_SECRET="" SHOP_ID="" CASHIER_KEY=""
+if [ -f "$DEMO_FILE" ]; then
+  MERCHANT_ID="$(field merchant_id <"$DEMO_FILE")" API_KEY="$(field api_key <"$DEMO_FILE")"
+  API_SECRET="$(field api_secret <"$DEMO_FILE")" SHOP_ID="$(field shop_id <"$DEMO_FILE")"
+  CASHIER_KEY="$(field cashier_key <"$DEMO_FILE")" DEMO_EMAIL="$(field email <"$DEMO_FILE")"
+  DEMO_PASSWORD="$(field password <"$DEMO_FILE")"
+  # The record is only good while the database still holds that merchant and key (a dropped database
+  # or a fresh one behind DATABASE_URL makes it stale).
+  if [ "$(sql "SELECT count(*) FROM gateway.api_keys WHERE public_key = '${API_KEY//\'/}' AND merchant_id::text = '${MERCHANT_ID//\'/}' AND revoked_at IS NULL")" != "1" ]; then
+    say "$DEMO_FILE is stale for this database; creating the demo merchant again"
+    MERCHANT_ID="" SHOP_ID="" DEMO_EMAIL="$DEFAULT_DEMO_EMAIL"
+  fi
+fi
+
+if [ -z "$MERCHANT_ID" ]; then
+  if [ "$(sql "SELECT count(*) FROM gateway.merchants WHERE lower(email) = lower('$DEMO_EMAIL')")" != "0" ]; then
+    # Its secret exists only as a hash, so its keys cannot be shown again: use a fresh address instead.
+    DEMO_EMAIL="demo+$(date +%s)@example.com"
+    say "$DEFAULT_DEMO_EMAIL exists without a record of its keys; creating $DEMO_EMAIL instead"
+  fi
+  merchant="$(admin merchant:create --email "$DEMO_EMAIL" --password "$DEMO_PASSWORD" --email-confirmed)"
+  MERCHANT_ID="$(field merchant_id <<<"$merchant")" API_KEY="$(field api_key <<<"$merchant")"
+  API_SECRET="$(field api_secret <<<"$merchant")"
+  SHOP_ID=""
+  say "demo merchant $DEMO_EMAIL created"
+fi
+
+if [ -n "$SHOP_ID" ] && admin shop:update --shop "$SHOP_ID" --status approved >/dev/null; then
+  say "demo shop $SHOP_ID: approved"
+else
+  shop="$(admin shop:create --merchant "$MERCHANT_ID" --name "Demo shop" --status approved)"
+  SHOP_ID="$(field shop_id <<<"$shop")" CASHIER_KEY="$(field cashier_key <<<"$shop")"
+  say "demo shop $SHOP_ID created"
+fi
+
+node -e 'const [f, ...kv] = process.argv.slice(1); const o = {}; for (let i = 0; i < kv.length; i += 2) o[kv[i]] = kv[i + 1];
+  require("fs").writeFileSync(f, JSON.stringify(o, null, 2) + "\n", { mode: 0o600 });' "$DEMO_FILE" \
+  email "$DEMO_EMAIL" password "$DEMO_PASSWORD" merchant_id "$MERCHANT_ID" api_key "$API_KEY" \
+  api_secret "$API_SECRET" shop_id "$SHOP_ID" cashier_key "$CASHIER_KEY"
+cat >.local/demo.env <<EOF
+export API_KEY='$API_KEY'
+export API_SECRET='$API_SECRET'
+export CASHIER_KEY='$CASHIER_KEY'
+export SHOP_ID='$SHOP_ID'
+EOF
+
+# --- services ---------------------------------------------------------------------------------------------
+# The prefixer ignores Ctrl-C (the terminal signals the whole process group): it must outlive its service,
+# or the service's last log lines hit a closed pipe while it shuts down.
+prefix() { trap '' INT TERM; exec awk -v p="$1" '{ printf "%-8s | %s\n", p, $0; fflush() }'; }
+for name in "${SERVICES[@]}"; do
+  node "services/$name/dist/main.js" > >(prefix "$name") 2>&1 &
+  PIDS+=("$!")
+done
+
+# Wait until every service reports ready (ops ports 9100..9103), watching that none died meanwhile.
+OPS_PORTS=(9100 9101 9102 9103)
+ready=0
+for _ in $(seq 1 150); do
+  for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || break 2; done
+  ready=1
+  for port in "${OPS_PORTS[@]}"; do curl -fsS -o /dev/null "http://127.0.0.1:$port/readyz" 2>/dev/null || ready=0; done
+  [ "$ready" -eq 1 ] && break
+  sleep 0.2
+done
+
+if [ "$ready" -eq 1 ]; then
+  cat >&2 <<EOF
+
+================================ payment links: running ================================
+ gateway   $GATEWAY_URL        Kafka  $KAFKA_BROKERS
+ merchant  $DEMO_EMAIL / $DEMO_PASSWORD   (id $MERCHANT_ID)
+
+ export API_KEY='$API_KEY'
+ export API_SECRET='$API_SECRET'
+ export CASHIER_KEY='$CASHIER_KEY'
+ export SHOP_ID='$SHOP_ID'
+ (the same lines are in .local/demo.env: source .local/demo.env)
+
+ Create a payment link (route 1):
+ curl -sS -X POST $GATEWAY_URL/merchant/v1/payment-links \\
+   -H "X-API-Key: \$API_KEY" -H "X-API-Secret: \$API_SECRET" -H 'Content-Type: application/json' \\
+   -d "{\\"shop_id\\": \$SHOP_ID, \\"amount\\": \\"1500.00\\", \\"order_id\\": \\"demo-1\\"}"
+
+ More examples: README.md. Ctrl-C stops everything.
+========================================================================================
+
+EOF
+else
+  say "not every service reported ready on /readyz (ops ports ${OPS_PORTS[*]}); see the logs above"
+fi
+
+# Runs until a signal (the trap exits 0) or until a service exits on its own, which is a failure.
+set +e
+wait -n -p DIED "${PIDS[@]}"
+rc=$?
+set -e
+name="?"
+for i in "${!PIDS[@]}"; do [ "${PIDS[$i]}" = "${DIED:-}" ] && name="${SERVICES[$i]}"; done
+trap - INT TERM
+say "$name exited (code $rc); stopping the others"
+stop_services
+exit $((rc == 0 ? 1 : rc))

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `npm test [-- jest args]`: local dependencies (Postgres, Redis, NATS, a Kafka mock unless KAFKA_BROKERS is
+# set) -> build -> typecheck -> jest. Exits with jest's code; stops the Kafka mock it started.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+mkdir -p .local
+
+unset KAFKA_MOCK_PID
+cleanup() { if [ -n "${KAFKA_MOCK_PID:-}" ]; then bash scripts/local-deps.sh stop || true; fi; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+eval "$(bash scripts/local-deps.sh)"
+export KAFKA_BROKERS
+# kafkajs 2 warns about its partitioner change on every producer; the services choose theirs explicitly.
+export KAFKAJS_NO_PARTITIONER_WARNING=1
+
+echo "test: building (tsc -b)" >&2
+npm run --silent build
+echo "test: typechecking" >&2
+npm run --silent typecheck
+
+RESULTS=".local/jest-results.json"
+rm -f "$RESULTS"
+set +e
+npx jest --maxWorkers=2 --json --outputFile="$RESULTS" "$@"
+rc=$?
+set -e
+
+# One plain closing line, so a run is judged by what it counted as well as by its exit code.
+if [ -f "$RESULTS" ]; then
+  node -e 'const r = require(require("path").resolve(process.argv[1]));
+    console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));' "$RESULTS"
+fi
+exit "$rc"

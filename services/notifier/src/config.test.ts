@@ -1,0 +1,38 @@
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, loadConfig } from './config';
+
+describe('notifier configuration', () => {
+  it('defaults to the ops port 9103, the 8-attempt schedule, a 10 s time-out and no private targets', () => {
+    const config = loadConfig({});
+    expect(config.OPS_PORT).toBe(9103);
+    expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual(DEFAULT_WEBHOOK_RETRY_DELAYS_MS);
+    expect(config.WEBHOOK_RETRY_DELAYS_MS).toHaveLength(7);
+    expect(config.WEBHOOK_TIMEOUT_MS).toBe(10_000);
+    expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
+  });
+
+  it('reads a shrunk retry schedule, a time-out and the private-target switch', () => {
+    const config = loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '0, 10,20,30,40,50,60', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 10, 20, 30, 40, 50, 60]);
+    expect(config.WEBHOOK_TIMEOUT_MS).toBe(500);
+    expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
+  });
+
+  it.each([
+    ['six delays', '1,2,3,4,5,6'],
+    ['eight delays', '1,2,3,4,5,6,7,8'],
+    ['a negative delay', '1,2,3,-4,5,6,7'],
+    ['a fractional delay', '1,2,3,4.5,5,6,7'],
+    ['an empty item', '1,2,,4,5,6,7'],
+  ])('refuses WEBHOOK_RETRY_DELAYS_MS with %s', (_situation, value) => {
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: value })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+  });
+
+  it.each([
+    ['WEBHOOK_TIMEOUT_MS', '0'],
+    ['WEBHOOK_TIMEOUT_MS', 'soon'],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
+    ['OPS_PORT', '70000'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
