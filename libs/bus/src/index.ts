@@ -3,3 +3,4 @@ export * from './nats-connection';
 export * from './envelope';
 export * from './bus-client';
 export * from './bus-server';
+export * from './kafka';

@@ -6,3 +6,5 @@ export * from './shop';
 export * from './identity';
 export * from './subjects';
 export * from './events';
+export * from './checkout';
+export * from './deliveries';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { boundedText, linkStatus, positiveId, uuid } from './fields';
 import { paymentLink, paymentLinkList } from './link';
 import { shopView } from './shop';
+import { buyerLinkView, cryptoNetwork } from './checkout';
+import { webhookDelivery, webhookDeliveryList, webhookTarget } from './deliveries';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -33,11 +35,40 @@ export type ListLinksCommand = z.infer<typeof listLinksCommand>;
 
 export const linkIdCommand = z.strictObject({ id: uuid });
 
+export const selectMethodCommand = z.strictObject({
+  id: uuid,
+  method: z.enum(['crypto', 'sbp']),
+  network: cryptoNetwork.nullable(),
+});
+export type SelectMethodCommand = z.infer<typeof selectMethodCommand>;
+
+/** A provider's verdict on a payment, after the gateway checked the provider's signature. */
+export const settlePaymentCommand = z.strictObject({
+  provider: z.string().min(1).max(64),
+  gateway_payment_id: z.string().min(1).max(200),
+  status: z.enum(['paid', 'failed']),
+});
+export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
+
+export const listDeliveriesCommand = z.strictObject({
+  payment_link_id: uuid.nullable(),
+  limit: z.number().int().min(1).max(100),
+  cursor: z.string().nullable(),
+});
+export type ListDeliveriesCommand = z.infer<typeof listDeliveriesCommand>;
+
 export const subjects = {
   linksCreate: subject('links.create', createLinkCommand, paymentLink),
   linksGet: subject('links.get', linkIdCommand, paymentLink),
   linksList: subject('links.list', listLinksCommand, paymentLinkList),
   linksCancel: subject('links.cancel', linkIdCommand, paymentLink),
+  /** Buyer-facing reads and moves; the gateway calls them with its service identity. */
+  linksPublicGet: subject('links.public_get', linkIdCommand, buyerLinkView),
+  linksSelect: subject('links.select', selectMethodCommand, buyerLinkView),
+  linksSettle: subject('links.settle', settlePaymentCommand, paymentLink),
+  shopsWebhookTarget: subject('shops.webhook_target', z.strictObject({ shop_id: positiveId }), webhookTarget),
+  deliveriesList: subject('notifier.deliveries.list', listDeliveriesCommand, webhookDeliveryList),
+  deliveriesResend: subject('notifier.deliveries.resend', linkIdCommand, webhookDelivery),
   shopsGet: subject('shops.get', z.strictObject({ shop_id: positiveId }), shopView),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
 } as const;

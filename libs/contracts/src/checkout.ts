@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { paymentLink } from './link';
+
+/** Crypto networks the checkout offers, `<COIN>-<NETWORK>`. */
+export const CRYPTO_NETWORKS = ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] as const;
+export const cryptoNetwork = z.enum(CRYPTO_NETWORKS);
+export type CryptoNetwork = z.infer<typeof cryptoNetwork>;
+
+/** Body of `POST /p/{id}/select`. */
+export const selectMethodBody = z.discriminatedUnion('method', [
+  z.strictObject({ method: z.literal('crypto'), network: cryptoNetwork }),
+  z.strictObject({ method: z.literal('sbp') }),
+]);
+export type SelectMethodBody = z.infer<typeof selectMethodBody>;
+
+/**
+ * What the buyer may see of a link: the link object without merchant_credit, platform_revenue,
+ * fee_percent_bp and order_id, plus the shop's display name for the checkout page.
+ */
+export const buyerLinkView = paymentLink
+  .omit({ merchant_credit: true, platform_revenue: true, fee_percent_bp: true, order_id: true })
+  .extend({ shop_name: z.string() });
+export type BuyerLinkView = z.infer<typeof buyerLinkView>;
+
+/** Body of a provider callback, `POST /callbacks/v1/{provider}`. */
+export const providerCallbackBody = z.object({
+  gateway_payment_id: z.string().min(1).max(200),
+  status: z.enum(['paid', 'failed']),
+});
+export type ProviderCallbackBody = z.infer<typeof providerCallbackBody>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { moscowDate, uuid } from './fields';
+
+export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+
+export const deliveryAttempt = z.object({
+  attempt: z.number().int().min(1),
+  at: moscowDate,
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int().min(0),
+});
+
+/** A webhook delivery as merchants read it in the delivery log. */
+export const webhookDelivery = z.object({
+  id: uuid,
+  webhook_id: z.string(),
+  payment_link_id: uuid,
+  event: z.literal('payment.succeeded'),
+  status: deliveryStatus,
+  attempts: z.array(deliveryAttempt),
+});
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;
+
+export const webhookDeliveryList = z.object({
+  deliveries: z.array(webhookDelivery),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+export type WebhookDeliveryList = z.infer<typeof webhookDeliveryList>;
+
+export const listDeliveriesQuery = z.strictObject({
+  payment_link_id: uuid.optional(),
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100))
+    .optional(),
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+/** Where and how to sign a shop's webhooks; only the notifier asks, and only at send time. */
+export const webhookTarget = z.object({
+  shop_id: z.number().int(),
+  url: z.string().nullable(),
+  secret: z.string().nullable(),
+});
+export type WebhookTarget = z.infer<typeof webhookTarget>;
