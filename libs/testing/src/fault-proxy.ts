@@ -26,7 +26,7 @@ export class FaultProxy {
 
   private accept(client: Socket): void {
     if (!this.isUp) {
-      client.resetAndDestroy();
+      client.destroy();
       return;
     }
     const upstream = connect(this.targetPort, this.targetHost);
@@ -44,7 +44,8 @@ export class FaultProxy {
   /** Resets all connections and refuses new ones until {@link up}. */
   down(): void {
     this.isUp = false;
-    for (const s of this.sockets) s.resetAndDestroy();
+    // destroy(), not resetAndDestroy(): the latter can leave a piped handle open and keep Jest from exiting.
+    for (const s of this.sockets) s.destroy();
     this.sockets.clear();
   }
 

@@ -1,0 +1,109 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { NatsConnection } from 'nats';
+import { BusClient, connectNats, IdentityTokens } from '@pl/bus';
+import type { RunningService } from '@pl/config';
+import { Db } from '@pl/db';
+import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
+import type { GatewayConfig } from './config';
+import { AccountRepository } from './data/account.repository';
+import { IdempotencyStore } from './data/idempotency.store';
+import { LinksClient } from './data/links.client';
+import { GATEWAY_SCHEMA } from './data/migrate';
+import { createRedis, pingRedis, type Redis } from './data/redis';
+import { SessionStore } from './data/session.store';
+import { ShopsClient } from './data/shops.client';
+import { createHttpApp } from './entry/http/server';
+
+/** How long stop() lets in-flight requests finish before cutting connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const natsReady = async (nc: NatsConnection): Promise<boolean> => {
+  if (nc.isClosed()) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 1000);
+  });
+  try {
+    return await Promise.race([nc.flush().then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Starts the gateway: the merchant HTTP API on GATEWAY_PORT and /healthz + /readyz on OPS_PORT. */
+export async function startGateway(
+  config: GatewayConfig,
+  log: Logger = createLogger('gateway', config.LOG_LEVEL),
+): Promise<RunningService & { port: number }> {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const cleanup = async (): Promise<void> => {
+    for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => log.warn({ err }, 'error while stopping'));
+  };
+  try {
+    const db = new Db({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, log });
+    cleanups.push(() => db.close());
+    const redis: Redis = createRedis(config.REDIS_URL, log);
+    cleanups.push(() => (redis.isOpen ? redis.close() : Promise.resolve()));
+    await redis.connect();
+    const nc = await connectNats(config.NATS_URL, 'gateway', log);
+    cleanups.push(() => nc.drain());
+
+    const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS);
+    // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
+    const lockSeconds = Math.ceil(config.NATS_REQUEST_TIMEOUT_MS / 1000) + 30;
+    const app = createHttpApp({
+      log,
+      accounts: new AccountRepository(db),
+      sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
+      idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
+      links: new LinksClient(bus),
+      shops: new ShopsClient(bus),
+      secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
+    });
+
+    const server = createServer(app);
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 20_000;
+    const port = await listen(server, config.GATEWAY_PORT);
+    cleanups.push(() => closeServer(server));
+
+    const ops = await startOpsServer({
+      port: config.OPS_PORT,
+      ready: async () => {
+        const checks = await Promise.all([db.ping(), pingRedis(redis), natsReady(nc)]);
+        return checks.every(Boolean);
+      },
+    });
+    cleanups.push(() => ops.close());
+    log.info({ port, ops_port: ops.port }, 'gateway started');
+
+    let stopping: Promise<void> | undefined;
+    return {
+      port,
+      opsPort: ops.port,
+      stop: () => (stopping ??= cleanup().then(() => log.info('gateway stopped'))),
+    };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { AccountRepository } from '../../data/account.repository';
+import type { IdempotencyStore } from '../../data/idempotency.store';
+import type { LinksClient } from '../../data/links.client';
+import type { SessionStore } from '../../data/session.store';
+import type { ShopsClient } from '../../data/shops.client';
+
+/** Everything the HTTP entry point needs, built once in app.ts. */
+export interface HttpDeps {
+  log: Logger;
+  accounts: AccountRepository;
+  sessions: SessionStore;
+  idempotency: IdempotencyStore;
+  links: LinksClient;
+  shops: ShopsClient;
+  /** Session cookies get `Secure` when the public address is https. */
+  secureCookies: boolean;
+}

@@ -1,0 +1,49 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { unauthorized } from '@pl/errors';
+import type { AccountRepository } from '../../../data/account.repository';
+import type { ShopsClient } from '../../../data/shops.client';
+import { requestIdOf, setIdentity } from '../context';
+import { authenticateSessionToken, sessionTokenFrom, type SessionAuthDeps } from './authenticate-session';
+import { bearerToken, CASHIER_KEY_PREFIX, isCashierKeyShape } from './credentials';
+
+const INVALID = 'Missing or invalid cashier key';
+
+export interface CashierAuthDeps {
+  accounts: AccountRepository;
+  shops: ShopsClient;
+}
+
+async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null, res: Response): Promise<void> {
+  if (!key || !isCashierKeyShape(key)) throw unauthorized(INVALID);
+  const shop = await deps.shops.findByCashierKey(key, requestIdOf(res));
+  if (!shop) throw unauthorized(INVALID);
+  const merchant = await deps.accounts.findById(shop.merchant_id);
+  if (!merchant) throw unauthorized(INVALID);
+  setIdentity(res, {
+    kind: 'merchant',
+    merchant_id: merchant.id,
+    auth: 'cashier',
+    shop_id: shop.id,
+    email_confirmed: merchant.emailConfirmed,
+  });
+}
+
+const cashierKeyFrom = (req: Request): string | null => bearerToken(req.get('authorization'));
+
+/** `POST /api/v1/merchant/payments`: `Authorization: Bearer svc_live_...` only; the shop comes from the key. */
+export function authenticateCashier(deps: CashierAuthDeps): RequestHandler {
+  return async (req, res, next) => {
+    await authenticateCashierKey(deps, cashierKeyFrom(req), res);
+    next();
+  };
+}
+
+/** `POST /api/v1/payment-links`: a Bearer `svc_live_...` is a cashier key; anything else is a session. */
+export function authenticateCashierOrSession(deps: CashierAuthDeps & SessionAuthDeps): RequestHandler {
+  return async (req, res, next) => {
+    const bearer = cashierKeyFrom(req);
+    if (bearer?.startsWith(CASHIER_KEY_PREFIX)) await authenticateCashierKey(deps, bearer, res);
+    else await authenticateSessionToken(deps, sessionTokenFrom(req), res);
+    next();
+  };
+}

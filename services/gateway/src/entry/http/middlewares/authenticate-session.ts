@@ -1,0 +1,42 @@
+import type { Request, Response } from 'express';
+import type { RequestHandler } from 'express';
+import { unauthorized } from '@pl/errors';
+import type { AccountRepository } from '../../../data/account.repository';
+import type { SessionStore } from '../../../data/session.store';
+import { looksLikeSessionToken } from '../../../domain/session-token';
+import { setIdentity } from '../context';
+import { bearerToken, sessionCookie } from './credentials';
+
+const INVALID = 'Missing, invalid or expired session';
+
+/**
+ * The session token of a request: an `Authorization` header wins when present (an API client's
+ * explicit choice); otherwise the `sid` cookie a browser sends.
+ */
+export function sessionTokenFrom(req: Request): string | null {
+  const authorization = req.get('authorization');
+  return authorization !== undefined ? bearerToken(authorization) : sessionCookie(req.get('cookie'));
+}
+
+export interface SessionAuthDeps {
+  accounts: AccountRepository;
+  sessions: SessionStore;
+}
+
+/** Resolves a session token to the merchant, reading `email_confirmed` fresh from the account. */
+export async function authenticateSessionToken(deps: SessionAuthDeps, token: string | null, res: Response): Promise<void> {
+  if (!token || !looksLikeSessionToken(token)) throw unauthorized(INVALID);
+  const session = await deps.sessions.find(token);
+  if (!session) throw unauthorized(INVALID);
+  const merchant = await deps.accounts.findById(session.merchantId);
+  if (!merchant) throw unauthorized(INVALID);
+  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', email_confirmed: merchant.emailConfirmed }, token);
+}
+
+/** `/api/v1/*` (dashboard): a session token as `Authorization: Bearer` or cookie `sid`. */
+export function authenticateSession(deps: SessionAuthDeps): RequestHandler {
+  return async (req, res, next) => {
+    await authenticateSessionToken(deps, sessionTokenFrom(req), res);
+    next();
+  };
+}

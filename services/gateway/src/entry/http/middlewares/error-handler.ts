@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { HTTP_STATUS_BY_KIND, internal, isAppError, notFound, type AppError } from '@pl/errors';
+import { requestIdOf } from '../context';
+
+interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+/** Errors thrown by express itself for a path it cannot decode (`%E0`): such a path names nothing. */
+const isUndecodablePath = (e: unknown): boolean =>
+  e instanceof URIError || (e instanceof Error && /Failed to decode param/.test(e.message));
+
+/**
+ * Every error becomes an AppError. Unexpected ones (and `internal` errors from other services,
+ * whose messages are not meant for merchants) are logged with a log id and answered generically.
+ */
+export function toClientError(e: unknown, log: Logger, requestId: string): AppError {
+  if (isAppError(e) && e.kind !== 'internal') return e;
+  if (isUndecodablePath(e)) return notFound('Resource not found');
+  const logId = randomUUID();
+  log.error({ err: e, log_id: logId, request_id: requestId }, 'unexpected error');
+  return internal(`Internal error (log id ${logId})`);
+}
+
+/** The one place that turns an error into an HTTP response: `{ error: { code, message, details? } }`. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    const error = toClientError(err, log, requestIdOf(res));
+    const status = HTTP_STATUS_BY_KIND[error.kind];
+    if (status === 503 || status === 429) res.set('Retry-After', '1');
+    const body: ErrorBody = { error: { code: error.code, message: error.message } };
+    if (error.kind === 'validation' && error.details !== undefined) body.error.details = error.details;
+    res.status(status).json(body);
+  };
+}

@@ -1,0 +1,23 @@
+import { Router } from 'express';
+import type { HttpDeps } from '../deps';
+import { authenticateCashier } from '../middlewares/authenticate-cashier';
+import { idempotency } from '../middlewares/idempotency';
+import { jsonBody } from '../middlewares/json-body';
+import { wrongMethod } from '../middlewares/not-found';
+import { createLink, validateCreate } from './link-handlers';
+
+/** Route 3: `POST /api/v1/merchant/payments`, cashier key only; the shop comes from the key. */
+export function cashierPaymentsRoutes(deps: HttpDeps): Router {
+  const router = Router();
+  router
+    .route('/')
+    .post(
+      authenticateCashier(deps),
+      jsonBody(),
+      validateCreate('unless-cashier'),
+      idempotency(deps.idempotency, 'api-v1-merchant-payments', deps.log),
+      createLink(deps.links),
+    )
+    .all(wrongMethod(['POST']));
+  return router;
+}

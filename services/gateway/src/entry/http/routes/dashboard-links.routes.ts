@@ -1,0 +1,30 @@
+import { Router } from 'express';
+import type { HttpDeps } from '../deps';
+import { authenticateCashierOrSession } from '../middlewares/authenticate-cashier';
+import { authenticateSession } from '../middlewares/authenticate-session';
+import { idempotency } from '../middlewares/idempotency';
+import { jsonBody } from '../middlewares/json-body';
+import { wrongMethod } from '../middlewares/not-found';
+import { cancelLink, createLink, listLinks, validateCancel, validateCreate } from './link-handlers';
+
+/** Routes 2, 5, 8: `/api/v1/payment-links`, dashboard session (a cashier key may also create). */
+export function dashboardLinksRoutes(deps: HttpDeps): Router {
+  const router = Router();
+  const session = authenticateSession(deps);
+  router
+    .route('/')
+    .post(
+      authenticateCashierOrSession(deps),
+      jsonBody(),
+      validateCreate('unless-cashier'),
+      idempotency(deps.idempotency, 'api-v1-create', deps.log),
+      createLink(deps.links),
+    )
+    .get(session, listLinks(deps.links))
+    .all(wrongMethod(['GET', 'POST']));
+  router
+    .route('/:id/cancel')
+    .post(session, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links))
+    .all(wrongMethod(['POST']));
+  return router;
+}
