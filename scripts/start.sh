@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm start`: from a fresh clone to four running services with a demo merchant and shop.
-#   npm ci (when needed) -> build -> local dependencies -> migrations -> demo data -> gateway, links, shops,
+#   npm install (when needed) -> build -> local dependencies -> migrations -> demo data -> gateway, links, shops,
 #   notifier in the foreground, output prefixed with the service name. Ctrl-C stops them all (and the Kafka
 #   mock this run started); if one service dies, the others are stopped and the script exits non-zero.
 set -euo pipefail
@@ -46,8 +46,8 @@ trap on_signal INT TERM
 
 # --- dependencies and build -------------------------------------------------------------------------------
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing packages (npm ci)"
-  npm ci
+  say "installing packages (npm install, pinned by package-lock.json)"
+  npm install --no-audit --no-fund
 fi
 say "building (tsc -b)"
 npm run --silent build
