@@ -1,28 +1,72 @@
 import { randomUUID } from 'node:crypto';
-import { BusClient, BusServer, connectNats, IdentityTokens } from '@pl/bus';
+import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
-import type { LinksConfig } from './config';
+import { kafkaBrokers, type LinksConfig } from './config';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
+import { OutboxListener } from './data/outbox.listener';
+import { OutboxRepository } from './data/outbox.repository';
 import { ShopClient } from './data/shop.client';
+import type { LinkDeps } from './domain/ports';
+import { ProviderRegistry } from './domain/providers/payment-provider';
+import { SandboxProvider } from './domain/providers/sandbox.provider';
+import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
+import { OutboxRelay } from './entry/outbox/outbox-relay';
+import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
 
-/** Starts the links service: NATS handlers in queue group `links`, Postgres schema `links`, the ops server. */
+/** kafkajs logs every failed connection attempt; the relay reports outages itself (once each), so it stays quiet unless debugging. */
+const kafkaLog = (log: Logger, level: string): Logger =>
+  log.child({ component: 'kafka' }, { level: level === 'debug' || level === 'trace' ? level : 'fatal' });
+
+export function createOutboxRelay(config: LinksConfig, db: Db, log: Logger): OutboxRelay {
+  return new OutboxRelay({
+    outbox: new OutboxRepository(db),
+    publisher: createEventPublisher({ brokers: kafkaBrokers(config), clientId: 'links-outbox', log: kafkaLog(log, config.LOG_LEVEL) }),
+    wakeups: (wake) => new OutboxListener(config.DATABASE_URL, wake, log),
+    pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+    batchSize: config.OUTBOX_BATCH_SIZE,
+    publishTimeoutMs: config.OUTBOX_PUBLISH_TIMEOUT_MS,
+    maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
+    log: log.child({ component: 'outbox-relay' }),
+  });
+}
+
+/**
+ * Starts the links service: NATS handlers in queue group `links`, Postgres schema `links`, the outbox
+ * relay to Kafka, the expiry sweeper and the ops server. Every replica runs the relay and the sweeper.
+ */
 export async function startLinks(config: LinksConfig, log: Logger = createLogger('links', config.LOG_LEVEL)): Promise<RunningService> {
   const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log });
   const nc = await connectNats(config.NATS_URL, 'links', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log);
+  const links = new LinkRepository(db);
 
-  registerLinkHandlers(
-    server,
-    { links: new LinkRepository(db), shops: new ShopClient(bus), now: () => new Date(), newId: randomUUID },
-    config.PUBLIC_BASE_URL,
-  );
+  const deps: LinkDeps = {
+    links,
+    shops: new ShopClient(bus),
+    now: () => new Date(),
+    newId: randomUUID,
+    providers: new ProviderRegistry(new SandboxProvider(config.SANDBOX_RATES)),
+    eventsTopic: config.PAYMENT_EVENTS_TOPIC,
+  };
+  registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
+  registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
   await nc.flush();
+
+  const relay = createOutboxRelay(config, db, log);
+  const sweeper = new ExpirySweeper({
+    links,
+    intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS,
+    batchSize: config.EXPIRY_SWEEP_BATCH_SIZE,
+    log: log.child({ component: 'expiry-sweeper' }),
+  });
+  relay.start();
+  sweeper.start();
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -34,6 +78,8 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
     opsPort: ops.port,
     async stop() {
       await server.drain();
+      // After the handlers: a payment committed by the last request still gets its publish attempt.
+      await Promise.all([relay.stop(), sweeper.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

@@ -15,3 +15,23 @@ describe('links config', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: url })).toThrow(/PUBLIC_BASE_URL/);
   });
 });
+
+describe('links config: payments', () => {
+  it('defaults the sandbox rates, the sweep and relay intervals and the topic', () => {
+    const config = loadConfig({});
+    expect(config.SANDBOX_RATES.USDT).toBe(9_500_000_000n);
+    expect(config.EXPIRY_SWEEP_INTERVAL_MS).toBe(5000);
+    expect(config.OUTBOX_POLL_INTERVAL_MS).toBe(1000);
+    expect(config.PAYMENT_EVENTS_TOPIC).toBe('payment-events');
+  });
+
+  it.each([
+    ['SANDBOX_RATES', 'USDT=95,BTC=1,ETH=1'],
+    ['SANDBOX_RATES', 'USDT=95.0.0,BTC=1,ETH=1,TON=1'],
+    ['EXPIRY_SWEEP_INTERVAL_MS', '0'],
+    ['OUTBOX_POLL_INTERVAL_MS', 'soon'],
+    ['PAYMENT_EVENTS_TOPIC', 'no spaces'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { commonEnv, opsPort, parseConfig } from '@pl/config';
+import { parseExchangeRates, type ExchangeRates } from './domain/providers/exchange-rates';
+
+const millis = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 const linksEnv = {
   ...commonEnv,
@@ -9,6 +13,28 @@ const linksEnv = {
     .url({ protocol: /^https?$/ })
     .default('http://localhost:8080')
     .transform((u) => u.replace(/\/+$/, '')),
+  /** RUB per coin for the sandbox provider: `COIN=decimal` for every coin, comma-separated. */
+  SANDBOX_RATES: z
+    .string()
+    .default('USDT=95.00,BTC=6500000.00,ETH=250000.00,TON=450.00')
+    .transform((text, ctx): ExchangeRates => {
+      try {
+        return parseExchangeRates(text);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'invalid rates' });
+        return z.NEVER;
+      }
+    }),
+  /** How often the sweeper expires due links, and how many one statement moves. */
+  EXPIRY_SWEEP_INTERVAL_MS: millis(5000, 10, 3_600_000),
+  EXPIRY_SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** The relay's poll when no notification woke it; also the first backoff step while Kafka is down. */
+  OUTBOX_POLL_INTERVAL_MS: millis(1000, 10, 600_000),
+  OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  OUTBOX_PUBLISH_TIMEOUT_MS: millis(15_000, 100, 300_000),
+  OUTBOX_MAX_BACKOFF_MS: millis(30_000, 10, 600_000),
+  /** Kafka topic of payment events; tests give each system its own. */
+  PAYMENT_EVENTS_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/).default(PAYMENT_EVENTS_TOPIC),
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -16,3 +42,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 export type LinksConfig = ReturnType<typeof loadConfig>;
+
+/** KAFKA_BROKERS as a list. */
+export const kafkaBrokers = (config: LinksConfig): string[] =>
+  config.KAFKA_BROKERS.split(',')
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);

@@ -1,81 +1,9 @@
+import type { PoolClient } from 'pg';
 import type { Db } from '@pl/db';
-import type { LinkStatus } from '@pl/contracts';
-import type { FeePayer } from '@pl/money';
-import type { FinalStatus, LinkRecord, NewLink } from '../domain/link';
+import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
+import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
+import { insertOutboxEntry } from './outbox.repository';
 import type { LinkListQuery, LinkScope, LinkStore } from '../domain/ports';
-
-/** pg hands bigint back as text; kopeck and shop id values stay far below 2^53. */
-interface LinkRow {
-  id: string;
-  merchant_id: string;
-  shop_id: string;
-  order_id: string | null;
-  description: string | null;
-  amount: string;
-  fee_bps: number;
-  fee_percent_bp: number;
-  crypto_bps: number;
-  sbp_bps: number;
-  fee_payer: FeePayer;
-  payer_amount: string;
-  merchant_credit: string;
-  platform_revenue: string;
-  status: LinkStatus;
-  gateway_provider: string | null;
-  gateway_payment_id: string | null;
-  to_currency: string | null;
-  network: string | null;
-  deposit_address: string | null;
-  payer_currency: string | null;
-  payer_crypto_amount: string | null;
-  qr: string | null;
-  expires_at: Date;
-  paid_at: Date | null;
-  created_at: Date;
-  created_at_us: string;
-  updated_at: Date;
-}
-
-// extract(epoch) is numeric since Postgres 14, so the microseconds survive exactly.
-const COLUMNS = `id, merchant_id, shop_id, order_id, description, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
-  fee_payer, payer_amount, merchant_credit, platform_revenue, status, gateway_provider, gateway_payment_id,
-  to_currency, network, deposit_address, payer_currency, payer_crypto_amount, qr, expires_at, paid_at, created_at,
-  (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_us, updated_at`;
-
-/** A timestamptz from exact epoch microseconds (interval × float8 is exact below 2^53 µs, about 285 years). */
-const FROM_MICROS = (param: string): string => `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
-
-const toRecord = (r: LinkRow): LinkRecord => ({
-  id: r.id,
-  merchantId: r.merchant_id,
-  shopId: Number(r.shop_id),
-  orderId: r.order_id,
-  description: r.description,
-  currency: 'RUB',
-  amount: Number(r.amount),
-  feeBps: r.fee_bps,
-  feePercentBp: r.fee_percent_bp,
-  cryptoBps: r.crypto_bps,
-  sbpBps: r.sbp_bps,
-  feePayer: r.fee_payer,
-  payerAmount: Number(r.payer_amount),
-  merchantCredit: Number(r.merchant_credit),
-  platformRevenue: Number(r.platform_revenue),
-  status: r.status,
-  gatewayProvider: r.gateway_provider,
-  gatewayPaymentId: r.gateway_payment_id,
-  toCurrency: r.to_currency,
-  network: r.network,
-  depositAddress: r.deposit_address,
-  payerCurrency: r.payer_currency,
-  payerCryptoAmount: r.payer_crypto_amount,
-  qr: r.qr,
-  expiresAt: r.expires_at,
-  paidAt: r.paid_at,
-  createdAt: r.created_at,
-  createdAtMicros: BigInt(r.created_at_us),
-  updatedAt: r.updated_at,
-});
 
 /** Extra conditions of each move beyond "the link is pending": time rules and what else it stamps. */
 const MOVES: Readonly<Record<FinalStatus, { where: string; set: string }>> = {
@@ -196,5 +124,78 @@ export class LinkRepository implements LinkStore {
       [merchantId],
     );
     return rows.length;
+  }
+
+  async applySelection(id: string, selection: LinkSelection): Promise<LinkRecord | null> {
+    const rows = await this.db.query<LinkRow>(
+      `UPDATE payment_links SET fee_bps = $2, payer_amount = $3, merchant_credit = $4, platform_revenue = $5,
+         gateway_provider = $6, gateway_payment_id = $7, to_currency = $8, network = $9, deposit_address = $10,
+         payer_currency = $11, payer_crypto_amount = $12, qr = $13, updated_at = now()
+        WHERE id = $1 AND status = 'pending' AND expires_at > now()
+        RETURNING ${COLUMNS}`,
+      [
+        id,
+        selection.feeBps,
+        selection.payerAmount,
+        selection.merchantCredit,
+        selection.platformRevenue,
+        selection.gatewayProvider,
+        selection.gatewayPaymentId,
+        selection.toCurrency,
+        selection.network,
+        selection.depositAddress,
+        selection.payerCurrency,
+        selection.payerCryptoAmount,
+        selection.qr,
+      ],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findByGatewayPayment(provider: string, gatewayPaymentId: string): Promise<LinkRecord | null> {
+    const rows = await this.db.query<LinkRow>(
+      `SELECT ${COLUMNS} FROM payment_links WHERE gateway_provider = $1 AND gateway_payment_id = $2`,
+      [provider, gatewayPaymentId],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  settle(id: string, settlement: Settlement, eventFor: (paid: LinkRecord) => OutboxEntry): Promise<LinkRecord | null> {
+    return this.db.transaction(async (client: PoolClient) => {
+      const move = MOVES[settlement.to];
+      // A link settled with no selection is stamped with the payment that settled it.
+      const result = await client.query<LinkRow>(
+        `UPDATE payment_links SET status = $2, updated_at = now() ${move.set},
+           gateway_provider = COALESCE(gateway_provider, $3), gateway_payment_id = COALESCE(gateway_payment_id, $4)
+          WHERE id = $1 AND status = 'pending' ${move.where}
+          RETURNING ${COLUMNS}`,
+        [id, settlement.to, settlement.gatewayProvider, settlement.gatewayPaymentId],
+      );
+      const row = result.rows[0];
+      if (!row) return null;
+      const link = toRecord(row);
+      if (settlement.to === 'paid') await insertOutboxEntry(client, eventFor(link));
+      return link;
+    });
+  }
+
+  /**
+   * The sweeper's statement: expires up to `limit` due pending links, oldest expiry first, and returns
+   * their ids. SKIP LOCKED lets replicas sweep side by side, and leaves a link that a cancel or a payment
+   * is moving right now to that move; the outer status check keeps a link moved meanwhile as it is.
+   */
+  async expireDueBatch(limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE payment_links SET status = 'expired', updated_at = now()
+        WHERE id IN (SELECT id FROM payment_links
+                      WHERE status = 'pending' AND expires_at <= now()
+                      ORDER BY expires_at
+                      LIMIT $1
+                      FOR UPDATE SKIP LOCKED)
+          AND status = 'pending' AND expires_at <= now()
+        RETURNING id`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
   }
 }

@@ -20,3 +20,11 @@ export function assertLinkVisible(link: LinkRecord, who: MerchantIdentity): void
     throw forbidden("Payment link belongs to another shop than the cashier key's");
   }
 }
+
+/** Checkout and settlement are the platform's moves (the gateway acting for a buyer or a provider), never a merchant's. */
+export function requireService(identity: Identity): void {
+  if (identity.kind !== 'service') throw forbidden('Only platform services may act on checkout and settlement');
+}
+
+/** How this service identifies itself when it asks other services (the shops service lets it read any shop). */
+export const LINKS_SERVICE_IDENTITY: Identity = { kind: 'service', service: 'links' };

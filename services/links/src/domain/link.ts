@@ -58,3 +58,37 @@ export interface NewLink {
 
 /** Every move a link can make leaves `pending`; nothing ever moves a link back. */
 export type FinalStatus = Exclude<LinkStatus, 'pending'>;
+
+/** What a method selection writes on a pending link: the method's rate, the repriced amounts, the provider's payment. */
+export interface LinkSelection {
+  feeBps: number;
+  payerAmount: number;
+  merchantCredit: number;
+  platformRevenue: number;
+  gatewayProvider: string;
+  gatewayPaymentId: string;
+  toCurrency: string;
+  network: string;
+  depositAddress: string;
+  payerCurrency: string;
+  payerCryptoAmount: string | null;
+  qr: string;
+}
+
+/** A provider's verdict, and which of its payments it names (stamped on a link settled with no selection). */
+export interface Settlement {
+  to: 'paid' | 'failed';
+  gatewayProvider: string;
+  gatewayPaymentId: string;
+}
+
+/** An event to publish, written in the same transaction as the state change it reports. */
+export interface OutboxEntry {
+  /** The event id: the outbox row's key, the payload's event_id and the `event-id` header. */
+  id: string;
+  topic: string;
+  /** Kafka message key: the payment link id, so one link's events stay in one partition, in order. */
+  key: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}

@@ -1,5 +1,6 @@
-import type { LinkStatus, MerchantIdentity, ShopView } from '@pl/contracts';
-import type { FinalStatus, LinkRecord, NewLink } from './link';
+import type { Identity, LinkStatus, ShopView } from '@pl/contracts';
+import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
+import type { ProviderRegistry } from './providers/payment-provider';
 import type { LinkCursor } from './cursor';
 
 /** Who may touch a link: always one merchant, and one shop for a cashier key. */
@@ -30,11 +31,19 @@ export interface LinkStore {
   transition(id: string, to: FinalStatus, scope?: LinkScope): Promise<LinkRecord | null>;
   /** Expires every due pending link of a merchant; returns how many moved. */
   expireDue(merchantId: string): Promise<number>;
+  /** Writes a selection on a link that is pending and not yet due; null when it is not. */
+  applySelection(id: string, selection: LinkSelection): Promise<LinkRecord | null>;
+  findByGatewayPayment(provider: string, gatewayPaymentId: string): Promise<LinkRecord | null>;
+  /**
+   * Moves a pending link to the provider's verdict. For `paid`, the row `eventFor` builds from the
+   * paid link commits in the same transaction, or neither does. Null when the link is not pending.
+   */
+  settle(id: string, settlement: Settlement, eventFor: (paid: LinkRecord) => OutboxEntry): Promise<LinkRecord | null>;
 }
 
 /** Shops as the shops service answers for them; it decides not_found and forbidden itself. */
 export interface ShopDirectory {
-  getShop(shopId: number, identity: MerchantIdentity): Promise<ShopView>;
+  getShop(shopId: number, identity: Identity): Promise<ShopView>;
 }
 
 export interface LinkDeps {
@@ -43,4 +52,7 @@ export interface LinkDeps {
   /** Application clock, used only to decide whether to try expiring a link on read. */
   now: () => Date;
   newId: () => string;
+  providers: ProviderRegistry;
+  /** Kafka topic of payment events. */
+  eventsTopic: string;
 }

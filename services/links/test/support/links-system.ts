@@ -41,6 +41,13 @@ export const cashier = (merchantId: string, shopId: number): Identity => ({
 });
 export const platform: Identity = { kind: 'service', service: 'gateway' };
 
+/** KAFKA_BROKERS as `eval "$(bash scripts/local-deps.sh)"` exported it (librdkafka's mock cluster). */
+export const kafkaBrokersFromEnv = (): string => {
+  const brokers = process.env.KAFKA_BROKERS;
+  if (!brokers) throw new Error('KAFKA_BROKERS is not set: run eval "$(bash scripts/local-deps.sh)" first');
+  return brokers;
+};
+
 export interface ShopSettings {
   status?: ShopStatus;
   fee_payer?: FeePayer;
@@ -51,6 +58,9 @@ export interface ShopSettings {
 /** The real shops and links services in-process on a fresh database and a NATS namespace of their own. */
 export interface LinksSystem {
   bus: BusClient;
+  databaseUrl: string;
+  /** This system's own Kafka topic of payment events. */
+  topic: string;
   /** Direct access to the links schema, for arranging states the API cannot reach quickly (expiry). */
   linksDb: Db;
   createShop(merchantId: string, settings?: ShopSettings): Promise<number>;
@@ -58,7 +68,11 @@ export interface LinksSystem {
   stop(): Promise<void>;
 }
 
-export async function startLinksSystem(label: string): Promise<LinksSystem> {
+export async function startLinksSystem(
+  label: string,
+  linksEnv: NodeJS.ProcessEnv = {},
+  linksLog: pino.Logger = log,
+): Promise<LinksSystem> {
   const database: TestDatabase = await createTestDatabase(label);
   await migrateShops(database.url, log);
   await migrateLinks(database.url, log);
@@ -66,7 +80,18 @@ export async function startLinksSystem(label: string): Promise<LinksSystem> {
   const env = { NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, IDENTITY_TOKEN_SECRET: SECRET, OPS_PORT: '0' };
   const shopsConfig = loadShopsConfig(env);
   const shops: RunningService = await startShops(shopsConfig, log);
-  const links: RunningService = await startLinks(loadConfig({ ...env, PUBLIC_BASE_URL: `${PUBLIC_BASE_URL}/` }), log);
+  const topic = `payment-events-${namespace}`;
+  const links: RunningService = await startLinks(
+    loadConfig({
+      ...env,
+      PUBLIC_BASE_URL: `${PUBLIC_BASE_URL}/`,
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+      PAYMENT_EVENTS_TOPIC: topic,
+      OUTBOX_POLL_INTERVAL_MS: '200',
+      ...linksEnv,
+    }),
+    linksLog,
+  );
   const shopsDb = new Db({ url: database.url, schema: SHOPS_SCHEMA, log });
   const linksDb = new Db({ url: database.url, schema: LINKS_SCHEMA, log });
   const shopRepo = new ShopRepository(shopsDb, SecretBox.fromBase64(shopsConfig.WEBHOOK_SECRET_KEY));
@@ -75,6 +100,8 @@ export async function startLinksSystem(label: string): Promise<LinksSystem> {
 
   return {
     bus,
+    databaseUrl: database.url,
+    topic,
     linksDb,
     async createShop(merchantId, settings = {}) {
       const { shop } = await shopRepo.createShop({

@@ -1,0 +1,76 @@
+import type { LinkStatus } from '@pl/contracts';
+import type { FeePayer } from '@pl/money';
+import type { LinkRecord } from '../domain/link';
+
+/** pg hands bigint back as text; kopeck and shop id values stay far below 2^53. */
+export interface LinkRow {
+  id: string;
+  merchant_id: string;
+  shop_id: string;
+  order_id: string | null;
+  description: string | null;
+  amount: string;
+  fee_bps: number;
+  fee_percent_bp: number;
+  crypto_bps: number;
+  sbp_bps: number;
+  fee_payer: FeePayer;
+  payer_amount: string;
+  merchant_credit: string;
+  platform_revenue: string;
+  status: LinkStatus;
+  gateway_provider: string | null;
+  gateway_payment_id: string | null;
+  to_currency: string | null;
+  network: string | null;
+  deposit_address: string | null;
+  payer_currency: string | null;
+  payer_crypto_amount: string | null;
+  qr: string | null;
+  expires_at: Date;
+  paid_at: Date | null;
+  created_at: Date;
+  created_at_us: string;
+  updated_at: Date;
+}
+
+// extract(epoch) is numeric since Postgres 14, so the microseconds survive exactly.
+export const COLUMNS = `id, merchant_id, shop_id, order_id, description, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
+  fee_payer, payer_amount, merchant_credit, platform_revenue, status, gateway_provider, gateway_payment_id,
+  to_currency, network, deposit_address, payer_currency, payer_crypto_amount, qr, expires_at, paid_at, created_at,
+  (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_us, updated_at`;
+
+/** A timestamptz from exact epoch microseconds (interval × float8 is exact below 2^53 µs, about 285 years). */
+export const FROM_MICROS = (param: string): string => `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
+
+export const toRecord = (r: LinkRow): LinkRecord => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  shopId: Number(r.shop_id),
+  orderId: r.order_id,
+  description: r.description,
+  currency: 'RUB',
+  amount: Number(r.amount),
+  feeBps: r.fee_bps,
+  feePercentBp: r.fee_percent_bp,
+  cryptoBps: r.crypto_bps,
+  sbpBps: r.sbp_bps,
+  feePayer: r.fee_payer,
+  payerAmount: Number(r.payer_amount),
+  merchantCredit: Number(r.merchant_credit),
+  platformRevenue: Number(r.platform_revenue),
+  status: r.status,
+  gatewayProvider: r.gateway_provider,
+  gatewayPaymentId: r.gateway_payment_id,
+  toCurrency: r.to_currency,
+  network: r.network,
+  depositAddress: r.deposit_address,
+  payerCurrency: r.payer_currency,
+  payerCryptoAmount: r.payer_crypto_amount,
+  qr: r.qr,
+  expiresAt: r.expires_at,
+  paidAt: r.paid_at,
+  createdAt: r.created_at,
+  createdAtMicros: BigInt(r.created_at_us),
+  updatedAt: r.updated_at,
+});

@@ -1,0 +1,43 @@
+import { PAYMENT_EVENTS_TOPIC, paymentSucceededEvent, type PaymentSucceededEvent } from '@pl/contracts';
+import { formatKopecks } from '@pl/money';
+import type { LinkRecord, OutboxEntry } from './link';
+import { formatMoscow } from './moscow-time';
+
+export { PAYMENT_EVENTS_TOPIC };
+
+/** Kafka headers of every event: its id (consumers dedupe by it) and the payload's content type. */
+export const EVENT_ID_HEADER = 'event-id';
+export const EVENT_TYPE_HEADER = 'event-type';
+export const CONTENT_TYPE_HEADER = 'content-type';
+
+/**
+ * `payment.succeeded` for a link that was just paid, checked against its contract before it is stored:
+ * a malformed event must fail the payment's transaction, not a consumer hours later.
+ */
+export function paymentSucceeded(paid: LinkRecord, eventId: string, topic: string): OutboxEntry {
+  if (paid.status !== 'paid' || paid.paidAt === null) throw new Error(`link ${paid.id} is not paid`);
+  const paidAt = formatMoscow(paid.paidAt);
+  const event: PaymentSucceededEvent = paymentSucceededEvent.parse({
+    event_id: eventId,
+    event: 'payment.succeeded',
+    occurred_at: paidAt,
+    merchant_id: paid.merchantId,
+    data: {
+      payment_link_id: paid.id,
+      id: paid.id,
+      shop_id: paid.shopId,
+      order_id: paid.orderId,
+      amount: formatKopecks(paid.amount),
+      merchant_credit: formatKopecks(paid.merchantCredit),
+      status: 'paid',
+      paid_at: paidAt,
+    },
+  });
+  return {
+    id: eventId,
+    topic,
+    key: paid.id,
+    payload: event,
+    headers: { [EVENT_ID_HEADER]: eventId, [EVENT_TYPE_HEADER]: event.event, [CONTENT_TYPE_HEADER]: 'application/json' },
+  };
+}

@@ -1,0 +1,56 @@
+import type { CryptoNetwork } from '@pl/contracts';
+
+export type PaymentMethod = 'crypto' | 'sbp';
+
+/** What the checkout asks a provider for once the buyer picked a method. */
+export interface PaymentRequest {
+  linkId: string;
+  method: PaymentMethod;
+  /** Set for crypto, null for SBP. */
+  network: CryptoNetwork | null;
+  /** What the buyer owes in kopecks, after the method's fee was applied. */
+  payerAmountKopecks: number;
+}
+
+/** The provider's payment as the link stores it (the gateway fields of the link object). */
+export interface ProviderPayment {
+  gateway_payment_id: string;
+  deposit_address: string;
+  qr: string;
+  to_currency: string;
+  payer_currency: string;
+  /** The coin amount as a decimal string of the coin's precision; null for SBP. */
+  payer_crypto_amount: string | null;
+  /** The crypto network string, or `SBP`. */
+  network: string;
+}
+
+/**
+ * A payment gateway behind one interface. A provider confirms payments through `links.settle`
+ * (the gateway turns its signed callback into that command) naming its own payment id.
+ */
+export interface PaymentProvider {
+  readonly name: string;
+  createPayment(request: PaymentRequest): ProviderPayment;
+  /**
+   * The link a payment id stands for when no method was ever selected (so no payment id is stored),
+   * or null when this provider cannot tell. The sandbox can: its ids are `sbx_<link id>`.
+   */
+  linkIdFor(gatewayPaymentId: string): string | null;
+}
+
+/** The providers this deployment knows, and the one new payments go to. */
+export class ProviderRegistry {
+  private readonly byNameMap: ReadonlyMap<string, PaymentProvider>;
+
+  constructor(
+    readonly checkout: PaymentProvider,
+    others: readonly PaymentProvider[] = [],
+  ) {
+    this.byNameMap = new Map([checkout, ...others].map((p) => [p.name, p]));
+  }
+
+  byName(name: string): PaymentProvider | null {
+    return this.byNameMap.get(name) ?? null;
+  }
+}

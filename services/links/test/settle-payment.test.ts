@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { paymentLink, paymentSucceededEvent, subjects, type PaymentLink } from '@pl/contracts';
+import { recordTopic, type TopicRecorder } from './support/kafka-events';
+import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
+
+// A Kafka consumer group's first join takes about three seconds on the mock cluster.
+jest.setTimeout(60_000);
+
+describe('links.settle', () => {
+  let system: LinksSystem;
+  let kafka: TopicRecorder;
+  const merchant = randomUUID();
+  let shopId: number;
+
+  const settle = (gatewayPaymentId: string, status: 'paid' | 'failed' = 'paid', provider = 'sandbox'): Promise<PaymentLink> =>
+    system.bus.request(subjects.linksSettle, { provider, gateway_payment_id: gatewayPaymentId, status }, platform);
+  const newLink = () => system.createLink(apiKey(merchant), { shop_id: shopId, amount_kopecks: 150000, order_id: 'order-42' });
+  const outboxRows = (linkId: string) =>
+    system.linksDb.query<{ id: string; published_at: Date | null }>('SELECT id, published_at FROM outbox WHERE message_key = $1', [linkId]);
+
+  beforeAll(async () => {
+    system = await startLinksSystem('linkssettle');
+    kafka = await recordTopic(system.topic);
+    shopId = await system.createShop(merchant, { crypto_bps: 200, sbp_bps: 300, fee_payer: 'split' });
+  });
+
+  afterAll(async () => {
+    await kafka?.close();
+    await system?.stop();
+  });
+
+  it('marks a selected link paid with paid_at and publishes exactly one payment.succeeded keyed by the link id', async () => {
+    const link = await newLink();
+    await system.bus.request(subjects.linksSelect, { id: link.id, method: 'crypto', network: 'USDT-TON' }, platform);
+    const paid = await settle(`sbx_${link.id}`);
+    expect(paymentLink.parse(paid)).toEqual(paid);
+    expect(paid).toMatchObject({ id: link.id, status: 'paid', network: 'USDT-TON', merchant_credit: '1485.00' });
+    expect(paid.paid_at).toMatch(/\+03:00$/);
+
+    const [row] = await outboxRows(link.id);
+    const events = (await kafka.settled([link.id])).filter((e) => e.key === link.id);
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    const payload = paymentSucceededEvent.parse(JSON.parse(event?.value ?? ''));
+    expect(event?.headers).toEqual({ 'event-id': row?.id, 'event-type': 'payment.succeeded', 'content-type': 'application/json' });
+    expect(payload).toEqual({
+      event_id: row?.id,
+      event: 'payment.succeeded',
+      occurred_at: paid.paid_at,
+      merchant_id: merchant,
+      data: {
+        payment_link_id: link.id,
+        id: link.id,
+        shop_id: shopId,
+        order_id: 'order-42',
+        amount: '1500.00',
+        merchant_credit: '1485.00',
+        status: 'paid',
+        paid_at: paid.paid_at,
+      },
+    });
+    // The relay marks what it published.
+    await expect(outboxRows(link.id)).resolves.toEqual([{ id: row?.id, published_at: expect.any(Date) }]);
+  });
+
+  it('answers 409 to a repeated callback and publishes no second event', async () => {
+    const link = await newLink();
+    const paid = await settle(`sbx_${link.id}`);
+    await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({
+      kind: 'conflict',
+      code: 'payment_link.err.not_pending',
+      message: 'Payment link is paid, not pending',
+    });
+    await expect(settle(`sbx_${link.id}`, 'failed')).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
+    await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toEqual(paid);
+    expect(await outboxRows(link.id)).toHaveLength(1);
+    expect((await kafka.settled([link.id])).filter((e) => e.key === link.id)).toHaveLength(1);
+  });
+
+  it('settles a link that never had a method selected at its current amounts and stamps the payment', async () => {
+    const link = await newLink();
+    const paid = await settle(`sbx_${link.id}`);
+    expect(paid).toMatchObject({
+      status: 'paid',
+      fee_bps: 200,
+      payer_amount: link.payer_amount,
+      merchant_credit: link.merchant_credit,
+      gateway_provider: 'sandbox',
+      gateway_payment_id: `sbx_${link.id}`,
+      network: null,
+    });
+    expect(await outboxRows(link.id)).toHaveLength(1);
+  });
+
+  it('moves a link to failed without any event', async () => {
+    const link = await newLink();
+    await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);
+    const failed = await settle(`sbx_${link.id}`, 'failed');
+    expect(failed).toMatchObject({ status: 'failed', paid_at: null, network: 'SBP' });
+    expect(await outboxRows(link.id)).toHaveLength(0);
+    await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
+  });
+
+  it('answers 404 for a payment nobody knows and for a provider this service does not know', async () => {
+    await expect(settle(`sbx_${randomUUID()}`)).rejects.toMatchObject({ code: 'common.err.not_found' });
+    await expect(settle('some-other-id')).rejects.toMatchObject({ code: 'common.err.not_found' });
+    const link = await newLink();
+    await expect(settle(`sbx_${link.id}`, 'paid', 'acme-pay')).rejects.toMatchObject({ code: 'common.err.not_found' });
+    await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toMatchObject({ status: 'pending' });
+  });
+
+  it('answers 409 for a canceled link and changes nothing', async () => {
+    const link = await newLink();
+    const canceled = await system.bus.request(subjects.linksCancel, { id: link.id }, apiKey(merchant));
+    await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is canceled, not pending' });
+    await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toEqual(canceled);
+    expect(await outboxRows(link.id)).toHaveLength(0);
+  });
+
+  it('refuses merchants: only the gateway relays provider verdicts', async () => {
+    const link = await newLink();
+    await expect(
+      system.bus.request(subjects.linksSettle, { provider: 'sandbox', gateway_payment_id: `sbx_${link.id}`, status: 'paid' }, apiKey(merchant)),
+    ).rejects.toMatchObject({ code: 'common.err.forbidden' });
+  });
+});
