@@ -1,29 +1,5 @@
-import { createLogger } from '@pl/telemetry';
+import { runService } from '@pl/telemetry';
 import { startLinks } from './app';
 import { loadConfig } from './config';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const log = createLogger('links', config.LOG_LEVEL);
-  const service = await startLinks(config, log);
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    service.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'stop failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-}
-
-main().catch((err: unknown) => {
-  createLogger('links').fatal({ err }, 'links service failed to start');
-  process.exit(1);
-});
+runService({ name: 'links', loadConfig: () => loadConfig(), start: startLinks });
