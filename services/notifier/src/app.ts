@@ -1,11 +1,20 @@
-import { connectNats } from '@pl/bus';
+import { BusClient, BusServer, IdentityTokens, connectNats, createEventSubscriber } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
 import type { NotifierConfig } from './config';
+import { DeliveryRepository } from './data/delivery.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
+import { HttpWebhookSender } from './data/webhook-http.sender';
+import { WebhookTargetClient } from './data/webhook-target.client';
+import { DeliveryWorker } from './domain/delivery-worker';
+import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
+import { registerDeliveryHandlers } from './entry/nats/delivery.handlers';
 
 const NATS_READY_TIMEOUT_MS = 1000;
+/** Past the attempt time-out, so an attempt in flight at stop is finished and recorded. */
+const STOP_GRACE_EXTRA_MS = 2000;
+const LOOKUP_RETRY_MS = 2000;
 
 /** Answers whether NATS round-trips a ping in time; a disconnected client would otherwise queue the flush. */
 const natsAnswers = (flush: () => Promise<void>): Promise<boolean> =>
@@ -18,24 +27,71 @@ const natsAnswers = (flush: () => Promise<void>): Promise<boolean> =>
   });
 
 /**
- * Starts the notifier: NATS, Postgres schema `notifier` and the ops server. The Kafka consumer and the
- * webhook deliveries come next; this is the frame they plug into.
+ * Starts the notifier: the Kafka consumer of payment events, the webhook delivery worker, the delivery
+ * log on NATS (queue group `notifier`) and the ops server.
  */
 export async function startNotifier(config: NotifierConfig, log: Logger = createLogger('notifier', config.LOG_LEVEL)): Promise<RunningService> {
   const db = new Db({ url: config.DATABASE_URL, schema: NOTIFIER_SCHEMA, log });
   const nc = await connectNats(config.NATS_URL, 'notifier', log);
+  const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
+  const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);
+  const deliveries = new DeliveryRepository(db);
+
+  const worker = new DeliveryWorker(
+    deliveries,
+    new WebhookTargetClient(bus),
+    new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
+    {
+      policy: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, minDelayAfterThrottleMs: config.WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS },
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      perEndpointConcurrency: config.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+      pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+      leaseMs: config.WEBHOOK_LEASE_MS,
+      lookupRetryMs: LOOKUP_RETRY_MS,
+    },
+    log,
+  );
+
+  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'notifier', log);
+  registerDeliveryHandlers(server, deliveries, () => worker.wake());
+
+  const subscriber = createEventSubscriber({
+    brokers: config.KAFKA_BROKERS.split(','),
+    clientId: 'notifier',
+    log,
+    groupId: config.KAFKA_GROUP_ID,
+    topic: config.PAYMENT_EVENTS_TOPIC,
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+  });
+
+  worker.start();
+  try {
+    await consumePaymentEvents(subscriber, deliveries, () => worker.wake(), log);
+  } catch (e) {
+    await worker.stop(0);
+    await subscriber.close();
+    await server.drain();
+    await nc.drain().catch(() => undefined);
+    await db.close();
+    throw e;
+  }
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
     ready: async () => !nc.isClosed() && (await natsAnswers(() => nc.flush())) && (await db.ping()),
   });
-  log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE }, 'notifier service started');
+  log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE, topic: config.PAYMENT_EVENTS_TOPIC }, 'notifier service started');
 
   return {
     opsPort: ops.port,
     async stop() {
-      await nc.drain();
-      await Promise.all([ops.close(), db.close()]);
+      // Consuming stops first (offsets of stored events are committed); then attempts in flight finish.
+      await subscriber.close();
+      await worker.stop(config.WEBHOOK_TIMEOUT_MS + STOP_GRACE_EXTRA_MS);
+      await server.drain();
+      await ops.close();
+      await nc.drain().catch(() => undefined);
+      await db.close();
       log.info('notifier service stopped');
     },
   };

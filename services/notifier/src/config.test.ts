@@ -10,6 +10,19 @@ describe('notifier configuration', () => {
     expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
   });
 
+  it('defaults the consumer group, topic, session and the delivery bounds', () => {
+    expect(loadConfig({})).toMatchObject({
+      KAFKA_GROUP_ID: 'notifier',
+      PAYMENT_EVENTS_TOPIC: 'payment-events',
+      KAFKA_SESSION_TIMEOUT_MS: 10_000,
+      WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: 60_000,
+      WEBHOOK_CONCURRENCY: 200,
+      WEBHOOK_PER_ENDPOINT_CONCURRENCY: 10,
+      WEBHOOK_POLL_INTERVAL_MS: 500,
+      WEBHOOK_LEASE_MS: 60_000,
+    });
+  });
+
   it('reads a shrunk retry schedule, a time-out and the private-target switch', () => {
     const config = loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '0, 10,20,30,40,50,60', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 10, 20, 30, 40, 50, 60]);
@@ -31,8 +44,15 @@ describe('notifier configuration', () => {
     ['WEBHOOK_TIMEOUT_MS', '0'],
     ['WEBHOOK_TIMEOUT_MS', 'soon'],
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
+    ['WEBHOOK_CONCURRENCY', '0'],
+    ['WEBHOOK_PER_ENDPOINT_CONCURRENCY', '-1'],
+    ['KAFKA_SESSION_TIMEOUT_MS', '100'],
     ['OPS_PORT', '70000'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('refuses a lease shorter than an attempt can take', () => {
+    expect(() => loadConfig({ WEBHOOK_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '10000' })).toThrow(/WEBHOOK_LEASE_MS/);
   });
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { commonEnv, opsPort, parseConfig } from '@pl/config';
+import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 
 /** Delays before attempts 2..8 (the first attempt goes out at once): 10 s, 1 min, 10 min, 1 h, 6 h, 24 h, 40 h. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 600_000, 3_600_000, 21_600_000, 86_400_000, 144_000_000];
 
-const WEBHOOK_ATTEMPTS = 8;
+export const WEBHOOK_ATTEMPTS = 8;
 
 const retryDelays = z
   .string()
@@ -24,18 +25,40 @@ const flag = z
   .default('false')
   .transform((v) => v === 'true');
 
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
 const notifierEnv = {
   ...commonEnv,
   OPS_PORT: opsPort(9103),
+  KAFKA_GROUP_ID: z.string().min(1).max(200).default('notifier'),
+  PAYMENT_EVENTS_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/).default(PAYMENT_EVENTS_TOPIC),
+  /** How long the group waits for a silent member; a restarted notifier waits out its old self this long. */
+  KAFKA_SESSION_TIMEOUT_MS: int(6000, 300_000, 10_000),
   WEBHOOK_RETRY_DELAYS_MS: retryDelays,
   /** Per-attempt time-out of a webhook request. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000, 10_000),
+  /** The least wait after a time-out or a 429: a struggling receiver gets room to recover. */
+  WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: int(0, 3_600_000, 60_000),
   /** Local runs and tests deliver to 127.0.0.1; deployments refuse private, loopback and link-local targets. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  /** Attempts in flight in one notifier process, and to one endpoint (URL), so a slow receiver never blocks others. */
+  WEBHOOK_CONCURRENCY: int(1, 10_000, 200),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(1, 1000, 10),
+  /** Fallback poll for due deliveries (other replicas' work, expired leases); new events wake the worker at once. */
+  WEBHOOK_POLL_INTERVAL_MS: int(10, 60_000, 500),
+  /**
+   * How long a claimed delivery stays with its worker; a crashed worker's claims are resumed by another
+   * after this. Must outlast an attempt (the target look-up plus the request time-out).
+   */
+  WEBHOOK_LEASE_MS: int(1000, 3_600_000, 60_000),
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseConfig(notifierEnv, env);
+  const config = parseConfig(notifierEnv, env);
+  if (config.WEBHOOK_LEASE_MS < config.WEBHOOK_TIMEOUT_MS + config.NATS_REQUEST_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: WEBHOOK_LEASE_MS must be at least WEBHOOK_TIMEOUT_MS + NATS_REQUEST_TIMEOUT_MS');
+  }
+  return config;
 }
 
 export type NotifierConfig = ReturnType<typeof loadConfig>;

@@ -1,3 +1,4 @@
+import type { RunningService } from '@pl/config';
 import { createLogger } from '@pl/telemetry';
 import { startNotifier } from './app';
 import { loadConfig } from './config';
@@ -5,13 +6,17 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger('notifier', config.LOG_LEVEL);
-  const service = await startNotifier(config, log);
+  let service: RunningService | undefined;
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    service.stop().then(
+    // A signal during start (the worker already sends while the consumer joins its group) stops once started.
+    if (service) stopAndExit(service);
+  };
+  const stopAndExit = (running: RunningService): void => {
+    running.stop().then(
       () => process.exit(0),
       (err: unknown) => {
         log.error({ err }, 'stop failed');
@@ -21,6 +26,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  service = await startNotifier(config, log);
+  if (stopping) stopAndExit(service);
 }
 
 main().catch((err: unknown) => {

@@ -29,7 +29,17 @@ describe('notifier service', () => {
     db = await createTestDatabase('notifier');
     await migrateNotifier(db.url, log);
     pgProxy = await new FaultProxy('127.0.0.1', 5432).start();
-    const config = loadConfig({ DATABASE_URL: pgProxy.rewrite(db.url), BUS_NAMESPACE: uniqueNamespace('notifier'), OPS_PORT: '0', LOG_LEVEL: 'silent' });
+    const namespace = uniqueNamespace('notifier');
+    const config = loadConfig({
+      DATABASE_URL: pgProxy.rewrite(db.url),
+      BUS_NAMESPACE: namespace,
+      OPS_PORT: '0',
+      LOG_LEVEL: 'silent',
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+      PAYMENT_EVENTS_TOPIC: `payment-events-${namespace}`,
+      KAFKA_GROUP_ID: `notifier-${namespace}`,
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+    });
     service = await startNotifier(config, log);
   });
 
@@ -53,22 +63,17 @@ describe('notifier service', () => {
     await expect(get(service.opsPort, '/readyz')).resolves.toEqual({ status: 200, body: { status: 'ready' } });
   });
 
-  it('migrates the inbox table into the notifier schema, and a second run changes nothing', async () => {
+  it('migrates the inbox, delivery and attempt tables into the notifier schema, and a second run changes nothing', async () => {
     await migrateNotifier(db.url, log);
     const client = new Client({ connectionString: db.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ column_name: string; data_type: string }>(
-        `SELECT column_name, data_type FROM information_schema.columns
-          WHERE table_schema = 'notifier' AND table_name = 'inbox_events' ORDER BY ordinal_position`,
+      const { rows } = await client.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'notifier' ORDER BY table_name`,
       );
-      expect(rows).toEqual([
-        { column_name: 'event_id', data_type: 'uuid' },
-        { column_name: 'payload', data_type: 'jsonb' },
-        { column_name: 'received_at', data_type: 'timestamp with time zone' },
-      ]);
+      expect(rows.map((r) => r.table_name)).toEqual(['deliveries', 'delivery_attempts', 'inbox_events', 'schema_migrations']);
       const applied = await client.query('SELECT name FROM notifier.schema_migrations');
-      expect(applied.rows).toEqual([{ name: '20261122000400000_inbox_events' }]);
+      expect(applied.rows).toEqual([{ name: '20261122000400000_deliveries' }]);
     } finally {
       await client.end();
     }

@@ -7,6 +7,7 @@ import { SHOPS_SCHEMA } from './data/migrate';
 import { ShopRepository } from './data/shop.repository';
 import { SecretBox } from './domain/secret-box';
 import { registerShopHandlers } from './entry/nats/shop.handlers';
+import { registerWebhookTargetHandler } from './entry/nats/webhook-target.handler';
 
 /** Starts the shops service: answers shop look-ups on NATS in the `shops` queue group. */
 export async function startShops(config: ShopsConfig, log: Logger = createLogger('shops', config.LOG_LEVEL)): Promise<RunningService> {
@@ -14,7 +15,9 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
   const nc = await connectNats(config.NATS_URL, 'shops', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log);
-  registerShopHandlers(server, new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY)));
+  const shops = new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY));
+  registerShopHandlers(server, shops);
+  registerWebhookTargetHandler(server, shops);
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,

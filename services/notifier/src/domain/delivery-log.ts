@@ -1,0 +1,79 @@
+import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
+import { forbidden, notFound, validationFailed } from '@pl/errors';
+import type { DeliveryRecord, DeliveryStore } from './delivery';
+import { formatMoscow } from './moscow-time';
+
+const CURSOR = /^v1:(0|[1-9][0-9]{0,18})$/;
+const malformedCursor = () => validationFailed('cursor is malformed', [{ path: ['cursor'], message: 'cursor is malformed' }]);
+
+/** Opaque to clients: base64url of `v1:<seq>`. */
+export const encodeDeliveryCursor = (seq: bigint): string => Buffer.from(`v1:${seq.toString()}`, 'utf8').toString('base64url');
+
+export function decodeDeliveryCursor(text: string): bigint {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw malformedCursor();
+  const decoded = Buffer.from(text, 'base64url');
+  if (decoded.toString('base64url') !== text) throw malformedCursor();
+  const m = CURSOR.exec(decoded.toString('utf8'));
+  if (!m?.[1]) throw malformedCursor();
+  return BigInt(m[1]);
+}
+
+/** The delivery as merchants read it: every attempt of every series, oldest first. */
+export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => ({
+  id: d.id,
+  webhook_id: d.webhookId,
+  payment_link_id: d.paymentLinkId,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts.map((a) => ({
+    attempt: a.attempt,
+    at: formatMoscow(a.at),
+    status_code: a.statusCode,
+    error: a.error,
+    duration_ms: a.durationMs,
+  })),
+});
+
+function merchantOnly(identity: Identity): MerchantIdentity {
+  if (identity.kind !== 'merchant') throw forbidden('The delivery log is for merchants');
+  return identity;
+}
+
+/** True when the caller may see deliveries of this merchant's shop (a cashier identity only its one shop). */
+const mayRead = (identity: MerchantIdentity, owner: { merchantId: string; shopId: number }): boolean =>
+  owner.merchantId === identity.merchant_id && (identity.shop_id === undefined || identity.shop_id === owner.shopId);
+
+/** The caller's deliveries, newest first; a link of another merchant is forbidden. */
+export async function listDeliveries(store: DeliveryStore, identity: Identity, cmd: ListDeliveriesCommand): Promise<WebhookDeliveryList> {
+  const merchant = merchantOnly(identity);
+  const beforeSeq = cmd.cursor === null ? null : decodeDeliveryCursor(cmd.cursor);
+  if (cmd.payment_link_id !== null) {
+    const owner = await store.linkOwner(cmd.payment_link_id);
+    if (owner && !mayRead(merchant, owner)) throw forbidden('Payment link belongs to another merchant');
+  }
+  const page = await store.list({
+    merchantId: merchant.merchant_id,
+    shopId: merchant.shop_id ?? null,
+    paymentLinkId: cmd.payment_link_id,
+    beforeSeq,
+    limit: cmd.limit,
+  });
+  const last = page.items[page.items.length - 1];
+  return {
+    deliveries: page.items.map(toWebhookDelivery),
+    has_more: page.hasMore,
+    next_cursor: page.hasMore && last ? encodeDeliveryCursor(last.seq) : null,
+  };
+}
+
+/** Starts a new series of up to 8 attempts with the same webhook id; another merchant's delivery is forbidden. */
+export async function resendDelivery(store: DeliveryStore, identity: Identity, id: string): Promise<WebhookDelivery> {
+  const merchant = merchantOnly(identity);
+  const found = await store.findById(id);
+  if (!found) throw notFound('Webhook delivery not found');
+  if (!mayRead(merchant, found)) throw forbidden('Webhook delivery belongs to another merchant');
+  await store.restartSeries(id);
+  const after = await store.findById(id);
+  if (!after) throw notFound('Webhook delivery not found');
+  return toWebhookDelivery(after);
+}

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import type { EventSubscriber, ReceivedEvent } from '@pl/bus';
+import { paymentSucceededEvent } from '@pl/contracts';
+import type { Logger } from 'pino';
+import { acceptPaymentEvent, type EventInbox } from '../../domain/payment-event';
+
+/**
+ * The Kafka entry point: each `payment.succeeded` is stored with its delivery before the handler
+ * resolves, so its offset is committed only once nothing can lose it. A malformed message is logged and
+ * skipped (retrying it would block the partition forever); a storage failure throws, so it comes again.
+ */
+export function paymentEventHandler(inbox: EventInbox, onStored: () => void, log: Logger): (event: ReceivedEvent) => Promise<void> {
+  return async (message) => {
+    const where = { topic: message.topic, partition: message.partition, offset: message.offset };
+    let payload: unknown;
+    try {
+      payload = JSON.parse(message.value);
+    } catch {
+      log.warn(where, 'skipping a payment event that is not JSON');
+      return;
+    }
+    const parsed = paymentSucceededEvent.safeParse(payload);
+    if (!parsed.success) {
+      // Issue paths and messages only: the values may be a payment's data.
+      log.warn({ ...where, issues: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })) }, 'skipping a malformed payment event');
+      return;
+    }
+    const stored = await acceptPaymentEvent(inbox, parsed.data, randomUUID);
+    log.debug({ ...where, event_id: parsed.data.event_id, new: stored }, 'payment event taken in');
+    if (stored) onStored();
+  };
+}
+
+/** Starts consuming; resolves once the consumer runs. */
+export async function consumePaymentEvents(subscriber: EventSubscriber, inbox: EventInbox, onStored: () => void, log: Logger): Promise<void> {
+  await subscriber.run(paymentEventHandler(inbox, onStored, log));
+}

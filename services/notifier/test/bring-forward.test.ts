@@ -1,0 +1,41 @@
+import { Receiver } from './receiver';
+import { TestSystem } from './harness';
+
+describe('bring-forward when a failing endpoint recovers', () => {
+  // After the second failure the next attempt is a minute away: only a bring-forward makes it sooner.
+  const system = new TestSystem('notifbring', { WEBHOOK_RETRY_DELAYS_MS: '50,60000,60000,60000,60000,60000,60000' });
+  let failing = true;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    await system.start();
+    receiver = await new Receiver(() => ({ status: failing ? 500 : 200 })).start();
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await system.stop();
+  });
+
+  const attemptsMade = async (eventId: string): Promise<number> => (await system.delivery(eventId))?.attempts_made ?? 0;
+
+  it('sends the waiting deliveries of an endpoint at once after it answers 2xx again', async () => {
+    const shopId = await system.createShop(receiver.url, null);
+    const waiting = [system.event(shopId), system.event(shopId)];
+    for (const e of waiting) await system.publish(e);
+    await receiver.nth(4);
+    // The 4th request was answered; wait until both second failures are written down.
+    while ((await Promise.all(waiting.map((e) => attemptsMade(e.event_id)))).some((n) => n < 2)) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    failing = false;
+    const fresh = system.event(shopId);
+    await system.publish(fresh);
+    await receiver.nth(7);
+    const started = Date.now();
+    for (const e of [...waiting, fresh]) expect(await system.settled(e.event_id)).toBe('succeeded');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const third = receiver.hits.slice(4).filter((h) => h.headers['x-webhook-attempt'] === '3');
+    expect(third.map((h) => h.headers['x-webhook-id']).sort()).toEqual(waiting.map((e) => `whk_${e.event_id}`).sort());
+  });
+});

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { subjects, webhookDelivery, type Identity } from '@pl/contracts';
+import { Receiver } from './receiver';
+import { TestSystem } from './harness';
+
+describe('delivery log over NATS', () => {
+  const system = new TestSystem('notiflog');
+  const stranger = randomUUID();
+  let receiver: Receiver;
+  let shopId: number;
+  let strangerShop: number;
+  const link1 = randomUUID();
+  const link2 = randomUUID();
+  const strangerLink = randomUUID();
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    await system.start();
+    receiver = await new Receiver().start();
+    shopId = await system.createShop(receiver.url, 'secret');
+    strangerShop = await system.createShop(receiver.url, null, stranger);
+    const events = [system.event(shopId, system.merchantId, link1), system.event(shopId, system.merchantId, link2), system.event(strangerShop, stranger, strangerLink)];
+    for (const e of events) await system.publish(e);
+    for (const e of events) {
+      await system.settled(e.event_id);
+      ids[e.data.payment_link_id] = (await system.delivery(e.event_id))!.id;
+    }
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await system.stop();
+  });
+
+  const list = (identity: Identity, payment_link_id: string | null, limit = 20, cursor: string | null = null) =>
+    system.bus!.request(subjects.deliveriesList, { payment_link_id, limit, cursor }, identity);
+
+  it('lists the deliveries of a link with their attempts, in the contract shape', async () => {
+    const page = await list(system.merchant(), link1);
+    expect(page).toEqual({
+      deliveries: [
+        {
+          id: ids[link1],
+          webhook_id: expect.stringMatching(/^whk_/) as unknown,
+          payment_link_id: link1,
+          event: 'payment.succeeded',
+          status: 'succeeded',
+          attempts: [{ attempt: 1, at: expect.stringMatching(/\+03:00$/) as unknown, status_code: 200, error: null, duration_ms: expect.any(Number) as unknown }],
+        },
+      ],
+      has_more: false,
+      next_cursor: null,
+    });
+  });
+
+  it('lists only the caller’s deliveries, newest first, page by page', async () => {
+    const first = await list(system.merchant(), null, 1);
+    expect(first.has_more).toBe(true);
+    const second = await list(system.merchant(), null, 1, first.next_cursor);
+    expect(second).toMatchObject({ has_more: false, next_cursor: null });
+    const seen = [...first.deliveries, ...second.deliveries].map((d) => d.id);
+    expect(seen.sort()).toEqual([ids[link1], ids[link2]].sort());
+    const { rows } = await system.pg!.query('SELECT id FROM notifier.deliveries WHERE merchant_id = $1 ORDER BY seq DESC', [system.merchantId]);
+    expect([first.deliveries[0]?.id, second.deliveries[0]?.id]).toEqual(rows.map((r: { id: string }) => r.id));
+  });
+
+  it('refuses the deliveries of another merchant’s link, a cashier of another shop and a platform identity', async () => {
+    await expect(list(system.merchant(), strangerLink)).rejects.toMatchObject({ kind: 'forbidden' });
+    const cashier = { ...system.merchant(), auth: 'cashier', shop_id: strangerShop } as Identity;
+    await expect(list(cashier, link1)).rejects.toMatchObject({ kind: 'forbidden' });
+    await expect(list({ kind: 'service', service: 'gateway' }, null)).rejects.toMatchObject({ kind: 'forbidden' });
+  });
+
+  it('answers an empty list for a link without deliveries and refuses a forged cursor', async () => {
+    await expect(list(system.merchant(), randomUUID())).resolves.toEqual({ deliveries: [], has_more: false, next_cursor: null });
+    await expect(list(system.merchant(), null, 20, 'bm90LW91cnM')).rejects.toMatchObject({ kind: 'validation' });
+  });
+
+  it('resends a delivery as a new series numbered from 1 with the same webhook id', async () => {
+    const before = receiver.hits.length;
+    const reply = await system.bus!.request(subjects.deliveriesResend, { id: ids[link1]! }, system.merchant());
+    expect(webhookDelivery.parse(reply)).toMatchObject({ id: ids[link1], status: 'pending' });
+    const hit = await receiver.nth(before + 1);
+    expect(hit.headers['x-webhook-id']).toBe(reply.webhook_id);
+    expect(hit.headers['x-webhook-attempt']).toBe('1');
+    const { rows } = await system.pg!.query('SELECT event_id FROM notifier.deliveries WHERE id = $1', [ids[link1]]);
+    expect(await system.settled((rows[0] as { event_id: string }).event_id)).toBe('succeeded');
+    const [after] = (await list(system.merchant(), link1)).deliveries;
+    expect(after?.attempts.map((a) => a.attempt)).toEqual([1, 1]);
+  });
+
+  it('refuses to resend another merchant’s delivery and answers not_found for an unknown one', async () => {
+    await expect(system.bus!.request(subjects.deliveriesResend, { id: ids[strangerLink]! }, system.merchant())).rejects.toMatchObject({ kind: 'forbidden' });
+    await expect(system.bus!.request(subjects.deliveriesResend, { id: randomUUID() }, system.merchant())).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});

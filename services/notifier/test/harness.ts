@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { Client } from 'pg';
+import { BusClient, IdentityTokens, connectNats, createEventPublisher, type EventPublisher } from '@pl/bus';
+import type { RunningService } from '@pl/config';
+import type { Identity, PaymentSucceededEvent } from '@pl/contracts';
+import { Db } from '@pl/db';
+import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import type { NatsConnection } from 'nats';
+import { startShops } from '../../shops/src/app';
+import { loadConfig as loadShopsConfig } from '../../shops/src/config';
+import { migrateShops, SHOPS_SCHEMA } from '../../shops/src/data/migrate';
+import { ShopRepository } from '../../shops/src/data/shop.repository';
+import { SecretBox } from '../../shops/src/domain/secret-box';
+import { startNotifier } from '../src/app';
+import { loadConfig } from '../src/config';
+import { migrateNotifier } from '../src/data/migrate';
+
+export const log = pino({ level: 'silent' });
+const IDENTITY_SECRET = 'notifier-component-test-identity-secret-0123456789';
+
+/** Settings that shrink the schedule so a whole series runs in well under a second. */
+export const FAST_ENV: Record<string, string> = {
+  WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50,50,50',
+  WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: '100',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  NATS_REQUEST_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '2500',
+  WEBHOOK_POLL_INTERVAL_MS: '100',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  KAFKA_SESSION_TIMEOUT_MS: '6000',
+};
+
+export interface AttemptRow {
+  series: number;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  response_head: Buffer | null;
+}
+
+/** Postgres, a shops service, Kafka and (unless asked not to) a notifier, all private to one test file. */
+export class TestSystem {
+  readonly merchantId = randomUUID();
+  notifier: RunningService | undefined;
+  private shopsService: RunningService | undefined;
+  private shopsDb: Db | undefined;
+  private shops: ShopRepository | undefined;
+  private publisher: EventPublisher | undefined;
+  private nc: NatsConnection | undefined;
+  bus: BusClient | undefined;
+  pg: Client | undefined;
+  database: TestDatabase | undefined;
+  readonly namespace: string;
+  readonly topic: string;
+  env: Record<string, string> = {};
+
+  constructor(private readonly label: string, private readonly overrides: Record<string, string> = {}) {
+    this.namespace = uniqueNamespace(label);
+    this.topic = `payment-events-${this.namespace}`;
+  }
+
+  async start({ withNotifier = true } = {}): Promise<this> {
+    this.database = await createTestDatabase(this.label);
+    await migrateShops(this.database.url, log);
+    await migrateNotifier(this.database.url, log);
+    const common = { NODE_ENV: 'test', DATABASE_URL: this.database.url, BUS_NAMESPACE: this.namespace, IDENTITY_TOKEN_SECRET: IDENTITY_SECRET, OPS_PORT: '0', LOG_LEVEL: 'silent' };
+    const shopsConfig = loadShopsConfig(common);
+    this.shopsService = await startShops(shopsConfig, log);
+    this.shopsDb = new Db({ url: this.database.url, schema: SHOPS_SCHEMA, log });
+    this.shops = new ShopRepository(this.shopsDb, SecretBox.fromBase64(shopsConfig.WEBHOOK_SECRET_KEY));
+    const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+    this.env = {
+      ...common,
+      ...FAST_ENV,
+      KAFKA_BROKERS: brokers,
+      PAYMENT_EVENTS_TOPIC: this.topic,
+      KAFKA_GROUP_ID: `notifier-${this.namespace}`,
+      ...this.overrides,
+    };
+    if (withNotifier) this.notifier = await startNotifier(loadConfig(this.env), log);
+    this.publisher = createEventPublisher({ brokers: brokers.split(','), clientId: `test-${this.namespace}`, log });
+    this.pg = new Client({ connectionString: this.database.url });
+    await this.pg.connect();
+    this.nc = await connectNats('nats://127.0.0.1:4222', `test-${this.namespace}`, log);
+    this.bus = new BusClient(this.nc, this.namespace, new IdentityTokens(IDENTITY_SECRET));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.notifier?.stop();
+    await this.publisher?.close();
+    await this.nc?.close();
+    await this.shopsService?.stop();
+    await this.shopsDb?.close();
+    await this.pg?.end();
+    await this.database?.drop();
+  }
+
+  async createShop(url: string | null, secret: string | null, merchantId = this.merchantId): Promise<number> {
+    const created = await this.shops!.createShop({
+      merchant_id: merchantId,
+      name: `Shop ${randomUUID().slice(0, 8)}`,
+      status: 'approved',
+      fee_payer: 'merchant',
+      crypto_bps: 100,
+      sbp_bps: 100,
+      webhook_url: url,
+      webhook_secret: secret,
+    });
+    return created.shop.id;
+  }
+
+  event(shopId: number, merchantId: string = this.merchantId, linkId: string = randomUUID()): PaymentSucceededEvent {
+    return {
+      event_id: randomUUID(),
+      event: 'payment.succeeded',
+      occurred_at: '2026-11-22T12:00:00+03:00',
+      merchant_id: merchantId,
+      data: {
+        payment_link_id: linkId,
+        id: linkId,
+        shop_id: shopId,
+        order_id: 'order-1',
+        amount: '100.00',
+        merchant_credit: '99.00',
+        status: 'paid',
+        paid_at: '2026-11-22T12:00:00+03:00',
+      },
+    };
+  }
+
+  /** Publishes as the links relay does: key = link id, header `event-id`. */
+  async publish(event: PaymentSucceededEvent, value = JSON.stringify(event), key = event.data.payment_link_id): Promise<void> {
+    await this.publisher!.publish(this.topic, [{ key, value, headers: { 'event-id': event.event_id } }]);
+  }
+
+  async delivery(eventId: string): Promise<{ id: string; status: string; webhook_id: string; attempts_made: number; series: number } | undefined> {
+    const { rows } = await this.pg!.query('SELECT id, status, webhook_id, attempts_made, series FROM notifier.deliveries WHERE event_id = $1', [eventId]);
+    return rows[0];
+  }
+
+  async attempts(eventId: string): Promise<AttemptRow[]> {
+    const { rows } = await this.pg!.query<AttemptRow>(
+      `SELECT a.series, a.attempt, a.status_code, a.error, a.duration_ms, a.response_head
+         FROM notifier.delivery_attempts a JOIN notifier.deliveries d ON d.id = a.delivery_id
+        WHERE d.event_id = $1 ORDER BY a.at, a.series, a.attempt`,
+      [eventId],
+    );
+    return rows;
+  }
+
+  /** Waits until the event's delivery reaches a final status (the row is written after the receiver answered). */
+  async settled(eventId: string, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const d = await this.delivery(eventId);
+      if (d && d.status !== 'pending') return d.status;
+      if (Date.now() > deadline) throw new Error(`delivery of ${eventId} still ${d?.status ?? 'missing'}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  merchant(merchantId = this.merchantId): Identity {
+    return { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true };
+  }
+}
