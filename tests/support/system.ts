@@ -1,4 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import { Db } from '@pl/db';
 import { createLogger, type Logger } from '@pl/telemetry';
 import { createTestDatabase, FaultProxy, uniqueNamespace, type TestDatabase } from '@pl/testing';
@@ -9,16 +12,23 @@ import { startGateway } from '../../services/gateway/src/app';
 import { loadConfig as linksConfig } from '../../services/links/src/config';
 import { startLinks } from '../../services/links/src/app';
 import { migrateLinks } from '../../services/links/src/data/migrate';
+import { loadConfig as notifierConfig } from '../../services/notifier/src/config';
+import { startNotifier } from '../../services/notifier/src/app';
+import { migrateNotifier } from '../../services/notifier/src/data/migrate';
 import { loadConfig as shopsConfig } from '../../services/shops/src/config';
 import { startShops } from '../../services/shops/src/app';
 import { migrateShops } from '../../services/shops/src/data/migrate';
 import { ShopRepository } from '../../services/shops/src/data/shop.repository';
 import { SecretBox } from '../../services/shops/src/domain/secret-box';
-import { httpClient, type HttpClient } from './http';
+import { httpClient, type ApiResponse, type HttpClient } from './http';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+/** scripts/test.sh exports it (a Kafka-protocol mock); `eval "$(bash scripts/local-deps.sh)"` does for a shell. */
+const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+/** The sandbox provider's callback secret in every test system. */
+export const TEST_PROVIDER_SECRET = 'test-sandbox-provider-secret-0123456789abcdef';
 
 export interface TestMerchant {
   id: string;
@@ -40,6 +50,8 @@ export interface ShopOptions {
   feePayer?: 'merchant' | 'client' | 'split';
   cryptoBps?: number;
   sbpBps?: number;
+  webhookUrl?: string | null;
+  webhookSecret?: string | null;
 }
 
 export interface SystemOptions {
@@ -60,8 +72,27 @@ export interface TestSystem {
   /** A merchant with an approved shop, the usual starting point. */
   merchantWithShop(options?: ShopOptions & { emailConfirmed?: boolean }): Promise<{ merchant: TestMerchant; shop: TestShop }>;
   login(merchant: TestMerchant): Promise<string>;
+  /**
+   * Posts a sandbox provider callback to the gateway, signed with the system's provider secret
+   * (or `signWith`), exactly as the provider would send it.
+   */
+  providerCallback(
+    gatewayPaymentId: string,
+    status: 'paid' | 'failed',
+    options?: { signWith?: string; signature?: string | null },
+  ): Promise<ApiResponse>;
+  /** Runs SQL on the system's database (schema-qualified names), for facts no API exposes. */
+  sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** The environment every service of this system was started with (for the admin CLI, say). */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
+
+/** The sandbox provider's payment id for a link. */
+export const sandboxPaymentId = (linkId: string): string => `sbx_${linkId}`;
+
+export const signProviderBody = (body: string, secret = TEST_PROVIDER_SECRET): string =>
+  createHmac('sha256', secret).update(body).digest('hex');
 
 const proxyFor = async (url: string): Promise<FaultProxy> => {
   const u = new URL(url);
@@ -69,8 +100,9 @@ const proxyFor = async (url: string): Promise<FaultProxy> => {
 };
 
 /**
- * Starts the whole platform in this process — gateway, links and shops — on port 0, against a fresh
- * database, a NATS subject namespace and a Redis key prefix of its own, so test files run in parallel.
+ * Starts the whole platform in this process — gateway, links, shops and notifier — on port 0, against
+ * a fresh database, a NATS subject namespace, a Redis key prefix, a Kafka topic and consumer group of
+ * its own, so test files run in parallel. Webhook retries are shrunk to tens of milliseconds.
  */
 export async function startSystem(options: SystemOptions = {}): Promise<TestSystem> {
   const log: Logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -78,6 +110,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   await migrateGateway(database.url, log);
   await migrateShops(database.url, log);
   await migrateLinks(database.url, log);
+  await migrateNotifier(database.url, log);
 
   const faults = options.faults
     ? { postgres: await proxyFor(PG_URL), redis: await proxyFor(REDIS_URL), nats: await proxyFor(NATS_URL) }
@@ -95,11 +128,20 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     OPS_PORT: '0',
     NATS_REQUEST_TIMEOUT_MS: '2000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    KAFKA_BROKERS,
+    PAYMENT_EVENTS_TOPIC: `${namespace}.payment-events`,
+    KAFKA_GROUP_ID: `${namespace}-notifier`,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50,50,50',
+    WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: '100',
+    PROVIDER_SANDBOX_SECRET: TEST_PROVIDER_SECRET,
+    EXPIRY_SWEEP_INTERVAL_MS: '200',
     ...options.env,
   };
   const services = [
     await startShops(shopsConfig(env), log),
     await startLinks(linksConfig(env), log),
+    await startNotifier(notifierConfig(env), log),
   ];
   const gateway = await startGateway(gatewayConfig(env), log);
   services.push(gateway);
@@ -133,14 +175,33 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       fee_payer: o.feePayer ?? 'merchant',
       crypto_bps: o.cryptoBps ?? 100,
       sbp_bps: o.sbpBps ?? 100,
-      webhook_url: null,
-      webhook_secret: null,
+      webhook_url: o.webhookUrl ?? null,
+      webhook_secret: o.webhookSecret ?? null,
     });
     return { id: created.shop.id, cashierKey: created.cashierKey };
   };
 
+  const providerCallback: TestSystem['providerCallback'] = (gatewayPaymentId, status, o = {}) => {
+    const body = JSON.stringify({ gateway_payment_id: gatewayPaymentId, status });
+    const signature = o.signature === undefined ? signProviderBody(body, o.signWith) : o.signature;
+    return http.post('/callbacks/v1/sandbox', body, signature === null ? {} : { headers: { 'X-Provider-Signature': signature } });
+  };
+
+  const sql: TestSystem['sql'] = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query<T>(text, params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
   return {
     http,
+    env,
+    sql,
+    providerCallback,
     baseUrl,
     namespace,
     database,
@@ -164,4 +225,95 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       await database.drop();
     },
   };
+}
+
+/** One request a {@link WebhookReceiver} got. */
+export interface ReceivedWebhook {
+  /** `performance.now()` when the body had fully arrived. */
+  at: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON
+  json: any;
+}
+
+export interface ReceiverOptions {
+  /** Status for the n-th request (1-based); 200 by default. */
+  status?: (n: number, hit: ReceivedWebhook) => number;
+  /** Hold every request this long before answering (a slow merchant). */
+  delayMs?: number;
+  /** Called for every request as it arrives. */
+  onHit?: (hit: ReceivedWebhook) => void;
+}
+
+/** A merchant's webhook endpoint on 127.0.0.1 whose requests tests await as promises, never with sleeps. */
+export class WebhookReceiver {
+  readonly hits: ReceivedWebhook[] = [];
+  private waiters: Array<{ match: (h: ReceivedWebhook) => boolean; resolve: (h: ReceivedWebhook) => void }> = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(options: ReceiverOptions = {}): Promise<WebhookReceiver> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        let json: unknown;
+        try {
+          json = JSON.parse(body.toString('utf8'));
+        } catch {
+          json = undefined;
+        }
+        const hit: ReceivedWebhook = { at: performance.now(), headers: req.headers, body, json };
+        receiver.hits.push(hit);
+        options.onHit?.(hit);
+        const status = options.status?.(receiver.hits.length, hit) ?? 200;
+        const answer = (): void => {
+          if (!res.writableEnded) res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
+        };
+        if (options.delayMs) {
+          const t = setTimeout(() => {
+            receiver.timers.delete(t);
+            answer();
+          }, options.delayMs);
+          receiver.timers.add(t);
+        } else answer();
+        receiver.waiters = receiver.waiters.filter((w) => {
+          if (!w.match(hit)) return true;
+          w.resolve(hit);
+          return false;
+        });
+      });
+    });
+    return receiver;
+  }
+
+  /** Resolves with the first request (already received or still to come) that matches. */
+  waitFor(match: (hit: ReceivedWebhook) => boolean): Promise<ReceivedWebhook> {
+    const seen = this.hits.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  /** Resolves with the n-th request of the given payment link (1-based). */
+  nthFor(linkId: string, n: number): Promise<ReceivedWebhook> {
+    return this.waitFor((h) => h.json?.data?.payment_link_id === linkId && this.hitsFor(linkId).indexOf(h) === n - 1);
+  }
+
+  hitsFor(linkId: string): ReceivedWebhook[] {
+    return this.hits.filter((h) => h.json?.data?.payment_link_id === linkId);
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }

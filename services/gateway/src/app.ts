@@ -7,12 +7,14 @@ import { Db } from '@pl/db';
 import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
+import { DeliveriesClient } from './data/deliveries.client';
 import { IdempotencyStore } from './data/idempotency.store';
 import { LinksClient } from './data/links.client';
 import { GATEWAY_SCHEMA } from './data/migrate';
 import { createRedis, pingRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
+import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
 import { createHttpApp } from './entry/http/server';
 
 /** How long stop() lets in-flight requests finish before cutting connections. */
@@ -77,6 +79,8 @@ export async function startGateway(
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
       links: new LinksClient(bus),
       shops: new ShopsClient(bus),
+      deliveries: new DeliveriesClient(bus),
+      providers: callbackVerifiersFrom(config),
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
     });
 

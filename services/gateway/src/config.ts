@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { commonEnv, opsPort, parseConfig } from '@pl/config';
 
+/** Development-only sandbox provider secret; {@link loadConfig} refuses it when NODE_ENV=production. */
+export const DEV_PROVIDER_SANDBOX_SECRET = 'dev-only-sandbox-provider-secret-change-me-0123456789';
+
 const positiveSeconds = (fallback: number) => z.coerce.number().int().min(1).max(30 * 24 * 3600).default(fallback);
 
 const gatewayEnv = {
@@ -17,11 +20,18 @@ const gatewayEnv = {
   REDIS_KEY_PREFIX: z.string().max(64).regex(/^[A-Za-z0-9_:.-]*$/).default('pl:'),
   SESSION_TTL_SECONDS: positiveSeconds(43_200),
   IDEMPOTENCY_TTL_SECONDS: positiveSeconds(86_400),
+  /** HMAC key the sandbox provider signs its callbacks with (`X-Provider-Signature`). */
+  PROVIDER_SANDBOX_SECRET: z.string().min(32).default(DEV_PROVIDER_SANDBOX_SECRET),
 };
 
 export type GatewayConfig = ReturnType<typeof loadConfig>;
 
 /** Reads and validates the gateway's environment once, at start. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseConfig(gatewayEnv, env);
+  const config = parseConfig(gatewayEnv, env);
+  // Anyone who knows the development secret could mark payments paid, so production must set its own.
+  if (config.NODE_ENV === 'production' && config.PROVIDER_SANDBOX_SECRET === DEV_PROVIDER_SANDBOX_SECRET) {
+    throw new Error('Invalid configuration: PROVIDER_SANDBOX_SECRET must be set in production');
+  }
+  return config;
 }

@@ -26,7 +26,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     if (!command) {
       throw validationFailed(`Unknown command ${JSON.stringify(name ?? '')}; expected one of ${Object.keys(COMMANDS).join(', ')}`);
     }
-    ctx = new AdminContext(loadAdminConfig(env));
+    ctx = new AdminContext(loadAdminConfig(env), env);
     return { ok: true, result: await command(args, ctx) };
   } catch (e) {
     // Operators need the real reason, so an unexpected error keeps its message (no stack).

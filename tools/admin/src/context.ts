@@ -1,12 +1,15 @@
+import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
+import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
+import { unavailable } from '@pl/errors';
 import { AccountRepository } from '../../../services/gateway/src/data/account.repository';
 import { GATEWAY_SCHEMA } from '../../../services/gateway/src/data/migrate';
 import { SHOPS_SCHEMA } from '../../../services/shops/src/data/migrate';
 import { ShopRepository } from '../../../services/shops/src/data/shop.repository';
 import type { ShopUseCaseDeps } from '../../../services/shops/src/domain/create-shop';
 import { SecretBox } from '../../../services/shops/src/domain/secret-box';
-import type { AdminConfig } from './config';
+import { loadAdminBusConfig, type AdminConfig } from './config';
 
 /**
  * The owning services' repositories, opened on first use: the CLI writes through the same code the
@@ -17,8 +20,13 @@ export class AdminContext {
   private readonly pools: Db[] = [];
   private accountRepo?: AccountRepository;
   private shopDeps?: ShopUseCaseDeps & { shops: ShopRepository };
+  private nc?: NatsConnection;
+  private busClient?: Promise<BusClient>;
 
-  constructor(private readonly config: AdminConfig) {}
+  constructor(
+    private readonly config: AdminConfig,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
   accounts(): AccountRepository {
     this.accountRepo ??= new AccountRepository(this.open(GATEWAY_SCHEMA));
@@ -33,8 +41,26 @@ export class AdminContext {
     return this.shopDeps;
   }
 
+  /**
+   * The platform bus, for moves that belong to a running service (payment:confirm goes through the
+   * links service like a provider callback). Unlike the services, an operator's command does not wait
+   * for NATS to come up: it fails at once with `unavailable`.
+   */
+  bus(): Promise<BusClient> {
+    this.busClient ??= (async () => {
+      const config = loadAdminBusConfig(this.env);
+      try {
+        this.nc = await connect({ servers: config.NATS_URL.split(','), name: 'admin-cli', maxReconnectAttempts: 0 });
+      } catch {
+        throw unavailable(`NATS at ${config.NATS_URL} is unreachable`);
+      }
+      return new BusClient(this.nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS);
+    })();
+    return this.busClient;
+  }
+
   async close(): Promise<void> {
-    await Promise.allSettled(this.pools.map((db) => db.close()));
+    await Promise.allSettled([...this.pools.map((db) => db.close()), this.nc?.close() ?? Promise.resolve()]);
   }
 
   private open(schema: string): Db {

@@ -205,11 +205,16 @@ describe('admin CLI', () => {
     expect(merchantFlag.code).toBe(2);
   });
 
-  it('payment:confirm reports not implemented yet, after validating its flags', async () => {
-    const run = await fails(['payment:confirm', '--link', '00000000-0000-4000-8000-000000000000', '--status', 'paid']);
-    expect(run.code).toBe(1);
-    expect(run.error.code).toBe('common.err.not_implemented');
+  it('payment:confirm validates its flags (exit 2) before touching the bus', async () => {
     expect((await fails(['payment:confirm', '--link', 'nope'])).code).toBe(2);
+    expect((await fails(['payment:confirm', '--link', '00000000-0000-4000-8000-000000000000', '--status', 'refunded'])).code).toBe(2);
+    expect((await fails(['payment:confirm'])).code).toBe(2);
+  });
+
+  it('payment:confirm fails at once with common.err.unavailable when NATS is unreachable', async () => {
+    const run = await fails(['payment:confirm', '--link', '00000000-0000-4000-8000-000000000000'], { NATS_URL: 'nats://127.0.0.1:1' });
+    expect(run.code).toBe(1);
+    expect(run.error.code).toBe('common.err.unavailable');
   });
 
   it('an unknown command exits 2 listing the commands', async () => {

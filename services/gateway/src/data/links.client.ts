@@ -1,12 +1,19 @@
 import type { BusClient } from '@pl/bus';
 import {
   subjects,
+  type BuyerLinkView,
   type CreateLinkCommand,
+  type Identity,
   type ListLinksCommand,
   type MerchantIdentity,
   type PaymentLink,
   type PaymentLinkList,
+  type SelectMethodCommand,
+  type SettlePaymentCommand,
 } from '@pl/contracts';
+
+/** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
+const GATEWAY_IDENTITY: Identity = { kind: 'service', service: 'gateway' };
 
 /** The links service as the gateway sees it: typed NATS requests made on behalf of a merchant. */
 export class LinksClient {
@@ -26,5 +33,15 @@ export class LinksClient {
 
   cancel(identity: MerchantIdentity, id: string, requestId: string): Promise<PaymentLink> {
     return this.bus.request(subjects.linksCancel, { id }, identity, { requestId });
+  }
+
+  /** The buyer's method choice on the checkout page (the link id is the buyer's capability). */
+  select(command: SelectMethodCommand, requestId: string): Promise<BuyerLinkView> {
+    return this.bus.request(subjects.linksSelect, command, GATEWAY_IDENTITY, { requestId });
+  }
+
+  /** A provider's verdict, sent only after the gateway verified the provider's signature. */
+  settle(command: SettlePaymentCommand, requestId: string): Promise<PaymentLink> {
+    return this.bus.request(subjects.linksSettle, command, GATEWAY_IDENTITY, { requestId });
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '@pl/errors';
+import { subjects, type Identity } from '@pl/contracts';
 import type { AdminContext } from '../context';
 import { parseFlags } from '../flags';
 
@@ -8,15 +8,22 @@ const flags = z.strictObject({
   status: z.enum(['paid', 'failed']).default('paid'),
 });
 
+const ADMIN_IDENTITY: Identity = { kind: 'service', service: 'admin' };
+
+/** The sandbox provider names a link's payment `sbx_<link id>` (the links service derives the link back). */
+export const sandboxPaymentId = (linkId: string): string => `sbx_${linkId}`;
+
 /**
- * `payment:confirm --link ID [--status paid|failed]`. The move belongs to the links service's payment
- * lifecycle; until that lands the command validates its flags and reports itself as not implemented.
+ * `payment:confirm --link ID [--status paid|failed]` -> the link after the move. It takes the path a
+ * sandbox provider callback takes (links.settle), so a confirmed payment gets its outbox event and
+ * webhook like any other; a link that is not pending is links' 409 and nothing changes.
  */
-export async function paymentConfirm(args: string[], _ctx: AdminContext): Promise<object> {
-  parseFlags(args, { link: { type: 'string' }, status: { type: 'string' } }, flags);
-  throw new AppError(
-    'internal',
-    'common.err.not_implemented',
-    'payment:confirm is not available yet: it arrives with the payment lifecycle of the links service',
+export async function paymentConfirm(args: string[], ctx: AdminContext): Promise<object> {
+  const f = parseFlags(args, { link: { type: 'string' }, status: { type: 'string' } }, flags);
+  const bus = await ctx.bus();
+  return bus.request(
+    subjects.linksSettle,
+    { provider: 'sandbox', gateway_payment_id: sandboxPaymentId(f.link.toLowerCase()), status: f.status },
+    ADMIN_IDENTITY,
   );
 }

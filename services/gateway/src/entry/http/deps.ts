@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../../data/account.repository';
+import type { DeliveriesClient } from '../../data/deliveries.client';
 import type { IdempotencyStore } from '../../data/idempotency.store';
 import type { LinksClient } from '../../data/links.client';
 import type { SessionStore } from '../../data/session.store';
 import type { ShopsClient } from '../../data/shops.client';
+import type { CallbackVerifiers } from '../../domain/providers/callback-verifier';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -13,6 +15,9 @@ export interface HttpDeps {
   idempotency: IdempotencyStore;
   links: LinksClient;
   shops: ShopsClient;
+  deliveries: DeliveriesClient;
+  /** Payment providers whose signed callbacks are accepted, by name. */
+  providers: CallbackVerifiers;
   /** Session cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
 }

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { parseJsonPreservingNumbers } from '@pl/contracts';
 import { AppError, invalidJson, payloadTooLarge, unsupportedMediaType } from '@pl/errors';
 import { setBody } from '../context';
@@ -60,6 +60,19 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * Numbers keep their source text, because amounts are judged by what the client wrote.
  * `emptyAs` lets a route accept a request with no body and no Content-Type at all (cancel: `{}`).
  */
+/**
+ * The body exactly as sent (at most 64 KiB), for routes that must check a signature over the bytes
+ * before anything interprets them.
+ */
+export async function rawBodyOf(req: Request, res: Response): Promise<Buffer> {
+  const declared = Number(req.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) {
+    res.set('Connection', 'close');
+    throw payloadTooLarge();
+  }
+  return readBody(req, MAX_BODY_BYTES);
+}
+
 export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
   return async (req, res, next) => {
     const contentType = req.get('content-type');

@@ -1,0 +1,22 @@
+import { DEV_IDENTITY_SECRET } from '@pl/config';
+import { DEV_PROVIDER_SANDBOX_SECRET, loadConfig } from './config';
+
+const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'p'.repeat(40) };
+
+describe('gateway configuration', () => {
+  it('uses the development sandbox secret outside production', () => {
+    expect(loadConfig({}).PROVIDER_SANDBOX_SECRET).toBe(DEV_PROVIDER_SANDBOX_SECRET);
+  });
+
+  it('refuses the development sandbox secret in production and a short one anywhere', () => {
+    expect(() => loadConfig(production)).toThrow(/PROVIDER_SANDBOX_SECRET must be set in production/);
+    expect(() => loadConfig({ PROVIDER_SANDBOX_SECRET: 'short' })).toThrow(/PROVIDER_SANDBOX_SECRET/);
+    expect(loadConfig({ ...production, PROVIDER_SANDBOX_SECRET: 's'.repeat(40) }).PROVIDER_SANDBOX_SECRET).toBe('s'.repeat(40));
+  });
+
+  it('still refuses the development identity secret in production', () => {
+    expect(() => loadConfig({ ...production, IDENTITY_TOKEN_SECRET: DEV_IDENTITY_SECRET, PROVIDER_SANDBOX_SECRET: 's'.repeat(40) })).toThrow(
+      /IDENTITY_TOKEN_SECRET/,
+    );
+  });
+});

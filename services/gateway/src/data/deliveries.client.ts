@@ -1,0 +1,21 @@
+import type { BusClient } from '@pl/bus';
+import {
+  subjects,
+  type ListDeliveriesCommand,
+  type MerchantIdentity,
+  type WebhookDelivery,
+  type WebhookDeliveryList,
+} from '@pl/contracts';
+
+/** The notifier's delivery log, asked on behalf of a merchant (the notifier checks ownership). */
+export class DeliveriesClient {
+  constructor(private readonly bus: BusClient) {}
+
+  list(identity: MerchantIdentity, command: ListDeliveriesCommand, requestId: string): Promise<WebhookDeliveryList> {
+    return this.bus.request(subjects.deliveriesList, command, identity, { requestId });
+  }
+
+  resend(identity: MerchantIdentity, id: string, requestId: string): Promise<WebhookDelivery> {
+    return this.bus.request(subjects.deliveriesResend, { id }, identity, { requestId });
+  }
+}

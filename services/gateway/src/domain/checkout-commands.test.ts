@@ -1,0 +1,82 @@
+import { isAppError } from '@pl/errors';
+import { parseCallbackBody, toDeliveryId, toListDeliveriesCommand, toSelectCommand } from './checkout-commands';
+
+const ID = '0B9E4D1C-7F2A-4C3B-9D8E-1A2B3C4D5E6F';
+
+const codeOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (e) {
+    if (isAppError(e)) return e.code;
+    throw e;
+  }
+  throw new Error('expected an error');
+};
+
+describe('toSelectCommand', () => {
+  it('builds crypto and SBP commands with a lower-case id', () => {
+    expect(toSelectCommand(ID, { method: 'crypto', network: 'USDT-TRC20' })).toEqual({
+      id: ID.toLowerCase(),
+      method: 'crypto',
+      network: 'USDT-TRC20',
+    });
+    expect(toSelectCommand(ID, { method: 'sbp' })).toEqual({ id: ID.toLowerCase(), method: 'sbp', network: null });
+  });
+
+  it('refuses unknown networks, a missing network, a network for SBP and unknown methods with validation_failed', () => {
+    for (const body of [
+      { method: 'crypto', network: 'DOGE-DOGE' },
+      { method: 'crypto' },
+      { method: 'sbp', network: 'USDT-TRC20' },
+      { method: 'card' },
+      { method: 'sbp', extra: 1 },
+      [],
+      null,
+    ]) {
+      expect(codeOf(() => toSelectCommand(ID, body))).toBe('common.err.validation_failed');
+    }
+  });
+
+  it('answers not_found for a path id that is not a UUID, after the body is valid', () => {
+    expect(codeOf(() => toSelectCommand('not-a-uuid', { method: 'sbp' }))).toBe('common.err.not_found');
+    expect(codeOf(() => toSelectCommand('not-a-uuid', { method: 'cash' }))).toBe('common.err.validation_failed');
+  });
+});
+
+describe('parseCallbackBody', () => {
+  it('reads the body and ignores provider fields it does not know', () => {
+    const raw = Buffer.from('{"gateway_payment_id":"sbx_x","status":"paid","amount":"1.00"}');
+    expect(parseCallbackBody(raw)).toEqual({ gateway_payment_id: 'sbx_x', status: 'paid' });
+  });
+
+  it('answers invalid_json for broken JSON or bytes that are not UTF-8, validation_failed for a bad status', () => {
+    expect(codeOf(() => parseCallbackBody(Buffer.from('{')))).toBe('common.err.invalid_json');
+    expect(codeOf(() => parseCallbackBody(Buffer.from([0x7b, 0xff, 0x7d])))).toBe('common.err.invalid_json');
+    expect(codeOf(() => parseCallbackBody(Buffer.from('{"gateway_payment_id":"x","status":"refunded"}')))).toBe(
+      'common.err.validation_failed',
+    );
+    expect(codeOf(() => parseCallbackBody(Buffer.from('{"status":"paid"}')))).toBe('common.err.validation_failed');
+  });
+});
+
+describe('delivery log commands', () => {
+  it('applies the default limit and keeps filters', () => {
+    expect(toListDeliveriesCommand({})).toEqual({ payment_link_id: null, limit: 20, cursor: null });
+    expect(toListDeliveriesCommand({ payment_link_id: ID, limit: '5', cursor: 'abc' })).toEqual({
+      payment_link_id: ID.toLowerCase(),
+      limit: 5,
+      cursor: 'abc',
+    });
+  });
+
+  it('refuses an out-of-range limit, a malformed link id, repeated or unknown parameters', () => {
+    for (const q of [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { payment_link_id: 'nope' }, { limit: ['1', '2'] }, { status: 'failed' }]) {
+      expect(codeOf(() => toListDeliveriesCommand(q))).toBe('common.err.validation_failed');
+    }
+  });
+
+  it('answers not_found for a delivery id that is not a UUID', () => {
+    expect(codeOf(() => toDeliveryId('123'))).toBe('common.err.not_found');
+    expect(toDeliveryId(ID)).toBe(ID.toLowerCase());
+  });
+});
