@@ -3,7 +3,6 @@ export { loadConfig, shopStorageEnv, assertNoDevSecrets, DEV_WEBHOOK_SECRET_KEY,
 export { migrateShops, SHOPS_SCHEMA } from './data/migrate';
 export { ShopRepository } from './data/shop.repository';
 export { SecretBox } from './domain/secret-box';
-export * from './domain/webhook-target';
 export * from './domain/shop';
 export { createShop, type ShopUseCaseDeps } from './domain/create-shop';
 export { updateShop } from './domain/update-shop';

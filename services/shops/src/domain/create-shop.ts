@@ -1,6 +1,6 @@
 import { validationFailed } from '@pl/errors';
 import { newShopInput, type NewShopInput, type Shop, type ShopStore } from './shop';
-import { assertWebhookTarget, type WebhookTargetPolicy } from './webhook-target';
+import { assertWebhookTarget, type WebhookTargetPolicy } from '@pl/webhook-target';
 
 export interface ShopUseCaseDeps {
   shops: ShopStore;

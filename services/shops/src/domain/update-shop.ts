@@ -1,7 +1,7 @@
 import { validationFailed } from '@pl/errors';
 import type { ShopUseCaseDeps } from './create-shop';
 import { shopPatchInput, type Shop, type ShopPatch } from './shop';
-import { assertWebhookTarget } from './webhook-target';
+import { assertWebhookTarget } from '@pl/webhook-target';
 
 /** Changes a shop's settings; a new webhook URL passes the same target rule as at creation. */
 export async function updateShop(deps: ShopUseCaseDeps, shopId: number, input: ShopPatch): Promise<Shop> {

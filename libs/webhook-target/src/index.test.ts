@@ -1,4 +1,4 @@
-import { assertWebhookTarget, isBlockedAddress, type ResolveHost } from './webhook-target';
+import { assertWebhookTarget, isBlockedAddress, type ResolveHost } from './index';
 
 const resolvesTo =
   (...addresses: string[]): ResolveHost =>
