@@ -27,9 +27,14 @@ export interface EventPublisher {
 export interface EventSubscriber {
   /**
    * Consumes a topic in a consumer group. The offset of a message is committed only after the handler
-   * resolved; a handler that throws makes the message come again.
+   * resolved; a handler that throws makes the message come again. Returns at once: connecting, joining the
+   * group and reconnecting after a broker outage go on in the background, so a service starts (and serves
+   * what does not need Kafka) while Kafka is down.
    */
-  run(handler: (event: ReceivedEvent) => Promise<void>): Promise<void>;
+  run(handler: (event: ReceivedEvent) => Promise<void>): void;
+  /** True while the consumer is in its group and fetching. */
+  isRunning(): boolean;
+  /** Leaves the group, committing the offsets of handled messages. */
   close(): Promise<void>;
 }
 
@@ -91,38 +96,85 @@ export interface SubscriberOptions extends KafkaOptions {
   topic: string;
   /** How long the group waits for a silent member; a restarted member waits out its old self. */
   sessionTimeoutMs?: number;
+  /** Longest a fetch waits for data (default 100 ms). */
+  maxWaitTimeMs?: number;
 }
+
+const toHeaders = (raw: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+  }
+  return headers;
+};
 
 export function createEventSubscriber(options: SubscriberOptions): EventSubscriber {
   const consumer: Consumer = kafkaClient(options).consumer({
     groupId: options.groupId,
     sessionTimeout: options.sessionTimeoutMs ?? 10_000,
     heartbeatInterval: 1000,
+    // A real broker answers a fetch as soon as data arrives; librdkafka's mock holds it for the whole wait,
+    // so a long wait would become the event latency there.
+    maxWaitTimeInMs: options.maxWaitTimeMs ?? 100,
     allowAutoTopicCreation: true,
   });
-  return {
-    async run(handler) {
+  let running = false;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let handler: ((event: ReceivedEvent) => Promise<void>) | undefined;
+
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    running = true;
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    running = false;
+    // kafkajs restarts by itself after retriable errors; after any other it stops for good, so we do it.
+    if (!e.payload.restart && !closed) scheduleStart(1000);
+  });
+
+  const start = async (): Promise<void> => {
+    if (closed || !handler) return;
+    const onMessage = handler;
+    try {
       await consumer.connect();
       await consumer.subscribe({ topic: options.topic, fromBeginning: true });
       await consumer.run({
         autoCommit: true,
         eachMessage: async ({ topic, partition, message }) => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(message.headers ?? {})) {
-            if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
-          }
-          await handler({
+          await onMessage({
             topic,
             partition,
             offset: message.offset,
             key: message.key?.toString('utf8') ?? '',
             value: message.value?.toString('utf8') ?? '',
-            headers,
+            headers: toHeaders(message.headers),
           });
         },
       });
+    } catch (err) {
+      options.log.warn({ err, topic: options.topic }, 'kafka consumer could not start; retrying');
+      await consumer.disconnect().catch(() => undefined);
+      scheduleStart(2000);
+    }
+  };
+  const scheduleStart = (delayMs: number): void => {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void start();
+    }, delayMs);
+  };
+
+  return {
+    run(onMessage) {
+      handler = onMessage;
+      void start();
     },
+    isRunning: () => running,
     async close() {
+      closed = true;
+      running = false;
+      if (retryTimer) clearTimeout(retryTimer);
       await consumer.disconnect().catch(() => undefined);
     },
   };

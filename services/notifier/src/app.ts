@@ -65,20 +65,13 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   });
 
   worker.start();
-  try {
-    await consumePaymentEvents(subscriber, deliveries, () => worker.wake(), log);
-  } catch (e) {
-    await worker.stop(0);
-    await subscriber.close();
-    await server.drain();
-    await nc.drain().catch(() => undefined);
-    await db.close();
-    throw e;
-  }
+  consumePaymentEvents(subscriber, deliveries, () => worker.wake(), log);
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
-    ready: async () => !nc.isClosed() && (await natsAnswers(() => nc.flush())) && (await db.ping()),
+    // Not Kafka: a notifier without Kafka still sends the deliveries it holds and serves the delivery log.
+    ready: async () =>
+      !nc.isClosed() && (await natsAnswers(() => nc.flush())) && (await db.ping()),
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE, topic: config.PAYMENT_EVENTS_TOPIC }, 'notifier service started');
 

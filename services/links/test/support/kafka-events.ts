@@ -32,7 +32,7 @@ export async function recordTopic(topic: string): Promise<TopicRecorder> {
     topic,
     log,
   });
-  await subscriber.run(async (event) => {
+  subscriber.run(async (event) => {
     events.push(event);
     for (const w of waiters) w();
   });

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { AttemptResult, WebhookSender } from '../domain/delivery';
 import { parseRetryAfter } from '../domain/retry-schedule';
 // Shared with the shops service, which applies the same rule at registration (the lead may move it to a lib).
-import { isBlockedAddress } from '../../../shops/src/domain/webhook-target';
+import { isBlockedAddress } from '@pl/webhook-target';
 
 /** How much of a response is kept for the attempt log; the rest is never read. */
 export const RESPONSE_HEAD_BYTES = 4096;

@@ -31,7 +31,7 @@ export function paymentEventHandler(inbox: EventInbox, onStored: () => void, log
   };
 }
 
-/** Starts consuming; resolves once the consumer runs. */
-export async function consumePaymentEvents(subscriber: EventSubscriber, inbox: EventInbox, onStored: () => void, log: Logger): Promise<void> {
-  await subscriber.run(paymentEventHandler(inbox, onStored, log));
+/** Starts consuming in the background; the subscriber keeps reconnecting while Kafka is away. */
+export function consumePaymentEvents(subscriber: EventSubscriber, inbox: EventInbox, onStored: () => void, log: Logger): void {
+  subscriber.run(paymentEventHandler(inbox, onStored, log));
 }
