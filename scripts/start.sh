@@ -105,6 +105,8 @@ export API_KEY='$API_KEY'
 export API_SECRET='$API_SECRET'
 export CASHIER_KEY='$CASHIER_KEY'
 export SHOP_ID='$SHOP_ID'
+# Local runs may point shops' webhooks at a listener on this machine (the admin CLI checks targets too).
+export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 EOF
 
 # --- services ---------------------------------------------------------------------------------------------
