@@ -14,6 +14,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 eval "$(bash scripts/local-deps.sh)"
+# The checkout page's browser tests drive Debian's chromium (no browser downloads here).
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  echo "test: installing chromium for the browser tests" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium </dev/null >/dev/null
+fi
 export KAFKA_BROKERS
 # kafkajs 2 warns about its partitioner change on every producer; the services choose theirs explicitly.
 export KAFKAJS_NO_PARTITIONER_WARNING=1

@@ -35,6 +35,11 @@ export class LinksClient {
     return this.bus.request(subjects.linksCancel, { id }, identity, { requestId });
   }
 
+  /** The buyer-safe view of a link, for the checkout page (the link id is the buyer's capability). */
+  publicGet(id: string, requestId: string): Promise<BuyerLinkView> {
+    return this.bus.request(subjects.linksPublicGet, { id }, GATEWAY_IDENTITY, { requestId });
+  }
+
   /** The buyer's method choice on the checkout page (the link id is the buyer's capability). */
   select(command: SelectMethodCommand, requestId: string): Promise<BuyerLinkView> {
     return this.bus.request(subjects.linksSelect, command, GATEWAY_IDENTITY, { requestId });

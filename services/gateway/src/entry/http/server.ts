@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { checkoutPageRoutes } from '../checkout/checkout-page.routes';
 import type { HttpDeps } from './deps';
 import { errorHandler } from './middlewares/error-handler';
 import { routeNotFound } from './middlewares/not-found';
@@ -30,6 +31,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/auth', authRoutes(deps));
   app.use('/merchant/v1/webhook-deliveries', webhookDeliveriesRoutes(deps));
   app.use('/p', checkoutRoutes(deps));
+  app.use('/p', checkoutPageRoutes(deps));
   app.use('/callbacks/v1', providerCallbackRoutes(deps));
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

@@ -1,0 +1,85 @@
+import type { BuyerLinkView } from '@pl/contracts';
+import { renderPanel } from './checkout-view';
+
+const NOW = new Date('2026-11-22T10:00:00+03:00');
+
+const link = (over: Partial<BuyerLinkView> = {}): BuyerLinkView => ({
+  id: '5b1c3b9e-8f0e-4a57-9d7c-0b6a4f7f2c11',
+  shop_id: 1,
+  description: 'Coffee',
+  currency: 'RUB',
+  amount: '1000.00',
+  fee_bps: 100,
+  fee_payer: 'client',
+  payer_amount: '1010.00',
+  status: 'pending',
+  gateway_provider: null,
+  gateway_payment_id: null,
+  to_currency: null,
+  network: null,
+  deposit_address: null,
+  payer_currency: null,
+  payer_crypto_amount: null,
+  qr: null,
+  checkout_url: 'http://localhost:8080/p/5b1c3b9e-8f0e-4a57-9d7c-0b6a4f7f2c11',
+  pay_url: 'http://localhost:8080/p/5b1c3b9e-8f0e-4a57-9d7c-0b6a4f7f2c11',
+  paymentUrl: 'http://localhost:8080/p/5b1c3b9e-8f0e-4a57-9d7c-0b6a4f7f2c11',
+  expires_at: '2026-11-22T11:30:00+03:00',
+  paid_at: null,
+  created_at: '2026-11-22T09:30:00+03:00',
+  updated_at: '2026-11-22T09:30:00+03:00',
+  shop_name: 'Shop',
+  ...over,
+});
+
+const render = async (over: Partial<BuyerLinkView> = {}, lang: 'ru' | 'en' = 'en') => (await renderPanel(link(over), lang, NOW)).value;
+
+describe('renderPanel', () => {
+  it('offers every method and counts down while pending with nothing chosen yet', async () => {
+    const page = await render();
+    expect(page).toContain('id="method-form"');
+    expect(page.match(/type="radio"/g)).toHaveLength(7);
+    expect(page).not.toContain(' checked');
+    expect(page).toContain('>01:30:00<');
+    expect(page).not.toContain('id="details"');
+  });
+
+  it('shows the fee line only when the buyer pays part of the fee', async () => {
+    expect(await render()).toContain('data-testid="fee"');
+    expect(await render({ fee_payer: 'merchant', payer_amount: '1000.00' })).not.toContain('data-testid="fee"');
+  });
+
+  it('escapes merchant text so a shop name cannot inject markup', async () => {
+    const page = await render({ shop_name: '<img src=x onerror=alert(1)>', description: '"><script>' });
+    expect(page).not.toMatch(/<img|<script/);
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('shows the chosen network checked, its exact coin amount, address and a QR', async () => {
+    const page = await render({
+      network: 'USDT-TRC20', deposit_address: 'TAddr', payer_currency: 'USDT', to_currency: 'USDT',
+      payer_crypto_amount: '10.631579', qr: 'tron:TAddr?amount=10.631579', gateway_provider: 'sandbox', gateway_payment_id: 'sbx_x',
+    });
+    expect(page).toMatch(/value="USDT-TRC20" checked/);
+    expect(page).toContain('data-copy="10.631579"');
+    expect(page).toContain('data-copy="TAddr"');
+    expect(page).toMatch(/<svg class="qr-code" role="img" aria-label="QR code to pay with USDT · TRC-20 \(Tron\)"/);
+    expect(page).toContain('href="tron:TAddr?amount=10.631579"');
+  });
+
+  it('never turns a QR payload with an unknown scheme into a link', async () => {
+    const page = await render({ network: 'SBP', deposit_address: 'AS1', qr: 'javascript:alert(1)' });
+    expect(page).not.toContain('href="javascript:');
+  });
+
+  it.each(['paid', 'expired', 'canceled', 'failed'] as const)('shows a final %s view with no way to pay', async (status) => {
+    const page = await render({ status, paid_at: status === 'paid' ? '2026-11-22T09:45:00+03:00' : null, network: 'SBP', deposit_address: 'AS1', qr: 'https://qr.nspk.ru/AS1' }, 'ru');
+    expect(page).toContain(`data-testid="final-${status}"`);
+    expect(page).not.toMatch(/<form|<button|id="countdown"|qr-code/);
+  });
+
+  it('says when the payment was made on the success view', async () => {
+    const page = await render({ status: 'paid', paid_at: '2026-11-22T09:45:00+03:00' });
+    expect(page).toContain('<time datetime="2026-11-22T09:45:00+03:00" data-testid="paid-at">22 November 2026 at 09:45 (Moscow time)</time>');
+  });
+});
