@@ -59,6 +59,8 @@ export interface SystemOptions {
   faults?: boolean;
   /** Extra environment for every service. */
   env?: Record<string, string>;
+  /** Leave the links service out, for a test that runs its own instances (as processes, say). */
+  withoutLinks?: boolean;
 }
 
 export interface TestSystem {
@@ -140,7 +142,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   };
   const services = [
     await startShops(shopsConfig(env), log),
-    await startLinks(linksConfig(env), log),
+    ...(options.withoutLinks ? [] : [await startLinks(linksConfig(env), log)]),
     await startNotifier(notifierConfig(env), log),
   ];
   const gateway = await startGateway(gatewayConfig(env), log);
