@@ -1,0 +1,212 @@
+import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+
+/**
+ * Every merchant route × every kind of credential × own or another merchant's resource, each cell with
+ * its exact status and error code. A cell that should succeed gets a fresh resource, so cells are independent.
+ */
+let sys: TestSystem;
+let receiver: WebhookReceiver;
+let me: { merchant: TestMerchant; shop: TestShop; otherShop: TestShop; session: string };
+let them: { merchant: TestMerchant; shop: TestShop; session: string };
+let loggedOut: string;
+
+beforeAll(async () => {
+  sys = await startSystem();
+  receiver = await WebhookReceiver.start();
+  const a = await sys.merchantWithShop({ webhookUrl: receiver.url });
+  const otherShop = await sys.shop(a.merchant.id, { webhookUrl: receiver.url });
+  me = { ...a, otherShop, session: await sys.login(a.merchant) };
+  const b = await sys.merchantWithShop({ webhookUrl: receiver.url });
+  them = { ...b, session: await sys.login(b.merchant) };
+  loggedOut = await sys.login(a.merchant);
+  expect((await sys.http.post('/api/v1/auth/logout', undefined, { headers: { Authorization: `Bearer ${loggedOut}` } })).status).toBe(204);
+}, 60_000);
+afterAll(async () => {
+  await receiver?.close();
+  await sys?.stop();
+});
+
+type Credential =
+  | 'none'
+  | 'malformed'
+  | 'wrong secret'
+  | 'api key'
+  | 'other merchant api key'
+  | 'session'
+  | 'session cookie'
+  | 'other merchant session'
+  | 'logged-out session'
+  | 'cashier key'
+  | 'cashier key of my other shop'
+  | 'other merchant cashier key';
+
+const CREDENTIALS: Credential[] = [
+  'none', 'malformed', 'wrong secret', 'api key', 'other merchant api key', 'session', 'session cookie',
+  'other merchant session', 'logged-out session', 'cashier key', 'cashier key of my other shop', 'other merchant cashier key',
+];
+
+function headersFor(credential: Credential, family: 'merchant' | 'api'): Record<string, string> {
+  switch (credential) {
+    case 'none':
+      return {};
+    case 'malformed':
+      return family === 'merchant' ? { 'X-API-Key': 'pk_live_', 'X-API-Secret': '' } : { Authorization: 'Bearer' };
+    case 'wrong secret':
+      return family === 'merchant'
+        ? { 'X-API-Key': me.merchant.apiKey, 'X-API-Secret': `${me.merchant.apiSecret.slice(0, -2)}xx` }
+        : { Authorization: `Bearer ${me.session.slice(0, -2)}xx` };
+    case 'api key':
+      return me.merchant.keys;
+    case 'other merchant api key':
+      return them.merchant.keys;
+    case 'session':
+      return { Authorization: `Bearer ${me.session}` };
+    case 'session cookie':
+      return { Cookie: `sid=${me.session}` };
+    case 'other merchant session':
+      return { Authorization: `Bearer ${them.session}` };
+    case 'logged-out session':
+      return { Authorization: `Bearer ${loggedOut}` };
+    case 'cashier key':
+      return { Authorization: `Bearer ${me.shop.cashierKey}` };
+    case 'cashier key of my other shop':
+      return { Authorization: `Bearer ${me.otherShop.cashierKey}` };
+    case 'other merchant cashier key':
+      return { Authorization: `Bearer ${them.shop.cashierKey}` };
+  }
+}
+
+const createLink = async (owner: 'me' | 'them'): Promise<string> => {
+  const o = owner === 'me' ? me : them;
+  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: o.shop.id, amount: 5 }, { headers: o.merchant.keys });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+};
+
+const paidLinkDelivery = async (owner: 'me' | 'them'): Promise<{ linkId: string; deliveryId: string }> => {
+  const o = owner === 'me' ? me : them;
+  const linkId = await createLink(owner);
+  expect((await sys.providerCallback(sandboxPaymentId(linkId), 'paid')).status).toBe(200);
+  await receiver.nthFor(linkId, 1);
+  for (;;) {
+    const list = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: o.merchant.keys });
+    if (list.body.deliveries?.[0]) return { linkId, deliveryId: list.body.deliveries[0].id as string };
+  }
+};
+
+type Outcome = [number, string | null];
+const OK = (status: number): Outcome => [status, null];
+const E401: Outcome = [401, 'common.err.unauthorized'];
+const E403: Outcome = [403, 'common.err.forbidden'];
+
+/** For one route family, what each credential gets: API-key routes accept only the pair. */
+const apiKeyOnly = (own: Outcome, foreign: Outcome) => (c: Credential): Outcome =>
+  c === 'api key' ? own : c === 'other merchant api key' ? foreign : E401;
+const sessionOnly = (own: Outcome, foreign: Outcome) => (c: Credential): Outcome =>
+  c === 'session' || c === 'session cookie' ? own : c === 'other merchant session' ? foreign : E401;
+
+interface Row {
+  route: string;
+  /** Makes the request for a credential; `mine` says whether the resource named is the caller's. */
+  call: (c: Credential) => Promise<{ status: number; body: { error?: { code: string } } }>;
+  expected: (c: Credential) => Outcome;
+}
+
+const ROWS: Row[] = [
+  {
+    route: '1 POST /merchant/v1/payment-links (my shop)',
+    call: (c) => sys.http.post('/merchant/v1/payment-links', { shop_id: me.shop.id, amount: 1 }, { headers: headersFor(c, 'merchant') }),
+    expected: apiKeyOnly(OK(201), E403),
+  },
+  {
+    route: '2 POST /api/v1/payment-links (my shop)',
+    call: (c) => sys.http.post('/api/v1/payment-links', { shop_id: me.shop.id, amount: 1 }, { headers: headersFor(c, 'api') }),
+    expected: (c) =>
+      c === 'cashier key'
+        ? OK(201)
+        : c === 'cashier key of my other shop' || c === 'other merchant cashier key'
+          ? E403
+          : sessionOnly(OK(201), E403)(c),
+  },
+  {
+    route: '3 POST /api/v1/merchant/payments (no shop_id)',
+    call: (c) => sys.http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: headersFor(c, 'api') }),
+    expected: (c) => (c === 'cashier key' || c === 'cashier key of my other shop' || c === 'other merchant cashier key' ? OK(201) : E401),
+  },
+  {
+    route: '3 POST /api/v1/merchant/payments (shop_id of my first shop)',
+    call: (c) => sys.http.post('/api/v1/merchant/payments', { amount: 1, shop_id: me.shop.id }, { headers: headersFor(c, 'api') }),
+    expected: (c) => (c === 'cashier key' ? OK(201) : c === 'cashier key of my other shop' || c === 'other merchant cashier key' ? E403 : E401),
+  },
+  {
+    route: '4 POST /merchant/v1/payment-links/{my link}/cancel',
+    call: async (c) => sys.http.post(`/merchant/v1/payment-links/${await createLink('me')}/cancel`, {}, { headers: headersFor(c, 'merchant') }),
+    expected: apiKeyOnly(OK(200), E403),
+  },
+  {
+    route: '5 POST /api/v1/payment-links/{my link}/cancel',
+    call: async (c) => sys.http.post(`/api/v1/payment-links/${await createLink('me')}/cancel`, {}, { headers: headersFor(c, 'api') }),
+    expected: sessionOnly(OK(200), E403),
+  },
+  {
+    route: '6 GET /merchant/v1/payment-links/{my link}',
+    call: async (c) => sys.http.get(`/merchant/v1/payment-links/${await createLink('me')}`, { headers: headersFor(c, 'merchant') }),
+    expected: apiKeyOnly(OK(200), E403),
+  },
+  {
+    route: '7 GET /merchant/v1/payment-links',
+    call: (c) => sys.http.get('/merchant/v1/payment-links', { headers: headersFor(c, 'merchant') }),
+    expected: apiKeyOnly(OK(200), OK(200)),
+  },
+  {
+    route: '8 GET /api/v1/payment-links',
+    call: (c) => sys.http.get('/api/v1/payment-links', { headers: headersFor(c, 'api') }),
+    expected: sessionOnly(OK(200), OK(200)),
+  },
+  {
+    route: 'GET /merchant/v1/webhook-deliveries?payment_link_id={my paid link}',
+    call: async (c) => {
+      const { linkId } = await paidLinkDelivery('me');
+      return sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: headersFor(c, 'merchant') });
+    },
+    expected: apiKeyOnly(OK(200), E403),
+  },
+  {
+    route: 'POST /merchant/v1/webhook-deliveries/{my delivery}/resend',
+    call: async (c) => {
+      const { deliveryId } = await paidLinkDelivery('me');
+      return sys.http.post(`/merchant/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: headersFor(c, 'merchant') });
+    },
+    expected: apiKeyOnly(OK(202), E403),
+  },
+];
+
+describe.each(ROWS)('$route', ({ call, expected }) => {
+  it.each(CREDENTIALS)('with %s', async (credential) => {
+    const res = await call(credential);
+    const [status, code] = expected(credential);
+    expect({ credential, status: res.status, code: res.body?.error?.code ?? null }).toEqual({ credential, status, code });
+  });
+});
+
+describe('another merchant\'s resources with my own valid credentials', () => {
+  it('answers 403 on every route that names them', async () => {
+    const theirLink = await createLink('them');
+    const { deliveryId, linkId: theirPaidLink } = await paidLinkDelivery('them');
+    const cells = [
+      sys.http.post('/merchant/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: me.merchant.keys }),
+      sys.http.post('/api/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: { Authorization: `Bearer ${me.session}` } }),
+      sys.http.post(`/merchant/v1/payment-links/${theirLink}/cancel`, {}, { headers: me.merchant.keys }),
+      sys.http.post(`/api/v1/payment-links/${theirLink}/cancel`, {}, { headers: { Authorization: `Bearer ${me.session}` } }),
+      sys.http.get(`/merchant/v1/payment-links/${theirLink}`, { headers: me.merchant.keys }),
+      sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${theirPaidLink}`, { headers: me.merchant.keys }),
+      sys.http.post(`/merchant/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: me.merchant.keys }),
+    ];
+    for (const res of await Promise.all(cells)) {
+      expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 403, code: 'common.err.forbidden' });
+    }
+    const list = await sys.http.get('/merchant/v1/payment-links?limit=100', { headers: me.merchant.keys });
+    expect(list.body.payment_links.map((l: { id: string }) => l.id)).not.toContain(theirLink);
+    expect((await sys.http.get(`/merchant/v1/payment-links/${theirLink}`, { headers: them.merchant.keys })).body.status).toBe('pending');
+  });
+});
