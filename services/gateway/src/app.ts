@@ -11,6 +11,7 @@ import { DeliveriesClient } from './data/deliveries.client';
 import { IdempotencyStore } from './data/idempotency.store';
 import { LinksClient } from './data/links.client';
 import { GATEWAY_SCHEMA } from './data/migrate';
+import { RateLimits } from './data/rate-limits';
 import { createRedis, pingRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
@@ -77,6 +78,8 @@ export async function startGateway(
       accounts: new AccountRepository(db),
       sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
+      rateLimits: new RateLimits(redis, config.REDIS_KEY_PREFIX, rateLimitSettings(config), log),
+      trustProxyHops: config.TRUST_PROXY_HOPS,
       links: new LinksClient(bus),
       shops: new ShopsClient(bus),
       deliveries: new DeliveriesClient(bus),
@@ -111,3 +114,12 @@ export async function startGateway(
     throw e;
   }
 }
+
+const rateLimitSettings = (config: GatewayConfig) => ({
+  apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
+  cashierPerMinute: config.RATE_LIMIT_CASHIER_PER_MINUTE,
+  sessionPerMinute: config.RATE_LIMIT_SESSION_PER_MINUTE,
+  loginPerIpPerMinute: config.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE,
+  loginLockoutFailures: config.LOGIN_LOCKOUT_FAILURES,
+  loginLockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+});

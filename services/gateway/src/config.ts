@@ -20,6 +20,16 @@ const gatewayEnv = {
   REDIS_KEY_PREFIX: z.string().max(64).regex(/^[A-Za-z0-9_:.-]*$/).default('pl:'),
   SESSION_TTL_SECONDS: positiveSeconds(43_200),
   IDEMPOTENCY_TTL_SECONDS: positiveSeconds(86_400),
+  /** Request budgets, shared by all replicas through Redis. */
+  RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_CASHIER_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Failed logins for one email before it is locked out, and for how long. */
+  LOGIN_LOCKOUT_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
+  /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (0: none). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** HMAC key the sandbox provider signs its callbacks with (`X-Provider-Signature`). */
   PROVIDER_SANDBOX_SECRET: z.string().min(32).default(DEV_PROVIDER_SANDBOX_SECRET),
 };

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AccountRepository } from '../../data/account.repository';
 import type { DeliveriesClient } from '../../data/deliveries.client';
 import type { IdempotencyStore } from '../../data/idempotency.store';
+import type { RateLimits } from '../../data/rate-limits';
 import type { LinksClient } from '../../data/links.client';
 import type { SessionStore } from '../../data/session.store';
 import type { ShopsClient } from '../../data/shops.client';
@@ -13,6 +14,9 @@ export interface HttpDeps {
   accounts: AccountRepository;
   sessions: SessionStore;
   idempotency: IdempotencyStore;
+  rateLimits: RateLimits;
+  /** Proxy hops whose X-Forwarded-For is trusted for the client IP. */
+  trustProxyHops: number;
   links: LinksClient;
   shops: ShopsClient;
   deliveries: DeliveriesClient;

@@ -23,6 +23,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', deps.trustProxyHops);
   app.use(requestId(deps.log));
   app.use(helmet());
   app.use('/merchant/v1/payment-links', merchantLinksRoutes(deps));

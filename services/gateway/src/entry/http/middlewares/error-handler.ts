@@ -30,7 +30,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(err);
     const error = toClientError(err, log, requestIdOf(res));
     const status = HTTP_STATUS_BY_KIND[error.kind];
-    if (status === 503 || status === 429) res.set('Retry-After', '1');
+    // A rate limiter has already said how long to wait; other 429s and 503s get a short default.
+    if ((status === 503 || status === 429) && !res.get('Retry-After')) res.set('Retry-After', '1');
     const body: ErrorBody = { error: { code: error.code, message: error.message } };
     if (error.kind === 'validation' && error.details !== undefined) body.error.details = error.details;
     res.status(status).json(body);

@@ -1,12 +1,13 @@
 import { Router, type Response } from 'express';
 import { stringifySetCookie } from 'cookie';
 import { loginBody, type LoginBody } from '@pl/contracts';
-import { unauthorized } from '@pl/errors';
+import { rateLimited, unauthorized } from '@pl/errors';
 import { toMoscowIso } from '../../../domain/moscow-time';
 import { parseOrThrow } from '../../../domain/validation';
 import type { HttpDeps } from '../deps';
 import { commandOf, sessionTokenOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { applyLimitHeaders, limitLoginByIp, loginNameKey } from '../middlewares/rate-limit';
 import { SESSION_COOKIE } from '../middlewares/credentials';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
@@ -25,11 +26,22 @@ export function authRoutes(deps: HttpDeps): Router {
   const router = Router();
   router
     .route('/login')
-    .post(jsonBody(), validate((body) => parseOrThrow(loginBody, body, 'Request body')), async (_req, res) => {
+    .post(limitLoginByIp(deps.rateLimits), jsonBody(), validate((body) => parseOrThrow(loginBody, body, 'Request body')), async (_req, res) => {
       const { email, password } = commandOf<LoginBody>(res);
+      // Counted per email whether or not the account exists, so a lockout reveals nothing either.
+      const nameKey = loginNameKey(email);
+      const lockout = await deps.rateLimits.loginLockout(nameKey);
+      if (lockout) {
+        applyLimitHeaders(res, lockout);
+        throw rateLimited('Too many failed logins for this email; retry later');
+      }
       const merchant = await deps.accounts.findByLogin(email, password);
       // One message for an unknown email and a wrong password: the answer must not reveal accounts.
-      if (!merchant) throw unauthorized('Invalid email or password');
+      if (!merchant) {
+        await deps.rateLimits.loginFailed(nameKey);
+        throw unauthorized('Invalid email or password');
+      }
+      await deps.rateLimits.loginSucceeded(nameKey);
       const { token, session } = await deps.sessions.create(merchant.id);
       setSessionCookie(res, token, session.expiresAt, deps.secureCookies);
       res.json({ session_token: token, expires_at: toMoscowIso(session.expiresAt) });

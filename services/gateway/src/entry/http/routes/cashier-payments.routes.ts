@@ -4,6 +4,7 @@ import { authenticateCashier } from '../middlewares/authenticate-cashier';
 import { idempotency } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
+import { limitByCredential } from '../middlewares/rate-limit';
 import { createLink, validateCreate } from './link-handlers';
 
 /** Route 3: `POST /api/v1/merchant/payments`, cashier key only; the shop comes from the key. */
@@ -13,6 +14,7 @@ export function cashierPaymentsRoutes(deps: HttpDeps): Router {
     .route('/')
     .post(
       authenticateCashier(deps),
+      limitByCredential(deps.rateLimits),
       jsonBody(),
       validateCreate('unless-cashier'),
       idempotency(deps.idempotency, 'api-v1-merchant-payments', deps.log),

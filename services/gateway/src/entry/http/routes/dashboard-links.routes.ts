@@ -5,16 +5,18 @@ import { authenticateSession } from '../middlewares/authenticate-session';
 import { idempotency } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
+import { limitByCredential } from '../middlewares/rate-limit';
 import { cancelLink, createLink, listLinks, validateCancel, validateCreate } from './link-handlers';
 
 /** Routes 2, 5, 8: `/api/v1/payment-links`, dashboard session (a cashier key may also create). */
 export function dashboardLinksRoutes(deps: HttpDeps): Router {
   const router = Router();
-  const session = authenticateSession(deps);
+  const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
   router
     .route('/')
     .post(
       authenticateCashierOrSession(deps),
+      limitByCredential(deps.rateLimits),
       jsonBody(),
       validateCreate('unless-cashier'),
       idempotency(deps.idempotency, 'api-v1-create', deps.log),

@@ -4,12 +4,13 @@ import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { idempotency } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
+import { limitByCredential } from '../middlewares/rate-limit';
 import { cancelLink, createLink, getLink, listLinks, validateCancel, validateCreate } from './link-handlers';
 
 /** Routes 1, 4, 6, 7: `/merchant/v1/payment-links`, account API keys. */
 export function merchantLinksRoutes(deps: HttpDeps): Router {
   const router = Router();
-  const auth = authenticateApiKey(deps.accounts);
+  const auth = [authenticateApiKey(deps.accounts), limitByCredential(deps.rateLimits)];
   router
     .route('/')
     .post(auth, jsonBody(), validateCreate('required'), idempotency(deps.idempotency, 'merchant-v1-create', deps.log), createLink(deps.links))

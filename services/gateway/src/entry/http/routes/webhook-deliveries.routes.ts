@@ -5,15 +5,17 @@ import { identityOf, requestIdOf } from '../context';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
+import { limitByCredential } from '../middlewares/rate-limit';
 import { validate } from '../middlewares/validate';
 
 /** `/merchant/v1/webhook-deliveries`: the merchant's webhook delivery log (account API keys). */
 export function webhookDeliveriesRoutes(deps: HttpDeps): Router {
   const router = Router();
   const auth = authenticateApiKey(deps.accounts);
+  const limit = limitByCredential(deps.rateLimits);
   router
     .route('/')
-    .get(auth, async (req, res) => {
+    .get(auth, limit, async (req, res) => {
       res.json(await deps.deliveries.list(identityOf(res), toListDeliveriesCommand(req.query), requestIdOf(res)));
     })
     .all(wrongMethod(['GET']));
@@ -21,6 +23,7 @@ export function webhookDeliveriesRoutes(deps: HttpDeps): Router {
     .route('/:id/resend')
     .post(
       auth,
+      limit,
       jsonBody({ emptyAs: {} }),
       validate((body) => {
         checkResendBody(body);

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import { rateLimited } from '@pl/errors';
+import type { LimitDecision, LimitedCaller, RateLimits } from '../../../data/rate-limits';
+import { identityOf, sessionTokenOf } from '../context';
+
+const digest = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
+/** The IETF `RateLimit-*` headers, and `Retry-After` when the budget is spent. */
+export function applyLimitHeaders(res: Response, d: LimitDecision): void {
+  res.set('RateLimit-Limit', String(d.limit));
+  res.set('RateLimit-Remaining', String(d.remaining));
+  res.set('RateLimit-Reset', String(d.resetSeconds));
+  if (!d.allowed) res.set('Retry-After', String(d.resetSeconds));
+}
+
+/**
+ * Per-credential budget, after authentication: an API key pair (one per merchant), a cashier key (one
+ * per shop) or a session. Over budget: 429 `common.err.rate_limited`.
+ */
+export function limitByCredential(limits: RateLimits): RequestHandler {
+  return async (_req, res, next) => {
+    const identity = identityOf(res);
+    let caller: LimitedCaller;
+    let key: string;
+    if (identity.auth === 'cashier') {
+      caller = 'cashier';
+      key = `shop:${identity.shop_id ?? 'none'}`;
+    } else if (identity.auth === 'session') {
+      caller = 'session';
+      key = digest(sessionTokenOf(res) ?? identity.merchant_id);
+    } else {
+      caller = 'api_key';
+      key = identity.merchant_id;
+    }
+    const d = await limits.consume(caller, key);
+    if (d) {
+      applyLimitHeaders(res, d);
+      if (!d.allowed) throw rateLimited('Too many requests for this credential; retry after the time in Retry-After');
+    }
+    next();
+  };
+}
+
+/** Login attempts per client IP, before any password is checked. */
+export function limitLoginByIp(limits: RateLimits): RequestHandler {
+  return async (req, res, next) => {
+    const d = await limits.consume('login_ip', req.ip ?? 'unknown');
+    if (d) {
+      applyLimitHeaders(res, d);
+      if (!d.allowed) throw rateLimited('Too many login attempts from this address; retry later');
+    }
+    next();
+  };
+}
+
+/** The key a login lockout is counted under: the normalised email, hashed (no address lands in Redis). */
+export const loginNameKey = (email: string): string => digest(email.trim().toLowerCase());
