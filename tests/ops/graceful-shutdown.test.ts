@@ -1,37 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { startServiceProcess, type ServiceProcess } from '../support/processes';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
  * SIGTERM to one of two links processes while creates and payments flow through it: the other instance
  * takes over through the NATS queue group, no request fails, and every paid link gets its webhook.
- * The links processes run from dist/, which `npm test` builds first.
  */
-const LINKS_MAIN = join(__dirname, '..', '..', 'services', 'links', 'dist', 'main.js');
-
-interface LinksProcess {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-}
-
-async function startLinksProcess(env: Record<string, string>): Promise<LinksProcess> {
-  if (!existsSync(LINKS_MAIN)) throw new Error(`${LINKS_MAIN} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [LINKS_MAIN], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info', OPS_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = createInterface({ input: child.stdout! });
-  await new Promise<void>((resolve, reject) => {
-    lines.on('line', (line) => {
-      if (line.includes('links service started')) resolve();
-    });
-    void exited.then((code) => reject(new Error(`links exited with ${code} before it started`)));
-  });
-  return { child, exited };
-}
+const startLinksProcess = (env: Record<string, string>): Promise<ServiceProcess> => startServiceProcess('links', { ...env, LOG_LEVEL: 'info' });
+type LinksProcess = ServiceProcess;
 
 let sys: TestSystem;
 let receiver: WebhookReceiver;

@@ -1,0 +1,75 @@
+import { createHmac } from 'node:crypto';
+import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../support/processes';
+import { httpClient } from '../support/http';
+import { sandboxPaymentId, startSystem, WebhookReceiver, type TestSystem } from '../support/system';
+import { uniqueNamespace } from '@pl/testing';
+
+/**
+ * A full run of the four services as processes at debug level — logins, creates with every credential,
+ * a failed login, a bad secret, a paid link and a signed webhook — and then a scan of every log line for
+ * every secret the run handled. None may appear.
+ */
+let sys: TestSystem;
+let receiver: WebhookReceiver;
+const processes: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  // The in-process system provides the database and fixtures; the processes get a bus namespace of their own.
+  sys = await startSystem({ withoutLinks: true });
+  receiver = await WebhookReceiver.start();
+  const ns = uniqueNamespace('logscan');
+  const env = {
+    ...sys.env,
+    BUS_NAMESPACE: ns,
+    REDIS_KEY_PREFIX: `${ns}:`,
+    PAYMENT_EVENTS_TOPIC: `${ns}.payment-events`,
+    KAFKA_GROUP_ID: `${ns}-notifier`,
+    LOG_LEVEL: 'debug',
+  };
+  for (const name of ['shops', 'links', 'notifier', 'gateway'] as const) processes.push(await startServiceProcess(name, env));
+}, 60_000);
+
+afterAll(async () => {
+  for (const p of processes.reverse()) await stopServiceProcess(p);
+  await receiver?.close();
+  await sys?.stop();
+});
+
+it('writes no API secret, cashier key, session token, password, webhook secret or provider secret to any log line', async () => {
+  const gateway = processes.find((p) => p.name === 'gateway')!;
+  const http = httpClient(`http://127.0.0.1:${gateway.started.port as number}`);
+  const webhookSecret = 'whsec-very-secret-value-0123456789';
+  const { merchant, shop } = await sys.merchantWithShop({ webhookUrl: receiver.url, webhookSecret });
+
+  const login = await http.post('/api/v1/auth/login', { email: merchant.email, password: merchant.password });
+  expect(login.status).toBe(200);
+  const session: string = login.body.session_token;
+  expect((await http.post('/api/v1/auth/login', { email: merchant.email, password: `${merchant.password}-wrong` })).status).toBe(401);
+  expect((await http.get('/merchant/v1/payment-links', { headers: { ...merchant.keys, 'X-API-Secret': 'sk_live_not-the-secret' } })).status).toBe(401);
+
+  const created = await http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 10 }, { headers: merchant.keys });
+  expect(created.status).toBe(201);
+  expect((await http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: { Authorization: `Bearer ${session}` } })).status).toBe(201);
+  expect((await http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: { Authorization: `Bearer ${shop.cashierKey}` } })).status).toBe(201);
+  const body = JSON.stringify({ gateway_payment_id: sandboxPaymentId(created.body.id), status: 'paid' });
+  const signature = createHmac('sha256', sys.env.PROVIDER_SANDBOX_SECRET!).update(body).digest('hex');
+  expect((await http.post('/callbacks/v1/sandbox', body, { headers: { 'X-Provider-Signature': signature } })).status).toBe(200);
+  await receiver.nthFor(created.body.id, 1);
+  expect((await http.post('/api/v1/auth/logout', undefined, { headers: { Cookie: `sid=${session}` } })).status).toBe(204);
+
+  const secrets: Record<string, string> = {
+    'API secret': merchant.apiSecret,
+    'cashier key': shop.cashierKey,
+    'session token': session,
+    password: merchant.password,
+    'webhook secret': webhookSecret,
+    'provider secret': sys.env.PROVIDER_SANDBOX_SECRET!,
+    'identity token secret': sys.env.IDENTITY_TOKEN_SECRET ?? 'dev-only-identity-token-secret-change-me-0123456789',
+  };
+  const lines = processes.flatMap((p) => p.lines.map((l) => `${p.name}: ${l}`));
+  expect(lines.length).toBeGreaterThan(10); // debug logging really ran
+  for (const [what, secret] of Object.entries(secrets)) {
+    const leaks = lines.filter((l) => l.includes(secret));
+    expect({ what, leaks }).toEqual({ what, leaks: [] });
+  }
+}, 60_000);
