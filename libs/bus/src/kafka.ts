@@ -27,11 +27,12 @@ export interface EventPublisher {
 export interface EventSubscriber {
   /**
    * Consumes a topic in a consumer group. The offset of a message is committed only after the handler
-   * resolved; a handler that throws makes the message come again. Returns at once: connecting, joining the
-   * group and reconnecting after a broker outage go on in the background, so a service starts (and serves
-   * what does not need Kafka) while Kafka is down.
+   * resolved; a handler that throws makes the message come again. Connecting, joining the group and
+   * reconnecting after a broker outage go on in the background, so a service need not wait (and serves what
+   * does not need Kafka while Kafka is down); the promise resolves once the consumer is subscribed, for
+   * callers that must not publish before that.
    */
-  run(handler: (event: ReceivedEvent) => Promise<void>): void;
+  run(handler: (event: ReceivedEvent) => Promise<void>): Promise<void>;
   /** True while the consumer is in its group and fetching. */
   isRunning(): boolean;
   /** Leaves the group, committing the offsets of handled messages. */
@@ -122,6 +123,8 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
   let closed = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let handler: ((event: ReceivedEvent) => Promise<void>) | undefined;
+  let subscribed: () => void = () => undefined;
+  const whenSubscribed = new Promise<void>((resolve) => (subscribed = resolve));
 
   consumer.on(consumer.events.GROUP_JOIN, () => {
     running = true;
@@ -138,6 +141,7 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
     try {
       await consumer.connect();
       await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+      subscribed();
       await consumer.run({
         autoCommit: true,
         eachMessage: async ({ topic, partition, message }) => {
@@ -169,6 +173,7 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
     run(onMessage) {
       handler = onMessage;
       void start();
+      return whenSubscribed;
     },
     isRunning: () => running,
     async close() {

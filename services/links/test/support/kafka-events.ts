@@ -32,7 +32,7 @@ export async function recordTopic(topic: string): Promise<TopicRecorder> {
     topic,
     log,
   });
-  subscriber.run(async (event) => {
+  await subscriber.run(async (event) => {
     events.push(event);
     for (const w of waiters) w();
   });

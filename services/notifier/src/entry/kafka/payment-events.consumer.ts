@@ -33,5 +33,6 @@ export function paymentEventHandler(inbox: EventInbox, onStored: () => void, log
 
 /** Starts consuming in the background; the subscriber keeps reconnecting while Kafka is away. */
 export function consumePaymentEvents(subscriber: EventSubscriber, inbox: EventInbox, onStored: () => void, log: Logger): void {
-  subscriber.run(paymentEventHandler(inbox, onStored, log));
+  // Not awaited: the notifier serves (and sends what it holds) while Kafka is still away.
+  void subscriber.run(paymentEventHandler(inbox, onStored, log));
 }
