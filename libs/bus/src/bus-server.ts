@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Identity, SubjectContract } from '@pl/contracts';
 import { internal, isAppError, validationFailed, type WireError } from '@pl/errors';
+import { contextFrom, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
+import { busHistogram } from './bus-metrics';
 import { IDENTITY_HEADER, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
 import type { IdentityTokens } from './identity-tokens';
 
@@ -18,14 +20,21 @@ export type SubjectHandler<Req extends z.ZodType, Res extends z.ZodType> = (
   ctx: HandlerContext,
 ) => Promise<z.input<Res>>;
 
+export interface BusServerOptions {
+  /** Where `nats_server_request_duration_seconds` is recorded; none when absent. */
+  metrics?: Registry;
+}
+
 /**
  * Serves NATS subjects in a queue group, so replicas share the load. Each message is handled
  * concurrently; the identity token and the payload are re-validated here because this is a trust
- * boundary. {@link drain} stops taking messages and waits for the ones in flight.
+ * boundary. Each message is handled in a SERVER span, the child of the caller's span when the message
+ * carries a `traceparent`. {@link drain} stops taking messages and waits for the ones in flight.
  */
 export class BusServer {
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly duration;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -33,7 +42,10 @@ export class BusServer {
     private readonly tokens: IdentityTokens,
     private readonly queue: string,
     private readonly log: Logger,
-  ) {}
+    options: BusServerOptions = {},
+  ) {
+    this.duration = busHistogram(options.metrics, 'server');
+  }
 
   handle<Req extends z.ZodType, Res extends z.ZodType>(
     subject: SubjectContract<Req, Res>,
@@ -53,11 +65,29 @@ export class BusServer {
     this.subscriptions.push(sub);
   }
 
-  private async dispatch<Req extends z.ZodType, Res extends z.ZodType>(
+  private dispatch<Req extends z.ZodType, Res extends z.ZodType>(
     subject: SubjectContract<Req, Res>,
     handler: SubjectHandler<Req, Res>,
     msg: Msg,
   ): Promise<void> {
+    const stop = this.duration?.startTimer({ subject: subject.name });
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject, 'messaging.operation.type': 'process' };
+    const parent = contextFrom((key) => msg.headers?.get(key) || undefined);
+    return inSpan(`${subject.name} handle`, { kind: SpanKind.SERVER, attributes, parent }, async (span) => {
+      const reply = await this.handleOne(subject, handler, msg);
+      const outcome = reply.ok ? 'ok' : reply.error.kind;
+      span.setAttribute('pl.outcome', outcome);
+      if (outcome === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
+      stop?.({ outcome });
+      if (msg.reply) msg.respond(JSON.stringify(reply));
+    });
+  }
+
+  private async handleOne<Req extends z.ZodType, Res extends z.ZodType>(
+    subject: SubjectContract<Req, Res>,
+    handler: SubjectHandler<Req, Res>,
+    msg: Msg,
+  ): Promise<ReplyEnvelope<unknown>> {
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
     const log = this.log.child({ subject: subject.name, request_id: requestId });
     let reply: ReplyEnvelope<unknown>;
@@ -76,7 +106,7 @@ export class BusServer {
     } catch (e) {
       reply = { ok: false, error: toWire(e, log) };
     }
-    if (msg.reply) msg.respond(JSON.stringify(reply));
+    return reply;
   }
 
   /** Stops taking new messages, then waits for those being handled. */

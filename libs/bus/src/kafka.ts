@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Consumer, type Producer, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
+import { Counter, Gauge, registeredMetric, type Registry } from '@pl/telemetry';
 
 /**
  * Our own small interface to the event log. kafkajs is in maintenance mode; everything outside this
@@ -99,6 +100,38 @@ export interface SubscriberOptions extends KafkaOptions {
   sessionTimeoutMs?: number;
   /** Longest a fetch waits for data (default 100 ms). */
   maxWaitTimeMs?: number;
+  /** Where the consumer's lag, offsets and message counts are recorded; none when absent. */
+  metrics?: Registry;
+}
+
+interface ConsumerMetrics {
+  lag: Gauge<'topic' | 'partition'>;
+  lastOffset: Gauge<'topic' | 'partition'>;
+  messages: Counter<'topic' | 'outcome'>;
+}
+
+function consumerMetrics(registry: Registry): ConsumerMetrics {
+  const registers = [registry];
+  return {
+    lag: registeredMetric(registry, 'kafka_consumer_lag', () => new Gauge({
+      name: 'kafka_consumer_lag',
+      help: 'Messages in the partition after the last one handled (high watermark - 1 - last offset), as of the last fetched batch',
+      labelNames: ['topic', 'partition'],
+      registers,
+    })),
+    lastOffset: registeredMetric(registry, 'kafka_consumer_last_offset', () => new Gauge({
+      name: 'kafka_consumer_last_offset',
+      help: 'Offset of the last message handled, per partition',
+      labelNames: ['topic', 'partition'],
+      registers,
+    })),
+    messages: registeredMetric(registry, 'kafka_consumer_messages_total', () => new Counter({
+      name: 'kafka_consumer_messages_total',
+      help: 'Messages handed to the handler, by outcome (ok, or error: it comes again)',
+      labelNames: ['topic', 'outcome'],
+      registers,
+    })),
+  };
 }
 
 const toHeaders = (raw: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> => {
@@ -129,6 +162,13 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
   consumer.on(consumer.events.GROUP_JOIN, () => {
     running = true;
   });
+  const metrics = options.metrics ? consumerMetrics(options.metrics) : undefined;
+  if (metrics) {
+    // kafkajs reports each batch's lag after handling it: lag with no extra round-trip to the brokers.
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      metrics.lag.set({ topic: payload.topic, partition: String(payload.partition) }, Number(payload.offsetLag));
+    });
+  }
   consumer.on(consumer.events.CRASH, (e) => {
     running = false;
     // kafkajs restarts by itself after retriable errors; after any other it stops for good, so we do it.
@@ -145,14 +185,21 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
       await consumer.run({
         autoCommit: true,
         eachMessage: async ({ topic, partition, message }) => {
-          await onMessage({
-            topic,
-            partition,
-            offset: message.offset,
-            key: message.key?.toString('utf8') ?? '',
-            value: message.value?.toString('utf8') ?? '',
-            headers: toHeaders(message.headers),
-          });
+          try {
+            await onMessage({
+              topic,
+              partition,
+              offset: message.offset,
+              key: message.key?.toString('utf8') ?? '',
+              value: message.value?.toString('utf8') ?? '',
+              headers: toHeaders(message.headers),
+            });
+          } catch (e) {
+            metrics?.messages.inc({ topic, outcome: 'error' });
+            throw e;
+          }
+          metrics?.messages.inc({ topic, outcome: 'ok' });
+          metrics?.lastOffset.set({ topic, partition: String(partition) }, Number(message.offset));
         },
       });
     } catch (err) {

@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
 
 export interface OpsServerOptions {
   port: number;
   host?: string;
   /** Resolves true when every dependency the service needs answers. */
   ready: () => Promise<boolean>;
+  /** Served as Prometheus text on `/metrics` (createMetricsRegistry). */
+  metrics?: Registry;
 }
 
 export interface OpsServer {
@@ -14,19 +17,28 @@ export interface OpsServer {
 }
 
 /**
- * `/healthz` (the process is alive) and `/readyz` (its dependencies answer) on a port of its own, so
- * probes never queue behind business traffic.
+ * `/healthz` (the process is alive), `/readyz` (its dependencies answer) and `/metrics` (Prometheus) on
+ * a port of its own, so probes and scrapes never queue behind business traffic.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: object): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    if (req.url === '/healthz') return send(200, { status: 'ok' });
-    if (req.url === '/readyz') {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/healthz') return send(200, { status: 'ok' });
+    if (path === '/readyz') {
       options.ready().then(
         (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready' }),
         () => send(503, { status: 'not_ready' }),
+      );
+      return;
+    }
+    const registry = options.metrics;
+    if (path === '/metrics' && registry) {
+      registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => send(500, { error: { code: 'common.err.internal', message: 'Metrics could not be collected' } }),
       );
       return;
     }

@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from './logger';
+import { shutdownTracing } from './tracing-state';
 
 interface Stoppable {
   stop(): Promise<void>;
@@ -30,7 +31,8 @@ export function runService<C extends { LOG_LEVEL: string }>(options: RunServiceO
     }, options.stopTimeoutMs ?? 25_000);
     timer.unref();
     running.stop().then(
-      () => process.exit(0),
+      // Buffered spans are flushed before the exit (a no-op when tracing is off).
+      () => shutdownTracing().then(() => process.exit(0)),
       (err: unknown) => {
         log.error({ err }, 'stop failed');
         process.exit(1);

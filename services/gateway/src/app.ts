@@ -4,7 +4,7 @@ import type { NatsConnection } from 'nats';
 import { BusClient, connectNats, IdentityTokens } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
-import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
+import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
 import { DeliveriesClient } from './data/deliveries.client';
@@ -16,6 +16,7 @@ import { createRedis, pingRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
 import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
+import { observeRequests } from './entry/http/middlewares/http-metrics';
 import { createHttpApp } from './entry/http/server';
 
 /** How long stop() lets in-flight requests finish before cutting connections. */
@@ -52,7 +53,7 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** Starts the gateway: the merchant HTTP API on GATEWAY_PORT and /healthz + /readyz on OPS_PORT. */
+/** Starts the gateway: the merchant HTTP API on GATEWAY_PORT and /healthz, /readyz and /metrics on OPS_PORT. */
 export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
@@ -62,6 +63,7 @@ export async function startGateway(
     for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => log.warn({ err }, 'error while stopping'));
   };
   try {
+    const metrics = createMetricsRegistry('gateway');
     const db = new Db({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, log });
     cleanups.push(() => db.close());
     const redis: Redis = createRedis(config.REDIS_URL, log);
@@ -70,7 +72,7 @@ export async function startGateway(
     const nc = await connectNats(config.NATS_URL, 'gateway', log);
     cleanups.push(() => nc.drain());
 
-    const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS);
+    const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS, { metrics });
     // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
     const lockSeconds = Math.ceil(config.NATS_REQUEST_TIMEOUT_MS / 1000) + 30;
     const app = createHttpApp({
@@ -87,7 +89,7 @@ export async function startGateway(
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
     });
 
-    const server = createServer(app);
+    const server = createServer(observeRequests(app, metrics));
     server.requestTimeout = 30_000;
     server.headersTimeout = 20_000;
     const port = await listen(server, config.GATEWAY_PORT);
@@ -99,6 +101,7 @@ export async function startGateway(
         const checks = await Promise.all([db.ping(), pingRedis(redis), natsReady(nc)]);
         return checks.every(Boolean);
       },
+      metrics,
     });
     cleanups.push(() => ops.close());
     log.info({ port, ops_port: ops.port }, 'gateway started');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
-import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
+import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
@@ -34,16 +34,35 @@ export function createOutboxRelay(config: LinksConfig, db: Db, log: Logger): Out
   });
 }
 
+/** Outbox backlog and the age of its oldest row, read with one indexed query per scrape. */
+function registerOutboxGauges(metrics: Registry, outbox: OutboxRepository): void {
+  let pending: Promise<{ rows: number; oldestAgeSeconds: number }> | undefined;
+  // A scrape collects both gauges at once: they share one query.
+  const backlog = () => (pending ??= outbox.backlog().finally(() => (pending = undefined)));
+  scrapedGauge(metrics, {
+    name: 'outbox_backlog_rows',
+    help: 'Payment events written but not yet published to Kafka',
+    read: async () => [{ value: (await backlog()).rows }],
+  });
+  scrapedGauge(metrics, {
+    name: 'outbox_oldest_age_seconds',
+    help: 'Age of the oldest unpublished payment event (0 when the outbox is empty)',
+    read: async () => [{ value: (await backlog()).oldestAgeSeconds }],
+  });
+}
+
 /**
  * Starts the links service: NATS handlers in queue group `links`, Postgres schema `links`, the outbox
  * relay to Kafka, the expiry sweeper and the ops server. Every replica runs the relay and the sweeper.
  */
 export async function startLinks(config: LinksConfig, log: Logger = createLogger('links', config.LOG_LEVEL)): Promise<RunningService> {
+  const metrics = createMetricsRegistry('links');
   const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log });
   const nc = await connectNats(config.NATS_URL, 'links', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
-  const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);
-  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log);
+  const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
+  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log, { metrics });
+  registerOutboxGauges(metrics, new OutboxRepository(db));
   const links = new LinkRepository(db);
 
   const deps: LinkDeps = {
@@ -71,6 +90,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   const ops = await startOpsServer({
     port: config.OPS_PORT,
     ready: async () => !nc.isClosed() && (await db.ping()),
+    metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE }, 'links service started');
 

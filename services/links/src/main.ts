@@ -1,5 +1,10 @@
-import { runService } from '@pl/telemetry';
-import { startLinks } from './app';
-import { loadConfig } from './config';
+// Tracing starts before anything it instruments (pg, http, express, redis, pino) is required, so this is
+// the only static import (a module of @pl/telemetry that loads none of them) and the service is loaded after it.
+import { startTracing } from '@pl/telemetry/dist/tracing';
 
-runService({ name: 'links', loadConfig: () => loadConfig(), start: startLinks });
+startTracing('links');
+
+void (async () => {
+  const [{ runService }, { startLinks }, { loadConfig }] = await Promise.all([import('@pl/telemetry'), import('./app'), import('./config')]);
+  runService({ name: 'links', loadConfig: () => loadConfig(), start: startLinks });
+})();

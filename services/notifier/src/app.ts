@@ -1,7 +1,7 @@
 import { BusClient, BusServer, IdentityTokens, connectNats, createEventSubscriber } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
-import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
+import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger } from '@pl/telemetry';
 import type { NotifierConfig } from './config';
 import { DeliveryRepository } from './data/delivery.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
@@ -31,16 +31,29 @@ const natsAnswers = (flush: () => Promise<void>): Promise<boolean> =>
  * log on NATS (queue group `notifier`) and the ops server.
  */
 export async function startNotifier(config: NotifierConfig, log: Logger = createLogger('notifier', config.LOG_LEVEL)): Promise<RunningService> {
+  const metrics = createMetricsRegistry('notifier');
   const db = new Db({ url: config.DATABASE_URL, schema: NOTIFIER_SCHEMA, log });
   const nc = await connectNats(config.NATS_URL, 'notifier', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
-  const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);
+  const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
   const deliveries = new DeliveryRepository(db);
+  scrapedGauge(metrics, {
+    name: 'webhook_queue_depth',
+    help: 'Pending webhook deliveries: due (waiting for a free worker slot) and scheduled (waiting for a retry time)',
+    labelNames: ['state'],
+    read: async () => {
+      const depth = await deliveries.queueDepth();
+      return [
+        { labels: { state: 'due' }, value: depth.due },
+        { labels: { state: 'scheduled' }, value: depth.scheduled },
+      ];
+    },
+  });
 
   const worker = new DeliveryWorker(
     deliveries,
     new WebhookTargetClient(bus),
-    new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
+    new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, metrics }),
     {
       policy: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, minDelayAfterThrottleMs: config.WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS },
       concurrency: config.WEBHOOK_CONCURRENCY,
@@ -52,7 +65,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     log,
   );
 
-  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'notifier', log);
+  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'notifier', log, { metrics });
   registerDeliveryHandlers(server, deliveries, () => worker.wake());
 
   const subscriber = createEventSubscriber({
@@ -62,6 +75,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     groupId: config.KAFKA_GROUP_ID,
     topic: config.PAYMENT_EVENTS_TOPIC,
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+    metrics,
   });
 
   worker.start();
@@ -72,6 +86,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     // Not Kafka: a notifier without Kafka still sends the deliveries it holds and serves the delivery log.
     ready: async () =>
       !nc.isClosed() && (await natsAnswers(() => nc.flush())) && (await db.ping()),
+    metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE, topic: config.PAYMENT_EVENTS_TOPIC }, 'notifier service started');
 

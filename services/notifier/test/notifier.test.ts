@@ -73,7 +73,7 @@ describe('notifier service', () => {
       );
       expect(rows.map((r) => r.table_name)).toEqual(['deliveries', 'delivery_attempts', 'inbox_events', 'schema_migrations']);
       const applied = await client.query('SELECT name FROM notifier.schema_migrations');
-      expect(applied.rows).toEqual([{ name: '20261122000400000_deliveries' }]);
+      expect(applied.rows).toEqual([{ name: '20261122000400000_deliveries' }, { name: '20261122000700000_delivery_traceparent' }]);
     } finally {
       await client.end();
     }

@@ -1,7 +1,7 @@
 import { BusServer, IdentityTokens, connectNats } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
-import { createLogger, startOpsServer, type Logger } from '@pl/telemetry';
+import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { ShopsConfig } from './config';
 import { SHOPS_SCHEMA } from './data/migrate';
 import { ShopRepository } from './data/shop.repository';
@@ -11,10 +11,11 @@ import { registerWebhookTargetHandler } from './entry/nats/webhook-target.handle
 
 /** Starts the shops service: answers shop look-ups on NATS in the `shops` queue group. */
 export async function startShops(config: ShopsConfig, log: Logger = createLogger('shops', config.LOG_LEVEL)): Promise<RunningService> {
+  const metrics = createMetricsRegistry('shops');
   const db = new Db({ url: config.DATABASE_URL, schema: SHOPS_SCHEMA, log });
   const nc = await connectNats(config.NATS_URL, 'shops', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
-  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log);
+  const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log, { metrics });
   const shops = new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY));
   registerShopHandlers(server, shops);
   registerWebhookTargetHandler(server, shops);
@@ -22,6 +23,7 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
   const ops = await startOpsServer({
     port: config.OPS_PORT,
     ready: async () => !nc.isClosed() && (await db.ping()),
+    metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE }, 'shops service started');
 

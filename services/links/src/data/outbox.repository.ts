@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Db } from '@pl/db';
+import { currentTraceparent, TRACEPARENT } from '@pl/telemetry';
 import type { OutboxEntry } from '../domain/link';
 
 /** The channel the outbox insert notifies on commit, so an idle relay wakes at once instead of at its next poll. */
@@ -11,13 +12,23 @@ interface OutboxRow {
   message_key: string;
   payload: unknown;
   headers: Record<string, string>;
+  traceparent: string | null;
 }
 
-/** Writes an event inside the caller's transaction; the notification is delivered only if it commits. */
+/** What is waiting for the relay: the count and the age of the oldest row (0 when none). */
+export interface OutboxBacklog {
+  rows: number;
+  oldestAgeSeconds: number;
+}
+
+/**
+ * Writes an event inside the caller's transaction; the notification is delivered only if it commits.
+ * The active trace context is stored with it, so the Kafka message continues the trace that wrote it.
+ */
 export async function insertOutboxEntry(client: PoolClient, entry: OutboxEntry): Promise<void> {
   await client.query(
-    `INSERT INTO outbox (id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`,
-    [entry.id, entry.topic, entry.key, JSON.stringify(entry.payload), JSON.stringify(entry.headers)],
+    `INSERT INTO outbox (id, topic, message_key, payload, headers, traceparent) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)`,
+    [entry.id, entry.topic, entry.key, JSON.stringify(entry.payload), JSON.stringify(entry.headers), currentTraceparent()],
   );
   await client.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, entry.key]);
 }
@@ -37,7 +48,7 @@ export class OutboxRepository {
   publishBatch(limit: number, publish: BatchPublisher): Promise<number> {
     return this.db.transaction(async (client) => {
       const { rows } = await client.query<OutboxRow>(
-        `SELECT id, topic, message_key, payload, headers FROM outbox
+        `SELECT id, topic, message_key, payload, headers, traceparent FROM outbox
           WHERE published_at IS NULL
           ORDER BY created_at, id
           LIMIT $1
@@ -45,9 +56,22 @@ export class OutboxRepository {
         [limit],
       );
       if (rows.length === 0) return 0;
-      await publish(rows.map((r) => ({ id: r.id, topic: r.topic, key: r.message_key, payload: r.payload, headers: r.headers })));
+      // The stored trace context rides as a header; the relay makes it the parent of its publish span.
+      await publish(rows.map((r) => ({ id: r.id, topic: r.topic, key: r.message_key, payload: r.payload, headers: withTrace(r) })));
       await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       return rows.length;
     });
   }
+
+  /** Unpublished rows and the age of the oldest, read through the partial index of unpublished rows. */
+  async backlog(): Promise<OutboxBacklog> {
+    const rows = await this.db.query<{ rows: string; oldest_age_seconds: number | null }>(
+      `SELECT count(*) AS rows, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS oldest_age_seconds
+         FROM outbox WHERE published_at IS NULL`,
+    );
+    const row = rows[0];
+    return { rows: Number(row?.rows ?? 0), oldestAgeSeconds: Math.max(0, row?.oldest_age_seconds ?? 0) };
+  }
 }
+
+const withTrace = (r: OutboxRow): Record<string, string> => (r.traceparent ? { ...r.headers, [TRACEPARENT]: r.traceparent } : r.headers);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentSucceededEvent } from '@pl/contracts';
 import type { Db } from '@pl/db';
+import { currentTraceparent } from '@pl/telemetry';
 import type {
   AttemptRecord,
   AttemptResult,
@@ -61,9 +62,10 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
       ]);
       if (inserted.rowCount === 0) return false;
       await c.query(
-        `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())`,
-        [d.id, d.eventId, d.webhookId, d.event, d.merchantId, d.shopId, d.paymentLinkId, d.body],
+        `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at, traceparent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9)`,
+        // The active context is the consumer span of the Kafka message: the attempts continue its trace.
+        [d.id, d.eventId, d.webhookId, d.event, d.merchantId, d.shopId, d.paymentLinkId, d.body, currentTraceparent()],
       );
       return true;
     });
@@ -144,10 +146,19 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
       );
       const ids = o.choose(due.rows.map((r) => ({ id: r.id, shopId: Number(r.shop_id) })));
       if (ids.length === 0) return [];
-      const claimed = await c.query<{ id: string; webhook_id: string; event: string; shop_id: string; body: Buffer; series: number; attempts_made: number }>(
+      const claimed = await c.query<{
+        id: string;
+        webhook_id: string;
+        event: string;
+        shop_id: string;
+        body: Buffer;
+        series: number;
+        attempts_made: number;
+        traceparent: string | null;
+      }>(
         `UPDATE deliveries SET lease_until = now() + $2::double precision * interval '1 millisecond', lease_token = $3
           WHERE id = ANY($1::uuid[])
-          RETURNING id, webhook_id, event, shop_id, body, series, attempts_made`,
+          RETURNING id, webhook_id, event, shop_id, body, series, attempts_made, traceparent`,
         [ids, o.leaseMs, token],
       );
       return claimed.rows.map((r) => ({
@@ -159,6 +170,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         series: r.series,
         attempt: r.attempts_made + 1,
         leaseToken: token,
+        traceparent: r.traceparent,
       }));
     });
   }
@@ -187,6 +199,15 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         WHERE id = $1 AND lease_token = $2`,
       [claim.id, claim.leaseToken, retryInMs],
     );
+  }
+
+  /** Deliveries waiting for an attempt: due now and scheduled later (read through the partial index). */
+  async queueDepth(): Promise<{ due: number; scheduled: number }> {
+    const rows = await this.db.query<{ due: string; scheduled: string }>(
+      `SELECT count(*) FILTER (WHERE next_attempt_at <= now()) AS due, count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled
+         FROM deliveries WHERE status = 'pending'`,
+    );
+    return { due: Number(rows[0]?.due ?? 0), scheduled: Number(rows[0]?.scheduled ?? 0) };
   }
 
   async bringForward(endpoint: string): Promise<number> {

@@ -3,6 +3,8 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { context } from '@opentelemetry/api';
+import { contextFromTraceparent, Counter, DURATION_BUCKETS, Histogram, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import type { AttemptResult, WebhookSender } from '../domain/delivery';
 import { parseRetryAfter } from '../domain/retry-schedule';
 // Shared with the shops service, which applies the same rule at registration (the lead may move it to a lib).
@@ -14,6 +16,43 @@ export const RESPONSE_HEAD_BYTES = 4096;
 export interface HttpSenderOptions {
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** Where webhook attempt counts and durations are recorded; none when absent. */
+  metrics?: Registry;
+}
+
+/**
+ * An attempt's outcome as a bounded label: `succeeded`, `http_4xx`/`http_5xx`/`http_3xx` (answered, not
+ * 2xx), `timeout`, `blocked` (private target refused) or `connection_error` (DNS, refused, reset, bad URL).
+ */
+export function attemptOutcome(r: AttemptResult): string {
+  if (r.ok) return 'succeeded';
+  if (r.statusCode !== null) return `http_${Math.floor(r.statusCode / 100)}xx`;
+  if (r.error?.startsWith('timeout')) return 'timeout';
+  if (r.error === BLOCKED) return 'blocked';
+  return 'connection_error';
+}
+
+interface SenderMetrics {
+  attempts: Counter<'outcome'>;
+  duration: Histogram<'outcome'>;
+}
+
+function senderMetrics(registry: Registry): SenderMetrics {
+  return {
+    attempts: new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook HTTP attempts, by outcome',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of webhook HTTP attempts, by outcome',
+      labelNames: ['outcome'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    }),
+  };
 }
 
 const BLOCKED = 'target address is private, loopback or link-local';
@@ -55,12 +94,34 @@ function describeError(err: unknown): string {
  */
 export class HttpWebhookSender implements WebhookSender {
   private readonly lookup: LookupFunction;
+  private readonly metrics: SenderMetrics | undefined;
 
   constructor(private readonly options: HttpSenderOptions) {
     this.lookup = guardedLookup(options.allowPrivateTargets);
+    this.metrics = options.metrics ? senderMetrics(options.metrics) : undefined;
   }
 
-  send(url: string, headers: Record<string, string>, body: Buffer): Promise<AttemptResult> {
+  /**
+   * One attempt in a `webhook send` span, the child of the trace stored with the delivery (the Kafka
+   * message's consumer span); the HTTP client span of the request itself comes from the http instrumentation.
+   */
+  async send(url: string, headers: Record<string, string>, body: Buffer, traceparent: string | null): Promise<AttemptResult> {
+    const parent = traceparent ? contextFromTraceparent(traceparent) : context.active();
+    const attributes = { 'webhook.id': headers['webhook-id'] ?? '', 'webhook.attempt': Number(headers['X-Webhook-Attempt'] ?? 0) };
+    const result = await inSpan('webhook send', { kind: SpanKind.INTERNAL, parent, attributes }, async (span) => {
+      const r = await this.attempt(url, headers, body);
+      span.setAttribute('webhook.outcome', attemptOutcome(r));
+      if (r.statusCode !== null) span.setAttribute('http.response.status_code', r.statusCode);
+      if (!r.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: r.error ?? `status ${r.statusCode}` });
+      return r;
+    });
+    const outcome = attemptOutcome(result);
+    this.metrics?.attempts.inc({ outcome });
+    this.metrics?.duration.observe({ outcome }, result.durationMs / 1000);
+    return result;
+  }
+
+  private attempt(url: string, headers: Record<string, string>, body: Buffer): Promise<AttemptResult> {
     const at = new Date();
     const started = performance.now();
     const { timeoutMs, allowPrivateTargets } = this.options;

@@ -193,7 +193,7 @@ export class DeliveryWorker {
       attempt: claim.attempt,
       timestamp: Math.floor(Date.now() / 1000),
     });
-    return this.sender.send(url, headers, claim.body);
+    return this.sender.send(url, headers, claim.body, claim.traceparent);
   }
 
   private verdictOf(claim: ClaimedDelivery, result: AttemptResult): AttemptVerdict {

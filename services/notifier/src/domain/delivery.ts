@@ -37,6 +37,8 @@ export interface ClaimedDelivery {
   /** The number of the attempt about to go out (1..8). */
   attempt: number;
   leaseToken: string;
+  /** W3C trace context stored with the delivery (the payment's trace), so each attempt joins it. */
+  traceparent: string | null;
 }
 
 /** What one HTTP attempt came to. */
@@ -106,5 +108,5 @@ export interface WebhookTargetSource {
 
 /** Sends one HTTP attempt; never throws (every failure is an AttemptResult). */
 export interface WebhookSender {
-  send(url: string, headers: Record<string, string>, body: Buffer): Promise<AttemptResult>;
+  send(url: string, headers: Record<string, string>, body: Buffer, traceparent: string | null): Promise<AttemptResult>;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { EventMessage, EventPublisher } from '@pl/bus';
+import { contextFromTraceparent, contextOf, injectTraceContext, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
 import type { OutboxEntry } from '../../domain/link';
 import { backoffMs, Wakeable } from '../background/wakeable';
 
@@ -96,16 +97,37 @@ export class OutboxRelay {
     }
   }
 
-  /** One publish per topic, in claim order; messages of a link share its key and so its partition. */
+  /**
+   * One publish per topic, in claim order; messages of a link share its key and so its partition. Each
+   * message gets a PRODUCER span, the child of the trace stored with its row, and carries that span's
+   * `traceparent` to the consumer.
+   */
   private async publish(entries: OutboxEntry[]): Promise<void> {
     const byTopic = new Map<string, EventMessage[]>();
+    const spans: Span[] = [];
     for (const e of entries) {
       const messages = byTopic.get(e.topic) ?? [];
-      messages.push({ key: e.key, value: JSON.stringify(e.payload), headers: e.headers });
+      const span = tracer().startSpan(
+        `${e.topic} publish`,
+        { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': e.topic, 'messaging.message.id': e.id } },
+        contextFromTraceparent(e.headers[TRACEPARENT]),
+      );
+      spans.push(span);
+      const headers = { ...e.headers };
+      delete headers[TRACEPARENT];
+      injectTraceContext((k, v) => (headers[k] = v), contextOf(span));
+      messages.push({ key: e.key, value: JSON.stringify(e.payload), headers });
       byTopic.set(e.topic, messages);
     }
-    for (const [topic, messages] of byTopic) {
-      await withTimeout(this.options.publisher.publish(topic, messages), this.options.publishTimeoutMs);
+    try {
+      for (const [topic, messages] of byTopic) {
+        await withTimeout(this.options.publisher.publish(topic, messages), this.options.publishTimeoutMs);
+      }
+    } catch (err) {
+      for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: 'publish failed; the row stays in the outbox' });
+      throw err;
+    } finally {
+      for (const span of spans) span.end();
     }
   }
 }

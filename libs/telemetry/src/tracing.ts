@@ -1,0 +1,67 @@
+import type { ServerResponse } from 'node:http';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
+import { setTracingShutdown, shutdownTracing } from './tracing-state';
+
+/** Probe and scrape paths of the ops servers: traced, they would bury the traces that matter. */
+const OPS_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
+
+/** The attribute SREs search by in Jaeger to go from a response's `X-Request-Id` to its trace. */
+export const REQUEST_ID_ATTRIBUTE = 'http.request_id';
+
+export interface Tracing {
+  /** Flushes buffered spans and stops the SDK. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK for a service: `service.name`, spans exported over OTLP/HTTP (JSON) to
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`, W3C trace context, and the pg, http, express, redis (node-redis 4/5) and
+ * pino (`trace_id`/`span_id` on every log line) instrumentations.
+ *
+ * Must run before pg, express, redis and pino are first required: the instrumentations patch modules as
+ * they load. Each main.ts therefore imports only this module (`@pl/telemetry/dist/tracing`, which loads none of
+ * them), calls it, and requires the rest of the service afterwards.
+ *
+ * Returns undefined, and installs nothing, when OTEL_EXPORTER_OTLP_ENDPOINT is unset or
+ * OTEL_SDK_DISABLED=true: tracing off, no exporter retrying against a collector that is not there.
+ */
+export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return undefined;
+  const sdk = new NodeSDK({
+    serviceName,
+    // The exporter reads the endpoint from the environment and appends /v1/traces to it.
+    traceExporter: new OTLPTraceExporter(),
+    // Traces only: metrics are prom-client's on /metrics and logs go to stdout, so neither is pushed over OTLP
+    // (left unset, the SDK would start OTLP metric and log exporters against a Jaeger that refuses them).
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => OPS_PATHS.test(req.url ?? ''),
+        applyCustomAttributesOnSpan: (span, _request, response) => {
+          // Server spans only: the gateway's X-Request-Id (chosen or accepted) becomes searchable.
+          if (!('getHeader' in response)) return;
+          const id = (response as ServerResponse).getHeader('x-request-id');
+          if (typeof id === 'string') span.setAttribute(REQUEST_ID_ATTRIBUTE, id);
+        },
+      }),
+      new ExpressInstrumentation(),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new RedisInstrumentation({ requireParentSpan: true }),
+      new PinoInstrumentation({ disableLogSending: true }),
+    ],
+  });
+  sdk.start();
+  const tracing: Tracing = { shutdown: () => sdk.shutdown() };
+  setTracingShutdown(tracing.shutdown);
+  return tracing;
+}
+
+export { shutdownTracing };
