@@ -65,16 +65,23 @@ export class Db {
       throw asUnavailable(e);
     }
     let broken = false;
+    // A checked-out client has no pool listener: if its connection drops between two queries, pg emits
+    // 'error' on it, and an unheard 'error' would crash the process. The next query fails and says so.
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
     } catch (e) {
-      broken = isConnectionError(e);
+      broken ||= isConnectionError(e);
       if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       throw asUnavailable(e);
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
