@@ -20,7 +20,8 @@ export function httpClient(baseUrl: string) {
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+      const given = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
+      if (options.contentType !== null && !given) headers['content-type'] = options.contentType ?? 'application/json';
     }
     const res = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
     const text = await res.text();

@@ -8,3 +8,4 @@ export * from './subjects';
 export * from './events';
 export * from './checkout';
 export * from './deliveries';
+export * from './moscow-time';

@@ -7,6 +7,7 @@ import { Db } from '@pl/db';
 import { notFound } from '@pl/errors';
 import { createLogger } from '@pl/telemetry';
 import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { httpClient, type ApiResponse } from '../../../tests/support/http';
 import { startGateway } from '../src/app';
 import { loadConfig } from '../src/config';
 import { AccountRepository } from '../src/data/account.repository';
@@ -23,13 +24,8 @@ export interface Call {
   requestId: string;
 }
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON
-  body: any;
-  text: string;
-}
+/** A response as the tests read it. */
+export type Reply = ApiResponse;
 
 export const sampleLink = (over: Partial<PaymentLink> = {}): PaymentLink => {
   const id = over.id ?? randomUUID();
@@ -121,23 +117,9 @@ export async function startHarness(options: { faults?: boolean } = {}) {
   const accounts = new AccountRepository(accountsDb);
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
 
-  const request = async (method: string, path: string, init: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { ...(init.headers ?? {}) };
-    let body: string | undefined;
-    if (init.body !== undefined) {
-      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    }
-    const res = await fetch(baseUrl + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  };
+  const http = httpClient(baseUrl);
+  const request = (method: string, path: string, init: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Reply> =>
+    http.call(method, path, init);
 
   return {
     baseUrl,

@@ -1,8 +1,8 @@
+import { formatMoscow, formatMoscowOrNull } from '@pl/contracts';
 import type { PaymentLink, PaymentLinkList } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import { encodeCursor } from './cursor';
 import type { LinkRecord } from './link';
-import { formatMoscow, formatMoscowOrNull } from './moscow-time';
 
 /** The buyer's page for a link; `publicBaseUrl` has no trailing slash. */
 export const checkoutUrl = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/p/${id}`;

@@ -1,7 +1,6 @@
-import { PAYMENT_EVENTS_TOPIC, paymentSucceededEvent, type PaymentSucceededEvent } from '@pl/contracts';
+import { formatMoscow, PAYMENT_EVENTS_TOPIC, type PaymentSucceededEvent, paymentSucceededEvent } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import type { LinkRecord, OutboxEntry } from './link';
-import { formatMoscow } from './moscow-time';
 
 export { PAYMENT_EVENTS_TOPIC };
 

@@ -1,7 +1,7 @@
+import { formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
 import { forbidden, notFound, validationFailed } from '@pl/errors';
 import type { DeliveryRecord, DeliveryStore } from './delivery';
-import { formatMoscow } from './moscow-time';
 
 const CURSOR = /^v1:(0|[1-9][0-9]{0,18})$/;
 const malformedCursor = () => validationFailed('cursor is malformed', [{ path: ['cursor'], message: 'cursor is malformed' }]);

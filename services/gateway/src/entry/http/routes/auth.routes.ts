@@ -1,8 +1,7 @@
 import { Router, type Response } from 'express';
 import { stringifySetCookie } from 'cookie';
-import { loginBody, type LoginBody } from '@pl/contracts';
+import { formatMoscow, type LoginBody, loginBody } from '@pl/contracts';
 import { rateLimited, unauthorized } from '@pl/errors';
-import { toMoscowIso } from '../../../domain/moscow-time';
 import { parseOrThrow } from '../../../domain/validation';
 import type { HttpDeps } from '../deps';
 import { commandOf, sessionTokenOf } from '../context';
@@ -44,7 +43,7 @@ export function authRoutes(deps: HttpDeps): Router {
       await deps.rateLimits.loginSucceeded(nameKey);
       const { token, session } = await deps.sessions.create(merchant.id);
       setSessionCookie(res, token, session.expiresAt, deps.secureCookies);
-      res.json({ session_token: token, expires_at: toMoscowIso(session.expiresAt) });
+      res.json({ session_token: token, expires_at: formatMoscow(session.expiresAt) });
     })
     .all(wrongMethod(['POST']));
   router

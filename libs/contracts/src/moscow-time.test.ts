@@ -1,3 +1,4 @@
+import { moscowDate } from './fields';
 import { formatMoscow, formatMoscowOrNull } from './moscow-time';
 
 describe('formatMoscow', () => {
@@ -23,5 +24,15 @@ describe('formatMoscow', () => {
 
   it('passes null through', () => {
     expect(formatMoscowOrNull(null)).toBeNull();
+  });
+});
+
+describe('formatMoscow across a date boundary', () => {
+  it('moves to the next day in Moscow and drops the milliseconds', () => {
+    expect(formatMoscow(new Date('2026-01-31T22:30:15.999Z'))).toBe('2026-02-01T01:30:15+03:00');
+  });
+
+  it('matches the wire date contract', () => {
+    expect(moscowDate.safeParse(formatMoscow(new Date())).success).toBe(true);
   });
 });
