@@ -1,15 +1,21 @@
 import { headers as natsHeaders, type NatsConnection } from 'nats';
 import type { z } from 'zod';
-import type { Identity, SubjectContract } from '@pl/contracts';
+import type { BroadcastContract, Identity, SubjectContract } from '@pl/contracts';
 import { AppError, internal, unavailable } from '@pl/errors';
 import { inSpan, injectTraceContext, SpanKind, type Registry } from '@pl/telemetry';
 import { busHistogram, outcomeOf } from './bus-metrics';
-import { IDENTITY_HEADER, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
+import { IDENTITY_HEADER, okReplyData, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
 import type { IdentityTokens } from './identity-tokens';
+import { RequestMux } from './request-mux';
 
 export interface RequestOptions {
   requestId?: string;
   timeoutMs?: number;
+}
+
+/** A live broadcast subscription. */
+export interface BroadcastSubscription {
+  unsubscribe(): void;
 }
 
 export interface BusClientOptions {
@@ -18,11 +24,13 @@ export interface BusClientOptions {
 }
 
 /**
- * Typed NATS request-reply: validates the payload before it leaves and the reply when it comes back.
- * Each request is a CLIENT span whose W3C trace context rides in the message headers.
+ * Typed NATS request-reply: validates the payload before it leaves and the reply when it comes back (or
+ * hands a reply's JSON on untouched, {@link requestJson}); and typed broadcasts. Each request is a CLIENT
+ * span whose W3C trace context rides in the message headers.
  */
 export class BusClient {
   private readonly duration;
+  private readonly mux: RequestMux;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -32,21 +40,103 @@ export class BusClient {
     options: BusClientOptions = {},
   ) {
     this.duration = busHistogram(options.metrics, 'client');
+    this.mux = new RequestMux(nc);
   }
 
-  async request<Req extends z.ZodType, Res extends z.ZodType>(
+  /** The reply's data, checked against the subject's response contract. */
+  request<Req extends z.ZodType, Res extends z.ZodType>(
     subject: SubjectContract<Req, Res>,
     payload: z.input<Req>,
     identity: Identity,
     options: RequestOptions = {},
   ): Promise<z.output<Res>> {
+    return this.exchange(subject, payload, identity, options, (reply) => {
+      const envelope = JSON.parse(reply.toString('utf8')) as ReplyEnvelope<unknown>;
+      if (!envelope.ok) throw AppError.fromWire(envelope.error);
+      const parsed = subject.response.safeParse(envelope.data);
+      if (!parsed.success) throw internal(`Reply on ${subject.name} broke its contract`);
+      return parsed.data;
+    });
+  }
+
+  /**
+   * The reply's data as the UTF-8 JSON the responder wrote, for a caller that only passes it on (the gateway
+   * answering with a link): not decoded, parsed or serialized again. The contract is the responder's to keep
+   * here; its handlers build replies with the contract's types. Errors come back as with {@link request}.
+   */
+  requestJson<Req extends z.ZodType, Res extends z.ZodType>(
+    subject: SubjectContract<Req, Res>,
+    payload: z.input<Req>,
+    identity: Identity,
+    options: RequestOptions = {},
+  ): Promise<Buffer> {
+    return this.exchange(subject, payload, identity, options, (reply) => {
+      const data = okReplyData(reply);
+      if (data !== null) return data;
+      const envelope = JSON.parse(reply.toString('utf8')) as ReplyEnvelope<unknown>;
+      if (!envelope.ok) throw AppError.fromWire(envelope.error);
+      return Buffer.from(JSON.stringify(envelope.data), 'utf8');
+    });
+  }
+
+  /** Publishes one message of a broadcast subject (checked against its contract); nobody answers. */
+  publish<M extends z.ZodType>(contract: BroadcastContract<M>, message: z.input<M>): void {
+    this.nc.publish(subjectName(this.namespace, contract.name), JSON.stringify(contract.message.parse(message)));
+  }
+
+  /**
+   * Receives every message of a broadcast subject, outside any queue group, so each replica gets its own
+   * copy. The handler runs as each message arrives, before any message that came after it on this
+   * connection (a request, say). A message that breaks the contract is dropped. NATS delivers at most
+   * once, so `onGap` runs whenever the connection came back after a break: what was published meanwhile is lost.
+   */
+  subscribe<M extends z.ZodType>(
+    contract: BroadcastContract<M>,
+    onMessage: (message: z.output<M>) => void,
+    onGap: () => void,
+  ): BroadcastSubscription {
+    const sub = this.nc.subscribe(subjectName(this.namespace, contract.name), {
+      callback: (err, msg) => {
+        if (err) return;
+        let payload: unknown;
+        try {
+          payload = JSON.parse(Buffer.from(msg.data).toString('utf8'));
+        } catch {
+          return;
+        }
+        const parsed = contract.message.safeParse(payload);
+        if (parsed.success) onMessage(parsed.data);
+      },
+    });
+    let active = true;
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (!active) break;
+        if (status.type === 'reconnect') onGap();
+      }
+    })();
+    return {
+      unsubscribe: () => {
+        active = false;
+        sub.unsubscribe();
+      },
+    };
+  }
+
+  private async exchange<Req extends z.ZodType, Res extends z.ZodType, T>(
+    subject: SubjectContract<Req, Res>,
+    payload: z.input<Req>,
+    identity: Identity,
+    options: RequestOptions,
+    read: (reply: Buffer) => T,
+  ): Promise<T> {
     const stop = this.duration?.startTimer({ subject: subject.name });
     const name = subjectName(this.namespace, subject.name);
     try {
       const result = await inSpan(
         `${subject.name} request`,
         { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': name, 'messaging.operation.type': 'send' } },
-        () => this.send(subject, name, payload, identity, options),
+        async () => read(await this.send(subject, name, payload, identity, options)),
       );
       stop?.({ outcome: 'ok' });
       return result;
@@ -56,13 +146,14 @@ export class BusClient {
     }
   }
 
+  /** Sends the request and returns the reply's bytes. */
   private async send<Req extends z.ZodType, Res extends z.ZodType>(
     subject: SubjectContract<Req, Res>,
     name: string,
     payload: z.input<Req>,
     identity: Identity,
     options: RequestOptions,
-  ): Promise<z.output<Res>> {
+  ): Promise<Buffer> {
     const body = subject.request.parse(payload);
     const h = natsHeaders();
     h.set(IDENTITY_HEADER, this.tokens.sign(identity));
@@ -70,19 +161,11 @@ export class BusClient {
     injectTraceContext((key, value) => h.set(key, value));
     let raw: Uint8Array;
     try {
-      const msg = await this.nc.request(name, JSON.stringify(body), {
-        timeout: options.timeoutMs ?? this.defaultTimeoutMs,
-        headers: h,
-      });
-      raw = msg.data;
+      raw = await this.mux.request(name, JSON.stringify(body), h, options.timeoutMs ?? this.defaultTimeoutMs);
     } catch {
       // A timeout, no responder or a closed connection all mean the same to the caller: try later.
       throw unavailable(`Service behind ${subject.name} is unavailable`);
     }
-    const envelope = JSON.parse(Buffer.from(raw).toString('utf8')) as ReplyEnvelope<unknown>;
-    if (!envelope.ok) throw AppError.fromWire(envelope.error);
-    const parsed = subject.response.safeParse(envelope.data);
-    if (!parsed.success) throw internal(`Reply on ${subject.name} broke its contract`);
-    return parsed.data;
+    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   }
 }

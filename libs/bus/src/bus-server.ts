@@ -6,7 +6,8 @@ import type { Identity, SubjectContract } from '@pl/contracts';
 import { internal, isAppError, validationFailed, type WireError } from '@pl/errors';
 import { contextFrom, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import { busHistogram } from './bus-metrics';
-import { IDENTITY_HEADER, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
+import { IDENTITY_HEADER, okReplyText, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
+import { publishSoon } from './publish-batch';
 import type { IdentityTokens } from './identity-tokens';
 
 export interface HandlerContext {
@@ -79,7 +80,11 @@ export class BusServer {
       span.setAttribute('pl.outcome', outcome);
       if (outcome === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
       stop?.({ outcome });
-      if (msg.reply) msg.respond(JSON.stringify(reply));
+      if (msg.reply) {
+        const text = reply.ok ? okReplyText(reply.data) : JSON.stringify(reply);
+        // A reply on a connection that closed meanwhile is lost; the caller times out, as for any lost reply.
+        publishSoon(() => msg.respond(text));
+      }
     });
   }
 
@@ -89,7 +94,10 @@ export class BusServer {
     msg: Msg,
   ): Promise<ReplyEnvelope<unknown>> {
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
-    const log = this.log.child({ subject: subject.name, request_id: requestId });
+    // A child logger costs more than a message takes to handle; most messages never log, so it is made on first use.
+    let child: Logger | undefined;
+    const parentLog = this.log;
+    const ctxLog = (): Logger => (child ??= parentLog.child({ subject: subject.name, request_id: requestId }));
     let reply: ReplyEnvelope<unknown>;
     try {
       const identity = this.tokens.verify(msg.headers?.get(IDENTITY_HEADER) ?? '');
@@ -101,10 +109,16 @@ export class BusServer {
       }
       const parsed = subject.request.safeParse(payload);
       if (!parsed.success) throw validationFailed('Message breaks its contract', parsed.error.issues);
-      const data = await handler(parsed.data, { identity, requestId, log });
+      const data = await handler(parsed.data, {
+        identity,
+        requestId,
+        get log() {
+          return ctxLog();
+        },
+      });
       reply = { ok: true, data };
     } catch (e) {
-      reply = { ok: false, error: toWire(e, log) };
+      reply = { ok: false, error: toWire(e, ctxLog) };
     }
     return reply;
   }
@@ -116,9 +130,9 @@ export class BusServer {
   }
 }
 
-function toWire(e: unknown, log: Logger): WireError {
+function toWire(e: unknown, log: () => Logger): WireError {
   if (isAppError(e)) return e.toWire();
   const logId = randomUUID();
-  log.error({ err: e, log_id: logId }, 'unexpected error in handler');
+  log().error({ err: e, log_id: logId }, 'unexpected error in handler');
   return internal(`Internal error (log id ${logId})`).toWire();
 }

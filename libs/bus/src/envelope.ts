@@ -7,3 +7,27 @@ export const IDENTITY_HEADER = 'Identity-Token';
 export const REQUEST_ID_HEADER = 'Request-Id';
 
 export const subjectName = (namespace: string, name: string): string => `${namespace}.${name}`;
+
+/**
+ * The start of a successful reply as `JSON.stringify({ ok: true, data })` writes it. Responders write it
+ * themselves around the serialized data, so a client can take the data's JSON out without parsing it.
+ */
+const OK_PREFIX = '{"ok":true,"data":';
+
+/** A successful reply: the bytes `JSON.stringify({ ok: true, data })` gives (undefined data goes as null), without an intermediate object. */
+export const okReplyText = (data: unknown): string => `${OK_PREFIX}${JSON.stringify(data ?? null)}}`;
+
+const OK_PREFIX_BYTES = Buffer.from(OK_PREFIX, 'utf8');
+const CLOSING_BRACE = 0x7d;
+
+/**
+ * The data's JSON of a successful reply written by {@link okReplyText}, as a view of the reply's own bytes
+ * (nothing decoded or copied), or null for any other reply.
+ */
+export function okReplyData(reply: Buffer): Buffer | null {
+  const isOk =
+    reply.length > OK_PREFIX_BYTES.length &&
+    reply[reply.length - 1] === CLOSING_BRACE &&
+    reply.subarray(0, OK_PREFIX_BYTES.length).equals(OK_PREFIX_BYTES);
+  return isOk ? reply.subarray(OK_PREFIX_BYTES.length, reply.length - 1) : null;
+}

@@ -5,39 +5,86 @@ import { unauthorized } from '@pl/errors';
 
 const ISSUER = 'payment-links-gateway';
 const AUDIENCE = 'payment-links-services';
+/** Signed and verified tokens remembered at most, each side; the oldest goes first. */
+const MAX_REMEMBERED = 10_000;
+
+interface Signed {
+  token: string;
+  /** Unix ms after which a new token is signed instead. */
+  reuseUntil: number;
+}
+
+interface Verified {
+  identity: Identity;
+  /** The token's `exp`, in unix seconds. */
+  exp: number;
+}
+
+/** Sets a key in a Map used as a bounded cache: when full, the entry set longest ago goes. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  if (map.size >= MAX_REMEMBERED) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
 
 /**
  * Signs and verifies the short-lived identity token that rides on every NATS request. The key is a
  * KeyObject built once: jsonwebtoken given a string secret re-derives it on every call (~0.3 ms).
+ *
+ * A busy caller sends the same identity many times a second, so a signed token is reused for the first
+ * half of its lifetime (it still has the other half to be checked in), and a token that verified once is
+ * answered from memory until its own `exp`: only the very same string, already proven genuine, is.
  */
 export class IdentityTokens {
   private readonly key: KeyObject;
+  private readonly signed = new Map<string, Signed>();
+  private readonly verified = new Map<string, Verified>();
 
-  constructor(secret: string, private readonly ttlSeconds = 30) {
+  constructor(
+    secret: string,
+    private readonly ttlSeconds = 30,
+    private readonly now: () => number = Date.now,
+  ) {
     if (Buffer.byteLength(secret) < 32) throw new Error('identity token secret must be at least 32 bytes');
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   sign(identity: Identity): string {
-    return jwt.sign(identity, this.key, {
+    const cacheKey = JSON.stringify(identity);
+    const now = this.now();
+    const known = this.signed.get(cacheKey);
+    if (known && known.reuseUntil > now) return known.token;
+    const token = jwt.sign({ ...identity, iat: Math.floor(now / 1000) }, this.key, {
       algorithm: 'HS256',
       expiresIn: this.ttlSeconds,
       issuer: ISSUER,
       audience: AUDIENCE,
     });
+    remember(this.signed, cacheKey, { token, reuseUntil: now + (this.ttlSeconds * 1000) / 2 });
+    return token;
   }
 
   /** The identity inside a valid token; an unsigned, tampered, foreign or expired token is refused. */
   verify(token: string): Identity {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const known = this.verified.get(token);
+    if (known) {
+      if (nowSeconds < known.exp) return known.identity;
+      this.verified.delete(token);
+    }
     let payload: unknown;
     try {
-      payload = jwt.verify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
+      payload = jwt.verify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, clockTimestamp: nowSeconds });
     } catch {
       throw unauthorized('Invalid or expired identity token');
     }
-    const { iat: _iat, exp: _exp, iss: _iss, aud: _aud, ...claims } = payload as Record<string, unknown>;
+    const { iat: _iat, exp, iss: _iss, aud: _aud, ...claims } = payload as Record<string, unknown>;
     const parsed = identityClaims.safeParse(claims);
     if (!parsed.success) throw unauthorized('Identity token carries no valid identity');
+    if (typeof exp === 'number') remember(this.verified, token, { identity: parsed.data, exp });
     return parsed.data;
   }
 }

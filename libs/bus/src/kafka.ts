@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Consumer, type Producer, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type Consumer, type KafkaMessage, type Producer, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import { Counter, Gauge, registeredMetric, type Registry } from '@pl/telemetry';
 
@@ -28,15 +28,24 @@ export interface EventPublisher {
 export interface EventSubscriber {
   /**
    * Consumes a topic in a consumer group. The offset of a message is committed only after the handler
-   * resolved; a handler that throws makes the message come again. Connecting, joining the group and
-   * reconnecting after a broker outage go on in the background, so a service need not wait (and serves what
-   * does not need Kafka while Kafka is down); the promise resolves once the consumer is subscribed, for
-   * callers that must not publish before that.
+   * resolved (about once a second, and at close: after a crash up to a second of handled messages comes
+   * again, so handlers must be idempotent); a handler that throws makes the message come again.
+   * Connecting, joining the group and reconnecting after a broker outage go on in the background, so a
+   * service need not wait (and serves what does not need Kafka while Kafka is down); the promise resolves
+   * once the consumer is subscribed, for callers that must not publish before that.
    */
   run(handler: (event: ReceivedEvent) => Promise<void>): Promise<void>;
+  /**
+   * Like {@link run}, but the handler takes the messages of one partition in slices of up to
+   * `maxBatchMessages`, in offset order, so it can store a slice with one statement. A slice's offsets are
+   * committed only after the handler resolved; a handler that throws makes the whole slice come again.
+   * Slices are handled one at a time: kafkajs 2.2 handling partitions concurrently made a fetch cycle last
+   * up to a second under a steady trickle of events (measured: docs/design-decisions.md).
+   */
+  runBatches(handler: (events: ReceivedEvent[]) => Promise<void>): Promise<void>;
   /** True while the consumer is in its group and fetching. */
   isRunning(): boolean;
-  /** Leaves the group, committing the offsets of handled messages. */
+  /** Leaves the group, committing the offsets of handled messages (waiting a bounded time for that). */
   close(): Promise<void>;
 }
 
@@ -100,6 +109,8 @@ export interface SubscriberOptions extends KafkaOptions {
   sessionTimeoutMs?: number;
   /** Longest a fetch waits for data (default 100 ms). */
   maxWaitTimeMs?: number;
+  /** Most messages handed to a `runBatches` handler at once (default 500). */
+  maxBatchMessages?: number;
   /** Where the consumer's lag, offsets and message counts are recorded; none when absent. */
   metrics?: Registry;
 }
@@ -142,6 +153,32 @@ const toHeaders = (raw: Record<string, Buffer | string | (Buffer | string)[] | u
   return headers;
 };
 
+/** How often handled offsets are committed while consuming. */
+const COMMIT_INTERVAL_MS = 1000;
+/** The longest close() waits for its final commit. */
+const COMMIT_AT_CLOSE_MS = 2000;
+
+/** Waits for `work` at most `ms`; its failure is ignored. */
+const bounded = (work: Promise<unknown>, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
+};
+
+const toEvent = (topic: string, partition: number, message: KafkaMessage): ReceivedEvent => ({
+  topic,
+  partition,
+  offset: message.offset,
+  key: message.key?.toString('utf8') ?? '',
+  value: message.value?.toString('utf8') ?? '',
+  headers: toHeaders(message.headers),
+});
+
 export function createEventSubscriber(options: SubscriberOptions): EventSubscriber {
   const consumer: Consumer = kafkaClient(options).consumer({
     groupId: options.groupId,
@@ -151,11 +188,18 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
     // so a long wait would become the event latency there.
     maxWaitTimeInMs: options.maxWaitTimeMs ?? 100,
     allowAutoTopicCreation: true,
+    // kafkajs's own restart after a crash does not know about close(): a crash that close() itself causes
+    // (a connect in flight cut off) would otherwise restart a closed consumer, retrying for ever.
+    // `retries: 5` is kafkajs's consumer default, which any `retry` option replaces.
+    retry: { retries: 5, restartOnFailure: async () => !closed },
   });
   let running = false;
   let closed = false;
   let retryTimer: NodeJS.Timeout | undefined;
-  let handler: ((event: ReceivedEvent) => Promise<void>) | undefined;
+  /** Per partition, the offset after the last message handled: what close() commits. */
+  const handled = new Map<string, { topic: string; partition: number; offset: string }>();
+  /** Always takes a slice; `run` hands it slices of one message. */
+  let handler: { onEvents: (events: ReceivedEvent[]) => Promise<void>; sliceSize: number } | undefined;
   let subscribed: () => void = () => undefined;
   const whenSubscribed = new Promise<void>((resolve) => (subscribed = resolve));
 
@@ -177,29 +221,41 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
 
   const start = async (): Promise<void> => {
     if (closed || !handler) return;
-    const onMessage = handler;
+    const consume = handler;
     try {
       await consumer.connect();
       await consumer.subscribe({ topic: options.topic, fromBeginning: true });
       subscribed();
+      // close() came while this was connecting: a consumer run now would outlive it.
+      if (closed) {
+        await consumer.disconnect().catch(() => undefined);
+        return;
+      }
       await consumer.run({
-        autoCommit: true,
-        eachMessage: async ({ topic, partition, message }) => {
-          try {
-            await onMessage({
-              topic,
-              partition,
-              offset: message.offset,
-              key: message.key?.toString('utf8') ?? '',
-              value: message.value?.toString('utf8') ?? '',
-              headers: toHeaders(message.headers),
-            });
-          } catch (e) {
-            metrics?.messages.inc({ topic, outcome: 'error' });
-            throw e;
+        // Handled offsets are committed at most every COMMIT_INTERVAL_MS (and at close), not after every batch:
+        // a commit is a round trip to the broker, and what a crash leaves uncommitted only comes again.
+        autoCommit: false,
+        autoCommitInterval: COMMIT_INTERVAL_MS,
+        // Offsets are resolved slice by slice below, so a throw leaves the rest of the batch to come again.
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+          const { topic, partition } = batch;
+          for (let from = 0; from < batch.messages.length && isRunning() && !isStale(); from += consume.sliceSize) {
+            const slice = batch.messages.slice(from, from + consume.sliceSize);
+            try {
+              await consume.onEvents(slice.map((m) => toEvent(topic, partition, m)));
+            } catch (e) {
+              metrics?.messages.inc({ topic, outcome: 'error' }, slice.length);
+              throw e;
+            }
+            const last = slice[slice.length - 1] as KafkaMessage;
+            resolveOffset(last.offset);
+            handled.set(`${topic}:${partition}`, { topic, partition, offset: (BigInt(last.offset) + 1n).toString() });
+            metrics?.messages.inc({ topic, outcome: 'ok' }, slice.length);
+            metrics?.lastOffset.set({ topic, partition: String(partition) }, Number(last.offset));
+            await heartbeat();
+            await commitOffsetsIfNecessary();
           }
-          metrics?.messages.inc({ topic, outcome: 'ok' });
-          metrics?.lastOffset.set({ topic, partition: String(partition) }, Number(message.offset));
         },
       });
     } catch (err) {
@@ -218,7 +274,17 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
 
   return {
     run(onMessage) {
-      handler = onMessage;
+      handler = {
+        sliceSize: 1,
+        onEvents: async (events) => {
+          for (const event of events) await onMessage(event);
+        },
+      };
+      void start();
+      return whenSubscribed;
+    },
+    runBatches(onEvents) {
+      handler = { sliceSize: options.maxBatchMessages ?? 500, onEvents };
       void start();
       return whenSubscribed;
     },
@@ -227,6 +293,8 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
       closed = true;
       running = false;
       if (retryTimer) clearTimeout(retryTimer);
+      // Before leaving (kafkajs commits nothing once stopped); a commit that fails or lags only means redelivery.
+      if (handled.size > 0) await bounded(consumer.commitOffsets([...handled.values()]), COMMIT_AT_CLOSE_MS);
       await consumer.disconnect().catch(() => undefined);
     },
   };

@@ -9,6 +9,8 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/payment_links'),
+  /** Connections per process: replicas × this (+1 per LISTEN) must fit the server's max_connections. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Prefix of every NATS subject, so several systems can share one NATS (tests, tenants). */
   BUS_NAMESPACE: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('pl'),
@@ -45,3 +47,4 @@ export interface RunningService {
   /** Stops taking work, finishes what is in flight, closes connections. */
   stop(): Promise<void>;
 }
+export { CRASH_POINT_ENV, crashPoint, type CrashPointName } from './crash-point';

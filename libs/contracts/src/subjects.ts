@@ -57,6 +57,30 @@ export const listDeliveriesCommand = z.strictObject({
 });
 export type ListDeliveriesCommand = z.infer<typeof listDeliveriesCommand>;
 
+/**
+ * A NATS subject of broadcasts: every subscriber, every replica, gets its own copy of each message and nobody
+ * answers. Delivery is at most once, so a subscriber must tolerate a lost message.
+ */
+export interface BroadcastContract<M extends z.ZodType> {
+  readonly name: string;
+  readonly message: M;
+}
+
+const broadcast = <M extends z.ZodType>(name: string, message: M) =>
+  ({ name, message }) as const satisfies BroadcastContract<M>;
+
+/**
+ * A shop's row changed (status, fee settings, webhook, name): copies of it must be dropped. `shop_id` null
+ * means any shop may have changed (the publisher may have missed changes), so every copy goes.
+ */
+export const shopsChangedMessage = z.strictObject({ shop_id: positiveId.nullable() });
+export type ShopsChangedMessage = z.infer<typeof shopsChangedMessage>;
+
+export const broadcasts = {
+  /** Published by the shops service for every committed change of a shop row; links caches shops by it. */
+  shopsChanged: broadcast('shops.changed', shopsChangedMessage),
+} as const;
+
 export const subjects = {
   linksCreate: subject('links.create', createLinkCommand, paymentLink),
   linksGet: subject('links.get', linkIdCommand, paymentLink),

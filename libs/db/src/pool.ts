@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
 import { unavailable } from '@pl/errors';
@@ -27,6 +28,12 @@ export interface DbOptions {
   schema: string;
   max?: number;
   log: Logger;
+  /**
+   * Run {@link Db.query} statements as named prepared statements, so Postgres parses and plans each text
+   * once per connection rather than on every call (about half of a short query's database CPU). Only for
+   * services whose statement texts are fixed templates: each distinct text stays prepared on every connection.
+   */
+  prepare?: boolean;
 }
 
 /**
@@ -35,6 +42,7 @@ export interface DbOptions {
  */
 export class Db {
   readonly pool: Pool;
+  private readonly statementNames: Map<string, string> | undefined;
 
   constructor(options: DbOptions) {
     this.pool = new Pool({
@@ -46,10 +54,23 @@ export class Db {
       options: `-c search_path=${options.schema} -c statement_timeout=5000 -c TimeZone=UTC`,
     });
     this.pool.on('error', (err) => options.log.warn({ err }, 'idle postgres client failed'));
+    this.statementNames = options.prepare ? new Map() : undefined;
+  }
+
+  /** A statement's name: the same for the same text, so each connection prepares it once. */
+  private nameOf(sql: string): string {
+    const names = this.statementNames as Map<string, string>;
+    let name = names.get(sql);
+    if (name === undefined) {
+      name = `pl_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+      names.set(sql, name);
+    }
+    return name;
   }
 
   async query<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
+      if (this.statementNames) return (await this.pool.query<R>({ name: this.nameOf(sql), text: sql, values: params })).rows;
       return (await this.pool.query<R>(sql, params)).rows;
     } catch (e) {
       throw asUnavailable(e);

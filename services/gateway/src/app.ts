@@ -7,6 +7,7 @@ import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
+import { ApiKeyCache } from './data/api-key.cache';
 import { DeliveriesClient } from './data/deliveries.client';
 import { IdempotencyStore } from './data/idempotency.store';
 import { LinksClient } from './data/links.client';
@@ -16,11 +17,15 @@ import { createRedis, pingRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
 import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
+import { closeServer } from './entry/http/close-server';
 import { observeRequests } from './entry/http/middlewares/http-metrics';
 import { createHttpApp } from './entry/http/server';
 
 /** How long stop() lets in-flight requests finish before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Verified API key pairs are served from memory this long, so a revoked pair keeps working at most that much longer. */
+const API_KEY_CACHE = { ttlMs: 10_000, maxEntries: 10_000 };
 
 const natsReady = async (nc: NatsConnection): Promise<boolean> => {
   if (nc.isClosed()) return false;
@@ -42,17 +47,6 @@ function listen(server: Server, port: number): Promise<number> {
   });
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
 /** Starts the gateway: the merchant HTTP API on GATEWAY_PORT and /healthz, /readyz and /metrics on OPS_PORT. */
 export async function startGateway(
   config: GatewayConfig,
@@ -64,7 +58,7 @@ export async function startGateway(
   };
   try {
     const metrics = createMetricsRegistry('gateway');
-    const db = new Db({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, log });
+    const db = new Db({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
     cleanups.push(() => db.close());
     const redis: Redis = createRedis(config.REDIS_URL, log);
     cleanups.push(() => (redis.isOpen ? redis.close() : Promise.resolve()));
@@ -75,9 +69,11 @@ export async function startGateway(
     const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS, { metrics });
     // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
     const lockSeconds = Math.ceil(config.NATS_REQUEST_TIMEOUT_MS / 1000) + 30;
+    const accounts = new AccountRepository(db);
     const app = createHttpApp({
       log,
-      accounts: new AccountRepository(db),
+      accounts,
+      apiKeys: new ApiKeyCache(accounts, API_KEY_CACHE),
       sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
       rateLimits: new RateLimits(redis, config.REDIS_KEY_PREFIX, rateLimitSettings(config), log),
@@ -93,7 +89,7 @@ export async function startGateway(
     server.requestTimeout = 30_000;
     server.headersTimeout = 20_000;
     const port = await listen(server, config.GATEWAY_PORT);
-    cleanups.push(() => closeServer(server));
+    cleanups.push(() => closeServer(server, SHUTDOWN_GRACE_MS));
 
     const ops = await startOpsServer({
       port: config.OPS_PORT,

@@ -57,7 +57,7 @@ function registerOutboxGauges(metrics: Registry, outbox: OutboxRepository): void
  */
 export async function startLinks(config: LinksConfig, log: Logger = createLogger('links', config.LOG_LEVEL)): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
-  const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log });
+  const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'links', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });

@@ -6,6 +6,7 @@ import type { NotifierConfig } from './config';
 import { DeliveryRepository } from './data/delivery.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
 import { HttpWebhookSender } from './data/webhook-http.sender';
+import { CachedWebhookTargets } from './data/webhook-target.cache';
 import { WebhookTargetClient } from './data/webhook-target.client';
 import { DeliveryWorker } from './domain/delivery-worker';
 import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
@@ -32,7 +33,7 @@ const natsAnswers = (flush: () => Promise<void>): Promise<boolean> =>
  */
 export async function startNotifier(config: NotifierConfig, log: Logger = createLogger('notifier', config.LOG_LEVEL)): Promise<RunningService> {
   const metrics = createMetricsRegistry('notifier');
-  const db = new Db({ url: config.DATABASE_URL, schema: NOTIFIER_SCHEMA, log });
+  const db = new Db({ url: config.DATABASE_URL, schema: NOTIFIER_SCHEMA, log, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'notifier', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
@@ -50,10 +51,11 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     },
   });
 
+  const sender = new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, metrics });
   const worker = new DeliveryWorker(
     deliveries,
-    new WebhookTargetClient(bus),
-    new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, metrics }),
+    new CachedWebhookTargets(new WebhookTargetClient(bus), bus),
+    sender,
     {
       policy: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, minDelayAfterThrottleMs: config.WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS },
       concurrency: config.WEBHOOK_CONCURRENCY,
@@ -75,6 +77,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     groupId: config.KAFKA_GROUP_ID,
     topic: config.PAYMENT_EVENTS_TOPIC,
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+    maxWaitTimeMs: config.KAFKA_FETCH_MAX_WAIT_MS,
     metrics,
   });
 
@@ -96,6 +99,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
       // Consuming stops first (offsets of stored events are committed); then attempts in flight finish.
       await subscriber.close();
       await worker.stop(config.WEBHOOK_TIMEOUT_MS + STOP_GRACE_EXTRA_MS);
+      sender.close();
       await server.drain();
       await ops.close();
       await nc.drain().catch(() => undefined);

@@ -34,6 +34,12 @@ const notifierEnv = {
   PAYMENT_EVENTS_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/).default(PAYMENT_EVENTS_TOPIC),
   /** How long the group waits for a silent member; a restarted notifier waits out its old self this long. */
   KAFKA_SESSION_TIMEOUT_MS: int(6000, 300_000, 10_000),
+  /**
+   * Longest a fetch waits for new events. A broker answers as soon as an event arrives, so this only sets
+   * how often an idle consumer asks; the librdkafka mock (local runs, tests, the bench) holds every empty
+   * fetch for the whole wait, so there it adds up to this much to an event's latency.
+   */
+  KAFKA_FETCH_MAX_WAIT_MS: int(1, 10_000, 20),
   WEBHOOK_RETRY_DELAYS_MS: retryDelays,
   /** Per-attempt time-out of a webhook request. */
   WEBHOOK_TIMEOUT_MS: int(100, 120_000, 10_000),
@@ -41,9 +47,14 @@ const notifierEnv = {
   WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: int(0, 3_600_000, 60_000),
   /** Local runs and tests deliver to 127.0.0.1; deployments refuse private, loopback and link-local targets. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
-  /** Attempts in flight in one notifier process, and to one endpoint (URL), so a slow receiver never blocks others. */
-  WEBHOOK_CONCURRENCY: int(1, 10_000, 200),
-  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(1, 1000, 10),
+  /**
+   * Attempts in flight in one notifier process, and to one endpoint (URL), so a slow receiver never blocks
+   * others. Receivers that take 1 s each need 500 in flight for 500 deliveries/s; 1000 leaves room for
+   * time-outs. 20 per endpoint is what one modest merchant server is asked to serve at once, 2 % of the
+   * process, and 50 endpoints at 20 fill it (docs/design-decisions.md, "Webhook concurrency").
+   */
+  WEBHOOK_CONCURRENCY: int(1, 10_000, 1000),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(1, 1000, 20),
   /** Fallback poll for due deliveries (other replicas' work, expired leases); new events wake the worker at once. */
   WEBHOOK_POLL_INTERVAL_MS: int(10, 60_000, 500),
   /**

@@ -112,6 +112,11 @@ export class TestSystem {
     return created.shop.id;
   }
 
+  /** Changes a shop's webhook target in the shops' data, as the admin CLI or a merchant would. */
+  async updateShop(shopId: number, patch: { webhook_url?: string | null; webhook_secret?: string | null }): Promise<void> {
+    await this.shops!.updateShop(shopId, patch);
+  }
+
   event(shopId: number, merchantId: string = this.merchantId, linkId: string = randomUUID()): PaymentSucceededEvent {
     return {
       event_id: randomUUID(),

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { broadcasts, type ShopsChangedMessage } from '@pl/contracts';
 import { Receiver } from './receiver';
 import { TestSystem } from './harness';
 
@@ -155,5 +156,47 @@ describe('webhook delivery', () => {
     // ...which never had more than its two endpoint slots.
     expect(slow.maxOpen).toBe(2);
     slow.release();
+  });
+
+  it('holds two shops that share one endpoint to that endpoint\'s two slots together, then delivers all', async () => {
+    const shared = await receiver((n) => (n <= 2 ? 'hang' : { status: 200 }));
+    const shops = [await system.createShop(shared.url, null), await system.createShop(shared.url, null)];
+    const events = shops.flatMap((shopId) => [system.event(shopId), system.event(shopId), system.event(shopId)]);
+    for (const e of events) await system.publish(e);
+    await shared.nth(2);
+    // Another shop's webhook arrives only after the worker claimed again with both shared slots taken.
+    const fast = await receiver();
+    await system.publish(system.event(await system.createShop(fast.url, null)));
+    await fast.nth(1);
+    expect(shared.maxOpen).toBe(2);
+    shared.release();
+    for (const e of events) expect(await system.settled(e.event_id)).toBe('succeeded');
+    expect(shared.maxOpen).toBe(2);
+  });
+
+  it('sends to a shop\'s new URL as soon as the shops service announced the change', async () => {
+    const before = await receiver();
+    const after = await receiver();
+    const shopId = await system.createShop(before.url, SECRET);
+    await system.publish(system.event(shopId));
+    await before.nth(1);
+    const announced = new Promise<void>((resolve) => {
+      const sub = system.bus!.subscribe(
+        broadcasts.shopsChanged,
+        (m: ShopsChangedMessage) => {
+          if (m.shop_id !== shopId && m.shop_id !== null) return;
+          sub.unsubscribe();
+          resolve();
+        },
+        () => undefined,
+      );
+    });
+    await system.updateShop(shopId, { webhook_url: after.url });
+    await announced;
+    const event = system.event(shopId);
+    await system.publish(event);
+    expect(await system.settled(event.event_id)).toBe('succeeded');
+    expect(after.hits.map((h) => h.headers['x-webhook-id'])).toEqual([`whk_${event.event_id}`]);
+    expect(before.hits).toHaveLength(1);
   });
 });

@@ -1,9 +1,11 @@
-import { BusServer, IdentityTokens, connectNats } from '@pl/bus';
+import { BusClient, BusServer, IdentityTokens, connectNats } from '@pl/bus';
+import { broadcasts } from '@pl/contracts';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { ShopsConfig } from './config';
 import { SHOPS_SCHEMA } from './data/migrate';
+import { ShopChangesListener } from './data/shop-changes.listener';
 import { ShopRepository } from './data/shop.repository';
 import { SecretBox } from './domain/secret-box';
 import { registerShopHandlers } from './entry/nats/shop.handlers';
@@ -12,13 +14,27 @@ import { registerWebhookTargetHandler } from './entry/nats/webhook-target.handle
 /** Starts the shops service: answers shop look-ups on NATS in the `shops` queue group. */
 export async function startShops(config: ShopsConfig, log: Logger = createLogger('shops', config.LOG_LEVEL)): Promise<RunningService> {
   const metrics = createMetricsRegistry('shops');
-  const db = new Db({ url: config.DATABASE_URL, schema: SHOPS_SCHEMA, log });
+  const db = new Db({ url: config.DATABASE_URL, schema: SHOPS_SCHEMA, log, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'shops', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log, { metrics });
   const shops = new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY));
   registerShopHandlers(server, shops);
   registerWebhookTargetHandler(server, shops);
+  // Every committed change of a shop goes out on `shops.changed`, so copies kept elsewhere (links) go at once.
+  const publisher = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);
+  const changes = new ShopChangesListener(
+    config.DATABASE_URL,
+    (shopId) => {
+      try {
+        publisher.publish(broadcasts.shopsChanged, { shop_id: shopId });
+      } catch (err) {
+        log.warn({ err, shop_id: shopId }, 'could not announce a shop change; copies elsewhere live out their TTL');
+      }
+    },
+    log,
+  );
+  await changes.start();
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -31,6 +47,7 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
     opsPort: ops.port,
     async stop() {
       await server.drain();
+      await changes.stop();
       await ops.close();
       await nc.drain().catch(() => undefined);
       await db.close();

@@ -10,6 +10,12 @@ describe('shops loadConfig', () => {
     expect(Buffer.from(DEV_WEBHOOK_SECRET_KEY, 'base64')).toHaveLength(32);
   });
 
+  it('sizes the Postgres pool at 10 connections unless DATABASE_POOL_MAX says otherwise, and refuses 0', () => {
+    expect(loadConfig({}).DATABASE_POOL_MAX).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_MAX: '3' }).DATABASE_POOL_MAX).toBe(3);
+    expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+  });
+
   it('reads WEBHOOK_ALLOW_PRIVATE_TARGETS=true as true', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
   });

@@ -4,6 +4,7 @@ import { loadConfig as loadGatewayConfig } from '../../../services/gateway/src/c
 import { loadConfig as loadLinksConfig } from '../../../services/links/src/config';
 import { loadConfig as loadNotifierConfig } from '../../../services/notifier/src/config';
 import { loadConfig as loadShopsConfig } from '../../../services/shops/src/config';
+import { CRASH_POINT_ENV } from '../../../libs/config/src/crash-point';
 import { ROOT, projectDependencies, readText, type ServiceName } from './repo';
 
 type Loader = (env: NodeJS.ProcessEnv) => unknown;
@@ -42,14 +43,21 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** `process.env.X` / `process.env['X']` read directly by the service's code or the libraries it runs with. */
+/** Read directly, but only outside production: the crash tests' fault injection, which no deployment sets. */
+const TEST_ONLY: ReadonlySet<string> = new Set(CRASH_POINT_ENV);
+
+/**
+ * `process.env.X` / `process.env['X']` read directly by the service's code or the libraries it runs with,
+ * but for the test-only ones.
+ */
 export function directEnvReads(service: ServiceName): string[] {
   const dirs = [`services/${service}`, ...projectDependencies(`services/${service}`)];
   const keys = new Set<string>();
   for (const dir of dirs) {
     for (const file of sourceFiles(`${dir}/src`)) {
       for (const m of readText(file).matchAll(/process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g)) {
-        keys.add((m[1] ?? m[2]) as string);
+        const key = (m[1] ?? m[2]) as string;
+        if (!TEST_ONLY.has(key)) keys.add(key);
       }
     }
   }

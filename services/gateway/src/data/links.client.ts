@@ -7,7 +7,6 @@ import {
   type ListLinksCommand,
   type MerchantIdentity,
   type PaymentLink,
-  type PaymentLinkList,
   type SelectMethodCommand,
   type SettlePaymentCommand,
 } from '@pl/contracts';
@@ -15,24 +14,32 @@ import {
 /** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
 const GATEWAY_IDENTITY: Identity = { kind: 'service', service: 'gateway' };
 
-/** The links service as the gateway sees it: typed NATS requests made on behalf of a merchant. */
+/**
+ * The links service as the gateway sees it: typed NATS requests made on behalf of a merchant. The merchant
+ * routes answer with the link (or list) exactly as the links service serialized it, so those calls return
+ * the reply's JSON bytes instead of decoding and parsing them only to serialize them again.
+ */
 export class LinksClient {
   constructor(private readonly bus: BusClient) {}
 
-  create(identity: MerchantIdentity, command: CreateLinkCommand, requestId: string): Promise<PaymentLink> {
-    return this.bus.request(subjects.linksCreate, command, identity, { requestId });
+  /** A `PaymentLink`, as UTF-8 JSON. */
+  create(identity: MerchantIdentity, command: CreateLinkCommand, requestId: string): Promise<Buffer> {
+    return this.bus.requestJson(subjects.linksCreate, command, identity, { requestId });
   }
 
-  get(identity: MerchantIdentity, id: string, requestId: string): Promise<PaymentLink> {
-    return this.bus.request(subjects.linksGet, { id }, identity, { requestId });
+  /** A `PaymentLink`, as UTF-8 JSON. */
+  get(identity: MerchantIdentity, id: string, requestId: string): Promise<Buffer> {
+    return this.bus.requestJson(subjects.linksGet, { id }, identity, { requestId });
   }
 
-  list(identity: MerchantIdentity, command: ListLinksCommand, requestId: string): Promise<PaymentLinkList> {
-    return this.bus.request(subjects.linksList, command, identity, { requestId });
+  /** A `PaymentLinkList`, as UTF-8 JSON. */
+  list(identity: MerchantIdentity, command: ListLinksCommand, requestId: string): Promise<Buffer> {
+    return this.bus.requestJson(subjects.linksList, command, identity, { requestId });
   }
 
-  cancel(identity: MerchantIdentity, id: string, requestId: string): Promise<PaymentLink> {
-    return this.bus.request(subjects.linksCancel, { id }, identity, { requestId });
+  /** A `PaymentLink`, as UTF-8 JSON. */
+  cancel(identity: MerchantIdentity, id: string, requestId: string): Promise<Buffer> {
+    return this.bus.requestJson(subjects.linksCancel, { id }, identity, { requestId });
   }
 
   /** The buyer-safe view of a link, for the checkout page (the link id is the buyer's capability). */

@@ -1,5 +1,6 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
+import { BudgetLeases, type Grant } from './budget-leases';
 import type { Redis } from './redis';
 
 export type LimitedCaller = 'api_key' | 'cashier' | 'session' | 'login_ip';
@@ -29,13 +30,35 @@ const decision = (limit: number, res: RateLimiterRes, allowed: boolean): LimitDe
   resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
 });
 
+const toDecision = (limit: number, grant: Grant): LimitDecision => ({
+  allowed: grant.allowed,
+  limit,
+  remaining: Math.max(0, grant.remaining),
+  resetSeconds: Math.max(1, Math.ceil(grant.msBeforeNext / 1000)),
+});
+
+/** Takes `n` requests from a key's budget in Redis; a spent budget is an answer, a Redis failure throws. */
+const takeFrom =
+  (limiter: RateLimiterRedis) =>
+  async (key: string, n: number): Promise<Grant> => {
+    try {
+      const res = await limiter.consume(key, n);
+      return { allowed: true, remaining: res.remainingPoints, msBeforeNext: res.msBeforeNext };
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return { allowed: false, remaining: e.remainingPoints, msBeforeNext: e.msBeforeNext };
+      throw e;
+    }
+  };
+
 /**
  * Request budgets per credential and per client IP, counted in Redis so every gateway replica shares
- * them (rate-limiter-flexible's atomic Redis limiter). When Redis itself fails, limiting is skipped
- * (fail open) rather than turning routes that need no Redis into 503s; the outage is logged.
+ * them (rate-limiter-flexible's atomic Redis limiter). Large budgets are taken from Redis in small
+ * leases ({@link BudgetLeases}) so a busy key does not cost a Redis round trip per request. When Redis
+ * itself fails, limiting is skipped (fail open) rather than turning routes that need no Redis into 503s;
+ * the outage is logged.
  */
 export class RateLimits {
-  private readonly limiters: Record<LimitedCaller, { limiter: RateLimiterRedis; points: number }>;
+  private readonly limiters: Record<LimitedCaller, { budget: BudgetLeases; points: number }>;
   private readonly loginFailures: RateLimiterRedis;
   private lastWarnAt = 0;
 
@@ -47,14 +70,19 @@ export class RateLimits {
   ) {
     const perMinute = (name: string, points: number) => ({
       points,
-      limiter: new RateLimiterRedis({
-        storeClient: redis,
-        useRedisPackage: true,
-        keyPrefix: `${keyPrefix}rl:${name}`,
+      budget: new BudgetLeases(
         points,
-        duration: 60,
-        rejectIfRedisNotReady: true,
-      }),
+        takeFrom(
+          new RateLimiterRedis({
+            storeClient: redis,
+            useRedisPackage: true,
+            keyPrefix: `${keyPrefix}rl:${name}`,
+            points,
+            duration: 60,
+            rejectIfRedisNotReady: true,
+          }),
+        ),
+      ),
     });
     this.limiters = {
       api_key: perMinute('api_key', settings.apiKeyPerMinute),
@@ -72,13 +100,19 @@ export class RateLimits {
     });
   }
 
+  /** Takes one request from the caller's budget when this replica's lease covers it; else undefined (ask {@link consume}). */
+  consumeLocally(caller: LimitedCaller, key: string): LimitDecision | undefined {
+    const { budget, points } = this.limiters[caller];
+    const grant = budget.consumeLocally(key);
+    return grant && toDecision(points, grant);
+  }
+
   /** Takes one request from the caller's budget; null when Redis could not be asked. */
   async consume(caller: LimitedCaller, key: string): Promise<LimitDecision | null> {
-    const { limiter, points } = this.limiters[caller];
+    const { budget, points } = this.limiters[caller];
     try {
-      return decision(points, await limiter.consume(key), true);
+      return toDecision(points, await budget.consume(key));
     } catch (e) {
-      if (e instanceof RateLimiterRes) return decision(points, e, false);
       this.warn(e);
       return null;
     }

@@ -198,4 +198,12 @@ export class LinkRepository implements LinkStore {
     );
     return rows.map((r) => r.id);
   }
+
+  /** Due pending links, counted through the partial index of pending links: the sweeper's backlog. */
+  async countDue(): Promise<number> {
+    const rows = await this.db.query<{ due: number }>(
+      `SELECT count(*)::int AS due FROM payment_links WHERE status = 'pending' AND expires_at <= now()`,
+    );
+    return rows[0]?.due ?? 0;
+  }
 }

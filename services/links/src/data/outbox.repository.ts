@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { crashPoint } from '@pl/config';
 import type { Db } from '@pl/db';
 import { currentTraceparent, TRACEPARENT } from '@pl/telemetry';
 import type { OutboxEntry } from '../domain/link';
@@ -26,11 +27,15 @@ export interface OutboxBacklog {
  * The active trace context is stored with it, so the Kafka message continues the trace that wrote it.
  */
 export async function insertOutboxEntry(client: PoolClient, entry: OutboxEntry): Promise<void> {
+  // One round trip for the row and its notification: the settle transaction is on the payment path.
   await client.query(
-    `INSERT INTO outbox (id, topic, message_key, payload, headers, traceparent) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)`,
-    [entry.id, entry.topic, entry.key, JSON.stringify(entry.payload), JSON.stringify(entry.headers), currentTraceparent()],
+    `WITH entry AS (
+       INSERT INTO outbox (id, topic, message_key, payload, headers, traceparent) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)
+       RETURNING message_key
+     )
+     SELECT pg_notify($7, message_key) FROM entry`,
+    [entry.id, entry.topic, entry.key, JSON.stringify(entry.payload), JSON.stringify(entry.headers), currentTraceparent(), OUTBOX_CHANNEL],
   );
-  await client.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, entry.key]);
 }
 
 /** A claimed batch: published by `publish`, then marked, all while the rows stay locked. */
@@ -58,6 +63,7 @@ export class OutboxRepository {
       if (rows.length === 0) return 0;
       // The stored trace context rides as a header; the relay makes it the parent of its publish span.
       await publish(rows.map((r) => ({ id: r.id, topic: r.topic, key: r.message_key, payload: r.payload, headers: withTrace(r) })));
+      crashPoint('links.after-publish-before-mark');
       await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       return rows.length;
     });

@@ -26,7 +26,7 @@ function shopIdFor(who: MerchantIdentity, command: CreateLinkCommand): number {
 export async function createLink(deps: LinkDeps, identity: Identity, command: CreateLinkCommand): Promise<LinkRecord> {
   const who = requireMerchant(identity);
   const shopId = shopIdFor(who, command);
-  // The shops service answers not_found and forbidden for the identity itself.
+  // The directory answers not_found and forbidden for the identity itself.
   const shop = await deps.shops.getShop(shopId, who);
   if (shop.merchant_id !== who.merchant_id) throw forbidden('Shop belongs to another merchant');
   if (who.auth === 'session' && !who.email_confirmed) throw emailNotConfirmed();

@@ -2,12 +2,18 @@ import type { Identity, ListLinksCommand } from '@pl/contracts';
 import { forbidden } from '@pl/errors';
 import { requireMerchant, scopeOf } from './access';
 import { decodeCursor } from './cursor';
+import type { LinkRecord } from './link';
 import type { LinkPage } from './link-view';
-import type { LinkDeps } from './ports';
+import type { LinkDeps, LinkListQuery } from './ports';
 
 /**
  * The caller's links, newest first, one keyset page at a time: one row beyond the limit is fetched
  * to learn whether another page exists. A cashier key sees its own shop only.
+ *
+ * No link is ever listed (or filtered) as pending past its expiry. The sweeper keeps such links rare, so a
+ * page is read first, and only when it holds one that looks due are the merchant's due links expired and
+ * the page read again (the application clock decides whether to try, the database's what is due, as on a
+ * read of one link). A filter on `expired` must find links the sweeper has not reached yet, so it expires first.
  */
 export async function listLinks(deps: LinkDeps, identity: Identity, command: ListLinksCommand): Promise<LinkPage> {
   const who = requireMerchant(identity);
@@ -16,15 +22,21 @@ export async function listLinks(deps: LinkDeps, identity: Identity, command: Lis
   if (scope.shopId !== undefined && command.shop_id !== null && command.shop_id !== scope.shopId) {
     throw forbidden("shop_id does not match the cashier key's shop");
   }
-  // Due links are expired before reading so that none is listed (or filtered) as pending.
-  await deps.links.expireDue(who.merchant_id);
-  const rows = await deps.links.list({
+  const query: LinkListQuery = {
     scope,
     status: command.status,
     shopId: command.shop_id,
     orderId: command.order_id,
     after,
     limit: command.limit + 1,
-  });
+  };
+  if (command.status === 'expired') await deps.links.expireDue(who.merchant_id);
+  let rows = await deps.links.list(query);
+  const now = deps.now().getTime();
+  const looksDue = (l: LinkRecord): boolean => l.status === 'pending' && l.expiresAt.getTime() <= now;
+  if (command.status !== 'expired' && rows.some(looksDue)) {
+    await deps.links.expireDue(who.merchant_id);
+    rows = await deps.links.list(query);
+  }
   return { items: rows.slice(0, command.limit), hasMore: rows.length > command.limit };
 }

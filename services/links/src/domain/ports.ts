@@ -41,7 +41,7 @@ export interface LinkStore {
   settle(id: string, settlement: Settlement, eventFor: (paid: LinkRecord) => OutboxEntry): Promise<LinkRecord | null>;
 }
 
-/** Shops as the shops service answers for them; it decides not_found and forbidden itself. */
+/** Shops as a caller may see them: unknown is not_found, another merchant's (or another shop than a cashier key's) is forbidden. */
 export interface ShopDirectory {
   getShop(shopId: number, identity: Identity): Promise<ShopView>;
 }

@@ -1,4 +1,5 @@
 import type { Identity, SettlePaymentCommand } from '@pl/contracts';
+import { crashPoint } from '@pl/config';
 import { linkNotPending, notFound } from '@pl/errors';
 import { requireService } from './access';
 import type { LinkRecord } from './link';
@@ -37,7 +38,10 @@ export async function settlePayment(deps: LinkDeps, identity: Identity, command:
     { to: command.status, gatewayProvider: command.provider, gatewayPaymentId: command.gateway_payment_id },
     (paid) => paymentSucceeded(paid, eventId, deps.eventsTopic),
   );
-  if (settled) return settled;
+  if (settled) {
+    crashPoint('links.after-settle-commit');
+    return settled;
+  }
   const now = (await deps.links.findById(link.id)) ?? link;
   throw linkNotPending(now.status);
 }

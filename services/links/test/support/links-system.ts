@@ -58,6 +58,8 @@ export interface ShopSettings {
 /** The real shops and links services in-process on a fresh database and a NATS namespace of their own. */
 export interface LinksSystem {
   bus: BusClient;
+  /** The NATS subject prefix of this system. */
+  namespace: string;
   databaseUrl: string;
   /** This system's own Kafka topic of payment events. */
   topic: string;
@@ -100,6 +102,7 @@ export async function startLinksSystem(
 
   return {
     bus,
+    namespace,
     databaseUrl: database.url,
     topic,
     linksDb,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentSucceededEvent } from '@pl/contracts';
 import type { Db } from '@pl/db';
-import { currentTraceparent } from '@pl/telemetry';
 import type {
   AttemptRecord,
+  Claim,
   AttemptResult,
   AttemptVerdict,
   ClaimedDelivery,
@@ -16,6 +16,7 @@ import type {
   ListPage,
 } from '../domain/delivery';
 import type { EventInbox, NewDelivery } from '../domain/payment-event';
+import { WriteBatcher } from './write-batcher';
 
 interface DeliveryRow {
   id: string;
@@ -50,25 +51,54 @@ const toAttempt = (r: AttemptRow): AttemptRecord => ({
   error: r.error,
 });
 
+interface AttemptToRecord {
+  claim: ClaimedDelivery;
+  endpoint: string | null;
+  result: AttemptResult;
+  verdict: AttemptVerdict;
+}
+
+/** Most attempts recorded by one statement. */
+const RECORD_BATCH = 200;
+
 /** The notifier's tables: received events, deliveries and their attempts. */
 export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQueue {
+  private readonly attempts = new WriteBatcher<AttemptToRecord, number>((items) => this.recordAttempts(items), RECORD_BATCH);
+
   constructor(private readonly db: Db) {}
 
-  async store(event: PaymentSucceededEvent, d: NewDelivery): Promise<boolean> {
-    return this.db.transaction(async (c) => {
-      const inserted = await c.query('INSERT INTO inbox_events (event_id, payload) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING', [
-        event.event_id,
-        JSON.stringify(event),
-      ]);
-      if (inserted.rowCount === 0) return false;
-      await c.query(
-        `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at, traceparent)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9)`,
-        // The active context is the consumer span of the Kafka message: the attempts continue its trace.
-        [d.id, d.eventId, d.webhookId, d.event, d.merchantId, d.shopId, d.paymentLinkId, d.body, currentTraceparent()],
-      );
-      return true;
-    });
+  async storeAll(items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<number> {
+    if (items.length === 0) return 0;
+    // One statement for the whole slice, so it is atomic without a transaction: the inbox takes the events it
+    // has not seen, and exactly those get a delivery (in the order they came, which `seq` keeps).
+    const rows = await this.db.query<{ id: string }>(
+      `WITH slice AS (
+         SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::bytea[], $10::text[])
+           WITH ORDINALITY AS s(event_id, payload, id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent, ord)
+       ), taken AS (
+         INSERT INTO inbox_events (event_id, payload) SELECT event_id, payload FROM slice
+         ON CONFLICT (event_id) DO NOTHING
+         RETURNING event_id
+       )
+       INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at, traceparent)
+       SELECT s.id, s.event_id, s.webhook_id, s.event, s.merchant_id, s.shop_id, s.payment_link_id, s.body, now(), s.traceparent
+         FROM slice s JOIN taken USING (event_id)
+        ORDER BY s.ord
+       RETURNING id`,
+      [
+        items.map((i) => i.event.event_id),
+        items.map((i) => JSON.stringify(i.event)),
+        items.map((i) => i.delivery.id),
+        items.map((i) => i.delivery.webhookId),
+        items.map((i) => i.delivery.event),
+        items.map((i) => i.delivery.merchantId),
+        items.map((i) => String(i.delivery.shopId)),
+        items.map((i) => i.delivery.paymentLinkId),
+        items.map((i) => i.delivery.body),
+        items.map((i) => i.delivery.traceparent),
+      ],
+    );
+    return rows.length;
   }
 
   private async withAttempts(rows: DeliveryRow[]): Promise<DeliveryRecord[]> {
@@ -130,38 +160,73 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
     );
   }
 
-  async claimDue(o: ClaimOptions): Promise<ClaimedDelivery[]> {
+  async claimDue(o: ClaimOptions): Promise<Claim> {
     const token = randomUUID();
-    return this.db.transaction(async (c) => {
-      // Locked rows are another worker's claim in progress; leased rows are another worker's attempt.
-      const due = await c.query<{ id: string; shop_id: string }>(
-        `SELECT id, shop_id FROM deliveries
+    const shopIds: string[] = [];
+    const endpointOfShop: number[] = [];
+    o.endpoints.forEach((e, i) => {
+      for (const shopId of e.shopIds) {
+        shopIds.push(String(shopId));
+        endpointOfShop.push(i + 1);
+      }
+    });
+    // One statement (a claim is on every delivery's path). Locked rows are another worker's claim in progress,
+    // leased rows another worker's attempt. Of the due rows read, each endpoint gets as many as it has room
+    // for (a shop of no known endpoint is its own, with `perEndpoint` room), oldest due first. The claim also
+    // moves a row's due time to the end of its lease: rows in flight leave the due part of the index, so the
+    // next claim does not walk past them, and a crashed worker's row is due again when its lease ends.
+    const rows = await this.db.query<{
+      seen: number;
+      id: string | null;
+      webhook_id: string;
+      event: string;
+      shop_id: string;
+      body: Buffer;
+      series: number;
+      attempts_made: number;
+      traceparent: string | null;
+    }>(
+      `WITH due AS (
+         SELECT id, shop_id, next_attempt_at, seq FROM deliveries
           WHERE status = 'pending' AND next_attempt_at <= now()
             AND (lease_until IS NULL OR lease_until < now())
             AND NOT (shop_id = ANY($2::bigint[]))
-          ORDER BY next_attempt_at
+          ORDER BY next_attempt_at, seq
           LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        [Math.min(o.limit * 4, 1000), o.excludeShops],
-      );
-      const ids = o.choose(due.rows.map((r) => ({ id: r.id, shopId: Number(r.shop_id) })));
-      if (ids.length === 0) return [];
-      const claimed = await c.query<{
-        id: string;
-        webhook_id: string;
-        event: string;
-        shop_id: string;
-        body: Buffer;
-        series: number;
-        attempts_made: number;
-        traceparent: string | null;
-      }>(
-        `UPDATE deliveries SET lease_until = now() + $2::double precision * interval '1 millisecond', lease_token = $3
-          WHERE id = ANY($1::uuid[])
-          RETURNING id, webhook_id, event, shop_id, body, series, attempts_made, traceparent`,
-        [ids, o.leaseMs, token],
-      );
-      return claimed.rows.map((r) => ({
+          FOR UPDATE SKIP LOCKED
+       ), ranked AS (
+         SELECT due.id, due.next_attempt_at, due.seq, COALESCE(room.slots, $6) AS slots,
+                row_number() OVER (PARTITION BY COALESCE(shop.endpoint, -due.shop_id) ORDER BY due.next_attempt_at, due.seq) AS nth
+           FROM due
+           LEFT JOIN unnest($3::bigint[], $4::bigint[]) AS shop(shop_id, endpoint) ON shop.shop_id = due.shop_id
+           LEFT JOIN unnest($5::int[]) WITH ORDINALITY AS room(slots, endpoint) ON room.endpoint = shop.endpoint
+       ), picked AS (
+         SELECT id FROM ranked WHERE nth <= slots ORDER BY next_attempt_at, seq LIMIT $7
+       ), claimed AS (
+         -- By primary key (a join with the few picked rows may be planned as a scan of the whole table).
+         UPDATE deliveries d
+            SET lease_until = now() + $8::double precision * interval '1 millisecond', lease_token = $9,
+                next_attempt_at = now() + $8::double precision * interval '1 millisecond'
+          WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
+         RETURNING d.id, d.webhook_id, d.event, d.shop_id, d.body, d.series, d.attempts_made, d.traceparent
+       )
+       SELECT (SELECT count(*)::int FROM due) AS seen, claimed.* FROM (VALUES (1)) AS one (x) LEFT JOIN claimed ON true`,
+      [
+        Math.min(o.limit * 4, 1000),
+        o.excludeShops.map(String),
+        shopIds,
+        endpointOfShop,
+        o.endpoints.map((e) => e.room),
+        o.perEndpoint,
+        o.limit,
+        o.leaseMs,
+        token,
+      ],
+    );
+    const claims: ClaimedDelivery[] = [];
+    for (const r of rows) {
+      if (r.id === null) continue;
+      claims.push({
         id: r.id,
         webhookId: r.webhook_id,
         event: r.event,
@@ -171,52 +236,86 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         attempt: r.attempts_made + 1,
         leaseToken: token,
         traceparent: r.traceparent,
-      }));
-    });
+      });
+    }
+    return { claims, seen: rows[0]?.seen ?? 0 };
   }
 
-  async recordAttempt(claim: ClaimedDelivery, endpoint: string | null, r: AttemptResult, verdict: AttemptVerdict): Promise<void> {
-    await this.db.transaction(async (c) => {
-      await c.query(
-        `INSERT INTO delivery_attempts (delivery_id, series, attempt, at, duration_ms, status_code, error, response_head, endpoint)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-        [claim.id, claim.series, claim.attempt, r.at, r.durationMs, r.statusCode, r.error, r.responseHead, endpoint],
-      );
-      // Only while the claim holds: a resend (new series) or an expired lease taken over wins.
-      await c.query(
-        `UPDATE deliveries SET attempts_made = $3, status = $4, next_attempt_at = $5, endpoint = COALESCE($6, endpoint),
-                lease_until = NULL, lease_token = NULL, updated_at = now()
-          WHERE id = $1 AND lease_token = $2`,
-        [claim.id, claim.leaseToken, claim.attempt, verdict.status, verdict.status === 'pending' ? verdict.nextAttemptAt : null, endpoint],
-      );
-    });
+  /**
+   * Attempts finishing at about the same time are recorded together (see WriteBatcher): one statement per
+   * batch, atomic on its own, so a slot is freed after one round trip however many attempts end at once.
+   */
+  recordAttempt(claim: ClaimedDelivery, endpoint: string | null, result: AttemptResult, verdict: AttemptVerdict): Promise<number> {
+    return this.attempts.add({ claim, endpoint, result, verdict });
+  }
+
+  /**
+   * For each attempt: its row, the move of its delivery (only while the claim holds: a resend (new series) or
+   * an expired lease taken over wins) and, after a 2xx, the bring-forward of its endpoint's waiting deliveries
+   * (not those in flight: their own attempt decides). Returns, per attempt, how many its endpoint brought forward.
+   */
+  private async recordAttempts(items: AttemptToRecord[]): Promise<number[]> {
+    const rows = await this.db.query<{ endpoint: string; brought_forward: number }>(
+      `WITH done AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::timestamptz[], $6::int[], $7::int[], $8::text[],
+                              $9::bytea[], $10::text[], $11::text[], $12::timestamptz[], $13::boolean[])
+           AS t(id, lease_token, series, attempt, at, duration_ms, status_code, error, response_head, endpoint, status, next_attempt_at, recovered)
+       ), attempts AS (
+         INSERT INTO delivery_attempts (delivery_id, series, attempt, at, duration_ms, status_code, error, response_head, endpoint)
+         SELECT id, series, attempt, at, duration_ms, status_code, error, response_head, endpoint FROM done
+         ON CONFLICT DO NOTHING
+       ), moved AS (
+         UPDATE deliveries d SET attempts_made = done.attempt, status = done.status, next_attempt_at = done.next_attempt_at,
+                endpoint = COALESCE(done.endpoint, d.endpoint), lease_until = NULL, lease_token = NULL, updated_at = now()
+           FROM done
+          WHERE d.id = ANY ($1::uuid[]) AND d.id = done.id AND d.lease_token = done.lease_token
+       ), forward AS (
+         UPDATE deliveries d SET next_attempt_at = now(), updated_at = now()
+          WHERE d.endpoint IN (SELECT endpoint FROM done WHERE recovered)
+            AND d.status = 'pending' AND d.attempts_made > 0 AND d.next_attempt_at > now()
+            AND (d.lease_until IS NULL OR d.lease_until < now()) AND NOT (d.id = ANY ($1::uuid[]))
+         RETURNING d.endpoint
+       )
+       SELECT endpoint, count(*)::int AS brought_forward FROM forward GROUP BY endpoint`,
+      [
+        items.map((i) => i.claim.id),
+        items.map((i) => i.claim.leaseToken),
+        items.map((i) => i.claim.series),
+        items.map((i) => i.claim.attempt),
+        items.map((i) => i.result.at),
+        items.map((i) => i.result.durationMs),
+        items.map((i) => i.result.statusCode),
+        items.map((i) => i.result.error),
+        items.map((i) => i.result.responseHead),
+        items.map((i) => i.endpoint),
+        items.map((i) => i.verdict.status),
+        items.map((i) => (i.verdict.status === 'pending' ? i.verdict.nextAttemptAt : null)),
+        items.map((i) => i.result.ok && i.endpoint !== null),
+      ],
+    );
+    const forwarded = new Map(rows.map((r) => [r.endpoint, r.brought_forward]));
+    return items.map((i) => (i.result.ok && i.endpoint !== null ? (forwarded.get(i.endpoint) ?? 0) : 0));
   }
 
   async release(claim: ClaimedDelivery, retryInMs: number): Promise<void> {
+    // The claim moved the due time to the lease's end; handing back sets it from now.
     await this.db.query(
       `UPDATE deliveries SET lease_until = NULL, lease_token = NULL,
-              next_attempt_at = GREATEST(next_attempt_at, now() + $3::double precision * interval '1 millisecond')
+              next_attempt_at = now() + $3::double precision * interval '1 millisecond'
         WHERE id = $1 AND lease_token = $2`,
       [claim.id, claim.leaseToken, retryInMs],
     );
   }
 
-  /** Deliveries waiting for an attempt: due now and scheduled later (read through the partial index). */
+  /**
+   * Deliveries waiting for an attempt: due now and scheduled later (read through the partial index). A
+   * delivery in flight counts as scheduled (its due time is its lease's end).
+   */
   async queueDepth(): Promise<{ due: number; scheduled: number }> {
     const rows = await this.db.query<{ due: string; scheduled: string }>(
       `SELECT count(*) FILTER (WHERE next_attempt_at <= now()) AS due, count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled
          FROM deliveries WHERE status = 'pending'`,
     );
     return { due: Number(rows[0]?.due ?? 0), scheduled: Number(rows[0]?.scheduled ?? 0) };
-  }
-
-  async bringForward(endpoint: string): Promise<number> {
-    const rows = await this.db.query(
-      `UPDATE deliveries SET next_attempt_at = now(), updated_at = now()
-        WHERE status = 'pending' AND attempts_made > 0 AND endpoint = $1 AND next_attempt_at > now()
-        RETURNING id`,
-      [endpoint],
-    );
-    return rows.length;
   }
 }

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { context } from '@opentelemetry/api';
 import { contextFromTraceparent, Counter, DURATION_BUCKETS, Histogram, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
@@ -12,6 +12,15 @@ import { isBlockedAddress } from '@pl/webhook-target';
 
 /** How much of a response is kept for the attempt log; the rest is never read. */
 export const RESPONSE_HEAD_BYTES = 4096;
+
+/**
+ * How long a kept connection may sit idle before we close it: under the 5 s that Node and many servers
+ * keep one, so we are rarely the one who reuses a connection the receiver is closing.
+ */
+const KEEP_ALIVE_IDLE_MS = 4000;
+
+/** Errors of a kept connection that the receiver closed as we reused it: the request never reached it. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 export interface HttpSenderOptions {
   timeoutMs: number;
@@ -89,16 +98,27 @@ function describeError(err: unknown): string {
 }
 
 /**
- * Sends webhooks over node:http(s): one fresh connection per attempt (the guarded lookup runs for every
- * one), no redirects followed, a time-out over the whole attempt, and at most 4 KiB of the response read.
+ * Sends webhooks over node:http(s): no redirects followed, a time-out over the whole attempt, and at most
+ * 4 KiB of the response read. A connection whose 2xx response was read to its end is kept for the next
+ * attempt to that host (a TLS handshake and a connect saved per webhook); any other answer, and anything cut
+ * short, closes it. The guarded lookup runs for every new connection; a kept one stays with the address it
+ * was checked at.
  */
 export class HttpWebhookSender implements WebhookSender {
   private readonly lookup: LookupFunction;
   private readonly metrics: SenderMetrics | undefined;
+  private readonly httpAgent = new HttpAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS });
 
   constructor(private readonly options: HttpSenderOptions) {
     this.lookup = guardedLookup(options.allowPrivateTargets);
     this.metrics = options.metrics ? senderMetrics(options.metrics) : undefined;
+  }
+
+  /** Closes the kept connections (at shutdown, after the last attempt). */
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
   }
 
   /**
@@ -130,14 +150,20 @@ export class HttpWebhookSender implements WebhookSender {
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
       let response: IncomingMessage | undefined;
+      let socket: Socket | undefined;
       const chunks: Buffer[] = [];
       let kept = 0;
 
-      const finish = (error: string | null, timedOut = false): void => {
+      const finish = (error: string | null, timedOut = false, keepConnection = false): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        req?.destroy();
+        if (!keepConnection) {
+          req?.destroy();
+          // At a response's end the request has already handed its socket back; it reaches the agent's pool
+          // only on the next tick, so destroying it now keeps it out.
+          socket?.destroy();
+        }
         const statusCode = response?.statusCode ?? null;
         const ok = error === null && statusCode !== null && statusCode >= 200 && statusCode < 300;
         const redirect = statusCode !== null && statusCode >= 300 && statusCode < 400;
@@ -166,26 +192,39 @@ export class HttpWebhookSender implements WebhookSender {
       if (!allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) return finish(BLOCKED);
 
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-      req = send(target, { method: 'POST', headers, agent: false, lookup: this.lookup }, (res) => {
-        response = res;
-        res.on('data', (chunk: Buffer) => {
-          const room = RESPONSE_HEAD_BYTES - kept;
-          if (room > 0) {
-            const part = chunk.subarray(0, room);
-            chunks.push(part);
-            kept += part.length;
-          }
-          if (kept >= RESPONSE_HEAD_BYTES) finish(null);
+      const agent = target.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
+      const go = (reuse: boolean): void => {
+        const sent = send(target, { method: 'POST', headers, agent: reuse ? agent : false, lookup: this.lookup }, (res) => {
+          response = res;
+          res.on('data', (chunk: Buffer) => {
+            const room = RESPONSE_HEAD_BYTES - kept;
+            if (room > 0) {
+              const part = chunk.subarray(0, room);
+              chunks.push(part);
+              kept += part.length;
+            }
+            if (kept >= RESPONSE_HEAD_BYTES) finish(null);
+          });
+          // A 2xx read to its end gives the connection back to the agent. Any other answer closes it: a receiver
+          // that fails or redirects may not serve a second request on it (then the next attempt would hang).
+          res.on('end', () => finish(null, false, res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
+          // The receiver closing after its status line is still an answer.
+          res.on('close', () => finish(null));
+          res.on('error', () => finish(null));
         });
-        res.on('end', () => finish(null));
-        // The receiver closing after its status line is still an answer.
-        res.on('close', () => finish(null));
-        res.on('error', () => finish(null));
-      });
-      req.on('error', (err) => finish(response ? null : describeError(err)));
+        req = sent;
+        sent.on('socket', (s: Socket) => (socket = s));
+        sent.on('error', (err) => {
+          const code = (err as { code?: unknown }).code;
+          // The receiver closed a kept connection as we reused it: the same attempt goes once more, on a fresh one.
+          if (!response && !settled && reuse && sent.reusedSocket && typeof code === 'string' && STALE_CONNECTION.has(code)) return go(false);
+          finish(response ? null : describeError(err));
+        });
+        sent.end(body);
+      };
       // With the status in hand a slow body does not make it a failure; without it, it is a time-out.
       timer = setTimeout(() => finish(response ? null : `timeout after ${timeoutMs} ms`, !response), timeoutMs);
-      req.end(body);
+      go(true);
     });
   }
 }

@@ -1,15 +1,15 @@
 import type { BusClient } from '@pl/bus';
 import { subjects, type Identity } from '@pl/contracts';
 import { isAppError } from '@pl/errors';
-import type { WebhookTargetSource } from '../domain/delivery';
+import type { WebhookTarget, WebhookTargetSource } from '../domain/delivery';
 
 const NOTIFIER: Identity = { kind: 'service', service: 'notifier' };
 
-/** Asks the shops service for a shop's webhook URL and secret at send time; nothing is cached or stored. */
+/** Asks the shops service for a shop's webhook URL and secret (CachedWebhookTargets keeps short-lived copies). */
 export class WebhookTargetClient implements WebhookTargetSource {
   constructor(private readonly bus: BusClient) {}
 
-  async targetOf(shopId: number): Promise<{ url: string | null; secret: string | null }> {
+  async targetOf(shopId: number): Promise<WebhookTarget> {
     try {
       const target = await this.bus.request(subjects.shopsWebhookTarget, { shop_id: shopId }, NOTIFIER);
       return { url: target.url, secret: target.secret };

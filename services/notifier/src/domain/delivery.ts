@@ -81,29 +81,55 @@ export interface DeliveryStore {
   restartSeries(id: string): Promise<void>;
 }
 
+/** Slots this process has left at one endpoint (URL), and the shops it knows to send there. */
+export interface EndpointRoom {
+  shopIds: number[];
+  room: number;
+}
+
 export interface ClaimOptions {
+  /** Most deliveries to claim: the process's free slots. */
   limit: number;
-  /** Shops whose endpoint is saturated in this process: their deliveries wait. */
+  /** Shops whose endpoint is saturated in this process: their deliveries wait (and are not even read). */
   excludeShops: number[];
+  /** The endpoints this process sends to: at most `room` of the deliveries of their shops together. */
+  endpoints: EndpointRoom[];
+  /** At most this many deliveries of a shop whose endpoint this process does not know yet. */
+  perEndpoint: number;
   leaseMs: number;
-  /** Picks, from the due rows locked for this claim, the ones this worker will take. */
-  choose: (due: Array<{ id: string; shopId: number }>) => string[];
+}
+
+export interface Claim {
+  claims: ClaimedDelivery[];
+  /** Due deliveries the claim looked at: more than it took means some wait for a slot. */
+  seen: number;
 }
 
 /** Storage behind the delivery worker. */
 export interface DeliveryQueue {
-  claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
-  /** Records an attempt and, while the claim still holds, moves the delivery on. */
-  recordAttempt(claim: ClaimedDelivery, endpoint: string | null, result: AttemptResult, verdict: AttemptVerdict): Promise<void>;
-  /** Hands a claim back without an attempt, due again no sooner than `retryInMs` from now. */
+  /**
+   * Leases due deliveries, oldest due first, within the bounds of `options`; rows another worker is
+   * claiming at the same moment are skipped, so each goes to one worker.
+   */
+  claimDue(options: ClaimOptions): Promise<Claim>;
+  /**
+   * Records an attempt and, while the claim still holds, moves the delivery on. After a successful attempt
+   * the deliveries waiting after failures at the same endpoint are made due now (bring-forward); returns how many.
+   */
+  recordAttempt(claim: ClaimedDelivery, endpoint: string | null, result: AttemptResult, verdict: AttemptVerdict): Promise<number>;
+  /** Hands a claim back without an attempt, due again `retryInMs` from now. */
   release(claim: ClaimedDelivery, retryInMs: number): Promise<void>;
-  /** Makes the waiting deliveries that failed at `endpoint` due now; returns how many. */
-  bringForward(endpoint: string): Promise<number>;
 }
 
-/** The webhook target of a shop, asked for at send time; the secret is never stored or logged. */
+/** Where a shop's webhooks go and the secret they are signed with (null: none set, or the shop is gone). */
+export interface WebhookTarget {
+  url: string | null;
+  secret: string | null;
+}
+
+/** The webhook target of a shop, asked for at send time; the secret is never stored in the database or logged. */
 export interface WebhookTargetSource {
-  targetOf(shopId: number): Promise<{ url: string | null; secret: string | null }>;
+  targetOf(shopId: number): Promise<WebhookTarget>;
 }
 
 /** Sends one HTTP attempt; never throws (every failure is an AttemptResult). */

@@ -36,24 +36,49 @@ export interface NewDelivery {
   shopId: number;
   paymentLinkId: string;
   body: Buffer;
+  /** W3C trace context of the message's consumer span: the delivery's attempts continue that trace. */
+  traceparent: string | null;
 }
 
-/** Where received events go: stored with their delivery in one transaction, once per event id. */
+/** An event as it came off the log, with the trace context it is handled in. */
+export interface ReceivedPaymentEvent {
+  event: PaymentSucceededEvent;
+  traceparent: string | null;
+}
+
+/** Where received events go: each stored with its delivery, atomically, once per event id. */
 export interface EventInbox {
-  /** True when the event was new (and its delivery created); false for a redelivered event. */
-  store(event: PaymentSucceededEvent, delivery: NewDelivery): Promise<boolean>;
+  /**
+   * Stores the new events of a slice with their deliveries, all or nothing; events already taken in
+   * (Kafka is at-least-once) are skipped. Returns how many were new.
+   */
+  storeAll(items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<number>;
 }
 
-/** Takes a payment event in: its delivery exists once this resolves, and only one per event id. */
-export async function acceptPaymentEvent(inbox: EventInbox, event: PaymentSucceededEvent, newId: () => string): Promise<boolean> {
-  return inbox.store(event, {
-    id: newId(),
-    eventId: event.event_id,
-    webhookId: webhookIdFor(event.event_id),
-    event: event.event,
-    merchantId: event.merchant_id,
-    shopId: event.data.shop_id,
-    paymentLinkId: event.data.payment_link_id,
-    body: toWebhookBody(event),
-  });
+/**
+ * Takes a slice of payment events in: their deliveries exist once this resolves, one per event id (an
+ * event that comes twice in one slice is stored once). Returns how many deliveries were created.
+ */
+export async function acceptPaymentEvents(inbox: EventInbox, received: readonly ReceivedPaymentEvent[], newId: () => string): Promise<number> {
+  const seen = new Set<string>();
+  const items: Array<{ event: PaymentSucceededEvent; delivery: NewDelivery }> = [];
+  for (const { event, traceparent } of received) {
+    if (seen.has(event.event_id)) continue;
+    seen.add(event.event_id);
+    items.push({
+      event,
+      delivery: {
+        id: newId(),
+        eventId: event.event_id,
+        webhookId: webhookIdFor(event.event_id),
+        event: event.event,
+        merchantId: event.merchant_id,
+        shopId: event.data.shop_id,
+        paymentLinkId: event.data.payment_link_id,
+        body: toWebhookBody(event),
+        traceparent,
+      },
+    });
+  }
+  return items.length === 0 ? 0 : inbox.storeAll(items);
 }

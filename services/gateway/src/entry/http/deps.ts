@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccountRepository } from '../../data/account.repository';
+import type { ApiKeyLookup } from '../../data/api-key.cache';
 import type { DeliveriesClient } from '../../data/deliveries.client';
 import type { IdempotencyStore } from '../../data/idempotency.store';
 import type { RateLimits } from '../../data/rate-limits';
@@ -12,6 +13,8 @@ import type { CallbackVerifiers } from '../../domain/providers/callback-verifier
 export interface HttpDeps {
   log: Logger;
   accounts: AccountRepository;
+  /** API key pairs, through a short cache of verified pairs. */
+  apiKeys: ApiKeyLookup;
   sessions: SessionStore;
   idempotency: IdempotencyStore;
   rateLimits: RateLimits;

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { checkoutPageRoutes } from '../checkout/checkout-page.routes';
 import type { HttpDeps } from './deps';
+import { chain } from './middlewares/chain';
 import { errorHandler } from './middlewares/error-handler';
 import { routeNotFound } from './middlewares/not-found';
 import { requestId } from './middlewares/request-id';
@@ -24,8 +25,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxyHops);
-  app.use(requestId(deps.log));
-  app.use(helmet());
+  // One layer (one span when traced) for what every response gets: its id, its access log line, security headers.
+  app.use(chain(requestId(deps.log), helmet()));
   app.use('/merchant/v1/payment-links', merchantLinksRoutes(deps));
   app.use('/api/v1/payment-links', dashboardLinksRoutes(deps));
   app.use('/api/v1/merchant/payments', cashierPaymentsRoutes(deps));

@@ -19,18 +19,31 @@ export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,2
 export const idempotencyScope = (identity: MerchantIdentity, route: string): string =>
   identity.shop_id !== undefined ? `${identity.merchant_id}:shop-${identity.shop_id}:${route}` : `${identity.merchant_id}:${route}`;
 
+/** The stored form of a response body: replays answer it with `res.json`, so JSON text is kept parsed. */
+const storedBody = (body: unknown): unknown => {
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) return body;
+  const text = body.toString();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
 /**
  * Keeps the response of the request that claimed the key, or frees the key after a 5xx so a retry
  * can run. The response waits for the store, so a retry right after it sees the result, not the
- * in-progress marker. A store failure never withholds a response the merchant must see.
+ * in-progress marker. A store failure never withholds a response the merchant must see. It hooks
+ * `res.send`, which `res.json` ends in too, so JSON passed on as text is kept as well.
  */
 function settleOnResponse(res: Response, store: IdempotencyStore, lease: IdempotencyLease, log: Logger): void {
   let settled = false;
-  const send = res.json.bind(res);
-  res.json = (body: unknown) => {
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) => {
+    if (settled) return send(body);
     settled = true;
     const status = res.statusCode;
-    const work = status >= 500 ? store.release(lease) : store.complete(lease, status, body);
+    const work = status >= 500 ? store.release(lease) : store.complete(lease, status, storedBody(body));
     work
       .catch((err: unknown) => log.warn({ err, status }, 'could not settle idempotency key'))
       .finally(() => send(body));

@@ -14,12 +14,19 @@ export function applyLimitHeaders(res: Response, d: LimitDecision): void {
   if (!d.allowed) res.set('Retry-After', String(d.resetSeconds));
 }
 
+const applyDecision = (res: Response, d: LimitDecision | null | undefined): void => {
+  if (!d) return;
+  applyLimitHeaders(res, d);
+  if (!d.allowed) throw rateLimited('Too many requests for this credential; retry after the time in Retry-After');
+};
+
 /**
  * Per-credential budget, after authentication: an API key pair (one per merchant), a cashier key (one
- * per shop) or a session. Over budget: 429 `common.err.rate_limited`.
+ * per shop) or a session. Over budget: 429 `common.err.rate_limited`. When this replica's lease of the
+ * budget covers the request, it is decided at once, without a promise.
  */
 export function limitByCredential(limits: RateLimits): RequestHandler {
-  return async (_req, res, next) => {
+  return (_req, res, next) => {
     const identity = identityOf(res);
     let caller: LimitedCaller;
     let key: string;
@@ -33,12 +40,16 @@ export function limitByCredential(limits: RateLimits): RequestHandler {
       caller = 'api_key';
       key = identity.merchant_id;
     }
-    const d = await limits.consume(caller, key);
-    if (d) {
-      applyLimitHeaders(res, d);
-      if (!d.allowed) throw rateLimited('Too many requests for this credential; retry after the time in Retry-After');
+    const local = limits.consumeLocally(caller, key);
+    if (local) {
+      applyDecision(res, local);
+      next();
+      return undefined;
     }
-    next();
+    return limits.consume(caller, key).then((d) => {
+      applyDecision(res, d);
+      next();
+    });
   };
 }
 

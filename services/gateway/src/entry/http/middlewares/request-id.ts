@@ -21,10 +21,12 @@ export function requestId(log: Logger): RequestHandler {
     // Responses carry credentials (session tokens) or merchant data: never cache them anywhere.
     res.set('Cache-Control', 'no-store');
     const started = process.hrtime.bigint();
+    // Read now: by the time the response finishes, a mounted router has made req.path relative to its mount point.
+    const path = req.path;
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { request_id: id, method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
+        { request_id: id, method: req.method, path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
         'request',
       );
     });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { HttpDeps } from '../deps';
 import { authenticateCashier } from '../middlewares/authenticate-cashier';
+import { chain } from '../middlewares/chain';
 import { idempotency } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
@@ -13,12 +14,14 @@ export function cashierPaymentsRoutes(deps: HttpDeps): Router {
   router
     .route('/')
     .post(
-      authenticateCashier(deps),
-      limitByCredential(deps.rateLimits),
-      jsonBody(),
-      validateCreate('unless-cashier'),
-      idempotency(deps.idempotency, 'api-v1-merchant-payments', deps.log),
-      createLink(deps.links),
+      chain(
+        authenticateCashier(deps),
+        limitByCredential(deps.rateLimits),
+        jsonBody(),
+        validateCreate('unless-cashier'),
+        idempotency(deps.idempotency, 'api-v1-merchant-payments', deps.log),
+        createLink(deps.links),
+      ),
     )
     .all(wrongMethod(['POST']));
   return router;

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { HttpDeps } from '../deps';
 import { authenticateCashierOrSession } from '../middlewares/authenticate-cashier';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { chain } from '../middlewares/chain';
 import { idempotency } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
@@ -15,18 +16,20 @@ export function dashboardLinksRoutes(deps: HttpDeps): Router {
   router
     .route('/')
     .post(
-      authenticateCashierOrSession(deps),
-      limitByCredential(deps.rateLimits),
-      jsonBody(),
-      validateCreate('unless-cashier'),
-      idempotency(deps.idempotency, 'api-v1-create', deps.log),
-      createLink(deps.links),
+      chain(
+        authenticateCashierOrSession(deps),
+        limitByCredential(deps.rateLimits),
+        jsonBody(),
+        validateCreate('unless-cashier'),
+        idempotency(deps.idempotency, 'api-v1-create', deps.log),
+        createLink(deps.links),
+      ),
     )
-    .get(session, listLinks(deps.links))
+    .get(chain(...session, listLinks(deps.links)))
     .all(wrongMethod(['GET', 'POST']));
   router
     .route('/:id/cancel')
-    .post(session, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links))
+    .post(chain(...session, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links)))
     .all(wrongMethod(['POST']));
   return router;
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { CreateLinkCommand } from '@pl/contracts';
 import type { LinksClient } from '../../../data/links.client';
 import { checkCancelBody, toCreateLinkCommand, toLinkId, toListLinksCommand } from '../../../domain/link-commands';
@@ -16,27 +16,31 @@ export const validateCancel: RequestHandler = validate((body) => {
   return {};
 });
 
+/** Answers with JSON the links service already serialized; the headers are those `res.json` would set. */
+const sendJsonText = (res: Response, status: number, json: Buffer): void => {
+  res.status(status).type('application/json').send(json);
+};
+
 export const createLink =
   (links: LinksClient): RequestHandler =>
   async (_req, res) => {
-    const link = await links.create(identityOf(res), commandOf<CreateLinkCommand>(res), requestIdOf(res));
-    res.status(201).json(link);
+    sendJsonText(res, 201, await links.create(identityOf(res), commandOf<CreateLinkCommand>(res), requestIdOf(res)));
   };
 
 export const getLink =
   (links: LinksClient): RequestHandler =>
   async (req, res) => {
-    res.json(await links.get(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
+    sendJsonText(res, 200, await links.get(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
   };
 
 export const listLinks =
   (links: LinksClient): RequestHandler =>
   async (req, res) => {
-    res.json(await links.list(identityOf(res), toListLinksCommand(req.query), requestIdOf(res)));
+    sendJsonText(res, 200, await links.list(identityOf(res), toListLinksCommand(req.query), requestIdOf(res)));
   };
 
 export const cancelLink =
   (links: LinksClient): RequestHandler =>
   async (req, res) => {
-    res.json(await links.cancel(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
+    sendJsonText(res, 200, await links.cancel(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
   };

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
+import { chain } from '../middlewares/chain';
 import { idempotency } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
@@ -10,16 +11,18 @@ import { cancelLink, createLink, getLink, listLinks, validateCancel, validateCre
 /** Routes 1, 4, 6, 7: `/merchant/v1/payment-links`, account API keys. */
 export function merchantLinksRoutes(deps: HttpDeps): Router {
   const router = Router();
-  const auth = [authenticateApiKey(deps.accounts), limitByCredential(deps.rateLimits)];
+  const auth = [authenticateApiKey(deps.apiKeys), limitByCredential(deps.rateLimits)];
   router
     .route('/')
-    .post(auth, jsonBody(), validateCreate('required'), idempotency(deps.idempotency, 'merchant-v1-create', deps.log), createLink(deps.links))
-    .get(auth, listLinks(deps.links))
+    .post(
+      chain(...auth, jsonBody(), validateCreate('required'), idempotency(deps.idempotency, 'merchant-v1-create', deps.log), createLink(deps.links)),
+    )
+    .get(chain(...auth, listLinks(deps.links)))
     .all(wrongMethod(['GET', 'POST']));
-  router.route('/:id').get(auth, getLink(deps.links)).all(wrongMethod(['GET']));
+  router.route('/:id').get(chain(...auth, getLink(deps.links))).all(wrongMethod(['GET']));
   router
     .route('/:id/cancel')
-    .post(auth, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links))
+    .post(chain(...auth, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links)))
     .all(wrongMethod(['POST']));
   return router;
 }

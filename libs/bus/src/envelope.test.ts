@@ -1,0 +1,17 @@
+import { okReplyData, okReplyText } from './envelope';
+
+describe('reply envelope text', () => {
+  const samples: unknown[] = [{ id: 'a', amount: '10.00', nested: { list: [1, 2], text: 'quote " and }' } }, [], 'text', 0, false, null];
+
+  it('writes a successful reply exactly as JSON.stringify({ ok: true, data }) would', () => {
+    for (const data of samples) expect(okReplyText(data)).toBe(JSON.stringify({ ok: true, data }));
+  });
+
+  it('gives back the data JSON of such a reply without parsing it, and null for any other reply', () => {
+    const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
+    for (const data of samples) expect(okReplyData(bytes(okReplyText(data)))?.toString('utf8')).toBe(JSON.stringify(data));
+    expect(okReplyData(bytes(okReplyText({ name: 'Чайная 🍵' })))?.toString('utf8')).toBe('{"name":"Чайная 🍵"}');
+    expect(okReplyData(bytes(JSON.stringify({ ok: false, error: { kind: 'not_found', code: 'common.err.not_found', message: 'x' } })))).toBeNull();
+    expect(okReplyData(bytes('{"ok":true}'))).toBeNull();
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Defers NATS publishes to the check phase of the current event-loop turn, so the messages of every
+ * request that became ready in one turn (HTTP requests parsed from many sockets, database answers for
+ * many handlers) leave in one socket write. nats.js flushes once per microtask checkpoint, which under
+ * load means one write, and one wake-up of the NATS server, per request. The delay is a fraction of a
+ * millisecond.
+ */
+let queue: Array<() => void> = [];
+let scheduled = false;
+
+function flush(): void {
+  scheduled = false;
+  const sends = queue;
+  queue = [];
+  for (const send of sends) {
+    try {
+      send();
+    } catch {
+      // Each send handles the failures it cares about (a request rejects at once); one that throws anyway
+      // must not keep the others from going out.
+    }
+  }
+}
+
+/** Runs `send` (one or more `nc.publish`/`msg.respond` calls) with the other sends of this turn. */
+export function publishSoon(send: () => void): void {
+  queue.push(send);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(flush);
+  }
+}

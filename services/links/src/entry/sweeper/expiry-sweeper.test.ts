@@ -1,0 +1,63 @@
+import pino from 'pino';
+import { ExpirySweeper, type DueLinkExpirer } from './expiry-sweeper';
+
+/** `due` links, expired `limit` at a time, with the moment of every batch. */
+class FakeLinks implements DueLinkExpirer {
+  readonly batchesAt: number[] = [];
+  private onBatch: (() => void) | undefined;
+
+  constructor(public due: number) {}
+
+  async expireDueBatch(limit: number): Promise<string[]> {
+    this.batchesAt.push(Date.now());
+    const n = Math.min(limit, this.due);
+    this.due -= n;
+    this.onBatch?.();
+    return Array.from({ length: n }, (_, i) => `link-${i}`);
+  }
+
+  async countDue(): Promise<number> {
+    return this.due;
+  }
+
+  /** Resolves after the next batch. */
+  nextBatch(): Promise<void> {
+    return new Promise((resolve) => (this.onBatch = resolve));
+  }
+}
+
+const log = pino({ level: 'silent' });
+
+describe('expiry sweeper pace', () => {
+  it('spreads a backlog of many batches over spreadMs, pausing only when ahead, and expires all of it', async () => {
+    const links = new FakeLinks(100);
+    const sweeper = new ExpirySweeper({ links, intervalMs: 60_000, batchSize: 5, spreadMs: 400, log });
+    const started = Date.now();
+    await expect(sweeper.sweep()).resolves.toBe(100);
+    expect(links.due).toBe(0);
+    // The 20th batch is on pace at 400 ms; the sweep ends with the empty batch after it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    // Ahead of pace it waited: the 10th batch no sooner than half-way.
+    expect(links.batchesAt[10]! - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('sweeps a backlog of a few batches at full speed', async () => {
+    const links = new FakeLinks(20);
+    const sweeper = new ExpirySweeper({ links, intervalMs: 60_000, batchSize: 5, spreadMs: 60_000, log });
+    const started = Date.now();
+    await expect(sweeper.sweep()).resolves.toBe(20);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('ends a pause at once when stopped, and sweeps no further', async () => {
+    const links = new FakeLinks(1000);
+    const sweeper = new ExpirySweeper({ links, intervalMs: 60_000, batchSize: 10, spreadMs: 60_000, log });
+    const first = links.nextBatch();
+    sweeper.start();
+    await first;
+    const stopping = Date.now();
+    await sweeper.stop();
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(links.batchesAt).toHaveLength(1);
+  });
+});
