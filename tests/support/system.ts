@@ -61,6 +61,14 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Leave the links service out, for a test that runs its own instances (as processes, say). */
   withoutLinks?: boolean;
+  /** Leave the notifier out, for a test that runs its own instances (as processes, say). */
+  withoutNotifier?: boolean;
+  /** Postgres server (URL without a database) for the system's database; default the machine's (a test's private one, say). */
+  postgresHostUrl?: string;
+  /** Redis for the gateway; default the machine's. */
+  redisUrl?: string;
+  /** NATS for every service; default the machine's. */
+  natsUrl?: string;
 }
 
 export interface TestSystem {
@@ -69,6 +77,10 @@ export interface TestSystem {
   namespace: string;
   database: TestDatabase;
   faults: { postgres: FaultProxy; redis: FaultProxy; nats: FaultProxy } | undefined;
+  /** The gateway's ops port (/healthz, /readyz, /metrics). */
+  gatewayOpsPort: number;
+  /** The notifier's ops port (/healthz, /readyz, /metrics); throws when started `withoutNotifier`. */
+  notifierOpsPort: number;
   merchant(options?: { emailConfirmed?: boolean }): Promise<TestMerchant>;
   shop(merchantId: string, options?: ShopOptions): Promise<TestShop>;
   /** A merchant with an approved shop, the usual starting point. */
@@ -108,22 +120,25 @@ const proxyFor = async (url: string): Promise<FaultProxy> => {
  */
 export async function startSystem(options: SystemOptions = {}): Promise<TestSystem> {
   const log: Logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const database = await createTestDatabase('it');
+  const pgHostUrl = options.postgresHostUrl ?? PG_URL;
+  const redisUrl = options.redisUrl ?? REDIS_URL;
+  const natsUrl = options.natsUrl ?? NATS_URL;
+  const database = await createTestDatabase('it', options.postgresHostUrl === undefined ? {} : { hostUrl: options.postgresHostUrl });
   await migrateGateway(database.url, log);
   await migrateShops(database.url, log);
   await migrateLinks(database.url, log);
   await migrateNotifier(database.url, log);
 
   const faults = options.faults
-    ? { postgres: await proxyFor(PG_URL), redis: await proxyFor(REDIS_URL), nats: await proxyFor(NATS_URL) }
+    ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) }
     : undefined;
   const namespace = uniqueNamespace('it');
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: faults ? faults.postgres.rewrite(database.url) : database.url,
-    REDIS_URL: faults ? faults.redis.rewrite(REDIS_URL) : REDIS_URL,
-    NATS_URL: faults ? faults.nats.rewrite(NATS_URL) : NATS_URL,
+    REDIS_URL: faults ? faults.redis.rewrite(redisUrl) : redisUrl,
+    NATS_URL: faults ? faults.nats.rewrite(natsUrl) : natsUrl,
     BUS_NAMESPACE: namespace,
     REDIS_KEY_PREFIX: `${namespace}:`,
     GATEWAY_PORT: '0',
@@ -143,8 +158,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const services = [
     await startShops(shopsConfig(env), log),
     ...(options.withoutLinks ? [] : [await startLinks(linksConfig(env), log)]),
-    await startNotifier(notifierConfig(env), log),
   ];
+  const notifier = options.withoutNotifier ? undefined : await startNotifier(notifierConfig(env), log);
+  if (notifier) services.push(notifier);
   const gateway = await startGateway(gatewayConfig(env), log);
   services.push(gateway);
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
@@ -208,6 +224,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     namespace,
     database,
     faults,
+    gatewayOpsPort: gateway.opsPort,
+    get notifierOpsPort() {
+      if (!notifier) throw new Error('this system runs no notifier (withoutNotifier)');
+      return notifier.opsPort;
+    },
     merchant,
     shop,
     async merchantWithShop(o = {}) {

@@ -9,8 +9,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const withAdmin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
-  const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+export interface TestDatabaseOptions {
+  /**
+   * The Postgres server to create the database on, as a URL without a database
+   * (`postgres://postgres@127.0.0.1:54321`): a test's private server, say. Default: the machine's.
+   */
+  hostUrl?: string;
+}
+
+/** The `postgres` maintenance database of a server given by its URL. */
+const adminUrlOf = (hostUrl: string): string => {
+  const url = new URL(hostUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+};
+
+const withAdmin = async <T>(adminUrl: string, fn: (c: Client) => Promise<T>): Promise<T> => {
+  const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
     return await fn(client);
@@ -20,15 +35,16 @@ const withAdmin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
 };
 
 /** A fresh, empty database of its own for one test file, so Jest workers never share state. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+export async function createTestDatabase(label = 'test', options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const adminUrl = options.hostUrl === undefined ? ADMIN_DATABASE_URL : adminUrlOf(options.hostUrl);
   const name = `pl_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(5).toString('hex')}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE ${name}`));
-  const url = new URL(ADMIN_DATABASE_URL);
+  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
-    drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
 

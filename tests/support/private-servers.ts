@@ -1,0 +1,247 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * Postgres, NATS and Redis servers owned by one test file, on free ports, that the test really stops
+ * and starts again. The machine's shared servers are used by other test files in parallel and must
+ * never be restarted; these are.
+ */
+
+const run = promisify(execFile);
+const isRoot = process.getuid?.() === 0;
+
+/** A port nobody listens on right now (the OS picks it; the server binds it moments later). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Resolves once `probe` answers true; rejects at the deadline. Polling is the only way to learn that
+ * a freshly spawned server accepts connections.
+ */
+async function until(what: string, probe: () => Promise<boolean>, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} did not come up within ${withinMs} ms`);
+}
+
+/** Sends `line` (if any) to 127.0.0.1:port and resolves true when the first bytes back start with `expect`. */
+function answers(port: number, expect: string, line?: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => {
+      if (line !== undefined) socket.write(line);
+    });
+    socket.once('data', (data: Buffer) => done(data.toString('latin1').startsWith(expect)));
+  });
+}
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+
+/** Processes this test spawned, killed when the worker exits whatever happened to its afterAll. */
+const spawned = new Set<ChildProcess>();
+const postmasterPidFiles = new Set<string>();
+process.once('exit', () => {
+  for (const child of spawned) child.kill('SIGKILL');
+  for (const file of postmasterPidFiles) {
+    try {
+      // SIGQUIT is Postgres's immediate shutdown; synchronous, as an 'exit' handler must be.
+      process.kill(Number(readFileSync(file, 'utf8').split('\n')[0]), 'SIGQUIT');
+    } catch {
+      // not running
+    }
+  }
+});
+
+function spawnServer(command: string, args: string[]): ChildProcess {
+  const child = spawn(command, args, { stdio: 'ignore' });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  return child;
+}
+
+// --- Postgres -----------------------------------------------------------------------------------------
+
+function postgresBin(name: string): string {
+  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) {
+    const path = `/usr/lib/postgresql/${v}/bin/${name}`;
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`no ${name} under /usr/lib/postgresql/*/bin`);
+}
+
+/** initdb and pg_ctl refuse to run as root: as root they run as the `postgres` user, who owns the dir. */
+async function asPostgres(command: string, args: string[]): Promise<void> {
+  const [file, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  await run(file, argv, { timeout: 60_000 });
+}
+
+/** A Postgres cluster of its own in a temp dir: trust auth, user `postgres`, fsync off (a test cluster). */
+export class PrivatePostgres {
+  private constructor(
+    private readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  /** Server URL without a database, for createTestDatabase / startSystem's `postgresHostUrl`. */
+  get hostUrl(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}`;
+  }
+
+  private get dataDir(): string {
+    return join(this.dir, 'data');
+  }
+
+  static async start(): Promise<PrivatePostgres> {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-pg-'));
+    if (isRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+      chownSync(dir, uid, gid);
+    }
+    const pg = new PrivatePostgres(dir, await freePort());
+    await asPostgres(postgresBin('initdb'), ['-D', pg.dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    postmasterPidFiles.add(join(pg.dataDir, 'postmaster.pid'));
+    await pg.startServer();
+    return pg;
+  }
+
+  /** Starts the server (again) and waits until it accepts connections. */
+  async startServer(): Promise<void> {
+    const options = [
+      `-p ${this.port}`,
+      `-k ${this.dir}`,
+      "-c listen_addresses='127.0.0.1'",
+      '-c fsync=off',
+      '-c full_page_writes=off',
+      '-c shared_buffers=16MB',
+      '-c max_connections=100',
+    ].join(' ');
+    await asPostgres(postgresBin('pg_ctl'), ['-D', this.dataDir, '-l', join(this.dir, 'server.log'), '-o', options, '-w', '-t', '30', 'start']);
+  }
+
+  /** Kills the server as a crash would (`pg_ctl stop -m immediate`): backends die, the next start recovers from WAL. */
+  async crash(): Promise<void> {
+    await asPostgres(postgresBin('pg_ctl'), ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']);
+  }
+
+  /** Stops the server for good and removes its files. */
+  async close(): Promise<void> {
+    await asPostgres(postgresBin('pg_ctl'), ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    postmasterPidFiles.delete(join(this.dataDir, 'postmaster.pid'));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+// --- NATS ---------------------------------------------------------------------------------------------
+
+/** A nats-server of its own (core NATS: the services use no JetStream). */
+export class PrivateNats {
+  private child: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<PrivateNats> {
+    const nats = new PrivateNats(await freePort());
+    await nats.startServer();
+    return nats;
+  }
+
+  /** Starts the server (again, on the same port) and waits for its INFO line. */
+  async startServer(): Promise<void> {
+    this.child = spawnServer('nats-server', ['-a', '127.0.0.1', '-p', String(this.port)]);
+    await until('nats-server', () => answers(this.port, 'INFO'), 10_000);
+  }
+
+  /** SIGKILL: connections drop at once, no goodbye to the clients. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+
+  close(): Promise<void> {
+    return this.kill();
+  }
+}
+
+// --- Redis --------------------------------------------------------------------------------------------
+
+export interface PrivateRedisOptions {
+  /** `appendonly yes` + `appendfsync always`: every write is on disk before Redis answers it. */
+  aof?: boolean;
+}
+
+/** A redis-server of its own; by default it keeps nothing on disk, as the machine's Redis does. */
+export class PrivateRedis {
+  private child: ChildProcess | undefined;
+
+  private constructor(
+    private readonly dir: string,
+    readonly port: number,
+    private readonly options: PrivateRedisOptions,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(mkdtempSync(join(tmpdir(), 'pl-redis-')), await freePort(), options);
+    await redis.startServer();
+    return redis;
+  }
+
+  /** Starts the server (again, same port and dir) and waits until it answers PING (not -LOADING). */
+  async startServer(): Promise<void> {
+    const persistence = this.options.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    this.child = spawnServer('redis-server', [
+      '--port', String(this.port),
+      '--bind', '127.0.0.1',
+      '--save', '',
+      ...persistence,
+      '--dir', this.dir,
+      '--logfile', join(this.dir, 'redis.log'),
+    ]);
+    await until('redis-server', () => answers(this.port, '+PONG', 'PING\r\n'), 10_000);
+  }
+
+  /** SIGKILL: no SHUTDOWN, no final save; only what was already on disk survives. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+
+  async close(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
