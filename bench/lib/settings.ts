@@ -1,0 +1,56 @@
+import type { Settings } from './context';
+
+export const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'scale', 'expiry', 'notifier'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+const int = (name: string, fallback: number, min = 1): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, not ${raw}`);
+  return n;
+};
+
+export const USAGE = `npm run bench [-- scenario ...]
+
+Scenarios (all when none is named): ${SCENARIOS.join(', ')}
+  create    route 1 through the gateway and the reference
+  get       route 6, random links of a 1,000-link history
+  list      route 7, first page and a deep cursor page of that history
+  cancel    route 4, a different pending link each request
+  payment   provider callbacks at BENCH_PAYMENT_RATE/s → webhook received
+  scale     the history grown to BENCH_SCALE_LINKS links: list and get again (runs list first if not named)
+  expiry    BENCH_DUE_LINKS links fall due during a create load; the sweeper's time and the creates' p99
+  notifier  events at BENCH_NOTIFIER_RATE/s to BENCH_NOTIFIER_ENDPOINTS receivers answering after 1 s
+
+Environment (defaults): BENCH_SECONDS (12) measured seconds per side of a scenario, split into BENCH_ROUNDS (3)
+alternating gateway/reference slices, BENCH_WARMUP_SECONDS (3),
+BENCH_CONNECTIONS (50), BENCH_PAYMENT_RATE (200), BENCH_NOTIFIER_SECONDS (60; 300 for the memory check),
+BENCH_NOTIFIER_RATE (600), BENCH_NOTIFIER_ENDPOINTS (100), BENCH_SCALE_LINKS (1000000), BENCH_DUE_LINKS (100000),
+BENCH_LOG_LEVEL (the services' default, info), BENCH_KAFKA_BROKERS (else a Kafka mock of the bench's own).
+Needs \`npm run build\` first. Results: one table on stdout, .local/bench/last.json and last.md.`;
+
+export function parseArgs(argv: string[]): { scenarios: ScenarioName[]; settings: Settings } | 'help' {
+  if (argv.some((a) => a === '-h' || a === '--help' || a === 'help')) return 'help';
+  const unknown = argv.filter((a) => !(SCENARIOS as readonly string[]).includes(a));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; one of ${SCENARIOS.join(', ')}`);
+  const named = new Set(argv as ScenarioName[]);
+  const scenarios = named.size === 0 ? [...SCENARIOS] : SCENARIOS.filter((s) => named.has(s));
+  return {
+    scenarios,
+    settings: {
+      seconds: int('BENCH_SECONDS', 12),
+      rounds: int('BENCH_ROUNDS', 3),
+      warmupSeconds: int('BENCH_WARMUP_SECONDS', 3, 0),
+      connections: int('BENCH_CONNECTIONS', 50),
+      paymentRate: int('BENCH_PAYMENT_RATE', 200),
+      notifierSeconds: int('BENCH_NOTIFIER_SECONDS', 60, 10),
+      notifierRate: int('BENCH_NOTIFIER_RATE', 600),
+      notifierEndpoints: int('BENCH_NOTIFIER_ENDPOINTS', 100),
+      slowReceiverMs: 1000,
+      scaleLinks: int('BENCH_SCALE_LINKS', 1_000_000, 2000),
+      smallLinks: 1000,
+      dueLinks: int('BENCH_DUE_LINKS', 100_000),
+    },
+  };
+}

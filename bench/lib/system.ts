@@ -1,0 +1,175 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { adopt, freePort, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
+
+export const ROOT = join(__dirname, '..', '..');
+export type ServiceName = 'gateway' | 'links' | 'shops' | 'notifier';
+const SERVICES: ServiceName[] = ['shops', 'links', 'notifier', 'gateway'];
+
+/** The platform as the bench runs it: one process of each service from dist/, and the reference. */
+export interface BenchSystem {
+  database: TestDatabase;
+  namespace: string;
+  kafkaBrokers: string;
+  /** Environment every service got (secrets included: the bench signs callbacks and seals shop secrets with them). */
+  env: Record<string, string>;
+  gatewayUrl: string;
+  referenceUrl: string;
+  services: Record<ServiceName, BenchProcess>;
+  reference: BenchProcess;
+  kafkaMock: BenchProcess | undefined;
+  stop(): Promise<void>;
+}
+
+/** The settings that differ from production defaults, and why; printed with the results. */
+export const BENCH_OVERRIDES: Record<string, string> = {
+  // The limiter still runs (a Redis round trip per request) but never refuses the bench's single key pair.
+  RATE_LIMIT_API_KEY_PER_MINUTE: '1000000000',
+  // The bench's webhook receivers listen on 127.0.0.1.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+};
+
+/** A Kafka-protocol mock of the bench's own (librdkafka's, run by kcat), so its CPU is measured and nobody else's traffic shares it. */
+async function startKafkaMock(logDir: string): Promise<{ process: BenchProcess; brokers: string }> {
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, 'kafka-mock.log');
+  const fd = openSync(logFile, 'w');
+  const child = spawn('kcat', ['-q', '-b', 'mock', '-C', '-t', '_keepalive', '-X', 'test.mock.num.brokers=1'], { stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const p = adopt('kafka-mock', child, logFile);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+    const m = /replaced with (\S+)/.exec(log) ?? /Mock cluster \S+ bootstrap\.servers=(\S+)/.exec(log);
+    if (m?.[1]) return { process: p, brokers: m[1] };
+    if (p.isDead()) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stopProcess(p, 1000);
+  throw new Error(`the Kafka mock did not start: ${readFileSync(logFile, 'utf8')}`);
+}
+
+function migrate(databaseUrl: string): void {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'migrate-all.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+const secret = (bytes: number): string => randomBytes(bytes).toString('hex');
+
+export interface StartOptions {
+  otlpEndpoint: string;
+  logDir: string;
+}
+
+/**
+ * A fresh database (migrated by the production migration script), then shops, links, notifier and
+ * gateway from dist/ with NODE_ENV=production, fresh secrets, tracing to the bench's sink and production
+ * defaults but for {@link BENCH_OVERRIDES}; and the reference with the same tracing and logging.
+ */
+export async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
+  for (const s of SERVICES) {
+    const main = join(ROOT, 'services', s, 'dist', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  }
+  const database = await createTestDatabase('bench');
+  const started: BenchProcess[] = [];
+  let kafkaMock: BenchProcess | undefined;
+  try {
+    migrate(database.url);
+    let kafkaBrokers = process.env.BENCH_KAFKA_BROKERS ?? '';
+    if (!kafkaBrokers) {
+      const mock = await startKafkaMock(options.logDir);
+      kafkaMock = mock.process;
+      kafkaBrokers = mock.brokers;
+    }
+    const namespace = uniqueNamespace('bench');
+    const gatewayPort = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const env: Record<string, string> = {
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      NATS_URL: process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
+      REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      BUS_NAMESPACE: namespace,
+      REDIS_KEY_PREFIX: `${namespace}:`,
+      IDENTITY_TOKEN_SECRET: secret(32),
+      PROVIDER_SANDBOX_SECRET: secret(32),
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      KAFKA_BROKERS: kafkaBrokers,
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      PAYMENT_EVENTS_TOPIC: `${namespace}.payment-events`,
+      KAFKA_GROUP_ID: `${namespace}-notifier`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
+      PUBLIC_BASE_URL: gatewayUrl,
+      GATEWAY_PORT: String(gatewayPort),
+      ...BENCH_OVERRIDES,
+    };
+    if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
+    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
+
+    const opsPorts = {} as Record<ServiceName, number>;
+    const services = {} as Record<ServiceName, BenchProcess>;
+    const startService = async (name: ServiceName): Promise<void> => {
+      opsPorts[name] ??= await freePort();
+      const p = spawnLogged(name, process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
+      services[name] = p;
+      started.push(p);
+      await waitUntilReady(p, `http://127.0.0.1:${opsPorts[name]}/readyz`);
+    };
+    for (const name of SERVICES) await startService(name);
+
+    const referencePort = await freePort();
+    const reference = spawnLogged(
+      'reference',
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench', 'reference', 'server.ts')],
+      {
+        ...base,
+        NODE_ENV: 'production',
+        DATABASE_URL: database.url,
+        REF_PORT: String(referencePort),
+        PUBLIC_BASE_URL: gatewayUrl,
+        OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
+        ...(env.LOG_LEVEL ? { LOG_LEVEL: env.LOG_LEVEL } : {}),
+      },
+      options.logDir,
+      ROOT,
+    );
+    started.push(reference);
+    const referenceUrl = `http://127.0.0.1:${referencePort}`;
+    // No credentials: a 401 means it is up and answering.
+    await waitUntilReady(reference, `${referenceUrl}/merchant/v1/payment-links`, 60_000, 401);
+
+    let stopped = false;
+    return {
+      database,
+      namespace,
+      kafkaBrokers,
+      env,
+      gatewayUrl,
+      referenceUrl,
+      services,
+      reference,
+      kafkaMock,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopProcess(reference);
+        for (const name of [...SERVICES].reverse()) await stopProcess(services[name]);
+        if (kafkaMock) await stopProcess(kafkaMock, 2000);
+        await database.drop();
+      },
+    };
+  } catch (e) {
+    for (const p of started.reverse()) await stopProcess(p, 10_000);
+    if (kafkaMock) await stopProcess(kafkaMock, 2000);
+    await database.drop().catch(() => undefined);
+    throw e;
+  }
+}
