@@ -1,0 +1,224 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { sleep, type Clock } from './clock';
+import { rssMiB } from './memory';
+import { distMain, ROOT, SERVICE_NAMES, type ServiceName } from './setup';
+
+/** One process of a replica: a replica gets a new one at every restart. */
+export interface ProcessLife {
+  label: string;
+  generation: number;
+  pid: number;
+  spawnedAt: number;
+  readyAt?: number;
+  rssAtReadyMiB?: number;
+  /** When SIGTERM was sent, how long the exit took, the code, and the RSS just before. */
+  stop?: { at: number; ms: number; code: number | null; killed: boolean; rssMiB: number | undefined };
+  /** (clock ms, MiB) every few seconds while it lives. */
+  samples: Array<[number, number]>;
+  /** Set when the soak sends SIGTERM: an exit without it is a crash. */
+  stopRequested: boolean;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  isDead(): boolean;
+}
+
+/** A replica before its first process is spawned. */
+type NewReplica = Omit<Replica, 'current'> & { current?: ProcessLife };
+
+export interface Replica {
+  service: ServiceName;
+  /** 1 or 2. */
+  index: number;
+  label: string;
+  opsPort: number;
+  /** The public HTTP port (gateway only). */
+  httpPort?: number;
+  current: ProcessLife;
+  lives: ProcessLife[];
+}
+
+/** Past the services' own 25 s stop bound, then SIGKILL. */
+const STOP_TIMEOUT_MS = 35_000;
+const READY_TIMEOUT_MS = 90_000;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const logTail = (file: string, lines = 25): string => {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+};
+
+/**
+ * Two replicas of every service from dist/, each a real process with its output in a log file of its own
+ * (appended across restarts), on fixed ports so a restarted replica comes back where it was.
+ */
+export class Cluster {
+  readonly replicas: Replica[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly logDir: string,
+    private readonly clock: Clock,
+    private readonly gatewayPorts: readonly [number, number],
+  ) {}
+
+  /** Both replicas of a service at once; services in dependency order (gateway last). */
+  async start(): Promise<void> {
+    for (const service of SERVICE_NAMES) {
+      await Promise.all(
+        [1, 2].map(async (index) => {
+          const r: NewReplica = {
+            service,
+            index,
+            label: `${service}#${index}`,
+            opsPort: await freePort(),
+            ...(service === 'gateway' ? { httpPort: this.gatewayPorts[index - 1] } : {}),
+            lives: [],
+          };
+          await this.launch(r);
+        }),
+      );
+    }
+  }
+
+  of(service: ServiceName): Replica[] {
+    return this.replicas.filter((r) => r.service === service);
+  }
+
+  logFile(r: NewReplica): string {
+    return join(this.logDir, `${r.label.replace('#', '-')}.log`);
+  }
+
+  /** Spawns the replica's next process and waits until its /readyz answers 200. */
+  private async launch(r: NewReplica): Promise<ProcessLife> {
+    const fd = openSync(this.logFile(r), 'a');
+    const env: Record<string, string> = { ...this.env, OPS_PORT: String(r.opsPort) };
+    if (r.httpPort !== undefined) env.GATEWAY_PORT = String(r.httpPort);
+    const child = spawn(process.execPath, [distMain(r.service)], { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    if (child.pid === undefined) throw new Error(`${r.label} could not be started`);
+    let dead = false;
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code, signal) => {
+        dead = true;
+        resolve(code ?? (signal ? 128 : null));
+      }),
+    );
+    const life: ProcessLife = {
+      label: r.label,
+      generation: r.lives.length + 1,
+      pid: child.pid,
+      spawnedAt: this.clock.now(),
+      samples: [],
+      stopRequested: false,
+      child,
+      exited,
+      isDead: () => dead,
+    };
+    r.current = life;
+    r.lives.push(life);
+    // Listed from its first spawn on, so a failed start is still stopped.
+    if (r.lives.length === 1) this.replicas.push(r as Replica);
+    await this.waitReady(r, life);
+    life.readyAt = this.clock.now();
+    life.rssAtReadyMiB = rssMiB(life.pid);
+    return life;
+  }
+
+  private async waitReady(r: NewReplica, life: ProcessLife): Promise<void> {
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    for (;;) {
+      if (life.isDead()) throw new Error(`${r.label} exited before it was ready:\n${logTail(this.logFile(r))}`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${r.opsPort}/readyz`, { signal: AbortSignal.timeout(1000) });
+        if (res.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${r.label} was not ready after ${READY_TIMEOUT_MS} ms:\n${logTail(this.logFile(r))}`);
+      await sleep(100);
+    }
+  }
+
+  /** SIGTERM, and SIGKILL after {@link STOP_TIMEOUT_MS}; records how the stop went. */
+  private async terminate(life: ProcessLife): Promise<void> {
+    if (life.isDead()) return;
+    const at = this.clock.now();
+    const rss = rssMiB(life.pid);
+    life.stopRequested = true;
+    life.child.kill('SIGTERM');
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      life.child.kill('SIGKILL');
+    }, STOP_TIMEOUT_MS);
+    const code = await life.exited;
+    clearTimeout(timer);
+    life.stop = { at, ms: this.clock.now() - at, code, killed, rssMiB: rss };
+  }
+
+  /** Stops the replica's process and starts the next one; resolves once it is ready. */
+  async restart(r: Replica): Promise<ProcessLife> {
+    await this.terminate(r.current);
+    if (this.stopped) throw new Error('the cluster is stopping');
+    return this.launch(r);
+  }
+
+  /** Moves every time taken so far `delta` ms back, onto a clock that was just reset by that much. */
+  rebase(delta: number): void {
+    for (const life of this.replicas.flatMap((r) => r.lives)) {
+      life.spawnedAt -= delta;
+      if (life.readyAt !== undefined) life.readyAt -= delta;
+      if (life.stop) life.stop.at -= delta;
+      for (const sample of life.samples) sample[0] -= delta;
+    }
+  }
+
+  /** Samples the RSS of every live process. */
+  sampleMemory(): void {
+    const t = this.clock.now();
+    for (const r of this.replicas) {
+      const life = r.current;
+      if (life.isDead() || life.readyAt === undefined) continue;
+      const mib = rssMiB(life.pid);
+      if (mib !== undefined) life.samples.push([t, mib]);
+    }
+  }
+
+  /** Replicas whose process died without being told to (a crash). */
+  crashed(): ProcessLife[] {
+    return this.replicas.flatMap((r) => r.lives).filter((l) => l.isDead() && !l.stopRequested);
+  }
+
+  /** Gateways last in, first out: no request is left without a gateway while the back end still runs. */
+  async stopAll(): Promise<void> {
+    this.stopped = true;
+    for (const service of [...SERVICE_NAMES].reverse()) {
+      await Promise.all(this.of(service).map((r) => this.terminate(r.current)));
+    }
+  }
+
+  /** Last resort when the soak itself is exiting abruptly: no child outlives it. */
+  killNow(): void {
+    for (const r of this.replicas) if (!r.current.isDead()) r.current.child.kill('SIGKILL');
+  }
+
+  static freePort = freePort;
+}

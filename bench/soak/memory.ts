@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+
+/** Resident set size of a process in MiB from /proc/<pid>/status, or undefined once it is gone. */
+export function rssMiB(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+export interface MemoryTrend {
+  firstThirdMiB: number;
+  lastThirdMiB: number;
+  /** Least-squares slope over the last two thirds, MiB per minute. */
+  slopeMiBPerMin: number;
+  verdict: 'flat' | 'grows' | 'too short';
+}
+
+/** Below this much observed life a trend says nothing (a fresh process is still warming up). */
+export const MIN_TREND_MS = 45_000;
+/** A growth counts only when it is both this large in MiB and this large a fraction. */
+const GROWTH_MIB = 20;
+const GROWTH_FRACTION = 0.2;
+
+/**
+ * Compares the median RSS of the first and last thirds of the samples (time, MiB). A process that grows
+ * during a three-minute soak by more than {@link GROWTH_MIB} MiB and {@link GROWTH_FRACTION} is flagged;
+ * anything slower needs a longer soak to show.
+ */
+export function memoryTrend(samples: ReadonlyArray<readonly [number, number]>): MemoryTrend {
+  const span = samples.length < 2 ? 0 : (samples[samples.length - 1]![0] - samples[0]![0]);
+  const from = samples[0]?.[0] ?? 0;
+  const third = (k: number) => samples.filter(([t]) => t >= from + (span * k) / 3 && t <= from + (span * (k + 1)) / 3).map(([, v]) => v);
+  const first = median(third(0));
+  const last = median(third(2));
+  const tail = samples.filter(([t]) => t >= from + span / 3);
+  const slope = leastSquaresSlope(tail.map(([t, v]) => [t / 60_000, v] as const));
+  if (span < MIN_TREND_MS) return { firstThirdMiB: first, lastThirdMiB: last, slopeMiBPerMin: slope, verdict: 'too short' };
+  const grows = last - first > GROWTH_MIB && last > first * (1 + GROWTH_FRACTION);
+  return { firstThirdMiB: first, lastThirdMiB: last, slopeMiBPerMin: slope, verdict: grows ? 'grows' : 'flat' };
+}
+
+function leastSquaresSlope(points: ReadonlyArray<readonly [number, number]>): number {
+  const n = points.length;
+  if (n < 2) return NaN;
+  const mx = points.reduce((a, p) => a + p[0], 0) / n;
+  const my = points.reduce((a, p) => a + p[1], 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  return den === 0 ? NaN : num / den;
+}
