@@ -6,7 +6,6 @@ import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type
 import { kafkaBrokers, type LinksConfig } from './config';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
-import { OutboxListener } from './data/outbox.listener';
 import { OutboxRepository } from './data/outbox.repository';
 import { ShopClient } from './data/shop.client';
 import type { LinkDeps } from './domain/ports';
@@ -25,7 +24,6 @@ export function createOutboxRelay(config: LinksConfig, db: Db, log: Logger): Out
   return new OutboxRelay({
     outbox: new OutboxRepository(db),
     publisher: createEventPublisher({ brokers: kafkaBrokers(config), clientId: 'links-outbox', log: kafkaLog(log, config.LOG_LEVEL) }),
-    wakeups: (wake) => new OutboxListener(config.DATABASE_URL, wake, log),
     pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
     batchSize: config.OUTBOX_BATCH_SIZE,
     publishTimeoutMs: config.OUTBOX_PUBLISH_TIMEOUT_MS,
@@ -63,7 +61,8 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log, { metrics });
   registerOutboxGauges(metrics, new OutboxRepository(db));
-  const links = new LinkRepository(db);
+  const relay = createOutboxRelay(config, db, log);
+  const links = new LinkRepository(db, (entry) => relay.handOver(entry));
 
   const deps: LinkDeps = {
     links,
@@ -77,7 +76,6 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
   await nc.flush();
 
-  const relay = createOutboxRelay(config, db, log);
   const sweeper = new ExpirySweeper({
     links,
     intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { paymentLink, paymentSucceededEvent, subjects, type PaymentLink } from '@pl/contracts';
+import { LinkRepository } from '../src/data/link.repository';
+import { paymentSucceeded } from '../src/domain/payment-event';
 import { recordTopic, type TopicRecorder } from './support/kafka-events';
 import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
 
@@ -38,6 +40,7 @@ describe('links.settle', () => {
     expect(paid.paid_at).toMatch(/\+03:00$/);
 
     const [row] = await outboxRows(link.id);
+    await kafka.waitForKey(link.id);
     const events = (await kafka.settled([link.id])).filter((e) => e.key === link.id);
     expect(events).toHaveLength(1);
     const [event] = events;
@@ -63,6 +66,28 @@ describe('links.settle', () => {
     await expect(outboxRows(link.id)).resolves.toEqual([{ id: row?.id, published_at: expect.any(Date) }]);
   });
 
+  it('does not settle a link whose selection changed since it was read, so no event reports stale amounts', async () => {
+    const link = await newLink();
+    const links = new LinkRepository(system.linksDb);
+    const read = await links.findForPayment('sandbox', `sbx_${link.id}`, link.id);
+    if (!read) throw new Error('the link was not found for its payment');
+    // The buyer switches to SBP (a new rate, a new credit) between the settle's read and its write.
+    await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);
+    const at = new Date();
+    const stale = paymentSucceeded({ ...read, status: 'paid', paidAt: at }, randomUUID(), system.topic);
+    await expect(links.settle(read, { to: 'paid', gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at }, stale)).resolves.toBeNull();
+    expect(await outboxRows(link.id)).toEqual([]);
+
+    // Through the use case the link is read again, and the event reports the SBP credit.
+    const selected = await system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant));
+    const paid = await settle(selected.gateway_payment_id as string);
+    expect(paid).toMatchObject({ status: 'paid', network: 'SBP', merchant_credit: selected.merchant_credit });
+    const event = await kafka.waitForKey(link.id);
+    expect(paymentSucceededEvent.parse(JSON.parse(event.value)).data.merchant_credit).toBe(selected.merchant_credit);
+    expect((await kafka.settled([link.id])).filter((e) => e.key === link.id)).toHaveLength(1);
+    expect(selected.merchant_credit).not.toBe(read.merchantCredit);
+  });
+
   it('answers 409 to a repeated callback and publishes no second event', async () => {
     const link = await newLink();
     const paid = await settle(`sbx_${link.id}`);
@@ -74,6 +99,7 @@ describe('links.settle', () => {
     await expect(settle(`sbx_${link.id}`, 'failed')).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
     await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toEqual(paid);
     expect(await outboxRows(link.id)).toHaveLength(1);
+    await kafka.waitForKey(link.id);
     expect((await kafka.settled([link.id])).filter((e) => e.key === link.id)).toHaveLength(1);
   });
 

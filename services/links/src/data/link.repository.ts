@@ -1,8 +1,7 @@
-import type { PoolClient } from 'pg';
 import type { Db } from '@pl/db';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
-import { insertOutboxEntry } from './outbox.repository';
+import { committedEntry, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import type { LinkListQuery, LinkScope, LinkStore } from '../domain/ports';
 
 /** Extra conditions of each move beyond "the link is pending": time rules and what else it stamps. */
@@ -45,7 +44,11 @@ class Conditions {
 
 /** Payment links in the `links` schema. Every status move is a single conditional UPDATE. */
 export class LinkRepository implements LinkStore {
-  constructor(private readonly db: Db) {}
+  /** `onEventWritten` gets each event a statement committed to the outbox: the relay need not wait for its poll. */
+  constructor(
+    private readonly db: Db,
+    private readonly onEventWritten: (entry: OutboxEntry) => void = () => undefined,
+  ) {}
 
   async insert(link: NewLink): Promise<LinkRecord> {
     const rows = await this.db.query<LinkRow>(
@@ -152,31 +155,52 @@ export class LinkRepository implements LinkStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async findByGatewayPayment(provider: string, gatewayPaymentId: string): Promise<LinkRecord | null> {
+  async findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null): Promise<LinkRecord | null> {
+    // The stored payment first; the derived id only matches a link that stored none.
     const rows = await this.db.query<LinkRow>(
-      `SELECT ${COLUMNS} FROM payment_links WHERE gateway_provider = $1 AND gateway_payment_id = $2`,
-      [provider, gatewayPaymentId],
+      `SELECT ${COLUMNS} FROM payment_links
+        WHERE (gateway_provider = $1 AND gateway_payment_id = $2) OR (id = $3 AND gateway_payment_id IS NULL)
+        ORDER BY gateway_payment_id IS NULL
+        LIMIT 1`,
+      [provider, gatewayPaymentId, linkId],
     );
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  settle(id: string, settlement: Settlement, eventFor: (paid: LinkRecord) => OutboxEntry): Promise<LinkRecord | null> {
-    return this.db.transaction(async (client: PoolClient) => {
-      const move = MOVES[settlement.to];
-      // A link settled with no selection is stamped with the payment that settled it.
-      const result = await client.query<LinkRow>(
-        `UPDATE payment_links SET status = $2, updated_at = now() ${move.set},
-           gateway_provider = COALESCE(gateway_provider, $3), gateway_payment_id = COALESCE(gateway_payment_id, $4)
+  /**
+   * One statement, so the move and its event commit together without a transaction's extra round trips
+   * (the settle is on every payment's path). "As read" is what the event reports and which payment it is:
+   * the credit (a selection reprices it) and the stored payment id. A link settled with no selection is
+   * stamped with the payment that settled it.
+   */
+  async settle(link: LinkRecord, settlement: Settlement, event: OutboxEntry | null): Promise<LinkRecord | null> {
+    const move = MOVES[settlement.to];
+    const values = event ? outboxValues(event) : [null, null, null, null, null, null];
+    const rows = await this.db.query<LinkRow>(
+      `WITH settled AS (
+         UPDATE payment_links SET status = $2, updated_at = now(), paid_at = CASE WHEN $2 = 'paid' THEN $7::timestamptz END,
+                gateway_provider = COALESCE(gateway_provider, $3), gateway_payment_id = COALESCE(gateway_payment_id, $4)
           WHERE id = $1 AND status = 'pending' ${move.where}
-          RETURNING ${COLUMNS}`,
-        [id, settlement.to, settlement.gatewayProvider, settlement.gatewayPaymentId],
-      );
-      const row = result.rows[0];
-      if (!row) return null;
-      const link = toRecord(row);
-      if (settlement.to === 'paid') await insertOutboxEntry(client, eventFor(link));
-      return link;
-    });
+            AND merchant_credit = $5 AND gateway_payment_id IS NOT DISTINCT FROM $6
+          RETURNING ${COLUMNS}
+       ), event AS (
+         INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT $8::uuid, $9, $10, $11::jsonb, $12::jsonb, $13 FROM settled WHERE $8::uuid IS NOT NULL
+       )
+       SELECT * FROM settled`,
+      [
+        link.id,
+        settlement.to,
+        settlement.gatewayProvider,
+        settlement.gatewayPaymentId,
+        link.merchantCredit,
+        link.gatewayPaymentId,
+        settlement.at,
+        ...values,
+      ],
+    );
+    const settled = rows[0] ? toRecord(rows[0]) : null;
+    if (settled && event) this.onEventWritten(committedEntry(event, values[5] as string | null));
+    return settled;
   }
 
   /**

@@ -4,9 +4,6 @@ import type { Db } from '@pl/db';
 import { currentTraceparent, TRACEPARENT } from '@pl/telemetry';
 import type { OutboxEntry } from '../domain/link';
 
-/** The channel the outbox insert notifies on commit, so an idle relay wakes at once instead of at its next poll. */
-export const OUTBOX_CHANNEL = 'links_outbox';
-
 interface OutboxRow {
   id: string;
   topic: string;
@@ -22,20 +19,25 @@ export interface OutboxBacklog {
   oldestAgeSeconds: number;
 }
 
+/** The columns of an outbox row, in the order of {@link outboxValues}. */
+export const OUTBOX_COLUMNS = 'id, topic, message_key, payload, headers, traceparent';
+
 /**
- * Writes an event inside the caller's transaction; the notification is delivered only if it commits.
- * The active trace context is stored with it, so the Kafka message continues the trace that wrote it.
+ * An event's row, as parameters for {@link OUTBOX_COLUMNS}. The active trace context is stored with it,
+ * so the Kafka message continues the trace that wrote it.
  */
+export const outboxValues = (entry: OutboxEntry): unknown[] => [
+  entry.id,
+  entry.topic,
+  entry.key,
+  JSON.stringify(entry.payload),
+  JSON.stringify(entry.headers),
+  currentTraceparent(),
+];
+
+/** Writes an event inside the caller's transaction. */
 export async function insertOutboxEntry(client: PoolClient, entry: OutboxEntry): Promise<void> {
-  // One round trip for the row and its notification: the settle transaction is on the payment path.
-  await client.query(
-    `WITH entry AS (
-       INSERT INTO outbox (id, topic, message_key, payload, headers, traceparent) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)
-       RETURNING message_key
-     )
-     SELECT pg_notify($7, message_key) FROM entry`,
-    [entry.id, entry.topic, entry.key, JSON.stringify(entry.payload), JSON.stringify(entry.headers), currentTraceparent(), OUTBOX_CHANNEL],
-  );
+  await client.query(`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)`, outboxValues(entry));
 }
 
 /** A claimed batch: published by `publish`, then marked, all while the rows stay locked. */
@@ -45,20 +47,20 @@ export class OutboxRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Claims up to `limit` unpublished rows (oldest first, skipping rows another relay holds), hands them
-   * to `publish` and marks them published in the same transaction. If `publish` throws, or the process
-   * dies before the commit, the rows stay unpublished and come again: at-least-once, never lost.
-   * Returns how many rows were published.
+   * Claims up to `limit` unpublished rows written at least `olderThanMs` ago (oldest first, skipping rows
+   * another relay holds), hands them to `publish` and marks them published in the same transaction. If
+   * `publish` throws, or the process dies before the commit, the rows stay unpublished and come again:
+   * at-least-once, never lost. Returns how many rows were published.
    */
-  publishBatch(limit: number, publish: BatchPublisher): Promise<number> {
+  publishBatch(limit: number, olderThanMs: number, publish: BatchPublisher): Promise<number> {
     return this.db.transaction(async (client) => {
       const { rows } = await client.query<OutboxRow>(
         `SELECT id, topic, message_key, payload, headers, traceparent FROM outbox
-          WHERE published_at IS NULL
+          WHERE published_at IS NULL AND created_at < now() - $2::double precision * interval '1 millisecond'
           ORDER BY created_at, id
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
-        [limit],
+        [limit, olderThanMs],
       );
       if (rows.length === 0) return 0;
       // The stored trace context rides as a header; the relay makes it the parent of its publish span.
@@ -67,6 +69,11 @@ export class OutboxRepository {
       await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       return rows.length;
     });
+  }
+
+  /** Marks events published that were published from memory (no row was claimed for them). */
+  async markPublished(ids: string[]): Promise<void> {
+    await this.db.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [ids]);
   }
 
   /** Unpublished rows and the age of the oldest, read through the partial index of unpublished rows. */
@@ -81,3 +88,8 @@ export class OutboxRepository {
 }
 
 const withTrace = (r: OutboxRow): Record<string, string> => (r.traceparent ? { ...r.headers, [TRACEPARENT]: r.traceparent } : r.headers);
+
+/** An event as its row holds it, trace context included, for publishing straight from memory after its commit. */
+export function committedEntry(entry: OutboxEntry, traceparent: string | null): OutboxEntry {
+  return traceparent ? { ...entry, headers: { ...entry.headers, [TRACEPARENT]: traceparent } } : entry;
+}

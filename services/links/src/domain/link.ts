@@ -80,6 +80,8 @@ export interface Settlement {
   to: 'paid' | 'failed';
   gatewayProvider: string;
   gatewayPaymentId: string;
+  /** When the payment was settled: the link's `paid_at` (and the event's) when paid. */
+  at: Date;
 }
 
 /** An event to publish, written in the same transaction as the state change it reports. */

@@ -33,12 +33,17 @@ export interface LinkStore {
   expireDue(merchantId: string): Promise<number>;
   /** Writes a selection on a link that is pending and not yet due; null when it is not. */
   applySelection(id: string, selection: LinkSelection): Promise<LinkRecord | null>;
-  findByGatewayPayment(provider: string, gatewayPaymentId: string): Promise<LinkRecord | null>;
   /**
-   * Moves a pending link to the provider's verdict. For `paid`, the row `eventFor` builds from the
-   * paid link commits in the same transaction, or neither does. Null when the link is not pending.
+   * The link a provider's payment names: the one that stored that payment at selection, else the link
+   * `linkId` (the provider's own derivation) if it stored no payment at all.
    */
-  settle(id: string, settlement: Settlement, eventFor: (paid: LinkRecord) => OutboxEntry): Promise<LinkRecord | null>;
+  findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null): Promise<LinkRecord | null>;
+  /**
+   * Moves `link` from pending to the provider's verdict, with `event` (for `paid`) in the outbox, atomically.
+   * Null, and nothing written, when the link is no longer pending or no longer as read (a new selection
+   * changed what the event reports).
+   */
+  settle(link: LinkRecord, settlement: Settlement, event: OutboxEntry | null): Promise<LinkRecord | null>;
 }
 
 /** Shops as a caller may see them: unknown is not_found, another merchant's (or another shop than a cashier key's) is forbidden. */

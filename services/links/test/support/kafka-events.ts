@@ -8,6 +8,8 @@ export interface TopicRecorder {
   events: ReceivedEvent[];
   /** Resolves with the events once `count` arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedEvent[]>;
+  /** Resolves with the first event of `key` once it arrived (rejects after `timeoutMs`). */
+  waitForKey(key: string, timeoutMs?: number): Promise<ReceivedEvent>;
   /**
    * Every event published so far on the partitions of `keys`: a marker is sent with each key and waited
    * for, and a partition delivers in order, so whatever was published before the marker has arrived.
@@ -62,6 +64,11 @@ export async function recordTopic(topic: string): Promise<TopicRecorder> {
     async waitFor(count, timeoutMs) {
       await until(() => real().length >= count, `expected ${count} events`, timeoutMs);
       return real();
+    },
+    async waitForKey(key, timeoutMs) {
+      const first = (): ReceivedEvent | undefined => real().find((e) => e.key === key);
+      await until(() => first() !== undefined, `expected an event of ${key}`, timeoutMs);
+      return first() as ReceivedEvent;
     },
     async settled(keys) {
       const marker = randomBytes(6).toString('hex');

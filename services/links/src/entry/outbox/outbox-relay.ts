@@ -1,25 +1,23 @@
 import type { Logger } from 'pino';
 import type { EventMessage, EventPublisher } from '@pl/bus';
+import { crashPoint } from '@pl/config';
 import { contextFromTraceparent, contextOf, injectTraceContext, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
 import type { OutboxEntry } from '../../domain/link';
 import { backoffMs, Wakeable } from '../background/wakeable';
 
 /** The outbox as the relay needs it (OutboxRepository in production). */
 export interface OutboxSource {
-  publishBatch(limit: number, publish: (entries: OutboxEntry[]) => Promise<void>): Promise<number>;
-}
-
-/** Wakes the relay when rows are committed (OutboxListener in production). */
-export interface OutboxWakeups {
-  ensureListening(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Claims up to `limit` unpublished rows written at least `olderThanMs` ago, hands them to `publish` and
+   * marks them published, all in one transaction; returns how many went out.
+   */
+  publishBatch(limit: number, olderThanMs: number, publish: (entries: OutboxEntry[]) => Promise<void>): Promise<number>;
+  markPublished(ids: string[]): Promise<void>;
 }
 
 export interface OutboxRelayOptions {
   outbox: OutboxSource;
   publisher: EventPublisher;
-  /** Built with the relay's wake function, so notifications reach this relay. */
-  wakeups: (wake: () => void) => OutboxWakeups;
   pollIntervalMs: number;
   batchSize: number;
   /** A publish that has not been acknowledged by then counts as failed; its rows come again. */
@@ -27,6 +25,9 @@ export interface OutboxRelayOptions {
   maxBackoffMs: number;
   log: Logger;
 }
+
+/** Entries this process committed and holds for publishing at most; beyond, they wait for the poll. */
+const MAX_HANDED_OVER = 10_000;
 
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   // The abandoned publish may still fail later; nothing waits for it any more.
@@ -39,68 +40,107 @@ function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 }
 
 /**
- * Publishes outbox rows to Kafka. Each pass claims a batch (FOR UPDATE SKIP LOCKED, oldest first, so
- * replicas share the work and one link's events go out in commit order), publishes it and marks it in
- * the same transaction. A crash between publish and mark publishes the batch again: at-least-once with
- * the same event id, which the notifier deduplicates. While Kafka is down the rows wait and the relay
- * retries with backoff, warning once per outage.
+ * Publishes outbox rows to Kafka, by two roads:
+ * - The process that commits an event hands it over ({@link handOver}): it is published at once, straight
+ *   from memory, and then marked with one statement. Nothing is read back and no transaction is held open
+ *   while Kafka answers: this is every payment's path.
+ * - A poll claims rows nobody published (their writer died, or its publish failed) once they are older than
+ *   the publish time-out, so a hand-over still in flight on some replica is never taken from it (FOR UPDATE
+ *   SKIP LOCKED, oldest first, so replicas share the work), publishes them and marks them in one transaction.
+ * A crash between publish and mark publishes an event again with the same event id (at-least-once), which
+ *   the notifier deduplicates. While Kafka is down the rows wait and the relay retries with backoff, warning
+ *   once per outage; hand-overs wait for the next try, and those a failed try drops are left to the poll.
  */
 export class OutboxRelay {
   private readonly wakeable = new Wakeable();
-  private readonly wakeups: OutboxWakeups;
+  private handedOver: OutboxEntry[] = [];
+  private failures = 0;
   private loop: Promise<void> | null = null;
 
-  constructor(private readonly options: OutboxRelayOptions) {
-    this.wakeups = options.wakeups(() => this.wakeable.wake());
-  }
+  constructor(private readonly options: OutboxRelayOptions) {}
 
   start(): void {
     this.loop ??= this.run();
   }
 
-  /** Finishes the batch in flight, then stops; the publisher and listener are closed. */
+  /** An event this process just committed to the outbox: publish it now rather than at the next poll. */
+  handOver(entry: OutboxEntry): void {
+    if (this.wakeable.isStopped || this.handedOver.length >= MAX_HANDED_OVER) return;
+    this.handedOver.push(entry);
+    this.wakeable.wake();
+  }
+
+  /** Publishes what was handed over, finishes the batch in flight, then stops; the publisher is closed. */
   async stop(): Promise<void> {
     this.wakeable.stop();
     await this.loop;
-    await Promise.all([this.wakeups.close(), this.options.publisher.close()]);
+    await this.options.publisher.close();
   }
 
-  /** Publishes until no unpublished row is left; returns how many went out. */
+  /** Publishes until no row the poll may take is left; returns how many went out. */
   async drain(): Promise<number> {
-    const { outbox, batchSize } = this.options;
+    const { outbox, batchSize, publishTimeoutMs } = this.options;
     let total = 0;
     for (;;) {
-      const n = await outbox.publishBatch(batchSize, (entries) => this.publish(entries));
+      const n = await outbox.publishBatch(batchSize, publishTimeoutMs, (entries) => this.publish(entries));
       total += n;
       if (n < batchSize || this.wakeable.isStopped) return total;
     }
   }
 
+  /** Publishes and marks what was handed over; returns how many went out. */
+  private async publishHandedOver(): Promise<number> {
+    let total = 0;
+    while (this.handedOver.length > 0) {
+      const batch = this.handedOver.splice(0, this.options.batchSize);
+      try {
+        await this.publish(batch);
+      } catch (err) {
+        // The rows stay unpublished in the outbox: the poll takes them once they are old enough.
+        this.handedOver = [];
+        throw err;
+      }
+      crashPoint('links.after-publish-before-mark');
+      await this.options.outbox.markPublished(batch.map((e) => e.id));
+      total += batch.length;
+    }
+    return total;
+  }
+
   private async run(): Promise<void> {
     const { pollIntervalMs, maxBackoffMs, log } = this.options;
-    let failures = 0;
-    while (!this.wakeable.isStopped) {
+    let nextPollAt = 0;
+    for (;;) {
       try {
-        await this.wakeups.ensureListening();
-        const published = await this.drain();
-        if (failures > 0) log.info({ published, failed_attempts: failures }, 'outbox relay publishing again');
-        failures = 0;
-        await this.wakeable.sleep(pollIntervalMs);
+        let published = await this.publishHandedOver();
+        if (this.wakeable.isStopped) return;
+        if (Date.now() >= nextPollAt) {
+          published += await this.drain();
+          nextPollAt = Date.now() + pollIntervalMs;
+        }
+        // An outage ends with the first event Kafka takes again (an idle relay cannot tell before).
+        if (this.failures > 0 && published > 0) {
+          log.info({ published, failed_attempts: this.failures }, 'outbox relay publishing again');
+          this.failures = 0;
+        }
+        await this.wakeable.sleep(Math.max(0, nextPollAt - Date.now()));
       } catch (err) {
-        failures += 1;
-        const retryInMs = backoffMs(failures, pollIntervalMs, maxBackoffMs);
-        if (failures === 1) log.warn({ err, retry_in_ms: retryInMs }, 'outbox relay cannot publish; events stay in the outbox');
-        else log.debug({ err, failures, retry_in_ms: retryInMs }, 'outbox relay still cannot publish');
-        // Notifications do not cut a backoff short: during an outage they would only hammer the brokers.
+        this.failures += 1;
+        const retryInMs = backoffMs(this.failures, pollIntervalMs, maxBackoffMs);
+        if (this.failures === 1) log.warn({ err, retry_in_ms: retryInMs }, 'outbox relay cannot publish; events stay in the outbox');
+        else log.debug({ err, failures: this.failures, retry_in_ms: retryInMs }, 'outbox relay still cannot publish');
+        nextPollAt = 0;
+        // Wake-ups do not cut a backoff short: during an outage they would only hammer the brokers.
         await this.wakeable.sleep(retryInMs, false);
+        if (this.wakeable.isStopped) return;
       }
     }
   }
 
   /**
-   * One publish per topic, in claim order; messages of a link share its key and so its partition. Each
-   * message gets a PRODUCER span, the child of the trace stored with its row, and carries that span's
-   * `traceparent` to the consumer.
+   * One publish per topic, in order; messages of a link share its key and so its partition. Each message
+   * gets a PRODUCER span, the child of the trace that wrote it, and carries that span's `traceparent` to
+   * the consumer.
    */
   private async publish(entries: OutboxEntry[]): Promise<void> {
     const byTopic = new Map<string, EventMessage[]>();
