@@ -60,28 +60,48 @@ interface AttemptToRecord {
 
 /** Most attempts recorded by one statement. */
 const RECORD_BATCH = 200;
+/** Most Kafka slices (each up to the subscriber's slice size) stored by one statement. */
+const STORE_BATCH = 16;
+
+type StoredEvent = { event: PaymentSucceededEvent; delivery: NewDelivery };
 
 /** The notifier's tables: received events, deliveries and their attempts. */
 export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQueue {
   private readonly attempts = new WriteBatcher<AttemptToRecord, number>((items) => this.recordAttempts(items), RECORD_BATCH);
+  private readonly slices = new WriteBatcher<ReadonlyArray<StoredEvent>, Set<string>>((slices) => this.storeSlices(slices), STORE_BATCH);
 
   constructor(private readonly db: Db) {}
 
-  async storeAll(items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<number> {
-    if (items.length === 0) return 0;
-    // One statement for the whole slice, so it is atomic without a transaction: the inbox takes the events it
-    // has not seen, and exactly those get a delivery (in the order they came, which `seq` keeps).
+  /** Slices stored at about the same time (the partitions of one fetch) share one statement. */
+  storeAll(items: ReadonlyArray<StoredEvent>): Promise<Set<string>> {
+    return items.length === 0 ? Promise.resolve(new Set()) : this.slices.add(items);
+  }
+
+  /** The ids of the deliveries created, for every slice alike. */
+  private async storeSlices(slices: Array<ReadonlyArray<StoredEvent>>): Promise<Array<Set<string>>> {
+    // An event in two slices (a republished copy) is stored once, with the first slice's delivery.
+    const seen = new Set<string>();
+    const items = slices.flat().filter((i) => !seen.has(i.event.event_id) && seen.add(i.event.event_id));
+    // One statement for all of them, so it is atomic without a transaction: the inbox takes the events it
+    // has not seen, and exactly those get a delivery (in the order they came, which `seq` keeps). A delivery
+    // with a claim is stored leased to it, as a claim of the worker would leave it.
     const rows = await this.db.query<{ id: string }>(
       `WITH slice AS (
-         SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::bytea[], $10::text[])
-           WITH ORDINALITY AS s(event_id, payload, id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent, ord)
+         SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::bytea[], $10::text[],
+                              $11::uuid[], $12::double precision[])
+           WITH ORDINALITY AS s(event_id, payload, id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent,
+                                lease_token, lease_ms, ord)
        ), taken AS (
          INSERT INTO inbox_events (event_id, payload) SELECT event_id, payload FROM slice
          ON CONFLICT (event_id) DO NOTHING
          RETURNING event_id
        )
-       INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at, traceparent)
-       SELECT s.id, s.event_id, s.webhook_id, s.event, s.merchant_id, s.shop_id, s.payment_link_id, s.body, now(), s.traceparent
+       INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent,
+                               next_attempt_at, lease_until, lease_token)
+       SELECT s.id, s.event_id, s.webhook_id, s.event, s.merchant_id, s.shop_id, s.payment_link_id, s.body, s.traceparent,
+              now() + COALESCE(s.lease_ms, 0) * interval '1 millisecond',
+              CASE WHEN s.lease_token IS NOT NULL THEN now() + s.lease_ms * interval '1 millisecond' END,
+              s.lease_token
          FROM slice s JOIN taken USING (event_id)
         ORDER BY s.ord
        RETURNING id`,
@@ -96,9 +116,12 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         items.map((i) => i.delivery.paymentLinkId),
         items.map((i) => i.delivery.body),
         items.map((i) => i.delivery.traceparent),
+        items.map((i) => i.delivery.claim?.leaseToken ?? null),
+        items.map((i) => i.delivery.claim?.leaseMs ?? null),
       ],
     );
-    return rows.length;
+    const created = new Set(rows.map((r) => r.id));
+    return slices.map(() => created);
   }
 
   private async withAttempts(rows: DeliveryRow[]): Promise<DeliveryRecord[]> {

@@ -23,18 +23,20 @@ function scriptedWrite(): { batches: number[][]; finish: (fail?: Error) => void;
 const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('write batcher', () => {
-  it('writes the first item at once, then everything that came meanwhile in one write, each getting its own result', async () => {
+  it('writes what was added in one turn together, then everything that came meanwhile in one write, each getting its own result', async () => {
     const w = scriptedWrite();
     const batcher = new WriteBatcher(w.write, 10);
-    const first = batcher.add(1);
-    const rest = [batcher.add(2), batcher.add(3), batcher.add(4)];
-    expect(w.batches).toEqual([[1]]);
-    w.finish();
-    await expect(first).resolves.toBe(10);
+    const first = [batcher.add(1), batcher.add(2)];
+    expect(w.batches).toEqual([]);
     await settle();
-    expect(w.batches).toEqual([[1], [2, 3, 4]]);
+    expect(w.batches).toEqual([[1, 2]]);
+    const rest = [batcher.add(3), batcher.add(4), batcher.add(5)];
     w.finish();
-    await expect(Promise.all(rest)).resolves.toEqual([20, 30, 40]);
+    await expect(Promise.all(first)).resolves.toEqual([10, 20]);
+    await settle();
+    expect(w.batches).toEqual([[1, 2], [3, 4, 5]]);
+    w.finish();
+    await expect(Promise.all(rest)).resolves.toEqual([30, 40, 50]);
   });
 
   it('splits what waits into writes of at most maxBatch items', async () => {
@@ -46,16 +48,18 @@ describe('write batcher', () => {
       w.finish();
     }
     await expect(Promise.all(all)).resolves.toEqual([10, 20, 30, 40, 50]);
-    expect(w.batches).toEqual([[1], [2, 3], [4, 5]]);
+    expect(w.batches).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   it('fails every item of a failed write, and writes the next ones again', async () => {
     const w = scriptedWrite();
     const batcher = new WriteBatcher(w.write, 10);
     const lost = batcher.add(1);
+    await settle();
     w.finish(new Error('database unavailable'));
     await expect(lost).rejects.toThrow('database unavailable');
     const next = batcher.add(2);
+    await settle();
     w.finish();
     await expect(next).resolves.toBe(20);
   });

@@ -1,7 +1,9 @@
 /**
- * Writes items in batches without holding any back: the first item goes out at once, and whatever arrives
- * while a write is in flight goes out together in the next one (up to `maxBatch`). Under load, many items
- * share one statement (one round trip, one commit); idle, an item costs what it did alone.
+ * Writes items in batches without holding any back: what is added in one turn of the event loop goes out
+ * together at its end (callers started by one event, e.g. the partitions of one Kafka fetch, share a
+ * write), and whatever arrives while a write is in flight goes out together in the next one (up to
+ * `maxBatch`). Under load, many items share one statement (one round trip, one commit); idle, an item
+ * costs what it did alone.
  */
 export class WriteBatcher<T, R> {
   private queue: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
@@ -16,12 +18,13 @@ export class WriteBatcher<T, R> {
   add(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      this.writing = true;
+      setImmediate(() => void this.drain());
     });
   }
 
   private async drain(): Promise<void> {
-    this.writing = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);

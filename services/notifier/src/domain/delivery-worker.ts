@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { crashPoint } from '@pl/config';
 import type { AttemptResult, AttemptVerdict, ClaimedDelivery, DeliveryQueue, EndpointRoom, WebhookSender, WebhookTarget, WebhookTargetSource } from './delivery';
+import type { FreshDeliverySlots } from './payment-event';
 import { nextRetryDelayMs, type RetryPolicy } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
 
@@ -33,8 +35,12 @@ const UNRESOLVED = 'shop:';
  * deliveries wait for one; a timer covers the retries this process scheduled, and a poll the rest (other
  * replicas' work, expired leases).
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements FreshDeliverySlots {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Slots reserved for deliveries being stored right now ({@link reserveFresh}); they count as taken. */
+  private reserved = 0;
+  /** The endpoint load key each reserved slot was counted under. */
+  private readonly reservedKeys = new WeakMap<object, string>();
   private readonly endpointLoad = new Map<string, number>();
   /** The URL each shop was last sent to, and the shops of each URL: claims skip shops whose endpoint is full. */
   private readonly shopEndpoint = new Map<number, string>();
@@ -80,6 +86,38 @@ export class DeliveryWorker {
       this.soonTimer = undefined;
       this.wake();
     }, FREED_SLOTS_CLAIM_AFTER_MS);
+  }
+
+  /**
+   * Reserves a slot per shop whose endpoint has room, as a claim would, for a delivery about to be stored:
+   * stored already leased, it needs no claim query. New events thus go ahead of due deliveries still
+   * waiting for a slot here; those are retries, whose time has come but whose order is not promised.
+   */
+  reserveFresh(shopIds: readonly number[]): Array<{ leaseToken: string; leaseMs: number } | null> {
+    const { concurrency, perEndpointConcurrency, leaseMs } = this.settings;
+    const leaseToken = randomUUID();
+    return shopIds.map((shopId) => {
+      const key = this.keyOf(shopId);
+      if (this.stopped || this.inFlight.size + this.reserved >= concurrency || this.loadOf(key) >= perEndpointConcurrency) return null;
+      this.reserved += 1;
+      this.addLoad(key, 1);
+      const slot = { leaseToken, leaseMs };
+      this.reservedKeys.set(slot, key);
+      return slot;
+    });
+  }
+
+  /** Starts the deliveries stored with a reserved slot; gives back the slots of those not stored. */
+  startFresh(reserved: ReadonlyArray<{ leaseToken: string; leaseMs: number } | null>, stored: ReadonlyArray<ClaimedDelivery | null>): void {
+    reserved.forEach((slot, i) => {
+      const key = slot === null ? undefined : this.reservedKeys.get(slot);
+      if (slot === null || key === undefined) return;
+      this.reservedKeys.delete(slot);
+      this.reserved -= 1;
+      const claim = stored[i];
+      if (claim) this.run(claim, key);
+      else this.addLoad(key, -1);
+    });
   }
 
   /** Takes no new work and waits, at most `graceMs`, for the attempts in flight to finish and be recorded. */
@@ -131,7 +169,7 @@ export class DeliveryWorker {
     try {
       do {
         this.again = false;
-        const free = concurrency - this.inFlight.size;
+        const free = concurrency - this.inFlight.size - this.reserved;
         if (free <= 0 || this.stopped) return;
         // Only endpoints with attempts in flight have less than a whole endpoint's room; shops are grouped by
         // the endpoint each was last sent to (until then, each shop is its own).
@@ -160,6 +198,11 @@ export class DeliveryWorker {
   private launch(claim: ClaimedDelivery): void {
     const key = this.keyOf(claim.shopId);
     this.addLoad(key, 1);
+    this.run(claim, key);
+  }
+
+  /** Sends a claimed delivery whose slot is already counted under `key`. */
+  private run(claim: ClaimedDelivery, key: string): void {
     const run: Promise<void> = this.deliver(claim, key)
       .catch((err: unknown) => this.log.error({ err, delivery_id: claim.id }, 'webhook attempt could not be completed; its lease will expire'))
       .finally(() => {

@@ -1,4 +1,5 @@
 import type { PaymentSucceededEvent } from '@pl/contracts';
+import type { ClaimedDelivery } from './delivery';
 
 /** Stable across attempts and resends: receivers deduplicate by it. */
 export const webhookIdFor = (eventId: string): string => `whk_${eventId}`;
@@ -38,6 +39,8 @@ export interface NewDelivery {
   body: Buffer;
   /** W3C trace context of the message's consumer span: the delivery's attempts continue that trace. */
   traceparent: string | null;
+  /** Stored already leased to a worker that has a slot for it (its first attempt goes out at once), or due. */
+  claim: { leaseToken: string; leaseMs: number } | null;
 }
 
 /** An event as it came off the log, with the trace context it is handled in. */
@@ -50,35 +53,94 @@ export interface ReceivedPaymentEvent {
 export interface EventInbox {
   /**
    * Stores the new events of a slice with their deliveries, all or nothing; events already taken in
-   * (Kafka is at-least-once) are skipped. Returns how many were new.
+   * (Kafka is at-least-once) are skipped. Returns the ids of the deliveries it created.
    */
-  storeAll(items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<number>;
+  storeAll(items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<Set<string>>;
 }
 
 /**
- * Takes a slice of payment events in: their deliveries exist once this resolves, one per event id (an
- * event that comes twice in one slice is stored once). Returns how many deliveries were created.
+ * Slots of the delivery worker for deliveries about to be stored, so that those it has room for are stored
+ * already claimed and sent at once, without a claim query on the payment's path.
  */
-export async function acceptPaymentEvents(inbox: EventInbox, received: readonly ReceivedPaymentEvent[], newId: () => string): Promise<number> {
+export interface FreshDeliverySlots {
+  /** Per shop (an entry each), a claim if a slot was reserved for its delivery, else null (stored due). */
+  reserveFresh(shopIds: readonly number[]): Array<{ leaseToken: string; leaseMs: number } | null>;
+  /**
+   * Ends the reservations of `reserveFresh` (same order): a stored claimed delivery starts its attempt, an
+   * entry with null (not stored: a repeat, or the store failed) gives its slot back.
+   */
+  startFresh(reserved: ReadonlyArray<{ leaseToken: string; leaseMs: number } | null>, stored: ReadonlyArray<ClaimedDelivery | null>): void;
+}
+
+/** What taking a slice in came to. */
+export interface Accepted {
+  /** Deliveries created. */
+  stored: number;
+  /** Of them, how many wait to be claimed (no slot was free): the worker should look. */
+  due: number;
+}
+
+const NO_SLOTS: FreshDeliverySlots = {
+  reserveFresh: (shopIds) => shopIds.map(() => null),
+  startFresh: () => undefined,
+};
+
+const claimOf = (d: NewDelivery, leaseToken: string): ClaimedDelivery => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  event: d.event,
+  shopId: d.shopId,
+  body: d.body,
+  series: 1,
+  attempt: 1,
+  leaseToken,
+  traceparent: d.traceparent,
+});
+
+/**
+ * Takes a slice of payment events in: their deliveries exist once this resolves, one per event id (an
+ * event that comes twice in one slice is stored once). Deliveries the worker has slots for are stored
+ * claimed and started as soon as they are stored.
+ */
+export async function acceptPaymentEvents(
+  inbox: EventInbox,
+  received: readonly ReceivedPaymentEvent[],
+  newId: () => string,
+  slots: FreshDeliverySlots = NO_SLOTS,
+): Promise<Accepted> {
   const seen = new Set<string>();
-  const items: Array<{ event: PaymentSucceededEvent; delivery: NewDelivery }> = [];
-  for (const { event, traceparent } of received) {
-    if (seen.has(event.event_id)) continue;
-    seen.add(event.event_id);
-    items.push({
-      event,
-      delivery: {
-        id: newId(),
-        eventId: event.event_id,
-        webhookId: webhookIdFor(event.event_id),
-        event: event.event,
-        merchantId: event.merchant_id,
-        shopId: event.data.shop_id,
-        paymentLinkId: event.data.payment_link_id,
-        body: toWebhookBody(event),
-        traceparent,
-      },
-    });
+  const events: Array<{ event: PaymentSucceededEvent; traceparent: string | null }> = [];
+  for (const r of received) {
+    if (seen.has(r.event.event_id)) continue;
+    seen.add(r.event.event_id);
+    events.push(r);
   }
-  return items.length === 0 ? 0 : inbox.storeAll(items);
+  if (events.length === 0) return { stored: 0, due: 0 };
+  const reserved = slots.reserveFresh(events.map((e) => e.event.data.shop_id));
+  const items = events.map(({ event, traceparent }, i) => ({
+    event,
+    delivery: {
+      id: newId(),
+      eventId: event.event_id,
+      webhookId: webhookIdFor(event.event_id),
+      event: event.event,
+      merchantId: event.merchant_id,
+      shopId: event.data.shop_id,
+      paymentLinkId: event.data.payment_link_id,
+      body: toWebhookBody(event),
+      traceparent,
+      claim: reserved[i] ?? null,
+    } satisfies NewDelivery,
+  }));
+  let created = new Set<string>();
+  try {
+    created = await inbox.storeAll(items);
+  } finally {
+    slots.startFresh(
+      reserved,
+      items.map(({ delivery: d }) => (d.claim && created.has(d.id) ? claimOf(d, d.claim.leaseToken) : null)),
+    );
+  }
+  const stored = items.filter((i) => created.has(i.delivery.id));
+  return { stored: stored.length, due: stored.filter((i) => i.delivery.claim === null).length };
 }

@@ -3,7 +3,7 @@ import type { EventSubscriber, ReceivedEvent } from '@pl/bus';
 import { paymentSucceededEvent, type PaymentSucceededEvent } from '@pl/contracts';
 import { contextFrom, contextOf, injectTraceContext, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
 import type { Logger } from 'pino';
-import { acceptPaymentEvents, type EventInbox, type ReceivedPaymentEvent } from '../../domain/payment-event';
+import { acceptPaymentEvents, type EventInbox, type FreshDeliverySlots, type ReceivedPaymentEvent } from '../../domain/payment-event';
 
 /**
  * The Kafka entry point. A slice of one partition's messages is stored with one statement (every
@@ -12,8 +12,15 @@ import { acceptPaymentEvents, type EventInbox, type ReceivedPaymentEvent } from 
  * partition forever); a storage failure throws, so the whole slice comes again (the inbox drops what it
  * already holds). Each message gets its CONSUMER span, the child of the producer's `traceparent` header;
  * the delivery is stored with that span's context, so its webhook attempts continue the payment's trace.
+ * Deliveries the worker has slots for are stored claimed and sent at once; the worker is woken only for
+ * those left due.
  */
-export function paymentEventsHandler(inbox: EventInbox, onStored: () => void, log: Logger): (messages: ReceivedEvent[]) => Promise<void> {
+export function paymentEventsHandler(
+  inbox: EventInbox,
+  slots: FreshDeliverySlots,
+  onDue: () => void,
+  log: Logger,
+): (messages: ReceivedEvent[]) => Promise<void> {
   return async (messages) => {
     const spans = messages.map(consumerSpan);
     try {
@@ -22,9 +29,9 @@ export function paymentEventsHandler(inbox: EventInbox, onStored: () => void, lo
         const event = parse(message, log);
         if (event) received.push({ event, traceparent: traceparentOf(spans[i] as Span) });
       });
-      const stored = await acceptPaymentEvents(inbox, received, randomUUID);
-      log.debug({ partition: messages[0]?.partition, messages: messages.length, stored }, 'payment events taken in');
-      if (stored > 0) onStored();
+      const { stored, due } = await acceptPaymentEvents(inbox, received, randomUUID, slots);
+      log.debug({ partition: messages[0]?.partition, messages: messages.length, stored, due }, 'payment events taken in');
+      if (due > 0) onDue();
     } catch (e) {
       for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: e instanceof Error ? e.message : 'error' });
       throw e;
@@ -76,7 +83,13 @@ function parse(message: ReceivedEvent, log: Logger): PaymentSucceededEvent | nul
 }
 
 /** Starts consuming in the background; the subscriber keeps reconnecting while Kafka is away. */
-export function consumePaymentEvents(subscriber: EventSubscriber, inbox: EventInbox, onStored: () => void, log: Logger): void {
+export function consumePaymentEvents(
+  subscriber: EventSubscriber,
+  inbox: EventInbox,
+  slots: FreshDeliverySlots,
+  onDue: () => void,
+  log: Logger,
+): void {
   // Not awaited: the notifier serves (and sends what it holds) while Kafka is still away.
-  void subscriber.runBatches(paymentEventsHandler(inbox, onStored, log));
+  void subscriber.runBatches(paymentEventsHandler(inbox, slots, onDue, log));
 }
