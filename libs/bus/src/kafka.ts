@@ -39,8 +39,8 @@ export interface EventSubscriber {
    * Like {@link run}, but the handler takes the messages of one partition in slices of up to
    * `maxBatchMessages`, in offset order, so it can store a slice with one statement. A slice's offsets are
    * committed only after the handler resolved; a handler that throws makes the whole slice come again.
-   * Slices are handled one at a time: kafkajs 2.2 handling partitions concurrently made a fetch cycle last
-   * up to a second under a steady trickle of events (measured: docs/design-decisions.md).
+   * The partitions of one fetch are handled side by side (up to `partitionsAtOnce`), each in order, and the
+   * next fetch waits for all of them.
    */
   runBatches(handler: (events: ReceivedEvent[]) => Promise<void>): Promise<void>;
   /** True while the consumer is in its group and fetching. */
@@ -111,6 +111,12 @@ export interface SubscriberOptions extends KafkaOptions {
   maxWaitTimeMs?: number;
   /** Most messages handed to a `runBatches` handler at once (default 500). */
   maxBatchMessages?: number;
+  /**
+   * Partitions whose messages are handled at the same time (default 1). A fetch brings at most one record
+   * batch per partition from some brokers (librdkafka's mock), so one at a time caps a consumer at a few
+   * batches per handler round trip.
+   */
+  partitionsAtOnce?: number;
   /** Where the consumer's lag, offsets and message counts are recorded; none when absent. */
   metrics?: Registry;
 }
@@ -236,6 +242,7 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
         // a commit is a round trip to the broker, and what a crash leaves uncommitted only comes again.
         autoCommit: false,
         autoCommitInterval: COMMIT_INTERVAL_MS,
+        partitionsConsumedConcurrently: options.partitionsAtOnce ?? 1,
         // Offsets are resolved slice by slice below, so a throw leaves the rest of the batch to come again.
         eachBatchAutoResolve: false,
         eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {

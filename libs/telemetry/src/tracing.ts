@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
@@ -52,8 +52,11 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
           if (typeof id === 'string') span.setAttribute(REQUEST_ID_ATTRIBUTE, id);
         },
       }),
-      new ExpressInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
+      // A span per route handler; middleware and router layers would add two or three per request that say
+      // nothing the handler's and the HTTP span's timings do not (the route still names the HTTP span).
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
+      // Queries, not pool check-outs: a connect span per query doubled the links service's spans.
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new RedisInstrumentation({ requireParentSpan: true }),
       new PinoInstrumentation({ disableLogSending: true }),
     ],
