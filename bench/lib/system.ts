@@ -115,9 +115,12 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
 
     const opsPorts = {} as Record<ServiceName, number>;
     const services = {} as Record<ServiceName, BenchProcess>;
+    // BENCH_CPU_PROFILE=1: each service writes a V8 CPU profile when it stops (open it in Chrome DevTools).
+    const profileArgs = (name: ServiceName): string[] =>
+      process.env.BENCH_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, '..', 'profiles', name)}`] : [];
     const startService = async (name: ServiceName): Promise<void> => {
       opsPorts[name] ??= await freePort();
-      const p = spawnLogged(name, process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
+      const p = spawnLogged(name, process.execPath, [...profileArgs(name), join(ROOT, 'services', name, 'dist', 'main.js')], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
       services[name] = p;
       started.push(p);
       await waitUntilReady(p, `http://127.0.0.1:${opsPorts[name]}/readyz`);
