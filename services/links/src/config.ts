@@ -28,9 +28,10 @@ const linksEnv = {
   /** How often the sweeper expires due links, and how many one statement moves. */
   EXPIRY_SWEEP_INTERVAL_MS: millis(5000, 10, 3_600_000),
   EXPIRY_SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
-  /** The relay's poll when no notification woke it; also the first backoff step while Kafka is down. */
+  /** The relay's poll for events nobody published; also the first backoff step while Kafka is down. */
   OUTBOX_POLL_INTERVAL_MS: millis(1000, 10, 600_000),
   OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Longest wait for Kafka's acknowledgement; the poll leaves events younger than this to their writer. */
   OUTBOX_PUBLISH_TIMEOUT_MS: millis(15_000, 100, 300_000),
   OUTBOX_MAX_BACKOFF_MS: millis(30_000, 10, 600_000),
   /** Kafka topic of payment events; tests give each system its own. */
