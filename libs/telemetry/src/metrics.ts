@@ -1,3 +1,5 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export { Counter, Gauge, Histogram, Registry };
@@ -13,9 +15,34 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  observeFullCollections();
+  new Gauge({
+    name: 'nodejs_heap_retained_bytes',
+    help: 'JS heap in use just after the last full garbage collection: what the process keeps (a leak makes it climb; heap_size_used swings with every collection)',
+    registers: [registry],
+    collect() {
+      if (heapAfterFullGc !== null) this.set(heapAfterFullGc);
+    },
+  });
   // The scrape job adds the pod and namespace; the service name keeps series apart in a shared dashboard.
   registry.setDefaultLabels({ service });
   return registry;
+}
+
+let heapAfterFullGc: number | null = null;
+let observingGc = false;
+
+/** One observer per process, however many registries: each full (mark-compact) collection records the heap left. */
+function observeFullCollections(): void {
+  if (observingGc) return;
+  observingGc = true;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      // @types/node 20 types a gc entry's `detail` only on the subclass it does not export.
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) heapAfterFullGc = getHeapStatistics().used_heap_size;
+    }
+  }).observe({ entryTypes: ['gc'] });
 }
 
 /** The metric already registered under `name`, or a new one made by `create` (libraries share a registry). */
