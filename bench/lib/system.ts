@@ -19,6 +19,8 @@ export interface BenchSystem {
   gatewayUrl: string;
   referenceUrl: string;
   services: Record<ServiceName, BenchProcess>;
+  /** Each service's ops port (/metrics, /readyz). */
+  opsPorts: Record<ServiceName, number>;
   reference: BenchProcess;
   kafkaMock: BenchProcess | undefined;
   stop(): Promise<void>;
@@ -158,6 +160,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       gatewayUrl,
       referenceUrl,
       services,
+      opsPorts,
       reference,
       kafkaMock,
       async stop() {
