@@ -6,10 +6,28 @@ import type { AddressInfo } from 'node:net';
  * JSON), counts the spans per `service.name` and answers 200 at once, so exporting costs the services what
  * it costs against a real collector, and the bench learns that tracing really was on.
  */
+/** A span as {@link OtlpSink.record} keeps it: enough to time the hops of a trace. */
+export interface RecordedSpan {
+  service: string;
+  name: string;
+  traceId: string;
+  startMs: number;
+  endMs: number;
+}
+
+interface OtlpBody {
+  resourceSpans?: Array<{
+    resource?: { attributes?: Array<{ key: string; value?: { stringValue?: string } }> };
+    scopeSpans?: Array<{ spans?: Array<{ traceId: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string }> }>;
+  }>;
+}
+
 export class OtlpSink {
   readonly spans = new Map<string, number>();
   requests = 0;
   bytes = 0;
+  /** While set, every span is also kept here (parsed: this costs the bench CPU, so only on request). */
+  private recording: RecordedSpan[] | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -29,6 +47,17 @@ export class OtlpSink {
       });
     });
     return sink;
+  }
+
+  /** Keeps every span received from now until {@link stopRecording}. */
+  startRecording(): void {
+    this.recording = [];
+  }
+
+  stopRecording(): RecordedSpan[] {
+    const spans = this.recording ?? [];
+    this.recording = null;
+    return spans;
   }
 
   /** Spans counted so far, all services together. */
@@ -55,5 +84,18 @@ export class OtlpSink {
     let spans = 0;
     for (let at = body.indexOf('"spanId":"'); at !== -1; at = body.indexOf('"spanId":"', at + 10)) spans += 1;
     this.spans.set(service, (this.spans.get(service) ?? 0) + spans);
+    if (this.recording) this.keep(body, this.recording);
+  }
+
+  private keep(body: string, into: RecordedSpan[]): void {
+    const ms = (nanos: string): number => Number(BigInt(nanos) / 1000n) / 1000;
+    for (const rs of (JSON.parse(body) as OtlpBody).resourceSpans ?? []) {
+      const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value?.stringValue ?? 'unknown';
+      for (const ss of rs.scopeSpans ?? []) {
+        for (const sp of ss.spans ?? []) {
+          into.push({ service, name: sp.name, traceId: sp.traceId, startMs: ms(sp.startTimeUnixNano), endMs: ms(sp.endTimeUnixNano) });
+        }
+      }
+    }
   }
 }

@@ -28,7 +28,8 @@ alternating gateway/reference slices, BENCH_WARMUP_SECONDS (3),
 BENCH_CONNECTIONS (50), BENCH_PAYMENT_RATE (200), BENCH_NOTIFIER_SECONDS (60; 300 for the memory check),
 BENCH_NOTIFIER_RATE (600), BENCH_NOTIFIER_ENDPOINTS (100), BENCH_SCALE_LINKS (1000000), BENCH_DUE_LINKS (100000),
 BENCH_LOG_LEVEL (the services' default, info), BENCH_KAFKA_BROKERS (else a Kafka mock of the bench's own),
-BENCH_CPU_PROFILE=1 (each service writes a V8 CPU profile to .local/bench/profiles/<service>/ when it stops).
+BENCH_CPU_PROFILE=1 (each service writes a V8 CPU profile to .local/bench/profiles/<service>/ when it stops),
+BENCH_STAGES=1 (the payment scenario times each hop of every payment from the spans; costs the bench CPU).
 Needs \`npm run build\` first. Results: one table on stdout, .local/bench/last.json and last.md.`;
 
 export function parseArgs(argv: string[]): { scenarios: ScenarioName[]; settings: Settings } | 'help' {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { check, cpuMsPerRequest, observe, type BenchContext } from '../context';
 import { startLoad } from '../load';
 import type { PacedSpec } from '../load-spec';
+import { paymentStages } from '../payment-stages';
 import { BenchReceiver } from '../receivers';
 import { summarize } from '../stats';
 
@@ -43,14 +44,20 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
     await receiver.waitForAll([first], 60_000);
     if (!receiver.firstByLink.has(first)) throw new Error('no webhook arrived for the first payment within 60 s');
 
+    // BENCH_STAGES=1: keep every span of the run and time each hop (parsing them costs the bench some CPU).
+    const stagesWanted = process.env.BENCH_STAGES === '1';
     const load = startLoad({ mode: 'paced', url: sys.gatewayUrl, rate, maxSockets: settings.connections, items: rest.map(item) }, ctx.workDir);
     await load.measuring;
+    if (stagesWanted) ctx.sink.startRecording();
     const watch = await observe(ctx, load.pid);
     const result = await load.result;
     const measured = result.items.filter((_, i) => i >= warm);
     const accepted = measured.filter((r) => r.status === 200);
     await receiver.waitForAll(accepted.map((r) => r.key), 30_000);
     const { cpu, pg } = await watch.stop();
+    // Spans leave the services in batches (every 5 s at the latest); wait for the last ones before timing.
+    if (stagesWanted) await new Promise((r) => setTimeout(r, 6000));
+    const stages = stagesWanted ? paymentStages(ctx.sink.stopRecording()) : null;
 
     const callback = summarize(accepted.map((r) => r.answeredAt - r.sentAt));
     const endToEnd = accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => (receiver.firstByLink.get(r.key) as number) - r.answeredAt);
@@ -84,7 +91,11 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
         `→ webhook p50 ${e2e.p50} / p90 ${e2e.p90} / p99 ${e2e.p99} / max ${e2e.max} ms; missing ${missing}`,
     );
     ctx.log(`    postgres: ${pg.slice(0, 4).join(' | ')}`);
-    ctx.details.payment = { rate, achieved, callback, endToEnd: e2e, missing, rejected: measured.length - accepted.length, maxSendLagMs: result.maxSendLagMs, cpu, postgresActivity: pg };
+    if (stages) {
+      ctx.log(`    stages of ${stages.payments} payments (p50 / p99 ms):`);
+      for (const st of stages.stages) ctx.log(`      ${st.stage.padEnd(52)} ${String(st.p50).padStart(7)} / ${st.p99}`);
+    }
+    ctx.details.payment = { rate, achieved, callback, endToEnd: e2e, missing, rejected: measured.length - accepted.length, maxSendLagMs: result.maxSendLagMs, cpu, postgresActivity: pg, stages };
     check(ctx, `payment path p99 ≤ 100 ms (callback accepted → webhook received) at ${rate}/s`, `p99 ${e2e.p99} ms (p50 ${e2e.p50}, max ${e2e.max}), ${missing} missing`, e2e.p99 <= 100 && missing === 0 && accepted.length === measured.length);
   } finally {
     await receiver.close();
