@@ -7,7 +7,7 @@ import { internal, isAppError, validationFailed, type WireError } from '@pl/erro
 import { contextFrom, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import { busHistogram } from './bus-metrics';
 import { IDENTITY_HEADER, okReplyText, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
-import { publishSoon } from './publish-batch';
+import { publishedSoFar, publishSoon } from './publish-batch';
 import type { IdentityTokens } from './identity-tokens';
 
 export interface HandlerContext {
@@ -127,6 +127,8 @@ export class BusServer {
   async drain(): Promise<void> {
     await Promise.all(this.subscriptions.map((s) => s.drain().catch(() => undefined)));
     await Promise.allSettled([...this.inFlight]);
+    // The last replies may still wait for this turn's batch: they must reach the connection before it closes.
+    await publishedSoFar();
   }
 }
 

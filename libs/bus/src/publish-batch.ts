@@ -6,10 +6,13 @@
  * millisecond.
  */
 let queue: Array<() => void> = [];
-let scheduled = false;
+/** The flush scheduled for this turn, if any; resolves once its sends went out. */
+let scheduled: Promise<void> | null = null;
+let release: () => void = () => undefined;
 
 function flush(): void {
-  scheduled = false;
+  scheduled = null;
+  release();
   const sends = queue;
   queue = [];
   for (const send of sends) {
@@ -26,7 +29,15 @@ function flush(): void {
 export function publishSoon(send: () => void): void {
   queue.push(send);
   if (!scheduled) {
-    scheduled = true;
+    scheduled = new Promise<void>((resolve) => (release = resolve));
     setImmediate(flush);
   }
+}
+
+/**
+ * Resolves once every send passed to {@link publishSoon} so far has been handed to its connection, so a
+ * caller about to close a connection (a server draining) does not close it under a reply still queued here.
+ */
+export function publishedSoFar(): Promise<void> {
+  return scheduled ?? Promise.resolve();
 }
