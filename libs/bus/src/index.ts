@@ -4,3 +4,4 @@ export * from './envelope';
 export * from './bus-client';
 export * from './bus-server';
 export * from './kafka';
+export * from './shop-copies';

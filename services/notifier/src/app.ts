@@ -6,7 +6,6 @@ import type { NotifierConfig } from './config';
 import { DeliveryRepository } from './data/delivery.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
 import { HttpWebhookSender } from './data/webhook-http.sender';
-import { CachedWebhookTargets } from './data/webhook-target.cache';
 import { WebhookTargetClient } from './data/webhook-target.client';
 import { DeliveryWorker } from './domain/delivery-worker';
 import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
@@ -56,7 +55,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   const sender = new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, metrics });
   const worker = new DeliveryWorker(
     deliveries,
-    new CachedWebhookTargets(new WebhookTargetClient(bus), bus),
+    new WebhookTargetClient(bus),
     sender,
     {
       policy: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, minDelayAfterThrottleMs: config.WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS },

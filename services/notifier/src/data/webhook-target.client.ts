@@ -1,15 +1,29 @@
-import type { BusClient } from '@pl/bus';
+import { ShopCopies, type BusClient } from '@pl/bus';
 import { subjects, type Identity } from '@pl/contracts';
 import { isAppError } from '@pl/errors';
 import type { WebhookTarget, WebhookTargetSource } from '../domain/delivery';
 
 const NOTIFIER: Identity = { kind: 'service', service: 'notifier' };
 
-/** Asks the shops service for a shop's webhook URL and secret (CachedWebhookTargets keeps short-lived copies). */
+/**
+ * Asks the shops service for a shop's webhook URL and secret, and keeps short-lived copies (ShopCopies), so
+ * an attempt does not cost a round trip to the shops service and its secret decryption each time. A changed
+ * URL or secret is normally dropped moments after the change; after a lost notice an attempt may use the old
+ * target for at most 5 s (a receiver that rejects the old signature sees the next attempt with the new one).
+ * The secrets stay in this process's memory only.
+ */
 export class WebhookTargetClient implements WebhookTargetSource {
-  constructor(private readonly bus: BusClient) {}
+  private readonly copies: ShopCopies<WebhookTarget>;
 
-  async targetOf(shopId: number): Promise<WebhookTarget> {
+  constructor(private readonly bus: BusClient) {
+    this.copies = new ShopCopies(bus, (shopId) => this.fetch(shopId));
+  }
+
+  targetOf(shopId: number): Promise<WebhookTarget> {
+    return this.copies.get(shopId);
+  }
+
+  private async fetch(shopId: number): Promise<WebhookTarget> {
     try {
       const target = await this.bus.request(subjects.shopsWebhookTarget, { shop_id: shopId }, NOTIFIER);
       return { url: target.url, secret: target.secret };

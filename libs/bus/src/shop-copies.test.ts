@@ -1,18 +1,23 @@
 import type { ShopsChangedMessage } from '@pl/contracts';
-import type { WebhookTarget, WebhookTargetSource } from '../domain/delivery';
-import { CachedWebhookTargets } from './webhook-target.cache';
+import { ShopCopies } from './shop-copies';
+
+/** What the tests keep copies of: a shop's webhook target, say. */
+interface Target {
+  url: string;
+  secret: string;
+}
 
 /** A source that counts look-ups and answers when the test says so. */
-class ScriptedSource implements WebhookTargetSource {
+class ScriptedSource {
   calls = 0;
-  private pending: Array<{ resolve: (t: WebhookTarget) => void; reject: (e: Error) => void }> = [];
+  private pending: Array<{ resolve: (t: Target) => void; reject: (e: Error) => void }> = [];
 
-  targetOf(): Promise<WebhookTarget> {
+  fetch = (): Promise<Target> => {
     this.calls += 1;
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
-  }
+  };
 
-  answer(target: WebhookTarget): void {
+  answer(target: Target): void {
     for (const p of this.pending.splice(0)) p.resolve(target);
   }
 
@@ -33,37 +38,37 @@ class FakeBus {
   }
 }
 
-const A: WebhookTarget = { url: 'https://a.example/hook', secret: 'secret-a' };
-const B: WebhookTarget = { url: 'https://b.example/hook', secret: 'secret-b' };
+const A: Target = { url: 'https://a.example/hook', secret: 'secret-a' };
+const B: Target = { url: 'https://b.example/hook', secret: 'secret-b' };
 
-describe('webhook target copies', () => {
+describe('shop copies', () => {
   let clock = 0;
   let source: ScriptedSource;
   let bus: FakeBus;
-  let cache: CachedWebhookTargets;
+  let cache: ShopCopies<Target>;
 
   beforeEach(() => {
     clock = 1_000;
     source = new ScriptedSource();
     bus = new FakeBus();
-    // The fake stands in for BusClient's subscribe only, which is all the cache uses.
-    cache = new CachedWebhookTargets(source, bus as never, { ttlMs: 5000, maxEntries: 2, now: () => clock });
+    // The fake plays BusClient's subscribe for shops.changed only, which is all the copies use.
+    cache = new ShopCopies(bus as never, source.fetch, { ttlMs: 5000, maxEntries: 2, now: () => clock });
   });
 
-  const lookUp = async (shopId: number, answer?: WebhookTarget): Promise<WebhookTarget> => {
-    const pending = cache.targetOf(shopId);
+  const lookUp = async (shopId: number, answer?: Target): Promise<Target> => {
+    const pending = cache.get(shopId);
     if (answer) source.answer(answer);
     return pending;
   };
 
   it('asks the shops service once for a shop and answers later attempts from the copy', async () => {
     await expect(lookUp(7, A)).resolves.toEqual(A);
-    await expect(cache.targetOf(7)).resolves.toEqual(A);
+    await expect(cache.get(7)).resolves.toEqual(A);
     expect(source.calls).toBe(1);
   });
 
   it('shares one look-up between attempts that ask for the same shop at once', async () => {
-    const both = Promise.all([cache.targetOf(7), cache.targetOf(7)]);
+    const both = Promise.all([cache.get(7), cache.get(7)]);
     source.answer(A);
     await expect(both).resolves.toEqual([A, A]);
     expect(source.calls).toBe(1);
@@ -81,7 +86,7 @@ describe('webhook target copies', () => {
     await lookUp(8, A);
     bus.onMessage({ shop_id: 7 });
     await expect(lookUp(7, B)).resolves.toEqual(B);
-    await expect(cache.targetOf(8)).resolves.toEqual(A);
+    await expect(cache.get(8)).resolves.toEqual(A);
     expect(source.calls).toBe(3);
   });
 
@@ -95,7 +100,7 @@ describe('webhook target copies', () => {
   });
 
   it('does not keep what a look-up read if a change notice came while it was on its way', async () => {
-    const racing = cache.targetOf(7);
+    const racing = cache.get(7);
     bus.onMessage({ shop_id: 7 });
     source.answer(A);
     await expect(racing).resolves.toEqual(A);
@@ -103,7 +108,7 @@ describe('webhook target copies', () => {
   });
 
   it('keeps no failure: the next attempt asks again', async () => {
-    const failing = cache.targetOf(7);
+    const failing = cache.get(7);
     source.fail();
     await expect(failing).rejects.toThrow('shops service unavailable');
     await expect(lookUp(7, A)).resolves.toEqual(A);
@@ -115,8 +120,8 @@ describe('webhook target copies', () => {
     await lookUp(2, A);
     await lookUp(3, A);
     expect(source.calls).toBe(3);
-    await cache.targetOf(3);
-    await cache.targetOf(2);
+    await cache.get(3);
+    await cache.get(2);
     expect(source.calls).toBe(3);
     await expect(lookUp(1, B)).resolves.toEqual(B);
     expect(source.calls).toBe(4);
