@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../lib/processes';
 import { sleep, type Clock } from './clock';
 import { rssMiB } from './memory';
 import { distMain, ROOT, SERVICE_NAMES, type ServiceName } from './setup';
@@ -44,17 +44,6 @@ export interface Replica {
 const STOP_TIMEOUT_MS = 35_000;
 const READY_TIMEOUT_MS = 90_000;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const logTail = (file: string, lines = 25): string => {
   try {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { slope } from '../lib/stats';
 
 /** Resident set size of a process in MiB from /proc/<pid>/status, or undefined once it is gone. */
 export function rssMiB(pid: number): number | undefined {
@@ -43,22 +44,8 @@ export function memoryTrend(samples: ReadonlyArray<readonly [number, number]>): 
   const first = median(third(0));
   const last = median(third(2));
   const tail = samples.filter(([t]) => t >= from + span / 3);
-  const slope = leastSquaresSlope(tail.map(([t, v]) => [t / 60_000, v] as const));
-  if (span < MIN_TREND_MS) return { firstThirdMiB: first, lastThirdMiB: last, slopeMiBPerMin: slope, verdict: 'too short' };
+  const perMinute = slope(tail.map(([t, v]) => [t / 60_000, v] as const));
+  if (span < MIN_TREND_MS) return { firstThirdMiB: first, lastThirdMiB: last, slopeMiBPerMin: perMinute, verdict: 'too short' };
   const grows = last - first > GROWTH_MIB && last > first * (1 + GROWTH_FRACTION);
-  return { firstThirdMiB: first, lastThirdMiB: last, slopeMiBPerMin: slope, verdict: grows ? 'grows' : 'flat' };
-}
-
-function leastSquaresSlope(points: ReadonlyArray<readonly [number, number]>): number {
-  const n = points.length;
-  if (n < 2) return NaN;
-  const mx = points.reduce((a, p) => a + p[0], 0) / n;
-  const my = points.reduce((a, p) => a + p[1], 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [x, y] of points) {
-    num += (x - mx) * (y - my);
-    den += (x - mx) ** 2;
-  }
-  return den === 0 ? NaN : num / den;
+  return { firstThirdMiB: first, lastThirdMiB: last, slopeMiBPerMin: perMinute, verdict: grows ? 'grows' : 'flat' };
 }
