@@ -1,2 +1,3 @@
 export * from './pool';
 export * from './migrate';
+export * from './write-batcher';

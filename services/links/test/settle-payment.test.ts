@@ -62,7 +62,10 @@ describe('links.settle', () => {
         paid_at: paid.paid_at,
       },
     });
-    // The relay marks what it published.
+    // The relay marks what it published, in the background once Kafka acknowledged it.
+    for (const deadline = Date.now() + 10_000; (await outboxRows(link.id))[0]?.published_at === null && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await expect(outboxRows(link.id)).resolves.toEqual([{ id: row?.id, published_at: expect.any(Date) }]);
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentSucceededEvent } from '@pl/contracts';
-import type { Db } from '@pl/db';
+import { WriteBatcher, type Db } from '@pl/db';
 import type {
   AttemptRecord,
   Claim,
@@ -16,7 +16,6 @@ import type {
   ListPage,
 } from '../domain/delivery';
 import type { EventInbox, NewDelivery } from '../domain/payment-event';
-import { WriteBatcher } from './write-batcher';
 
 interface DeliveryRow {
   id: string;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventMessage, EventPublisher } from '@pl/bus';
 import { crashPoint } from '@pl/config';
+import { WriteBatcher } from '@pl/db';
 import { contextFromTraceparent, contextOf, injectTraceContext, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
 import type { OutboxEntry } from '../../domain/link';
 import { backoffMs, Wakeable } from '../background/wakeable';
@@ -28,6 +29,8 @@ export interface OutboxRelayOptions {
 
 /** Entries this process committed and holds for publishing at most; beyond, they wait for the poll. */
 const MAX_HANDED_OVER = 10_000;
+/** Published events marked by one statement at most. */
+const MARK_BATCH = 1000;
 
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   // The abandoned publish may still fail later; nothing waits for it any more.
@@ -42,8 +45,9 @@ function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 /**
  * Publishes outbox rows to Kafka, by two roads:
  * - The process that commits an event hands it over ({@link handOver}): it is published at once, straight
- *   from memory, and then marked with one statement. Nothing is read back and no transaction is held open
- *   while Kafka answers: this is every payment's path.
+ *   from memory. Nothing is read back and no transaction is held open while Kafka answers: this is every
+ *   payment's path. Published events are marked in the background, those published meanwhile together
+ *   (one statement, not one per publish); a mark lost to a crash or an outage only means a republish.
  * - A poll claims rows nobody published (their writer died, or its publish failed) once they are older than
  *   the publish time-out, so a hand-over still in flight on some replica is never taken from it (FOR UPDATE
  *   SKIP LOCKED, oldest first, so replicas share the work), publishes them and marks them in one transaction.
@@ -54,10 +58,16 @@ function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 export class OutboxRelay {
   private readonly wakeable = new Wakeable();
   private handedOver: OutboxEntry[] = [];
+  private readonly marks: WriteBatcher<string, void>;
   private failures = 0;
   private loop: Promise<void> | null = null;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.marks = new WriteBatcher<string, void>(async (ids) => {
+      await options.outbox.markPublished(ids);
+      return ids.map(() => undefined);
+    }, MARK_BATCH);
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -70,10 +80,11 @@ export class OutboxRelay {
     this.wakeable.wake();
   }
 
-  /** Publishes what was handed over, finishes the batch in flight, then stops; the publisher is closed. */
+  /** Publishes what was handed over, finishes the batch in flight and its marks, then stops; the publisher is closed. */
   async stop(): Promise<void> {
     this.wakeable.stop();
     await this.loop;
+    await this.marks.settled();
     await this.options.publisher.close();
   }
 
@@ -101,7 +112,12 @@ export class OutboxRelay {
         throw err;
       }
       crashPoint('links.after-publish-before-mark');
-      await this.options.outbox.markPublished(batch.map((e) => e.id));
+      for (const e of batch) {
+        this.marks.add(e.id).catch((err: unknown) => {
+          // The row stays unpublished: the poll publishes it again once it is old enough (same event id).
+          this.options.log.debug({ err, event_id: e.id }, 'could not mark a published event; it will be published again');
+        });
+      }
       total += batch.length;
     }
     return total;

@@ -8,6 +8,7 @@
 export class WriteBatcher<T, R> {
   private queue: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
   private writing = false;
+  private idle: Array<() => void> = [];
 
   constructor(
     /** Writes a batch; returns one result per item, in order. A throw fails every item of the batch. */
@@ -37,6 +38,12 @@ export class WriteBatcher<T, R> {
       }
     } finally {
       this.writing = false;
+      for (const resolve of this.idle.splice(0)) resolve();
     }
+  }
+
+  /** Resolves once everything added so far has been written (or has failed): for a caller about to stop. */
+  settled(): Promise<void> {
+    return this.writing ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
   }
 }

@@ -63,4 +63,21 @@ describe('write batcher', () => {
     w.finish();
     await expect(next).resolves.toBe(20);
   });
+
+  it('tells a caller about to stop when everything added so far has been written', async () => {
+    const w = scriptedWrite();
+    const batcher = new WriteBatcher(w.write, 10);
+    await expect(batcher.settled()).resolves.toBeUndefined();
+    void batcher.add(1);
+    let settled = false;
+    const done = batcher.settled().then(() => (settled = true));
+    await settle();
+    void batcher.add(2);
+    w.finish();
+    await settle();
+    expect(settled).toBe(false);
+    w.finish();
+    await done;
+    expect(w.batches).toEqual([[1], [2]]);
+  });
 });
