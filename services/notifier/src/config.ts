@@ -39,7 +39,7 @@ const notifierEnv = {
    * how often an idle consumer asks; the librdkafka mock (local runs, tests, the bench) holds every empty
    * fetch for the whole wait, so there it adds up to this much to an event's latency.
    */
-  KAFKA_FETCH_MAX_WAIT_MS: int(1, 10_000, 20),
+  KAFKA_FETCH_MAX_WAIT_MS: int(1, 10_000, 10),
   WEBHOOK_RETRY_DELAYS_MS: retryDelays,
   /** Per-attempt time-out of a webhook request. */
   WEBHOOK_TIMEOUT_MS: int(100, 120_000, 10_000),
