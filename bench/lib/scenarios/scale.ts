@@ -9,8 +9,8 @@ export const HISTORY = { stepMs: 30_000, pendingNewest: 100 };
 export const deepPosition = (links: number): number => Math.floor(links * 0.9);
 
 /**
- * The reader's history grown to `scaleLinks` (older links appended in bulk), statistics refreshed as
- * autovacuum would, then the same list and get runs as with the small history.
+ * The reader's history grown to `scaleLinks` (older links appended in bulk), vacuumed and checkpointed as a
+ * table that grew gradually would be, then the same list and get runs as with the small history.
  */
 export async function scaleScenario(ctx: BenchContext, small: { first: Row; deep: Row }, newest: Date): Promise<void> {
   const { settings, fixtures, reader } = ctx;
@@ -21,8 +21,8 @@ export async function scaleScenario(ctx: BenchContext, small: { first: Row; deep
   for (let from = settings.smallLinks; from < total; from += chunk) {
     await fixtures.seedHistory({ merchantId: reader.merchant.id, shopId: reader.shopId, from, count: Math.min(chunk, total - from), newest, ...HISTORY });
   }
-  await fixtures.analyze();
-  ctx.log(`    seeded and analyzed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await fixtures.settleAfterBulkLoad();
+  ctx.log(`    seeded, vacuumed and checkpointed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const label = `(${total.toLocaleString('en')} links)`;
   const large = await listScenario(ctx, label, await fixtures.cursorAt(reader.merchant.id, deepPosition(total)));
   await getScenario(ctx, label, await fixtures.sampleIds(reader.merchant.id, 10_000));
