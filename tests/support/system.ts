@@ -25,8 +25,11 @@ import { httpClient, type ApiResponse, type HttpClient } from './http';
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-/** scripts/test.sh exports it (a Kafka-protocol mock); `eval "$(bash scripts/local-deps.sh)"` does for a shell. */
-const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+/**
+ * scripts/test.sh exports it (a Kafka-protocol mock); `eval "$(bash scripts/local-deps.sh)"` does for a shell.
+ * Read when a system starts, not at import: bench:webhooks sets it after its imports, once it has a mock.
+ */
+const kafkaBrokers = (): string => process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 /** The sandbox provider's callback secret in every test system. */
 export const TEST_PROVIDER_SECRET = 'test-sandbox-provider-secret-0123456789abcdef';
 
@@ -145,7 +148,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     OPS_PORT: '0',
     NATS_REQUEST_TIMEOUT_MS: '2000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    KAFKA_BROKERS,
+    KAFKA_BROKERS: kafkaBrokers(),
     PAYMENT_EVENTS_TOPIC: `${namespace}.payment-events`,
     KAFKA_GROUP_ID: `${namespace}-notifier`,
     KAFKA_SESSION_TIMEOUT_MS: '6000',
