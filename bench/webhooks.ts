@@ -18,13 +18,12 @@
  * services as separate processes (closer to production), `npm run bench -- payment notifier`.
  */
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createEventPublisher, type EventMessage } from '@pl/bus';
-import { formatMoscow, paymentSucceededEvent } from '@pl/contracts';
 import { createLogger } from '@pl/telemetry';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type ReceivedWebhook, type TestMerchant, type TestSystem } from '../tests/support/system';
 import { CpuMeter, postgresBackends } from './lib/cpu';
+import { paymentSucceededMessage } from './lib/payment-event';
 
 const ROOT = join(__dirname, '..');
 const LATENCY_LINKS = 1000;
@@ -207,24 +206,10 @@ async function latency(sys: TestSystem, merchant: TestMerchant): Promise<void> {
   }
 }
 
-/** `payment.succeeded` events as the outbox relay publishes them (key = link id, `event-id` header). */
+/** `count` events as the outbox relay publishes them, spread over the shops. */
 function events(merchantId: string, shopIds: readonly number[], count: number): { ids: string[]; messages: EventMessage[] } {
-  const ids: string[] = [];
-  const messages = Array.from({ length: count }, (_, i) => {
-    const id = randomUUID();
-    const eventId = randomUUID();
-    const now = formatMoscow(new Date());
-    const event = paymentSucceededEvent.parse({
-      event_id: eventId,
-      event: 'payment.succeeded',
-      occurred_at: now,
-      merchant_id: merchantId,
-      data: { payment_link_id: id, id, shop_id: shopIds[i % shopIds.length], order_id: null, amount: '100.00', merchant_credit: '99.00', status: 'paid', paid_at: now },
-    });
-    ids.push(id);
-    return { key: id, value: JSON.stringify(event), headers: { 'event-id': eventId, 'event-type': event.event, 'content-type': 'application/json' } };
-  });
-  return { ids, messages };
+  const made = Array.from({ length: count }, (_, i) => paymentSucceededMessage(merchantId, shopIds, i));
+  return { ids: made.map((m) => m.linkId), messages: made.map((m) => m.message) };
 }
 
 async function throughput(sys: TestSystem, merchant: TestMerchant, endpoints: number, count: number): Promise<void> {
