@@ -71,11 +71,24 @@ process.once('exit', () => {
   }
 });
 
-function spawnServer(command: string, args: string[]): ChildProcess {
-  const child = spawn(command, args, { stdio: 'ignore' });
-  spawned.add(child);
-  child.once('exit', () => spawned.delete(child));
-  return child;
+/** One server process at a time, started again on demand (same arguments) and killed without a goodbye. */
+class ServerProcess {
+  private child: ChildProcess | undefined;
+
+  run(command: string, args: string[]): void {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    spawned.add(child);
+    child.once('exit', () => spawned.delete(child));
+    this.child = child;
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await exited(child);
+  }
 }
 
 // --- Postgres -----------------------------------------------------------------------------------------
@@ -156,7 +169,7 @@ export class PrivatePostgres {
 
 /** A nats-server of its own (core NATS: the services use no JetStream). */
 export class PrivateNats {
-  private child: ChildProcess | undefined;
+  private readonly server = new ServerProcess();
 
   private constructor(readonly port: number) {}
 
@@ -172,17 +185,13 @@ export class PrivateNats {
 
   /** Starts the server (again, on the same port) and waits for its INFO line. */
   async startServer(): Promise<void> {
-    this.child = spawnServer('nats-server', ['-a', '127.0.0.1', '-p', String(this.port)]);
+    this.server.run('nats-server', ['-a', '127.0.0.1', '-p', String(this.port)]);
     await until('nats-server', () => answers(this.port, 'INFO'), 10_000);
   }
 
   /** SIGKILL: connections drop at once, no goodbye to the clients. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child) return;
-    child.kill('SIGKILL');
-    await exited(child);
+  kill(): Promise<void> {
+    return this.server.kill();
   }
 
   close(): Promise<void> {
@@ -199,7 +208,7 @@ export interface PrivateRedisOptions {
 
 /** A redis-server of its own; by default it keeps nothing on disk, as the machine's Redis does. */
 export class PrivateRedis {
-  private child: ChildProcess | undefined;
+  private readonly server = new ServerProcess();
 
   private constructor(
     private readonly dir: string,
@@ -220,7 +229,7 @@ export class PrivateRedis {
   /** Starts the server (again, same port and dir) and waits until it answers PING (not -LOADING). */
   async startServer(): Promise<void> {
     const persistence = this.options.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    this.child = spawnServer('redis-server', [
+    this.server.run('redis-server', [
       '--port', String(this.port),
       '--bind', '127.0.0.1',
       '--save', '',
@@ -232,12 +241,8 @@ export class PrivateRedis {
   }
 
   /** SIGKILL: no SHUTDOWN, no final save; only what was already on disk survives. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child) return;
-    child.kill('SIGKILL');
-    await exited(child);
+  kill(): Promise<void> {
+    return this.server.kill();
   }
 
   async close(): Promise<void> {
