@@ -1,11 +1,12 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import { identityClaims, type Identity } from '@pl/contracts';
 import { unauthorized } from '@pl/errors';
 
 const ISSUER = 'payment-links-gateway';
 const AUDIENCE = 'payment-links-services';
-/** Signed and verified tokens remembered at most, each side; the oldest goes first. */
+/** Signed and verified tokens remembered at most, each side; the least recently used goes first. */
 const MAX_REMEMBERED = 10_000;
 
 interface Signed {
@@ -20,16 +21,6 @@ interface Verified {
   exp: number;
 }
 
-/** Sets a key in a Map used as a bounded cache: when full, the entry set longest ago goes. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  if (map.size >= MAX_REMEMBERED) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-  map.set(key, value);
-}
-
 /**
  * Signs and verifies the short-lived identity token that rides on every NATS request. The key is a
  * KeyObject built once: jsonwebtoken given a string secret re-derives it on every call (~0.3 ms).
@@ -40,8 +31,8 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
  */
 export class IdentityTokens {
   private readonly key: KeyObject;
-  private readonly signed = new Map<string, Signed>();
-  private readonly verified = new Map<string, Verified>();
+  private readonly signed = new LRUCache<string, Signed>({ max: MAX_REMEMBERED });
+  private readonly verified = new LRUCache<string, Verified>({ max: MAX_REMEMBERED });
 
   constructor(
     secret: string,
@@ -63,7 +54,7 @@ export class IdentityTokens {
       issuer: ISSUER,
       audience: AUDIENCE,
     });
-    remember(this.signed, cacheKey, { token, reuseUntil: now + (this.ttlSeconds * 1000) / 2 });
+    this.signed.set(cacheKey, { token, reuseUntil: now + (this.ttlSeconds * 1000) / 2 });
     return token;
   }
 
@@ -84,7 +75,7 @@ export class IdentityTokens {
     const { iat: _iat, exp, iss: _iss, aud: _aud, ...claims } = payload as Record<string, unknown>;
     const parsed = identityClaims.safeParse(claims);
     if (!parsed.success) throw unauthorized('Identity token carries no valid identity');
-    if (typeof exp === 'number') remember(this.verified, token, { identity: parsed.data, exp });
+    if (typeof exp === 'number') this.verified.set(token, { identity: parsed.data, exp });
     return parsed.data;
   }
 }

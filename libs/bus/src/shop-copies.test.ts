@@ -115,7 +115,7 @@ describe('shop copies', () => {
     expect(source.calls).toBe(2);
   });
 
-  it('keeps at most maxEntries copies, dropping the oldest fetched', async () => {
+  it('keeps at most maxEntries copies, dropping the one used longest ago', async () => {
     await lookUp(1, A);
     await lookUp(2, A);
     await lookUp(3, A);
@@ -124,6 +124,9 @@ describe('shop copies', () => {
     await cache.get(2);
     expect(source.calls).toBe(3);
     await expect(lookUp(1, B)).resolves.toEqual(B);
+    expect(source.calls).toBe(4);
+    // 2 was used after 3, so 3 went for 1 and 2 is still here.
+    await cache.get(2);
     expect(source.calls).toBe(4);
   });
 });

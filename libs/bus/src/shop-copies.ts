@@ -1,10 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import { broadcasts } from '@pl/contracts';
 import type { BusClient } from './bus-client';
 
 export interface ShopCopiesOptions {
   /** Longest a copy is used, should a change notice be lost (NATS delivers at most once). */
   ttlMs: number;
-  /** Shops kept at most; the oldest fetched goes first. */
+  /** Shops kept at most; the least recently used goes first. */
   maxEntries: number;
   now?: () => number;
 }
@@ -27,7 +28,7 @@ interface Entry<V> {
  * raced by a deletion, or keep what it read.)
  */
 export class ShopCopies<V> {
-  private readonly entries = new Map<number, Entry<V>>();
+  private readonly entries: LRUCache<number, Entry<V>>;
   private readonly inFlight = new Map<number, Promise<V>>();
   /** Moves on every change notice, so a fetch that raced with one does not store what it read. */
   private generation = 0;
@@ -39,6 +40,7 @@ export class ShopCopies<V> {
     private readonly options: ShopCopiesOptions = SHOP_COPIES,
   ) {
     this.now = options.now ?? Date.now;
+    this.entries = new LRUCache({ max: options.maxEntries });
     bus.subscribe(broadcasts.shopsChanged, ({ shop_id }) => this.forget(shop_id), () => this.forget(null));
   }
 
@@ -53,7 +55,7 @@ export class ShopCopies<V> {
     const fetched = this.fetch(shopId).then(
       (value) => {
         if (this.inFlight.get(shopId) === fetched) this.inFlight.delete(shopId);
-        if (this.generation === generation) this.remember(shopId, { value, expiresAt: asked + this.options.ttlMs });
+        if (this.generation === generation) this.entries.set(shopId, { value, expiresAt: asked + this.options.ttlMs });
         return value;
       },
       (e: unknown) => {
@@ -75,14 +77,5 @@ export class ShopCopies<V> {
       this.entries.delete(shopId);
       this.inFlight.delete(shopId);
     }
-  }
-
-  private remember(shopId: number, entry: Entry<V>): void {
-    this.entries.delete(shopId);
-    if (this.entries.size >= this.options.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(shopId, entry);
   }
 }

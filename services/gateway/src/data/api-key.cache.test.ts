@@ -71,7 +71,7 @@ describe('ApiKeyCache', () => {
     expect(db.asked).toBe(2);
   });
 
-  it('keeps at most maxEntries pairs, dropping the one verified longest ago', async () => {
+  it('keeps at most maxEntries pairs, dropping the one used longest ago', async () => {
     const asked: string[] = [];
     const source: ApiKeyLookup = {
       async findByApiKey(key) {
@@ -86,5 +86,9 @@ describe('ApiKeyCache', () => {
     await cache.findByApiKey('b', SECRET);
     await cache.findByApiKey('a', SECRET);
     expect(asked).toEqual(['a', 'b', 'c', 'a']);
+    // 'b' was used after 'c', so 'c' went for 'a' and 'b' is still here.
+    await cache.findByApiKey('b', SECRET);
+    await cache.findByApiKey('c', SECRET);
+    expect(asked).toEqual(['a', 'b', 'c', 'a', 'c']);
   });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { digestsEqual, sha256 } from '../domain/credentials';
 import type { Merchant } from './account.repository';
 
@@ -11,7 +12,7 @@ export interface ApiKeyLookup {
 export interface ApiKeyCacheOptions {
   /** How long a verified pair is served from memory; also how long a revocation may take to bite. */
   ttlMs: number;
-  /** Pairs kept at most; the oldest verified goes first. */
+  /** Pairs kept at most; the least recently used goes first. */
   maxEntries: number;
   now?: () => number;
 }
@@ -30,7 +31,7 @@ interface Entry {
  * memory. Failures are not remembered, so a key pair that starts working is usable at once.
  */
 export class ApiKeyCache implements ApiKeyLookup {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   /** Look-ups under way by key and secret digest: when a busy pair's entry expires, one query serves them all. */
   private readonly inFlight = new Map<string, Promise<Merchant | null>>();
   private readonly now: () => number;
@@ -40,6 +41,7 @@ export class ApiKeyCache implements ApiKeyLookup {
     private readonly options: ApiKeyCacheOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.entries = new LRUCache({ max: options.maxEntries });
   }
 
   remembered(publicKey: string, secret: string): Merchant | undefined {
@@ -58,7 +60,7 @@ export class ApiKeyCache implements ApiKeyLookup {
     const pending = this.inFlight.get(flightKey);
     if (pending) return pending;
     const lookup = this.source.findByApiKey(publicKey, secret).then((merchant) => {
-      if (merchant) this.remember(publicKey, { secretDigest: digest, merchant, expiresAt: asked + this.options.ttlMs });
+      if (merchant) this.entries.set(publicKey, { secretDigest: digest, merchant, expiresAt: asked + this.options.ttlMs });
       return merchant;
     });
     this.inFlight.set(flightKey, lookup);
@@ -71,14 +73,5 @@ export class ApiKeyCache implements ApiKeyLookup {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private remember(publicKey: string, entry: Entry): void {
-    this.entries.delete(publicKey);
-    if (this.entries.size >= this.options.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(publicKey, entry);
   }
 }

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** What the shared store answered after taking `n` requests from a budget. */
 export interface Grant {
   allowed: boolean;
@@ -35,7 +37,8 @@ interface Lease {
  */
 export class BudgetLeases {
   private readonly maxLease: number;
-  private readonly leases = new Map<string, Lease>();
+  /** Keys with a lease, at most MAX_KEYS; the least recently used goes first. */
+  private readonly leases = new LRUCache<string, Lease>({ max: MAX_KEYS });
 
   constructor(
     limit: number,
@@ -74,7 +77,7 @@ export class BudgetLeases {
     const current = previous && now < previous.resetAt ? previous : undefined;
     const size = Math.max(1, Math.min(this.maxLease, current ? current.storeRemaining : this.maxLease));
     const lease: Lease = current ?? { tokens: 0, storeRemaining: 0, resetAt: 0, spent: false };
-    if (!current) this.remember(key, lease);
+    if (!current) this.leases.set(key, lease);
     const pending = this.take(key, size).then((grant) => {
       lease.resetAt = this.now() + grant.msBeforeNext;
       lease.storeRemaining = Math.max(0, grant.remaining);
@@ -85,14 +88,5 @@ export class BudgetLeases {
       lease.pending = undefined;
     });
     return lease.pending;
-  }
-
-  private remember(key: string, lease: Lease): void {
-    this.leases.delete(key);
-    if (this.leases.size >= MAX_KEYS) {
-      const oldest = this.leases.keys().next();
-      if (!oldest.done) this.leases.delete(oldest.value);
-    }
-    this.leases.set(key, lease);
   }
 }
