@@ -18,3 +18,15 @@ export const identityClaims = z.discriminatedUnion('kind', [
 ]);
 export type Identity = z.infer<typeof identityClaims>;
 export type MerchantIdentity = Extract<Identity, { kind: 'merchant' }>;
+
+/**
+ * Why `identity` may not read a shop, or null when it may: a merchant reads only its own shops (a cashier
+ * identity only its one shop); platform services read any. The shops service answers by this rule, and
+ * the links service applies it to the shop copies it shares between callers.
+ */
+export function shopAccessDenial(identity: Identity, shopId: number, shopMerchantId: string): string | null {
+  if (identity.kind !== 'merchant') return null;
+  if (shopMerchantId !== identity.merchant_id) return 'Shop belongs to another merchant';
+  if (identity.shop_id !== undefined && identity.shop_id !== shopId) return 'The cashier key is for another shop';
+  return null;
+}

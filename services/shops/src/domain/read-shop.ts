@@ -1,4 +1,4 @@
-import type { Identity } from '@pl/contracts';
+import { shopAccessDenial, type Identity } from '@pl/contracts';
 import { forbidden, notFound, unauthorized } from '@pl/errors';
 import { CASHIER_KEY_PREFIX } from './cashier-key';
 import type { Shop, ShopStore } from './shop';
@@ -10,10 +10,8 @@ import type { Shop, ShopStore } from './shop';
 export async function getShopFor(shops: ShopStore, identity: Identity, shopId: number): Promise<Shop> {
   const shop = await shops.getShop(shopId);
   if (!shop) throw notFound('Shop not found');
-  if (identity.kind === 'merchant') {
-    if (shop.merchantId !== identity.merchant_id) throw forbidden('Shop belongs to another merchant');
-    if (identity.shop_id !== undefined && identity.shop_id !== shop.id) throw forbidden('The cashier key is for another shop');
-  }
+  const denial = shopAccessDenial(identity, shop.id, shop.merchantId);
+  if (denial) throw forbidden(denial);
   return shop;
 }
 
