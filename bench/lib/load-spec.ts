@@ -68,7 +68,7 @@ export interface ClosedLoopResult {
 export interface PacedResult {
   mode: 'paced';
   seconds: number;
-  /** Per item: key, status (0 = socket error), wall ms when it was sent and when its answer arrived. */
+  /** Per item, in the order sent: key, status (0 = socket error), wall ms when it was sent and when its answer arrived. */
   items: Array<{ key: string; status: number; sentAt: number; answeredAt: number }>;
   /** Largest lag of a send behind its schedule, ms: above a few ms the sender itself could not keep the rate. */
   maxSendLagMs: number;

@@ -115,12 +115,13 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
 async function paced(spec: PacedSpec): Promise<PacedResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: spec.maxSockets });
   const target = new URL(spec.url);
-  const items: PacedResult['items'] = [];
+  // In the order sent (not answered), so a caller can cut a warm-up by position.
+  const items: PacedResult['items'] = new Array(spec.items.length);
   let maxSendLagMs = 0;
   emit({ event: 'measure' });
   const start = wallNow();
   const pending: Array<Promise<void>> = [];
-  const send = (item: PacedSpec['items'][number]): Promise<void> =>
+  const send = (item: PacedSpec['items'][number], index: number): Promise<void> =>
     new Promise((resolve) => {
       const sentAt = wallNow();
       const req = request(
@@ -128,14 +129,14 @@ async function paced(spec: PacedSpec): Promise<PacedResult> {
         (res) => {
           res.resume();
           res.on('end', () => {
-            items.push({ key: item.key, status: res.statusCode ?? 0, sentAt, answeredAt: wallNow() });
+            items[index] = { key: item.key, status: res.statusCode ?? 0, sentAt, answeredAt: wallNow() };
             resolve();
           });
         },
       );
       req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
       req.on('error', () => {
-        items.push({ key: item.key, status: 0, sentAt, answeredAt: wallNow() });
+        items[index] ??= { key: item.key, status: 0, sentAt, answeredAt: wallNow() };
         resolve();
       });
       req.end(item.body);
@@ -147,7 +148,7 @@ async function paced(spec: PacedSpec): Promise<PacedResult> {
       const due = Math.min(spec.items.length, Math.floor(((now - start) / 1000) * spec.rate) + 1);
       for (; next < due; next++) {
         maxSendLagMs = Math.max(maxSendLagMs, now - (start + (next / spec.rate) * 1000));
-        pending.push(send(spec.items[next] as PacedSpec['items'][number]));
+        pending.push(send(spec.items[next] as PacedSpec['items'][number], next));
       }
       if (next >= spec.items.length) {
         clearInterval(timer);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { check, cpuMsPerRequest, observe, type BenchContext } from '../context';
 import { startLoad } from '../load';
-import type { PacedSpec } from '../load-spec';
+import type { PacedResult, PacedSpec } from '../load-spec';
 import { paymentStages } from '../payment-stages';
 import { BenchReceiver } from '../receivers';
 import { summarize } from '../stats';
@@ -50,7 +50,14 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
     await load.measuring;
     if (stagesWanted) ctx.sink.startRecording();
     const watch = await observe(ctx, load.pid);
-    const result = await load.result;
+    let result: PacedResult;
+    try {
+      result = await load.result;
+    } catch (e) {
+      await watch.stop();
+      throw e;
+    }
+    // Items come in the order sent: the first `warm` are the warm-up.
     const measured = result.items.filter((_, i) => i >= warm);
     const accepted = measured.filter((r) => r.status === 200);
     await receiver.waitForAll(accepted.map((r) => r.key), 30_000);
