@@ -24,6 +24,7 @@ import { createLogger } from '@pl/telemetry';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type ReceivedWebhook, type TestMerchant, type TestSystem } from '../tests/support/system';
 import { CpuMeter, postgresBackends } from './lib/cpu';
 import { paymentSucceededMessage } from './lib/payment-event';
+import { percentile } from './lib/stats';
 
 const ROOT = join(__dirname, '..');
 const LATENCY_LINKS = 1000;
@@ -58,7 +59,6 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, i:
   return results;
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const ms = (n: number): string => `${n.toFixed(1)} ms`;
 const spread = (latencies: number[]): string => {
   const s = [...latencies].sort((a, b) => a - b);
@@ -236,10 +236,11 @@ async function throughput(sys: TestSystem, merchant: TestMerchant, endpoints: nu
     const at = [...arrivals.first.values()].sort((a, b) => a - b);
     // From the first request arriving to the last one answered: the span the receivers were busy.
     const span = at[at.length - 1]! + SLOW_RECEIVER_MS - at[0]!;
-    // Steady state: the arrivals after the first second (every slot filled) up to the last second (draining).
-    const from = at[0]! + SLOW_RECEIVER_MS;
-    const to = at[at.length - 1]!;
-    const steady = to > from ? at.filter((t) => t >= from && t <= to).length / ((to - from) / 1000) : NaN;
+    // Steady state: receivers answer after SLOW_RECEIVER_MS, so arrivals come in one wave per period. Whole
+    // periods from the first arrival, before the last (draining) one: each counts its wave exactly once.
+    const periods = Math.floor((at[at.length - 1]! - at[0]!) / SLOW_RECEIVER_MS);
+    const steadyUntil = at[0]! + periods * SLOW_RECEIVER_MS;
+    const steady = periods > 0 ? at.filter((t) => t < steadyUntil).length / ((periods * SLOW_RECEIVER_MS) / 1000) : NaN;
     out(`Throughput: ${count} deliveries to ${endpoints} endpoint(s), each request answered after ${SLOW_RECEIVER_MS} ms`);
     out(`  ${((count / span) * 1000).toFixed(1)} deliveries/s overall (${ms(span)} from first request to last answer), ` +
       `${Number.isNaN(steady) ? '–' : steady.toFixed(1)}/s in steady state; peak ${peak} in flight; repeated webhooks: ${arrivals.repeats}`);
