@@ -139,8 +139,16 @@ async function runClosed(
   const startedAt = performance.timeOrigin + performance.now();
   const watch = await observe(ctx, load.pid);
   const spansBefore = ctx.sink.total();
-  if (o.duringMeasure) await o.duringMeasure(() => load.stop());
-  const result = await load.result;
+  let result: ClosedLoopResult;
+  try {
+    if (o.duringMeasure) await o.duringMeasure(() => load.stop());
+    result = await load.result;
+  } catch (e) {
+    // The next scenario must not run beside this one's load and samplers.
+    load.stop();
+    await watch.stop();
+    throw e;
+  }
   const { cpu, pg, pgCounts } = await watch.stop();
   return { result, cpu, pg, pgCounts, spans: ctx.sink.total() - spansBefore, startedAt };
 }

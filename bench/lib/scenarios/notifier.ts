@@ -57,21 +57,30 @@ export async function notifierScenario(ctx: BenchContext): Promise<void> {
       const v = rssMiB(sys.services.notifier.pid);
       if (v !== null) rss.push([(wallNow() - start) / 1000, v]);
     }, 1000);
+    const stopSampling = (): ReturnType<typeof watch.stop> => {
+      clearInterval(sampler);
+      retained.stop();
+      return watch.stop();
+    };
     // Paced in 100 ms steps; a step that fell behind catches up in the next.
     let lagged = 0;
-    while (wallNow() - start < seconds * 1000) {
-      const due = Math.floor(((wallNow() - start) / 1000) * settings.notifierRate);
-      const batch = Array.from({ length: Math.max(0, due - published) }, message);
-      if (batch.length > 0) await publisher.publish(topic, batch);
-      const next = start + (Math.floor((wallNow() - start) / 100) + 1) * 100;
-      const wait = next - wallNow();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      else lagged += 1;
+    try {
+      while (wallNow() - start < seconds * 1000) {
+        const due = Math.floor(((wallNow() - start) / 1000) * settings.notifierRate);
+        const batch = Array.from({ length: Math.max(0, due - published) }, message);
+        if (batch.length > 0) await publisher.publish(topic, batch);
+        const next = start + (Math.floor((wallNow() - start) / 100) + 1) * 100;
+        const wait = next - wallNow();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        else lagged += 1;
+      }
+    } catch (e) {
+      // The next scenario must not run beside this one's samplers.
+      await stopSampling();
+      throw e;
     }
     const end = wallNow();
-    clearInterval(sampler);
-    retained.stop();
-    const { cpu, pg } = await watch.stop();
+    const { cpu, pg } = await stopSampling();
     ctx.log(`    postgres: ${pg.slice(0, 4).join(' | ')}`);
 
     // Steady state: after the first 10 s (a third of a short run), when every slot has filled.
