@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_DATABASE_URL, uniqueNamespace } from '@pl/testing';
+import { percentile } from './lib/stats';
 import { awaitWebhooks, checkStates } from './soak/checks';
 import { Clock } from './soak/clock';
 import { Cluster } from './soak/cluster';
@@ -23,7 +24,7 @@ import { renderReport } from './soak/report';
 import { rollingRestarts, type RestartRecord } from './soak/restarts';
 import { loadSettings } from './soak/settings';
 import { build, createSoakDatabase, ensureLocalDeps, ROOT } from './soak/setup';
-import { fmtMs, percentile } from './soak/table';
+import { fmtMs } from './soak/table';
 import { WebhookSink } from './soak/webhook-sink';
 
 const MEMORY_SAMPLE_MS = 2000;

@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../lib/processes';
 import { sleep, type Clock } from './clock';
-import { rssMiB } from './memory';
+import { rssMiB } from '../lib/cpu';
 import { distMain, ROOT, SERVICE_NAMES, type ServiceName } from './setup';
 
 /** One process of a replica: a replica gets a new one at every restart. */
@@ -127,7 +127,7 @@ export class Cluster {
     if (r.lives.length === 1) this.replicas.push(r as Replica);
     await this.waitReady(r, life);
     life.readyAt = this.clock.now();
-    life.rssAtReadyMiB = rssMiB(life.pid);
+    life.rssAtReadyMiB = rssMiB(life.pid) ?? undefined;
     return life;
   }
 
@@ -150,7 +150,7 @@ export class Cluster {
   private async terminate(life: ProcessLife): Promise<void> {
     if (life.isDead()) return;
     const at = this.clock.now();
-    const rss = rssMiB(life.pid);
+    const rss = rssMiB(life.pid) ?? undefined;
     life.stopRequested = true;
     life.child.kill('SIGTERM');
     let killed = false;
@@ -187,7 +187,7 @@ export class Cluster {
       const life = r.current;
       if (life.isDead() || life.readyAt === undefined) continue;
       const mib = rssMiB(life.pid);
-      if (mib !== undefined) life.samples.push([t, mib]);
+      if (mib !== null) life.samples.push([t, mib]);
     }
   }
 

@@ -1,15 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { slope } from '../lib/stats';
-
-/** Resident set size of a process in MiB from /proc/<pid>/status, or undefined once it is gone. */
-export function rssMiB(pid: number): number | undefined {
-  try {
-    const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
-}
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,12 +1,13 @@
 import type { StateCheck } from './checks';
 import type { Cluster, ProcessLife } from './cluster';
+import { percentile } from '../lib/stats';
 import { scanLog } from './log-scan';
 import type { ConnectionFigures } from './pg-connections';
 import { memoryTrend, type MemoryTrend } from './memory';
 import { EXPECTED_STATUS, isExpected, REQUEST_KINDS, type Recorder, type Sample } from './recorder';
 import type { RestartRecord } from './restarts';
 import type { SoakSettings } from './settings';
-import { fmtMiB, fmtMs, fmtS, percentile, table } from './table';
+import { fmtMiB, fmtMs, fmtS, table } from './table';
 import type { WebhookSink } from './webhook-sink';
 
 export interface SoakResult {

@@ -22,7 +22,3 @@ export function table(rows: ReadonlyArray<ReadonlyArray<string | number>>): stri
 export const fmtMs = (n: number): string => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) : '-');
 export const fmtMiB = (n: number | undefined): string => (n !== undefined && Number.isFinite(n) ? n.toFixed(1) : '-');
 export const fmtS = (ms: number | undefined): string => (ms !== undefined && Number.isFinite(ms) ? (ms / 1000).toFixed(1) : '-');
-
-/** Nearest-rank percentile of an ascending array (NaN when empty). */
-export const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number);
