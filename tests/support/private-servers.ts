@@ -75,11 +75,35 @@ process.once('exit', () => {
 class ServerProcess {
   private child: ChildProcess | undefined;
 
-  run(command: string, args: string[]): void {
-    const child = spawn(command, args, { stdio: 'ignore' });
+  /**
+   * Spawns the server and waits until `ready` answers. A server that cannot be spawned, or exits before it
+   * answers (its port taken meanwhile, say), fails the start at once with the last of its log.
+   */
+  async start(command: string, args: string[], ready: () => Promise<boolean>): Promise<void> {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     spawned.add(child);
-    child.once('exit', () => spawned.delete(child));
     this.child = child;
+    // Read for the server's whole life (a full pipe would block it); the tail is kept for a failed start.
+    let log = '';
+    const keep = (chunk: Buffer): void => {
+      log = (log + chunk.toString('utf8')).slice(-2000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    let ended: string | undefined;
+    child.once('error', (e) => (ended ??= `could not be started (${e.message})`));
+    child.once('exit', (code, signal) => {
+      spawned.delete(child);
+      ended ??= `exited before it answered (code ${code}, signal ${signal})`;
+    });
+    await until(
+      command,
+      async () => {
+        if (ended !== undefined) throw new Error(`${command} ${ended}: ${log.trim() || '(it logged nothing)'}`);
+        return ready();
+      },
+      10_000,
+    );
   }
 
   async kill(): Promise<void> {
@@ -185,8 +209,7 @@ export class PrivateNats {
 
   /** Starts the server (again, on the same port) and waits for its INFO line. */
   async startServer(): Promise<void> {
-    this.server.run('nats-server', ['-a', '127.0.0.1', '-p', String(this.port)]);
-    await until('nats-server', () => answers(this.port, 'INFO'), 10_000);
+    await this.server.start('nats-server', ['-a', '127.0.0.1', '-p', String(this.port)], () => answers(this.port, 'INFO'));
   }
 
   /** SIGKILL: connections drop at once, no goodbye to the clients. */
@@ -229,15 +252,9 @@ export class PrivateRedis {
   /** Starts the server (again, same port and dir) and waits until it answers PING (not -LOADING). */
   async startServer(): Promise<void> {
     const persistence = this.options.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    this.server.run('redis-server', [
-      '--port', String(this.port),
-      '--bind', '127.0.0.1',
-      '--save', '',
-      ...persistence,
-      '--dir', this.dir,
-      '--logfile', join(this.dir, 'redis.log'),
-    ]);
-    await until('redis-server', () => answers(this.port, '+PONG', 'PING\r\n'), 10_000);
+    // No --logfile: its log goes to stdout, the tail of which a failed start reports.
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', this.dir];
+    await this.server.start('redis-server', args, () => answers(this.port, '+PONG', 'PING\r\n'));
   }
 
   /** SIGKILL: no SHUTDOWN, no final save; only what was already on disk survives. */

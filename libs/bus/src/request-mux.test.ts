@@ -27,10 +27,10 @@ describe('RequestMux', () => {
     expect(replies).toEqual(Array.from({ length: 50 }, (_, i) => `echo:${i}`));
   });
 
-  it('fails at once when nobody serves the subject, long before the time-out', async () => {
-    const started = Date.now();
-    await expect(mux.request(`${subject}.nobody`, '{}', headers(), 10_000)).rejects.toBeInstanceOf(NoReply);
-    expect(Date.now() - started).toBeLessThan(5000);
+  it('fails at once when nobody serves the subject, not at the time-out', async () => {
+    const failure = mux.request(`${subject}.nobody`, '{}', headers(), 60_000);
+    await expect(failure).rejects.toBeInstanceOf(NoReply);
+    await expect(failure).rejects.toThrow('no responders');
   });
 
   it('fails after the time-out when a responder stays silent', async () => {

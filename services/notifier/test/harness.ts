@@ -88,6 +88,11 @@ export class TestSystem {
     return this;
   }
 
+  /** Resolves once the NATS server has every subscription and message this test's connection sent so far. */
+  async flushBus(): Promise<void> {
+    await this.nc!.flush();
+  }
+
   async stop(): Promise<void> {
     await this.notifier?.stop();
     await this.publisher?.close();

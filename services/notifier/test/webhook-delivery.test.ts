@@ -191,6 +191,8 @@ describe('webhook delivery', () => {
         () => undefined,
       );
     });
+    // The server must hold the subscription before the change is announced.
+    await system.flushBus();
     await system.updateShop(shopId, { webhook_url: after.url });
     await announced;
     const event = system.event(shopId);

@@ -72,19 +72,25 @@ describe('chain', () => {
 
   it('hands a throw, a rejection or next(err) to the error handler and runs nothing after it', async () => {
     const after = jest.fn();
-    const failing: RequestHandler[] = [
-      () => {
-        throw new Error('thrown');
-      },
-      async () => {
-        throw new Error('rejected');
-      },
-      (_req, _res, next) => next(new Error('passed to next')),
+    const failing: Array<[RequestHandler, string]> = [
+      [
+        () => {
+          throw new Error('thrown');
+        },
+        'thrown',
+      ],
+      [
+        async () => {
+          throw new Error('rejected');
+        },
+        'rejected',
+      ],
+      [(_req, _res, next) => next(new Error('passed to next')), 'passed to next'],
     ];
-    for (const step of failing) {
+    for (const [step, message] of failing) {
       const app = await serve(chain(step, after));
       try {
-        expect(await app.get()).toMatchObject({ status: 500, text: expect.stringMatching(/thrown|rejected|passed to next/) });
+        expect(await app.get()).toEqual({ status: 500, text: message });
       } finally {
         await app.close();
       }
