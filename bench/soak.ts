@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_DATABASE_URL, uniqueNamespace } from '@pl/testing';
+import { ADMIN_DATABASE_URL, freePort, uniqueNamespace } from '@pl/testing';
 import { percentile } from './lib/stats';
 import { awaitWebhooks, checkStates } from './soak/checks';
 import { Clock } from './soak/clock';
@@ -97,7 +97,7 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
   const merchants = await seedMerchants({ databaseUrl: database.url, webhookSecretKey, webhookUrl: sink.url, webhookSecret, count: settings.merchants });
 
   const namespace = uniqueNamespace('soak');
-  const gatewayPorts: [number, number] = [await Cluster.freePort(), await Cluster.freePort()];
+  const gatewayPorts: [number, number] = [await freePort(), await freePort()];
   const providerSecret = randomBytes(32).toString('hex');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',

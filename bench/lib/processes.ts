@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /** A child process of the bench whose output goes to a log file (reading pipes would cost the bench CPU). */
@@ -68,19 +67,6 @@ export async function stopAllProcesses(graceMs = 30_000): Promise<void> {
 /** Last resort on an abrupt exit: no child outlives the bench. */
 export function killAllProcessesNow(): void {
   for (const p of live) if (!p.isDead()) p.child.kill('SIGKILL');
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls `url` until it answers `status`; fails early when the process dies, and after `timeoutMs`. */

@@ -2,8 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
-import { adopt, freePort, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
+import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
 
 export const ROOT = join(__dirname, '..', '..');
 export type ServiceName = 'gateway' | 'links' | 'shops' | 'notifier';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../lib/processes';
+import { freePort } from '@pl/testing';
 import { sleep, type Clock } from './clock';
 import { rssMiB } from '../lib/cpu';
 import { distMain, ROOT, SERVICE_NAMES, type ServiceName } from './setup';
@@ -209,5 +209,4 @@ export class Cluster {
     for (const r of this.replicas) if (!r.current.isDead()) r.current.child.kill('SIGKILL');
   }
 
-  static freePort = freePort;
 }

@@ -1,4 +1,6 @@
+import { eventually, withDeadline } from '@pl/testing';
 import { KafkaMockCluster } from '../support/kafka-mock';
+import { scrapedSum } from '../support/metrics';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -54,27 +56,6 @@ afterAll(async () => {
 }, 60_000);
 
 /** Polls until `done()`; the relay and the consumer recover by themselves, nothing outside can await them. */
-async function eventually(done: () => Promise<boolean>, what: string, withinMs: number, everyMs = 50): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < withinMs) {
-    if (await done()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`${what}: not within ${withinMs} ms`);
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function payNewLink(): Promise<string> {
   const created = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '250.00' }, { headers: merchant.keys });
   expect(created.status).toBe(201);
@@ -104,13 +85,6 @@ const relayClaimStarts = async (): Promise<string[]> =>
   ).map((r) => r.started);
 
 const readyz = async (port: number): Promise<number> => (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
-
-/** Payment events the notifier's consumer has handled, redelivered copies included (its /metrics). */
-async function eventsConsumed(): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${sys.notifierOpsPort}/metrics`)).text();
-  const counts = [...text.matchAll(/^kafka_consumer_messages_total\{[^}]*outcome="ok"[^}]*\} (\d+)$/gm)].map((m) => Number(m[1]));
-  return counts.reduce((a, b) => a + b, 0);
-}
 
 it('keeps committing payments while every broker is down, holds their events in the outbox, then delivers each webhook exactly once', async () => {
   // Before the outage: the relay's producer is connected and the notifier's consumer is in its group.
@@ -188,7 +162,8 @@ it('keeps committing payments while every broker is down, holds their events in 
   expect(await readyz(sys.gatewayOpsPort)).toBe(200);
   expect(await readyz(sys.notifierOpsPort)).toBe(200);
   // More than the events when an abandoned publish of the outage went out after all: the copies were dropped.
-  const consumed = await eventsConsumed();
+  // Payment events the notifier's consumer has handled, redelivered copies included.
+  const consumed = await scrapedSum(sys.notifierOpsPort, 'kafka_consumer_messages_total', { outcome: 'ok' });
   expect(consumed).toBeGreaterThanOrEqual(all.length);
   console.log(
     `kafka outage: ${paid.length} payments held for ${upAt - downAt} ms (${claims.size} relay attempts seen); ` +

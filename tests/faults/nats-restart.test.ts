@@ -1,3 +1,4 @@
+import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { PrivateNats } from '../support/private-servers';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -36,18 +37,6 @@ const createLink = (): Promise<ApiResponse> =>
   sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '10.00' }, { headers: merchant.keys });
 const readyz = async (): Promise<number> => (await fetch(`http://127.0.0.1:${sys.gatewayOpsPort}/readyz`)).status;
 
-/** Polls `probe` until it gives `wanted`; the services reconnect on their own, there is no event to await from outside. */
-async function eventually<T>(probe: () => Promise<T>, wanted: T, withinMs: number): Promise<number> {
-  const started = Date.now();
-  let last: T | undefined;
-  while (Date.now() - started < withinMs) {
-    last = await probe();
-    if (last === wanted) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`still ${String(last)} after ${withinMs} ms, wanted ${String(wanted)}`);
-}
-
 interface Call {
   startedAt: number;
   endedAt: number;
@@ -71,16 +60,16 @@ it('answers in-flight and new requests 503 quickly while NATS is down, then serv
   let killedAt = 0;
   let restartedAt = 0;
   try {
-    await eventually(async () => calls.length >= 2 * WORKERS, true, 10_000);
+    await eventually(() => calls.length >= 2 * WORKERS, 'creates before the kill', 10_000);
     killedAt = Date.now();
     await nats.kill();
-    const readyzDownAfterMs = await eventually(readyz, 503, 5000);
+    const readyzDownAfterMs = await eventually(async () => (await readyz()) === 503, 'readyz 503 without NATS', 5000);
     // Let requests that started during the outage run into it too.
-    await eventually(async () => calls.some((c) => c.startedAt > killedAt && c.res.status === 503), true, 10_000);
+    await eventually(() => calls.some((c) => c.startedAt > killedAt && c.res.status === 503), 'a create sent during the outage answered 503', 10_000);
     await nats.startServer();
     restartedAt = Date.now();
-    const createsAgainAfterMs = await eventually(async () => calls.some((c) => c.startedAt > restartedAt && c.res.status === 201), true, 15_000);
-    const readyAgainAfterMs = await eventually(readyz, 200, 15_000);
+    const createsAgainAfterMs = await eventually(() => calls.some((c) => c.startedAt > restartedAt && c.res.status === 201), 'creates 201 again', 15_000);
+    const readyAgainAfterMs = await eventually(async () => (await readyz()) === 200, 'readyz 200 again', 15_000);
     console.log(`nats restart: readyz 503 after ${readyzDownAfterMs} ms; creates 201 again ${createsAgainAfterMs} ms and readyz 200 ${readyAgainAfterMs} ms after the restart`);
   } finally {
     running = false;

@@ -1,3 +1,4 @@
+import { eventually, withDeadline } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { PrivatePostgres } from '../support/private-servers';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -45,24 +46,6 @@ interface Call {
   ms: number;
   res: ApiResponse;
 }
-
-/** Polls until `done()`; the services reconnect on their own, there is no event to await from outside. */
-async function eventually(done: () => boolean | Promise<boolean>, what: string, withinMs: number): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < withinMs) {
-    if (await done()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what}: not within ${withinMs} ms`);
-}
-
-const withDeadline = <T>(work: Promise<T>, ms: number, what: string): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-};
 
 it('answers only 503 while Postgres restarts, then every accepted create reads back and every paid link gets one webhook', async () => {
   const calls: Call[] = [];

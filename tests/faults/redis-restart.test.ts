@@ -1,3 +1,4 @@
+import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { PrivateRedis } from '../support/private-servers';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -14,18 +15,6 @@ jest.setTimeout(60_000);
 /** Generous bound on any one request: the gateway's Redis commands time out after 1 s, its NATS requests after 2 s. */
 const SLOWEST_MS = 4000;
 const OUTAGE_MS = 2500;
-
-/** Polls `probe` until `done` says so; the gateway reconnects on its own, there is no event to await from outside. */
-async function eventually(probe: () => Promise<ApiResponse>, done: (r: ApiResponse) => boolean, withinMs: number): Promise<ApiResponse> {
-  const deadline = Date.now() + withinMs;
-  let last: ApiResponse | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (done(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no wanted answer within ${withinMs} ms; last ${last?.status} ${last?.text}`);
-}
 
 describe.each([
   { variant: 'without persistence', aof: false },
@@ -105,7 +94,9 @@ describe.each([
     const restartedAt = Date.now();
 
     // The gateway reconnects by itself: the old session's answer stops being 503.
-    const afterRestart = await eventually(() => listWithSession(session), (r) => r.status !== 503, 15_000);
+    let last: ApiResponse | undefined;
+    await eventually(async () => (last = await listWithSession(session)).status !== 503, 'session routes answering again', 15_000);
+    const afterRestart = last as ApiResponse;
     console.log(`redis restart (${aof ? 'AOF' : 'no persistence'}): session routes answer again ${Date.now() - restartedAt} ms after the restart`);
     if (aof) {
       expect(afterRestart.status).toBe(200);

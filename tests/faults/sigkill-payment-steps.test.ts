@@ -1,6 +1,8 @@
 import type { CrashPointName } from '@pl/config';
 import { createEventSubscriber, type EventSubscriber } from '@pl/bus';
 import { createLogger } from '@pl/telemetry';
+import { eventually, withDeadline } from '@pl/testing';
+import { scrapedSum } from '../support/metrics';
 import { startServiceProcess, type ServiceName, type ServiceProcess } from '../support/processes';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type ReceivedWebhook, type SystemOptions, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
@@ -30,29 +32,13 @@ const POLL_MS = 100;
 const LINK_STATUSES = ['pending', 'paid', 'expired', 'canceled', 'failed'];
 
 /** Rejects with `what` (and the service's last log lines) if `work` does not settle within `ms`. */
-async function within<T>(work: Promise<T>, ms: number, what: string, logsOf?: ServiceProcess): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const tail = logsOf ? `\n${logsOf.name} said:\n${logsOf.lines.slice(-20).join('\n')}` : '';
-      reject(new Error(`${what}: not within ${ms} ms${tail}`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const within = <T>(work: Promise<T>, ms: number, what: string, logsOf?: ServiceProcess): Promise<T> =>
+  withDeadline(work, ms, what, logsOf && (() => `${logsOf.name} said:\n${logsOf.lines.slice(-20).join('\n')}`));
 
 /** Polls until `done()`: recoveries inside other processes (relay, lease expiry) give nothing to await. */
-async function eventually(done: () => Promise<boolean>, what: string, withinMs = STEP_BOUND_MS): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-}
+const settles = async (done: () => Promise<boolean>, what: string): Promise<void> => {
+  await eventually(done, what, STEP_BOUND_MS, POLL_MS);
+};
 
 /** Every copy of every payment event on the system's topic, read by a consumer group of its own. */
 class EventTap {
@@ -174,7 +160,7 @@ class Harness {
    */
   async retryUntilAccepted(links: CreatedLink[], first: Map<string, number>): Promise<void> {
     for (const link of links.filter((l) => first.get(l.id) !== 200)) {
-      await eventually(async () => {
+      await settles(async () => {
         const status = await this.callback(link.id);
         expect([200, 503]).toContain(status);
         return status === 200;
@@ -187,7 +173,7 @@ class Harness {
    * count as converged, so the checks that follow name them rather than this wait timing out.
    */
   converged(links: CreatedLink[]): Promise<void> {
-    return eventually(async () => {
+    return settles(async () => {
       const [outbox] = await this.sys.sql<{ unpublished: string }>('SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM links.outbox');
       const [deliveries] = await this.sys.sql<{ all: string; succeeded: string }>(
         `SELECT count(*) AS all, count(*) FILTER (WHERE status = 'succeeded') AS succeeded FROM notifier.deliveries`,
@@ -287,17 +273,6 @@ async function expectPaidOnceDeliveredOnce(h: Harness, links: CreatedLink[], rec
 }
 
 /** The sum of a Prometheus counter's samples whose labels include `labels`. */
-async function counter(opsPort: number, name: string, labels: Record<string, string>): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[3]);
-  }
-  return total;
-}
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -344,7 +319,7 @@ it('links killed after Kafka acknowledged an outbox batch, before marking it: th
   await h.converged(links);
   const tap = h.tap;
   const eventIds = (await h.sys.sql<{ id: string }>('SELECT id::text FROM links.outbox')).map((r) => r.id);
-  await eventually(
+  await settles(
     async () => eventIds.every((id) => tap.copiesOf(id) >= 1) && eventIds.some((id) => tap.copiesOf(id) >= 2),
     'every event on Kafka, the killed batch twice',
   );
@@ -353,8 +328,8 @@ it('links killed after Kafka acknowledged an outbox batch, before marking it: th
   expect(twice.every((id) => unpublished.some((r) => r.id === id))).toBe(true);
   expect(tap.eventIds.every((id) => eventIds.includes(id))).toBe(true);
   // The notifier took in every copy, so a second webhook would already be in its table.
-  await eventually(
-    async () => (await counter(h!.sys.notifierOpsPort, 'kafka_consumer_messages_total', { outcome: 'ok' })) === tap.eventIds.length,
+  await settles(
+    async () => (await scrapedSum(h!.sys.notifierOpsPort, 'kafka_consumer_messages_total', { outcome: 'ok' })) === tap.eventIds.length,
     'the notifier consumed every copy',
   );
   await expectPaidOnceDeliveredOnce(h, links, 'exactly-one');

@@ -13,6 +13,7 @@ import { ShopRepository } from '../../services/shops/src/data/shop.repository';
 import { DEV_WEBHOOK_SECRET_KEY } from '../../services/shops/src/config';
 import { SecretBox } from '../../services/shops/src/domain/secret-box';
 import { httpClient, type HttpClient } from '../support/http';
+import { metricSum } from '../support/metrics';
 import { startServiceProcess, stopServiceProcess, type ServiceName, type ServiceProcess } from '../support/processes';
 import { sandboxPaymentId, signProviderBody, TEST_PROVIDER_SECRET, WebhookReceiver } from '../support/system';
 
@@ -281,18 +282,6 @@ describe('tracing across the services', () => {
   });
 });
 
-/** The sum of a metric's samples whose labels include `labels` (any order), or undefined when none. */
-const sample = (text: string, name: string, labels: Record<string, string>): number | undefined => {
-  let total: number | undefined;
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total = (total ?? 0) + Number(m[3] ?? Number.NaN);
-  }
-  return total;
-};
-
 describe('metrics on the ops ports', () => {
   const scrape = async (name: ServiceName): Promise<string> => {
     const ops = Number(services.find((p) => p.name === name)!.started.ops_port);
@@ -306,17 +295,17 @@ describe('metrics on the ops ports', () => {
     const [gateway, links, shops, notifier] = await Promise.all([scrape('gateway'), scrape('links'), scrape('shops'), scrape('notifier')]);
     for (const text of [gateway, links, shops, notifier]) expect(text).toContain('process_cpu_user_seconds_total');
     // Route templates, never raw paths with ids.
-    expect(sample(gateway, 'http_server_request_duration_seconds_count', { method: 'POST', route: '/merchant/v1/payment-links', status: '201' })).toBeGreaterThan(0);
-    expect(sample(gateway, 'http_server_request_duration_seconds_count', { route: '/callbacks/v1/:provider', status: '200' })).toBe(1);
-    expect(sample(gateway, 'nats_client_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-    expect(sample(links, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-    expect(sample(links, 'nats_client_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-    expect(sample(links, 'outbox_backlog_rows', {})).toBe(0);
-    expect(sample(links, 'outbox_oldest_age_seconds', {})).toBe(0);
-    expect(sample(shops, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-    expect(sample(notifier, 'webhook_attempts_total', { outcome: 'succeeded' })).toBe(1);
-    expect(sample(notifier, 'webhook_queue_depth', { state: 'due' })).toBe(0);
-    expect(sample(notifier, 'kafka_consumer_messages_total', { outcome: 'ok' })).toBe(1);
-    expect(sample(notifier, 'kafka_consumer_lag', {})).toBe(0);
+    expect(metricSum(gateway, 'http_server_request_duration_seconds_count', { method: 'POST', route: '/merchant/v1/payment-links', status: '201' })).toBeGreaterThan(0);
+    expect(metricSum(gateway, 'http_server_request_duration_seconds_count', { route: '/callbacks/v1/:provider', status: '200' })).toBe(1);
+    expect(metricSum(gateway, 'nats_client_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(metricSum(links, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(metricSum(links, 'nats_client_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(metricSum(links, 'outbox_backlog_rows', {})).toBe(0);
+    expect(metricSum(links, 'outbox_oldest_age_seconds', {})).toBe(0);
+    expect(metricSum(shops, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(metricSum(notifier, 'webhook_attempts_total', { outcome: 'succeeded' })).toBe(1);
+    expect(metricSum(notifier, 'webhook_queue_depth', { state: 'due' })).toBe(0);
+    expect(metricSum(notifier, 'kafka_consumer_messages_total', { outcome: 'ok' })).toBe(1);
+    expect(metricSum(notifier, 'kafka_consumer_lag', {})).toBe(0);
   });
 });

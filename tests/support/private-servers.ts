@@ -1,9 +1,10 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { eventually, freePort } from '@pl/testing';
 
 /**
  * Postgres, NATS and Redis servers owned by one test file, on free ports, that the test really stops
@@ -14,27 +15,6 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
 
-/** A port nobody listens on right now (the OS picks it; the server binds it moments later). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/**
- * Resolves once `probe` answers true; rejects at the deadline. Polling is the only way to learn that
- * a freshly spawned server accepts connections.
- */
-async function until(what: string, probe: () => Promise<boolean>, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} did not come up within ${withinMs} ms`);
-}
 
 /** Sends `line` (if any) to 127.0.0.1:port and resolves true when the first bytes back start with `expect`. */
 function answers(port: number, expect: string, line?: string): Promise<boolean> {
@@ -96,12 +76,13 @@ class ServerProcess {
       spawned.delete(child);
       ended ??= `exited before it answered (code ${code}, signal ${signal})`;
     });
-    await until(
-      command,
+    // Polling is the only way to learn that a freshly spawned server accepts connections.
+    await eventually(
       async () => {
         if (ended !== undefined) throw new Error(`${command} ${ended}: ${log.trim() || '(it logged nothing)'}`);
         return ready();
       },
+      `${command} answering`,
       10_000,
     );
   }

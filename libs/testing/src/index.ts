@@ -1,2 +1,4 @@
 export * from './database';
 export * from './fault-proxy';
+export * from './ports';
+export * from './waiting';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createEventPublisher, type EventPublisher } from '@pl/bus';
 import { subjects } from '@pl/contracts';
 import { Db } from '@pl/db';
-import { createTestDatabase, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, eventually, freePort, type TestDatabase } from '@pl/testing';
 import { createOutboxRelay } from '../src/app';
 import { loadConfig } from '../src/config';
 import { LINKS_SCHEMA, migrateLinks } from '../src/data/migrate';
@@ -18,26 +17,8 @@ const silent = pino({ level: 'silent' });
 // A Kafka consumer group's first join takes about three seconds on the mock cluster.
 jest.setTimeout(60_000);
 
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const unpublished = async (db: Db): Promise<number> =>
   Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL'))[0]?.n);
-
-/** Published events are marked in the background, after Kafka's acknowledgement: nothing to await but the rows. */
-async function untilAllMarked(db: Db, withinMs = 10_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while ((await unpublished(db)) > 0) {
-    if (Date.now() > deadline) throw new Error(`${await unpublished(db)} published events still unmarked after ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('outbox relay', () => {
   it('keeps events committed while Kafka is unreachable and publishes each exactly once when a relay can reach it', async () => {
@@ -45,7 +26,7 @@ describe('outbox relay', () => {
     const system = await startLinksSystem(
       'linksrelaydown',
       // This replica's relay points at a closed port: Kafka is "down" for it.
-      { KAFKA_BROKERS: `127.0.0.1:${await closedPort()}`, OUTBOX_PUBLISH_TIMEOUT_MS: '300', OUTBOX_POLL_INTERVAL_MS: '50', OUTBOX_MAX_BACKOFF_MS: '200' },
+      { KAFKA_BROKERS: `127.0.0.1:${await freePort()}`, OUTBOX_PUBLISH_TIMEOUT_MS: '300', OUTBOX_POLL_INTERVAL_MS: '50', OUTBOX_MAX_BACKOFF_MS: '200' },
       relayLog.log,
     );
     const kafka = await recordTopic(system.topic);
@@ -105,7 +86,8 @@ describe('outbox relay', () => {
         const events = await kafka.waitFor(n);
         expect(events[n - 1]?.key).toBe(link.id);
       }
-      await untilAllMarked(system.linksDb);
+      // Published events are marked in the background, after Kafka's acknowledgement: nothing to await but the rows.
+      await eventually(async () => (await unpublished(system.linksDb)) === 0, 'every published event marked', 10_000, 20);
     } finally {
       await kafka.close();
       await system.stop();

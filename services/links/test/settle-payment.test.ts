@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { paymentLink, paymentSucceededEvent, subjects, type PaymentLink } from '@pl/contracts';
+import { eventually } from '@pl/testing';
 import { LinkRepository } from '../src/data/link.repository';
 import { paymentSucceeded } from '../src/domain/payment-event';
 import { recordTopic, type TopicRecorder } from './support/kafka-events';
@@ -63,9 +64,7 @@ describe('links.settle', () => {
       },
     });
     // The relay marks what it published, in the background once Kafka acknowledged it.
-    for (const deadline = Date.now() + 10_000; (await outboxRows(link.id))[0]?.published_at === null && Date.now() < deadline; ) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually(async () => (await outboxRows(link.id))[0]?.published_at !== null, 'the event marked published', 10_000, 20);
     await expect(outboxRows(link.id)).resolves.toEqual([{ id: row?.id, published_at: expect.any(Date) }]);
   });
 
