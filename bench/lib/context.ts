@@ -233,10 +233,12 @@ export async function measurePair(
     const statusCodes: Record<string, number> = {};
     for (const r of runs) for (const [c, n] of Object.entries(r.result.statusCodes)) statusCodes[c] = (statusCodes[c] ?? 0) + n;
     const latency = summarize(runs.flatMap((r) => r.result.latencies ?? []));
+    // Each slice's CPU shares weighted by its length.
+    const cpuSeconds = runs.reduce((a, r) => a + r.cpu.seconds, 0);
+    const weighted = (f: (c: CpuWindow) => number): number => runs.reduce((a, r) => a + f(r.cpu) * r.cpu.seconds, 0) / Math.max(1e-9, cpuSeconds);
     const usage: Record<string, number> = {};
-    for (const r of runs) for (const [k, v] of Object.entries(r.cpu.usage)) usage[k] = (usage[k] ?? 0) + (v * r.cpu.seconds) / Math.max(1e-9, runs.reduce((a, x) => a + x.cpu.seconds, 0));
-    const weighted = (f: (c: CpuWindow) => number): number => runs.reduce((a, r) => a + f(r.cpu) * r.cpu.seconds, 0) / Math.max(1e-9, runs.reduce((a, x) => a + x.cpu.seconds, 0));
-    const cpu: CpuWindow = { usage, machine: weighted((c) => c.machine), outside: weighted((c) => c.outside), seconds: runs.reduce((a, r) => a + r.cpu.seconds, 0) };
+    for (const k of new Set(runs.flatMap((r) => Object.keys(r.cpu.usage)))) usage[k] = weighted((c) => c.usage[k] ?? 0);
+    const cpu: CpuWindow = { usage, machine: weighted((c) => c.machine), outside: weighted((c) => c.outside), seconds: cpuSeconds };
     const rps = Math.round((ok / seconds) * 10) / 10;
     const pg = topActivities(runs.map((r) => r.pgCounts));
     ctx.log(`  ${scenario} → ${target}:`);

@@ -19,7 +19,6 @@ export function topActivities(samplings: Array<Record<string, number>>, top = 6)
 
 export class PgActivity {
   private readonly counts = new Map<string, number>();
-  private samples = 0;
   private timer: NodeJS.Timeout | undefined;
   private client: Client | undefined;
   private busy = false;
@@ -62,7 +61,6 @@ export class PgActivity {
           WHERE datname = $1 AND state <> 'idle' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
         [this.database],
       );
-      this.samples += 1;
       for (const r of rows) this.counts.set(r.what, (this.counts.get(r.what) ?? 0) + 1);
     } catch {
       // a missed sample is no loss

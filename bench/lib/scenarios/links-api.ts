@@ -1,14 +1,10 @@
 import { apiRequest, check, measurePair, type BenchContext } from '../context';
-import type { RequestTemplate } from '../load-spec';
 import type { Row } from '../report';
 
 export const LINKS_PATH = '/merchant/v1/payment-links';
 /** The create body of both the gateway and the reference (no Idempotency-Key: the plain create). */
 export const createBody = (shopId: number): string =>
   JSON.stringify({ shop_id: shopId, amount: '1500.00', order_id: 'bench-order', description: 'Bench' });
-
-const pair = (ctx: BenchContext, scenario: string, make: (target: 'gateway' | 'reference', offset: number) => RequestTemplate, note?: string): Promise<{ gateway: Row; reference: Row }> =>
-  measurePair(ctx, scenario, make, note);
 
 const ratio = (a: number | null, b: number | null): number => (a !== null && b ? a / b : NaN);
 
@@ -25,7 +21,7 @@ const x = (n: number): string => `${n.toFixed(2)}×`;
 export async function createScenario(ctx: BenchContext): Promise<{ gateway: Row; reference: Row }> {
   ctx.log('create (route 1)');
   const body = createBody(ctx.writer.shopId);
-  const r = await pair(ctx, 'create', () => apiRequest('POST', LINKS_PATH, ctx.writer.merchant, { body }));
+  const r = await measurePair(ctx, 'create', () => apiRequest('POST', LINKS_PATH, ctx.writer.merchant, { body }));
   const rps = ratio(r.gateway.rps, r.reference.rps);
   const p99 = ratio(r.gateway.p99, r.reference.p99);
   check(ctx, 'create req/s ≥ 0.8 × reference', `${r.gateway.rps} vs ${r.reference.rps} req/s = ${x(rps)}${cpuRatio(r)}${noise(r.gateway, r.reference)}`, rps >= 0.8);
@@ -37,7 +33,7 @@ export async function createScenario(ctx: BenchContext): Promise<{ gateway: Row;
 /** Route 6: one link by id, random ids of the reader's history. */
 export async function getScenario(ctx: BenchContext, label: string, ids: string[]): Promise<{ gateway: Row; reference: Row }> {
   const paths = ids.map((id) => `${LINKS_PATH}/${id}`);
-  const r = await pair(ctx, `get ${label}`, () => apiRequest('GET', LINKS_PATH, ctx.reader.merchant, { paths, pick: 'random' }));
+  const r = await measurePair(ctx, `get ${label}`, () => apiRequest('GET', LINKS_PATH, ctx.reader.merchant, { paths, pick: 'random' }));
   const rps = ratio(r.gateway.rps, r.reference.rps);
   check(ctx, `get ${label} req/s ≥ 0.8 × reference`, `${r.gateway.rps} vs ${r.reference.rps} req/s = ${x(rps)}${cpuRatio(r)}${noise(r.gateway, r.reference)}`, rps >= 0.8);
   return r;
@@ -45,8 +41,8 @@ export async function getScenario(ctx: BenchContext, label: string, ids: string[
 
 /** Route 7: the first page, and a page deep down (by cursor), of the reader's links. */
 export async function listScenario(ctx: BenchContext, label: string, deepCursor: string): Promise<{ first: Row; deep: Row }> {
-  const first = await pair(ctx, `list first page ${label}`, () => apiRequest('GET', `${LINKS_PATH}?limit=20`, ctx.reader.merchant));
-  const deep = await pair(ctx, `list deep page ${label}`, () => apiRequest('GET', `${LINKS_PATH}?limit=20&cursor=${deepCursor}`, ctx.reader.merchant));
+  const first = await measurePair(ctx, `list first page ${label}`, () => apiRequest('GET', `${LINKS_PATH}?limit=20`, ctx.reader.merchant));
+  const deep = await measurePair(ctx, `list deep page ${label}`, () => apiRequest('GET', `${LINKS_PATH}?limit=20&cursor=${deepCursor}`, ctx.reader.merchant));
   for (const [name, r] of [['first page', first], ['deep page', deep]] as const) {
     const rps = ratio(r.gateway.rps, r.reference.rps);
     check(ctx, `list ${name} ${label} req/s ≥ 0.8 × reference`, `${r.gateway.rps} vs ${r.reference.rps} req/s = ${x(rps)}${cpuRatio(r)}${noise(r.gateway, r.reference)}`, rps >= 0.8);
@@ -66,7 +62,7 @@ export async function cancelScenario(ctx: BenchContext): Promise<void> {
   };
   await fixtures.analyze();
   const paths = { reference: pools.reference.map((id) => `${LINKS_PATH}/${id}/cancel`), gateway: pools.gateway.map((id) => `${LINKS_PATH}/${id}/cancel`) };
-  await pair(ctx, 'cancel', (target, offset) => apiRequest('POST', LINKS_PATH, writer.merchant, { body: '{}', paths: paths[target], pick: 'once', offset }));
+  await measurePair(ctx, 'cancel', (target, offset) => apiRequest('POST', LINKS_PATH, writer.merchant, { body: '{}', paths: paths[target], pick: 'once', offset }));
 }
 
 export function listScaleChecks(ctx: BenchContext, small: { first: Row; deep: Row }, large: { first: Row; deep: Row }, smallN: number, largeN: number): void {
