@@ -15,10 +15,11 @@ export interface BenchProcess {
 
 const live = new Set<BenchProcess>();
 
-export function spawnLogged(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, logDir: string, cwd?: string): BenchProcess {
+/** Starts `command` with its output in `logDir/name.log` (`append`: after what earlier runs of that name wrote). */
+export function spawnLogged(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, logDir: string, cwd?: string, append = false): BenchProcess {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
-  const fd = openSync(logFile, 'w');
+  const fd = openSync(logFile, append ? 'a' : 'w');
   const child = spawn(command, args, { env, cwd, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   return adopt(name, child, logFile);

@@ -6,8 +6,11 @@ import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from
 import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
 
 export const ROOT = join(__dirname, '..', '..');
-export type ServiceName = 'gateway' | 'links' | 'shops' | 'notifier';
-const SERVICES: ServiceName[] = ['shops', 'links', 'notifier', 'gateway'];
+/** The services, in the order they start (each needs the ones before it). */
+export const SERVICE_NAMES = ['shops', 'links', 'notifier', 'gateway'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const distMain = (name: ServiceName): string => join(ROOT, 'services', name, 'dist', 'main.js');
 
 /** The platform as the bench runs it: one process of each service from dist/, and the reference. */
 export interface BenchSystem {
@@ -54,12 +57,20 @@ async function startKafkaMock(logDir: string): Promise<{ process: BenchProcess; 
   throw new Error(`the Kafka mock did not start: ${readFileSync(logFile, 'utf8')}`);
 }
 
-function migrate(databaseUrl: string): void {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'migrate-all.js')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+/** A database of its own (`pl_<prefix>_*`), migrated by the production migration script. */
+export async function createMigratedDatabase(prefix: string): Promise<TestDatabase> {
+  const database = await createTestDatabase(prefix);
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'migrate-all.js')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    return database;
+  } catch (e) {
+    await database.drop().catch(() => undefined);
+    throw e;
+  }
 }
 
 const secret = (bytes: number): string => randomBytes(bytes).toString('hex');
@@ -75,15 +86,13 @@ export interface StartOptions {
  * defaults but for {@link BENCH_OVERRIDES}; and the reference with the same tracing and logging.
  */
 export async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
-  for (const s of SERVICES) {
-    const main = join(ROOT, 'services', s, 'dist', 'main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  for (const s of SERVICE_NAMES) {
+    if (!existsSync(distMain(s))) throw new Error(`${distMain(s)} is missing: run \`npm run build\` first`);
   }
-  const database = await createTestDatabase('bench');
+  const database = await createMigratedDatabase('bench');
   const started: BenchProcess[] = [];
   let kafkaMock: BenchProcess | undefined;
   try {
-    migrate(database.url);
     let kafkaBrokers = process.env.BENCH_KAFKA_BROKERS ?? '';
     if (!kafkaBrokers) {
       const mock = await startKafkaMock(options.logDir);
@@ -122,12 +131,12 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       process.env.BENCH_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, '..', 'profiles', name)}`] : [];
     const startService = async (name: ServiceName): Promise<void> => {
       opsPorts[name] ??= await freePort();
-      const p = spawnLogged(name, process.execPath, [...profileArgs(name), join(ROOT, 'services', name, 'dist', 'main.js')], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
+      const p = spawnLogged(name, process.execPath, [...profileArgs(name), distMain(name)], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
       services[name] = p;
       started.push(p);
       await waitUntilReady(p, `http://127.0.0.1:${opsPorts[name]}/readyz`);
     };
-    for (const name of SERVICES) await startService(name);
+    for (const name of SERVICE_NAMES) await startService(name);
 
     const referencePort = await freePort();
     const reference = spawnLogged(
@@ -167,7 +176,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
         if (stopped) return;
         stopped = true;
         await stopProcess(reference);
-        for (const name of [...SERVICES].reverse()) await stopProcess(services[name]);
+        for (const name of [...SERVICE_NAMES].reverse()) await stopProcess(services[name]);
         if (kafkaMock) await stopProcess(kafkaMock, 2000);
         await database.drop();
       },

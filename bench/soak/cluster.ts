@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@pl/testing';
-import { sleep, type Clock } from './clock';
 import { rssMiB } from '../lib/cpu';
+import { spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from '../lib/processes';
+import type { Clock } from './clock';
 import { distMain, ROOT, SERVICE_NAMES, type ServiceName } from './setup';
 
 /** One process of a replica: a replica gets a new one at every restart. */
-export interface ProcessLife {
+export interface ProcessLife extends BenchProcess {
   label: string;
   generation: number;
-  pid: number;
   spawnedAt: number;
   readyAt?: number;
   rssAtReadyMiB?: number;
@@ -20,9 +18,6 @@ export interface ProcessLife {
   samples: Array<[number, number]>;
   /** Set when the soak sends SIGTERM: an exit without it is a crash. */
   stopRequested: boolean;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  isDead(): boolean;
 }
 
 /** A replica before its first process is spawned. */
@@ -40,18 +35,13 @@ export interface Replica {
   lives: ProcessLife[];
 }
 
+/** A replica's log file name: one per replica, appended across its restarts. */
+const logName = (r: { label: string }): string => r.label.replace('#', '-');
+
 /** Past the services' own 25 s stop bound, then SIGKILL. */
 const STOP_TIMEOUT_MS = 35_000;
 const READY_TIMEOUT_MS = 90_000;
 
-
-const logTail = (file: string, lines = 25): string => {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-};
 
 /**
  * Two replicas of every service from dist/, each a real process with its output in a log file of its own
@@ -92,58 +82,23 @@ export class Cluster {
   }
 
   logFile(r: NewReplica): string {
-    return join(this.logDir, `${r.label.replace('#', '-')}.log`);
+    return join(this.logDir, `${logName(r)}.log`);
   }
 
   /** Spawns the replica's next process and waits until its /readyz answers 200. */
   private async launch(r: NewReplica): Promise<ProcessLife> {
-    const fd = openSync(this.logFile(r), 'a');
     const env: Record<string, string> = { ...this.env, OPS_PORT: String(r.opsPort) };
     if (r.httpPort !== undefined) env.GATEWAY_PORT = String(r.httpPort);
-    const child = spawn(process.execPath, [distMain(r.service)], { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
-    closeSync(fd);
-    if (child.pid === undefined) throw new Error(`${r.label} could not be started`);
-    let dead = false;
-    const exited = new Promise<number | null>((resolve) =>
-      child.once('exit', (code, signal) => {
-        dead = true;
-        resolve(code ?? (signal ? 128 : null));
-      }),
-    );
-    const life: ProcessLife = {
-      label: r.label,
-      generation: r.lives.length + 1,
-      pid: child.pid,
-      spawnedAt: this.clock.now(),
-      samples: [],
-      stopRequested: false,
-      child,
-      exited,
-      isDead: () => dead,
-    };
+    const proc = spawnLogged(logName(r), process.execPath, [distMain(r.service)], env, this.logDir, ROOT, true);
+    const life: ProcessLife = { ...proc, label: r.label, generation: r.lives.length + 1, spawnedAt: this.clock.now(), samples: [], stopRequested: false };
     r.current = life;
     r.lives.push(life);
     // Listed from its first spawn on, so a failed start is still stopped.
     if (r.lives.length === 1) this.replicas.push(r as Replica);
-    await this.waitReady(r, life);
+    await waitUntilReady(life, `http://127.0.0.1:${r.opsPort}/readyz`, READY_TIMEOUT_MS);
     life.readyAt = this.clock.now();
     life.rssAtReadyMiB = rssMiB(life.pid) ?? undefined;
     return life;
-  }
-
-  private async waitReady(r: NewReplica, life: ProcessLife): Promise<void> {
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      if (life.isDead()) throw new Error(`${r.label} exited before it was ready:\n${logTail(this.logFile(r))}`);
-      try {
-        const res = await fetch(`http://127.0.0.1:${r.opsPort}/readyz`, { signal: AbortSignal.timeout(1000) });
-        if (res.status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`${r.label} was not ready after ${READY_TIMEOUT_MS} ms:\n${logTail(this.logFile(r))}`);
-      await sleep(100);
-    }
   }
 
   /** SIGTERM, and SIGKILL after {@link STOP_TIMEOUT_MS}; records how the stop went. */
@@ -152,15 +107,8 @@ export class Cluster {
     const at = this.clock.now();
     const rss = rssMiB(life.pid) ?? undefined;
     life.stopRequested = true;
-    life.child.kill('SIGTERM');
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      life.child.kill('SIGKILL');
-    }, STOP_TIMEOUT_MS);
-    const code = await life.exited;
-    clearTimeout(timer);
-    life.stop = { at, ms: this.clock.now() - at, code, killed, rssMiB: rss };
+    const code = await stopProcess(life, STOP_TIMEOUT_MS);
+    life.stop = { at, ms: this.clock.now() - at, code, killed: life.child.signalCode === 'SIGKILL', rssMiB: rss };
   }
 
   /** Stops the replica's process and starts the next one; resolves once it is ready. */

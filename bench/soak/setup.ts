@@ -1,13 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@pl/testing';
+import type { TestDatabase } from '@pl/testing';
+import { createMigratedDatabase, distMain, ROOT, SERVICE_NAMES } from '../lib/system';
 
-export const ROOT = join(__dirname, '..', '..');
-export const SERVICE_NAMES = ['shops', 'links', 'notifier', 'gateway'] as const;
-export type ServiceName = (typeof SERVICE_NAMES)[number];
-
-export const distMain = (name: ServiceName): string => join(ROOT, 'services', name, 'dist', 'main.js');
+export { distMain, ROOT, SERVICE_NAMES, type ServiceName } from '../lib/system';
 
 /**
  * Postgres, Redis, NATS and the project's Kafka mock, through scripts/local-deps.sh; returns KAFKA_BROKERS.
@@ -38,17 +35,4 @@ export function build(log: (line: string) => void): void {
 }
 
 /** A database of the soak's own, migrated by the production migration script. */
-export async function createSoakDatabase(): Promise<TestDatabase> {
-  const database = await createTestDatabase('soak');
-  try {
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'migrate-all.js')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    return database;
-  } catch (e) {
-    await database.drop().catch(() => undefined);
-    throw e;
-  }
-}
+export const createSoakDatabase = (): Promise<TestDatabase> => createMigratedDatabase('soak');
