@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { formatKopecks } from '@pl/money';
 import { sleep, type Clock } from './clock';
 import type { Gateways, Outcome } from './gateways';
 import type { SoakMerchant } from './merchants';
@@ -150,7 +151,7 @@ export class Load {
     const kopecks = 100 + Math.floor(Math.random() * 500_000);
     const body = JSON.stringify({
       shop_id: m.shopId,
-      amount: `${Math.floor(kopecks / 100)}.${String(kopecks % 100).padStart(2, '0')}`,
+      amount: formatKopecks(kopecks),
       order_id: `soak-${this.runId}-${n}`,
       description: 'Soak test order',
       expires_in_minutes: 120,
