@@ -1,6 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { validationFailed } from '@pl/errors';
+import { isPublicAddress } from './public-address';
+
+export { isPublicAddress } from './public-address';
 
 /**
  * Webhook targets a merchant may register: http(s) only, and no private, loopback, link-local or
@@ -11,43 +14,11 @@ import { validationFailed } from '@pl/errors';
 
 const MAX_URL_LENGTH = 2048;
 
-/** Addresses that are not public unicast: never a legitimate merchant endpoint. */
-export const blockedTargets: BlockList = (() => {
-  const list = new BlockList();
-  const v4: Array<[string, number]> = [
-    ['0.0.0.0', 8], // "this network"
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10], // carrier-grade NAT
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16], // link-local, cloud metadata endpoints
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24], // IETF protocol assignments
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15], // benchmarking
-    ['224.0.0.0', 4], // multicast
-    ['240.0.0.0', 4], // reserved, broadcast
-  ];
-  for (const [net, prefix] of v4) list.addSubnet(net, prefix, 'ipv4');
-  const v6: Array<[string, number]> = [
-    ['::', 128], // unspecified
-    ['::1', 128],
-    ['fc00::', 7], // unique local
-    ['fe80::', 10], // link-local
-    ['ff00::', 8], // multicast
-  ];
-  for (const [net, prefix] of v6) list.addSubnet(net, prefix, 'ipv6');
-  return list;
-})();
-
 /**
- * True when an IP literal must not be connected to. IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is judged
- * by its IPv4 address (BlockList does that); anything that is not an IP literal is blocked.
+ * True when an address must not be connected to: anything but a public unicast IP literal
+ * ({@link isPublicAddress}, which judges IPv4-mapped, NAT64, 6to4 and Teredo forms by the IPv4 they carry).
  */
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blockedTargets.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+export const isBlockedAddress = (address: string): boolean => !isPublicAddress(address);
 
 /** Resolves a host name to every address it has. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
