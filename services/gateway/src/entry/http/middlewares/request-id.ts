@@ -3,19 +3,26 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { setRequestId } from '../context';
 
-/** 1..128 printable ASCII characters: safe to echo in a header and to log. */
-export const isValidRequestId = (value: unknown): value is string => typeof value === 'string' && /^[\x20-\x7e]{1,128}$/.test(value);
+/**
+ * 1..128 characters of `[A-Za-z0-9._:-]`: what ids (UUIDs, ULIDs, trace ids, `svc:123.4`) are made of, and
+ * nothing that could mean something to a header, a log line, an HTML page or a shell (quotes, spaces, `<`).
+ */
+export const isValidRequestId = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(value);
 
 /** The caller's X-Request-Id when it is acceptable, else a fresh UUID. */
 export const chooseRequestId = (incoming: string | undefined): string => (isValidRequestId(incoming) ? incoming : randomUUID());
 
 /**
  * Gives every request an id (echoed in `X-Request-Id`, passed on over NATS) and writes one access
- * log line per response: method, path, status, duration. Never headers, query or body.
+ * log line per response: method, path, status, duration. Never headers, query or body, nor a caller's id
+ * that was refused (its length at most).
  */
 export function requestId(log: Logger): RequestHandler {
   return (req, res, next) => {
-    const id = chooseRequestId(req.get('x-request-id'));
+    const incoming = req.get('x-request-id');
+    const id = chooseRequestId(incoming);
+    // A refused id is caller-controlled text: only its length is kept, to tell a broken client from none.
+    const replaced = incoming !== undefined && incoming !== id ? { replaced_request_id_length: incoming.length } : {};
     setRequestId(res, id);
     res.set('X-Request-Id', id);
     // Responses carry credentials (session tokens) or merchant data: never cache them anywhere.
@@ -26,7 +33,7 @@ export function requestId(log: Logger): RequestHandler {
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { request_id: id, method: req.method, path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
+        { request_id: id, ...replaced, method: req.method, path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
         'request',
       );
     });
