@@ -4,6 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { context } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import { contextFromTraceparent, Counter, DURATION_BUCKETS, Histogram, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import type { AttemptResult, WebhookSender } from '../domain/delivery';
 import { parseRetryAfter } from '../domain/retry-schedule';
@@ -123,13 +124,15 @@ export class HttpWebhookSender implements WebhookSender {
 
   /**
    * One attempt in a `webhook send` span, the child of the trace stored with the delivery (the Kafka
-   * message's consumer span); the HTTP client span of the request itself comes from the http instrumentation.
+   * message's consumer span), which records the outcome and status code. The request itself goes out with
+   * tracing suppressed: the http instrumentation would otherwise add `traceparent` (and any `tracestate` or
+   * `baggage`) to it, handing our trace ids to the merchant's server, which gets the documented headers only.
    */
   async send(url: string, headers: Record<string, string>, body: Buffer, traceparent: string | null): Promise<AttemptResult> {
     const parent = traceparent ? contextFromTraceparent(traceparent) : context.active();
     const attributes = { 'webhook.id': headers['webhook-id'] ?? '', 'webhook.attempt': Number(headers['X-Webhook-Attempt'] ?? 0) };
     const result = await inSpan('webhook send', { kind: SpanKind.INTERNAL, parent, attributes }, async (span) => {
-      const r = await this.attempt(url, headers, body);
+      const r = await context.with(suppressTracing(context.active()), () => this.attempt(url, headers, body));
       span.setAttribute('webhook.outcome', attemptOutcome(r));
       if (r.statusCode !== null) span.setAttribute('http.response.status_code', r.statusCode);
       if (!r.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: r.error ?? `status ${r.statusCode}` });
