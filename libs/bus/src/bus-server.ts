@@ -6,7 +6,7 @@ import type { Identity, SubjectContract } from '@pl/contracts';
 import { internal, isAppError, validationFailed, type WireError } from '@pl/errors';
 import { contextFrom, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import { busHistogram } from './bus-metrics';
-import { IDENTITY_HEADER, okReplyText, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
+import { IDENTITY_HEADER, maxPayloadOf, replyBytes, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
 import { publishedSoFar, publishSoon } from './publish-batch';
 import type { IdentityTokens } from './identity-tokens';
 
@@ -75,17 +75,39 @@ export class BusServer {
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject, 'messaging.operation.type': 'process' };
     const parent = contextFrom((key) => msg.headers?.get(key) || undefined);
     return inSpan(`${subject.name} handle`, { kind: SpanKind.SERVER, attributes, parent }, async (span) => {
-      const reply = await this.handleOne(subject, handler, msg);
+      const handled = await this.handleOne(subject, handler, msg);
+      const { reply, bytes } = this.fitted(subject.name, handled);
       const outcome = reply.ok ? 'ok' : reply.error.kind;
       span.setAttribute('pl.outcome', outcome);
       if (outcome === 'internal') span.setStatus({ code: SpanStatusCode.ERROR });
       stop?.({ outcome });
       if (msg.reply) {
-        const text = reply.ok ? okReplyText(reply.data) : JSON.stringify(reply);
-        // A reply on a connection that closed meanwhile is lost; the caller times out, as for any lost reply.
-        publishSoon(() => msg.respond(text));
+        publishSoon(() => {
+          try {
+            msg.respond(bytes);
+          } catch (err) {
+            // A connection that closed meanwhile: the reply is lost and the caller times out, as for any lost reply.
+            this.log.warn({ err, subject: subject.name, reply_bytes: bytes.length }, 'nats reply not sent');
+          }
+        });
       }
     });
+  }
+
+  /**
+   * The reply's bytes, or an internal error in its place when they exceed the server's `max_payload`: NATS
+   * would refuse to send them, and the caller would wait out its whole time-out for an answer that never comes.
+   * Replies are bounded by the contracts' limits well below 1 MiB (see docs/design-decisions.md), so this is
+   * a bug that must be loud, not a slow 503.
+   */
+  private fitted(subjectName: string, reply: ReplyEnvelope<unknown>): { reply: ReplyEnvelope<unknown>; bytes: Buffer } {
+    const bytes = replyBytes(reply);
+    const limit = maxPayloadOf(this.nc);
+    if (bytes.length <= limit) return { reply, bytes };
+    const logId = randomUUID();
+    this.log.error({ subject: subjectName, reply_bytes: bytes.length, max_payload: limit, log_id: logId }, 'nats reply exceeds max_payload');
+    const refused: ReplyEnvelope<unknown> = { ok: false, error: internal(`Internal error (log id ${logId})`).toWire() };
+    return { reply: refused, bytes: replyBytes(refused) };
   }
 
   private async handleOne<Req extends z.ZodType, Res extends z.ZodType>(
