@@ -34,6 +34,19 @@ export const paymentLink = z.object({
 });
 export type PaymentLink = z.infer<typeof paymentLink>;
 
+/**
+ * A page of links as the links service answers `links.list`: the links once. Its JSON is written with
+ * `payment_links` last (`{"has_more":…,"next_cursor":…,"payment_links":[…]}`), so the gateway can add the
+ * `payments` alias around the array's bytes without parsing them.
+ */
+export const paymentLinkPage = z.object({
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  payment_links: z.array(paymentLink),
+});
+export type PaymentLinkPage = z.infer<typeof paymentLinkPage>;
+
+/** The list object of the HTTP API: the page plus `payments`, the interface's alias of `payment_links`. */
 export const paymentLinkList = z.object({
   payment_links: z.array(paymentLink),
   payments: z.array(paymentLink),

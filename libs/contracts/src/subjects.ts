@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText, linkStatus, positiveId, uuid } from './fields';
-import { paymentLink, paymentLinkList } from './link';
+import { paymentLink, paymentLinkPage } from './link';
 import { shopView } from './shop';
 import { buyerLinkView, cryptoNetwork } from './checkout';
 import { webhookDelivery, webhookDeliveryList, webhookTarget } from './deliveries';
@@ -84,7 +84,7 @@ export const broadcasts = {
 export const subjects = {
   linksCreate: subject('links.create', createLinkCommand, paymentLink),
   linksGet: subject('links.get', linkIdCommand, paymentLink),
-  linksList: subject('links.list', listLinksCommand, paymentLinkList),
+  linksList: subject('links.list', listLinksCommand, paymentLinkPage),
   linksCancel: subject('links.cancel', linkIdCommand, paymentLink),
   /** Buyer-facing reads and moves; the gateway calls them with its service identity. */
   linksPublicGet: subject('links.public_get', linkIdCommand, buyerLinkView),

@@ -32,7 +32,7 @@ export class LinksClient {
     return this.bus.requestJson(subjects.linksGet, { id }, identity, { requestId });
   }
 
-  /** A `PaymentLinkList`, as UTF-8 JSON. */
+  /** A `PaymentLinkPage` (the links once; the list route adds the `payments` alias), as UTF-8 JSON. */
   list(identity: MerchantIdentity, command: ListLinksCommand, requestId: string): Promise<Buffer> {
     return this.bus.requestJson(subjects.linksList, command, identity, { requestId });
   }

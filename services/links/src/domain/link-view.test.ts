@@ -1,7 +1,7 @@
-import { paymentLink, paymentLinkList } from '@pl/contracts';
+import { paymentLink, paymentLinkPage } from '@pl/contracts';
 import { decodeCursor } from './cursor';
 import type { LinkRecord } from './link';
-import { toPaymentLink, toPaymentLinkList } from './link-view';
+import { toPaymentLink, toPaymentLinkPage } from './link-view';
 
 const BASE = 'https://pay.example.com';
 
@@ -81,17 +81,22 @@ describe('toPaymentLink', () => {
   });
 });
 
-describe('toPaymentLinkList', () => {
-  it('repeats the items under payments and points the cursor at the last item when there is more', () => {
+describe('toPaymentLinkPage', () => {
+  it('carries the items once and points the cursor at the last item when there is more', () => {
     const items = [record(), record({ id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', createdAtMicros: 5n })];
-    const list = toPaymentLinkList({ items, hasMore: true }, BASE);
-    expect(paymentLinkList.parse(list)).toEqual(list);
-    expect(list.payments).toEqual(list.payment_links);
-    expect(decodeCursor(list.next_cursor ?? '')).toEqual({ createdAtMicros: 5n, id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' });
+    const page = toPaymentLinkPage({ items, hasMore: true }, BASE);
+    expect(paymentLinkPage.parse(page)).toEqual(page);
+    expect(page.payment_links).toHaveLength(2);
+    expect(decodeCursor(page.next_cursor ?? '')).toEqual({ createdAtMicros: 5n, id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' });
+  });
+
+  it('writes payment_links last, where the gateway looks for it to add the payments alias', () => {
+    const json = JSON.stringify(toPaymentLinkPage({ items: [record()], hasMore: false }, BASE));
+    expect(Object.keys(JSON.parse(json) as object)).toEqual(['has_more', 'next_cursor', 'payment_links']);
   });
 
   it('has no cursor on the last page', () => {
-    expect(toPaymentLinkList({ items: [record()], hasMore: false }, BASE).next_cursor).toBeNull();
-    expect(toPaymentLinkList({ items: [], hasMore: false }, BASE)).toEqual({ payment_links: [], payments: [], has_more: false, next_cursor: null });
+    expect(toPaymentLinkPage({ items: [record()], hasMore: false }, BASE).next_cursor).toBeNull();
+    expect(toPaymentLinkPage({ items: [], hasMore: false }, BASE)).toEqual({ payment_links: [], has_more: false, next_cursor: null });
   });
 });

@@ -1,5 +1,5 @@
 import { formatMoscow, formatMoscowOrNull } from '@pl/contracts';
-import type { PaymentLink, PaymentLinkList } from '@pl/contracts';
+import type { PaymentLink, PaymentLinkPage } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import { encodeCursor } from './cursor';
 import type { LinkRecord } from './link';
@@ -47,14 +47,15 @@ export interface LinkPage {
   hasMore: boolean;
 }
 
-/** The list object: `payments` is the interface's alias of `payment_links`. */
-export function toPaymentLinkList(page: LinkPage, publicBaseUrl: string): PaymentLinkList {
-  const items = page.items.map((l) => toPaymentLink(l, publicBaseUrl));
+/**
+ * A page of the list as `links.list` answers it: the links once, `payment_links` written last (the gateway
+ * adds the `payments` alias when it answers over HTTP, so a full page crosses the bus once).
+ */
+export function toPaymentLinkPage(page: LinkPage, publicBaseUrl: string): PaymentLinkPage {
   const last = page.items[page.items.length - 1];
   return {
-    payment_links: items,
-    payments: items,
     has_more: page.hasMore,
     next_cursor: page.hasMore && last ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null,
+    payment_links: page.items.map((l) => toPaymentLink(l, publicBaseUrl)),
   };
 }

@@ -3,7 +3,7 @@ import { subjects } from '@pl/contracts';
 import { cancelLink } from '../../domain/cancel-link';
 import { createLink } from '../../domain/create-link';
 import { getLink } from '../../domain/get-link';
-import { toPaymentLink, toPaymentLinkList } from '../../domain/link-view';
+import { toPaymentLink, toPaymentLinkPage } from '../../domain/link-view';
 import { listLinks } from '../../domain/list-links';
 import type { LinkDeps } from '../../domain/ports';
 
@@ -14,7 +14,7 @@ export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBa
   );
   server.handle(subjects.linksGet, async ({ id }, ctx) => toPaymentLink(await getLink(deps, ctx.identity, id), publicBaseUrl));
   server.handle(subjects.linksList, async (command, ctx) =>
-    toPaymentLinkList(await listLinks(deps, ctx.identity, command), publicBaseUrl),
+    toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl),
   );
   server.handle(subjects.linksCancel, async ({ id }, ctx) =>
     toPaymentLink(await cancelLink(deps, ctx.identity, id), publicBaseUrl),

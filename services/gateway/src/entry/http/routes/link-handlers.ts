@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { CreateLinkCommand } from '@pl/contracts';
 import type { LinksClient } from '../../../data/links.client';
 import { checkCancelBody, toCreateLinkCommand, toLinkId, toListLinksCommand } from '../../../domain/link-commands';
+import { withPaymentsAlias } from '../../../domain/link-list-body';
 import { commandOf, identityOf, requestIdOf } from '../context';
 import { validate } from '../middlewares/validate';
 
@@ -36,7 +37,8 @@ export const getLink =
 export const listLinks =
   (links: LinksClient): RequestHandler =>
   async (req, res) => {
-    sendJsonText(res, 200, await links.list(identityOf(res), toListLinksCommand(req.query), requestIdOf(res)));
+    // The links service sends the links once; the interface's `payments` alias is added here.
+    sendJsonText(res, 200, withPaymentsAlias(await links.list(identityOf(res), toListLinksCommand(req.query), requestIdOf(res))));
   };
 
 export const cancelLink =
