@@ -25,8 +25,12 @@ const gatewayEnv = {
   RATE_LIMIT_CASHIER_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  /** Failed logins for one email before it is locked out, and for how long. */
-  LOGIN_LOCKOUT_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** `POST /p/{id}/select` per client IP: the buyer's checkout carries no credential to count. */
+  RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Failed API-key authentications per client IP; beyond them, 429 until the minute is over. */
+  RATE_LIMIT_API_KEY_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Failed logins for one email within the window (merchant-dashboard.md: 10 in 15 minutes), then 429. */
+  LOGIN_LOCKOUT_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),

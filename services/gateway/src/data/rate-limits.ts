@@ -1,15 +1,18 @@
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import { BudgetLeases, type Grant } from './budget-leases';
-import type { Redis } from './redis';
+import { redisCall, type Redis } from './redis';
 
-export type LimitedCaller = 'api_key' | 'cashier' | 'session' | 'login_ip';
+/** Budgets counted per caller: credentials after authentication, client IPs before it. */
+export type LimitedCaller = 'api_key' | 'cashier' | 'session' | 'login_ip' | 'select_ip';
 
 export interface RateLimitSettings {
   apiKeyPerMinute: number;
   cashierPerMinute: number;
   sessionPerMinute: number;
   loginPerIpPerMinute: number;
+  selectPerIpPerMinute: number;
+  apiKeyFailuresPerIpPerMinute: number;
   loginLockoutFailures: number;
   loginLockoutSeconds: number;
 }
@@ -23,13 +26,6 @@ export interface LimitDecision {
   resetSeconds: number;
 }
 
-const decision = (limit: number, res: RateLimiterRes, allowed: boolean): LimitDecision => ({
-  allowed,
-  limit,
-  remaining: Math.max(0, res.remainingPoints),
-  resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-});
-
 const toDecision = (limit: number, grant: Grant): LimitDecision => ({
   allowed: grant.allowed,
   limit,
@@ -37,28 +33,52 @@ const toDecision = (limit: number, grant: Grant): LimitDecision => ({
   resetSeconds: Math.max(1, Math.ceil(grant.msBeforeNext / 1000)),
 });
 
-/** Takes `n` requests from a key's budget in Redis; a spent budget is an answer, a Redis failure throws. */
+const grantOf = (res: RateLimiterRes, allowed: boolean): Grant => ({ allowed, remaining: res.remainingPoints, msBeforeNext: res.msBeforeNext });
+
+/**
+ * Takes `n` points with one atomic operation (rate-limiter-flexible's INCRBY script); a spent budget is an
+ * answer, any other failure throws.
+ */
 const takeFrom =
   (limiter: RateLimiterRedis) =>
   async (key: string, n: number): Promise<Grant> => {
     try {
-      const res = await limiter.consume(key, n);
-      return { allowed: true, remaining: res.remainingPoints, msBeforeNext: res.msBeforeNext };
+      return grantOf(await limiter.consume(key, n), true);
     } catch (e) {
-      if (e instanceof RateLimiterRes) return { allowed: false, remaining: e.remainingPoints, msBeforeNext: e.msBeforeNext };
+      if (e instanceof RateLimiterRes) return grantOf(e, false);
       throw e;
     }
   };
 
+/** The per-process stand-in for Redis while it is down; says so in the log (once per 10 s). */
+class PerProcessFallback extends RateLimiterMemory {
+  constructor(
+    opts: { points: number; duration: number; keyPrefix: string },
+    private readonly onUse: () => void,
+  ) {
+    super(opts);
+  }
+
+  override consume(key: string | number, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes> {
+    this.onUse();
+    return super.consume(key, points, options);
+  }
+}
+
 /**
  * Request budgets per credential and per client IP, counted in Redis so every gateway replica shares
- * them (rate-limiter-flexible's atomic Redis limiter). Large budgets are taken from Redis in small
- * leases ({@link BudgetLeases}) so a busy key does not cost a Redis round trip per request. When Redis
- * itself fails, limiting is skipped (fail open) rather than turning routes that need no Redis into 503s;
- * the outage is logged.
+ * them. Every count is one atomic Redis operation (rate-limiter-flexible's Redis limiter), never a read
+ * then a write, so parallel requests cannot slip past a budget. Large budgets are taken from Redis in
+ * small leases ({@link BudgetLeases}) so a busy key does not cost a Redis round trip per request.
+ *
+ * When Redis fails, every budget is counted by this process alone (the library's `insuranceLimiter`, in
+ * memory) rather than skipped, so API-key and cashier routes, which need no Redis, keep serving and stay
+ * limited. The one exception is the per-email sign-in lockout: a per-process count would give each replica
+ * its own ten guesses, and signing in needs Redis for the session anyway, so it answers 503.
  */
 export class RateLimits {
   private readonly limiters: Record<LimitedCaller, { budget: BudgetLeases; points: number }>;
+  private readonly apiKeyFailures: RateLimiterRedis;
   private readonly loginFailures: RateLimiterRedis;
   private lastWarnAt = 0;
 
@@ -68,36 +88,30 @@ export class RateLimits {
     private readonly settings: RateLimitSettings,
     private readonly log: Logger,
   ) {
-    const perMinute = (name: string, points: number) => ({
-      points,
-      budget: new BudgetLeases(
+    const limiter = (name: string, points: number, duration: number, insured: boolean) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        useRedisPackage: true,
+        keyPrefix: `${keyPrefix}rl:${name}`,
         points,
-        takeFrom(
-          new RateLimiterRedis({
-            storeClient: redis,
-            useRedisPackage: true,
-            keyPrefix: `${keyPrefix}rl:${name}`,
-            points,
-            duration: 60,
-            rejectIfRedisNotReady: true,
-          }),
-        ),
-      ),
+        duration,
+        // A disconnected client answers at once (to the fallback) instead of waiting for its command time-out.
+        rejectIfRedisNotReady: true,
+        ...(insured && { insuranceLimiter: new PerProcessFallback({ points, duration, keyPrefix: name }, () => this.warn()) }),
+      });
+    const perMinute = (name: LimitedCaller, points: number) => ({
+      points,
+      budget: new BudgetLeases(points, takeFrom(limiter(name, points, 60, true))),
     });
     this.limiters = {
       api_key: perMinute('api_key', settings.apiKeyPerMinute),
       cashier: perMinute('cashier', settings.cashierPerMinute),
       session: perMinute('session', settings.sessionPerMinute),
       login_ip: perMinute('login_ip', settings.loginPerIpPerMinute),
+      select_ip: perMinute('select_ip', settings.selectPerIpPerMinute),
     };
-    this.loginFailures = new RateLimiterRedis({
-      storeClient: redis,
-      useRedisPackage: true,
-      keyPrefix: `${keyPrefix}rl:login_fail`,
-      points: settings.loginLockoutFailures,
-      duration: settings.loginLockoutSeconds,
-      rejectIfRedisNotReady: true,
-    });
+    this.apiKeyFailures = limiter('api_key_fail_ip', settings.apiKeyFailuresPerIpPerMinute, 60, true);
+    this.loginFailures = limiter('login_fail', settings.loginLockoutFailures, settings.loginLockoutSeconds, false);
   }
 
   /** Takes one request from the caller's budget when this replica's lease covers it; else undefined (ask {@link consume}). */
@@ -107,43 +121,48 @@ export class RateLimits {
     return grant && toDecision(points, grant);
   }
 
-  /** Takes one request from the caller's budget; null when Redis could not be asked. */
-  async consume(caller: LimitedCaller, key: string): Promise<LimitDecision | null> {
+  /** Takes one request from the caller's budget. */
+  async consume(caller: LimitedCaller, key: string): Promise<LimitDecision> {
     const { budget, points } = this.limiters[caller];
-    try {
-      return toDecision(points, await budget.consume(key));
-    } catch (e) {
-      this.warn(e);
-      return null;
-    }
+    return toDecision(points, await budget.consume(key));
   }
 
-  /** A lockout in force for this login name (an email, hashed by the caller), or null. */
-  async loginLockout(nameKey: string): Promise<LimitDecision | null> {
-    try {
-      const res = await this.loginFailures.get(nameKey);
-      if (!res || res.consumedPoints < this.settings.loginLockoutFailures) return null;
-      return decision(this.settings.loginLockoutFailures, res, false);
-    } catch (e) {
-      this.warn(e);
-      return null;
-    }
+  /**
+   * One sign-in attempt for a login name (an email, hashed by the caller), counted before the password is
+   * checked: refused once the window holds `loginLockoutFailures` failures. A success gives its point
+   * back ({@link loginSucceeded}), so only failures stay counted. Redis down: 503 `common.err.unavailable`.
+   */
+  async loginAttempt(nameKey: string): Promise<LimitDecision> {
+    const limit = this.settings.loginLockoutFailures;
+    return toDecision(limit, await redisCall('Sign-in', () => takeFrom(this.loginFailures)(nameKey, 1)));
   }
 
-  async loginFailed(nameKey: string): Promise<void> {
-    await this.loginFailures.consume(nameKey).catch((e: unknown) => {
-      if (!(e instanceof RateLimiterRes)) this.warn(e);
-    });
-  }
-
+  /** Returns the point a successful attempt took; the window's failures stay (a success resets nothing). */
   async loginSucceeded(nameKey: string): Promise<void> {
-    await this.loginFailures.delete(nameKey).catch((e: unknown) => this.warn(e));
+    await redisCall('Sign-in', () => this.loginFailures.reward(nameKey, 1));
   }
 
-  private warn(err: unknown): void {
+  /**
+   * The failed API-key authentications of a client IP when they have spent its budget, or null. A read:
+   * it spares the database once an address is refused; whether a failure is answered 401 or 429 is
+   * decided by the atomic count in {@link apiKeyFailed}.
+   */
+  async apiKeyFailuresSpent(ip: string): Promise<LimitDecision | null> {
+    const limit = this.settings.apiKeyFailuresPerIpPerMinute;
+    const res = await this.apiKeyFailures.get(ip);
+    if (!res || res.consumedPoints < limit) return null;
+    return toDecision(limit, grantOf(res, false));
+  }
+
+  /** Counts one failed API-key authentication of a client IP; not allowed once over its budget. */
+  async apiKeyFailed(ip: string): Promise<LimitDecision> {
+    return toDecision(this.settings.apiKeyFailuresPerIpPerMinute, await takeFrom(this.apiKeyFailures)(ip, 1));
+  }
+
+  private warn(): void {
     const now = Date.now();
     if (now - this.lastWarnAt < 10_000) return;
     this.lastWarnAt = now;
-    this.log.warn({ err }, 'rate limiting skipped: redis is unavailable');
+    this.log.warn('redis is unavailable: rate limits are counted per gateway process');
   }
 }

@@ -1,22 +1,43 @@
-import type { RequestHandler, Response } from 'express';
-import { unauthorized } from '@pl/errors';
+import type { Request, RequestHandler, Response } from 'express';
+import { rateLimited, unauthorized } from '@pl/errors';
 import type { Merchant } from '../../../data/account.repository';
 import type { ApiKeyLookup } from '../../../data/api-key.cache';
+import type { LimitDecision, RateLimits } from '../../../data/rate-limits';
 import { setIdentity } from '../context';
 import { isApiKeyShape, isApiSecretShape } from './credentials';
+import { applyLimitHeaders } from './rate-limit';
 
 const INVALID = 'Missing or invalid API key pair';
 
-const setMerchant = (res: Response, merchant: Merchant | null): void => {
-  if (!merchant) throw unauthorized(INVALID);
+const setMerchant = (res: Response, merchant: Merchant): void => {
   setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'api_key', email_confirmed: merchant.emailConfirmed });
 };
 
+const refuse = (res: Response, d: LimitDecision): never => {
+  applyLimitHeaders(res, d);
+  throw rateLimited('Too many failed authentications from this address; retry later');
+};
+
+/** Looks the pair up unless the client IP's failures are spent; a failure counts against the IP. */
+async function lookUp(accounts: ApiKeyLookup, limits: RateLimits, req: Request, res: Response, key: string, secret: string): Promise<Merchant> {
+  const ip = req.ip ?? 'unknown';
+  const spent = await limits.apiKeyFailuresSpent(ip);
+  if (spent) refuse(res, spent);
+  const merchant = await accounts.findByApiKey(key, secret);
+  if (merchant) return merchant;
+  // The atomic count decides: parallel failures beyond the budget are 429, not 401.
+  const counted = await limits.apiKeyFailed(ip);
+  if (!counted.allowed) refuse(res, counted);
+  throw unauthorized(INVALID);
+}
+
 /**
  * `/merchant/v1/*`: the account key pair in `X-API-Key` + `X-API-Secret`. A pair verified moments ago is
- * answered at once, without a promise; any other goes to the look-up.
+ * answered at once, without a promise; any other goes to the look-up, which failed authentications of
+ * one client IP can exhaust (429 `common.err.rate_limited` until the minute is over). A pair of the wrong
+ * shape is refused before any look-up, costing nothing, so it is not counted.
  */
-export function authenticateApiKey(accounts: ApiKeyLookup): RequestHandler {
+export function authenticateApiKey(accounts: ApiKeyLookup, limits: RateLimits): RequestHandler {
   return (req, res, next) => {
     const key = req.get('x-api-key') ?? '';
     const secret = req.get('x-api-secret') ?? '';
@@ -27,7 +48,7 @@ export function authenticateApiKey(accounts: ApiKeyLookup): RequestHandler {
       next();
       return undefined;
     }
-    return accounts.findByApiKey(key, secret).then((merchant) => {
+    return lookUp(accounts, limits, req, res, key, secret).then((merchant) => {
       setMerchant(res, merchant);
       next();
     });

@@ -14,8 +14,7 @@ export function applyLimitHeaders(res: Response, d: LimitDecision): void {
   if (!d.allowed) res.set('Retry-After', String(d.resetSeconds));
 }
 
-const applyDecision = (res: Response, d: LimitDecision | null | undefined): void => {
-  if (!d) return;
+const applyDecision = (res: Response, d: LimitDecision): void => {
   applyLimitHeaders(res, d);
   if (!d.allowed) throw rateLimited('Too many requests for this credential; retry after the time in Retry-After');
 };
@@ -53,17 +52,23 @@ export function limitByCredential(limits: RateLimits): RequestHandler {
   };
 }
 
-/** Login attempts per client IP, before any password is checked. */
-export function limitLoginByIp(limits: RateLimits): RequestHandler {
+/** A budget per client IP, taken before anything else is done for the request (login, the checkout's select). */
+function limitByIp(limits: RateLimits, caller: 'login_ip' | 'select_ip', message: string): RequestHandler {
   return async (req, res, next) => {
-    const d = await limits.consume('login_ip', req.ip ?? 'unknown');
-    if (d) {
-      applyLimitHeaders(res, d);
-      if (!d.allowed) throw rateLimited('Too many login attempts from this address; retry later');
-    }
+    const d = await limits.consume(caller, req.ip ?? 'unknown');
+    applyLimitHeaders(res, d);
+    if (!d.allowed) throw rateLimited(message);
     next();
   };
 }
+
+/** Login attempts per client IP, before any password is checked. */
+export const limitLoginByIp = (limits: RateLimits): RequestHandler =>
+  limitByIp(limits, 'login_ip', 'Too many login attempts from this address; retry later');
+
+/** `POST /p/{id}/select` per client IP: a route without credentials whose every call writes the link. */
+export const limitSelectByIp = (limits: RateLimits): RequestHandler =>
+  limitByIp(limits, 'select_ip', 'Too many requests from this address; retry later');
 
 /** The key a login lockout is counted under: the normalised email, hashed (no address lands in Redis). */
 export const loginNameKey = (email: string): string => digest(email.trim().toLowerCase());

@@ -27,19 +27,17 @@ export function authRoutes(deps: HttpDeps): Router {
     .route('/login')
     .post(limitLoginByIp(deps.rateLimits), jsonBody(), validate((body) => parseOrThrow(loginBody, body, 'Request body')), async (_req, res) => {
       const { email, password } = commandOf<LoginBody>(res);
-      // Counted per email whether or not the account exists, so a lockout reveals nothing either.
+      // Counted per email whether or not the account exists, so a lockout reveals nothing either. The attempt
+      // takes its point before the password is checked, in one atomic step: parallel guesses cannot all pass.
       const nameKey = loginNameKey(email);
-      const lockout = await deps.rateLimits.loginLockout(nameKey);
-      if (lockout) {
-        applyLimitHeaders(res, lockout);
+      const attempt = await deps.rateLimits.loginAttempt(nameKey);
+      if (!attempt.allowed) {
+        applyLimitHeaders(res, attempt);
         throw rateLimited('Too many failed logins for this email; retry later');
       }
       const merchant = await deps.accounts.findByLogin(email, password);
       // One message for an unknown email and a wrong password: the answer must not reveal accounts.
-      if (!merchant) {
-        await deps.rateLimits.loginFailed(nameKey);
-        throw unauthorized('Invalid email or password');
-      }
+      if (!merchant) throw unauthorized('Invalid email or password');
       await deps.rateLimits.loginSucceeded(nameKey);
       const { token, session } = await deps.sessions.create(merchant.id);
       setSessionCookie(res, token, session.expiresAt, deps.secureCookies);

@@ -4,6 +4,7 @@ import { toSelectCommand } from '../../../domain/checkout-commands';
 import type { HttpDeps } from '../deps';
 import { commandOf, requestIdOf } from '../context';
 import { jsonBody } from '../middlewares/json-body';
+import { limitSelectByIp } from '../middlewares/rate-limit';
 import { wrongMethod } from '../middlewares/not-found';
 import { validate } from '../middlewares/validate';
 
@@ -16,6 +17,7 @@ export function checkoutRoutes(deps: HttpDeps): Router {
   router
     .route('/:id/select')
     .post(
+      limitSelectByIp(deps.rateLimits),
       jsonBody(),
       validate((body, res) => toSelectCommand(res.req.params.id, body)),
       async (_req, res) => {

@@ -11,7 +11,7 @@ import { cancelLink, createLink, getLink, listLinks, validateCancel, validateCre
 /** Routes 1, 4, 6, 7: `/merchant/v1/payment-links`, account API keys. */
 export function merchantLinksRoutes(deps: HttpDeps): Router {
   const router = Router();
-  const auth = [authenticateApiKey(deps.apiKeys), limitByCredential(deps.rateLimits)];
+  const auth = [authenticateApiKey(deps.apiKeys, deps.rateLimits), limitByCredential(deps.rateLimits)];
   router
     .route('/')
     .post(

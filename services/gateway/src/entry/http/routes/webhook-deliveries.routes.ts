@@ -11,7 +11,7 @@ import { validate } from '../middlewares/validate';
 /** `/merchant/v1/webhook-deliveries`: the merchant's webhook delivery log (account API keys). */
 export function webhookDeliveriesRoutes(deps: HttpDeps): Router {
   const router = Router();
-  const auth = authenticateApiKey(deps.apiKeys);
+  const auth = authenticateApiKey(deps.apiKeys, deps.rateLimits);
   const limit = limitByCredential(deps.rateLimits);
   router
     .route('/')
