@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** Development-only secret; {@link parseConfig} refuses it when NODE_ENV=production. */
-export const DEV_IDENTITY_SECRET = 'dev-only-identity-token-secret-change-me-0123456789';
+import { DEV_IDENTITY_SECRET, unsafeProductionSettings } from './production-safety';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
@@ -25,7 +23,9 @@ export const opsPort = port;
 
 /**
  * Parses the environment once at start and fails fast, naming every bad variable, so a pod with a
- * broken configuration never starts serving.
+ * broken configuration never starts serving. With `NODE_ENV=production` it also refuses the unsafe settings
+ * of {@link unsafeProductionSettings} (development secrets, an http base URL, private webhook targets), so
+ * every service and the admin CLI apply the same rule to whichever of them they read.
  */
 export function parseConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env): z.output<z.ZodObject<S>> {
   const result = z.object(shape).safeParse(env);
@@ -33,10 +33,8 @@ export function parseConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proce
     const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  const config = result.data as Record<string, unknown>;
-  if (config.NODE_ENV === 'production' && config.IDENTITY_TOKEN_SECRET === DEV_IDENTITY_SECRET) {
-    throw new Error('Invalid configuration: IDENTITY_TOKEN_SECRET must be set in production');
-  }
+  const unsafe = unsafeProductionSettings(result.data as Record<string, unknown>);
+  if (unsafe.length > 0) throw new Error(`Invalid configuration: ${unsafe.join('; ')}`);
   return result.data;
 }
 
@@ -48,3 +46,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 export { CRASH_POINT_ENV, crashPoint, type CrashPointName } from './crash-point';
+export {
+  DEV_IDENTITY_SECRET,
+  DEV_PROVIDER_SANDBOX_SECRET,
+  DEV_WEBHOOK_SECRET_KEY,
+  DEVELOPMENT_SECRETS,
+  unsafeProductionSettings,
+} from './production-safety';

@@ -1,7 +1,7 @@
 import { DEV_IDENTITY_SECRET } from '@pl/config';
 import { DEV_PROVIDER_SANDBOX_SECRET, loadConfig } from './config';
 
-const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'p'.repeat(40) };
+const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'p'.repeat(40), PUBLIC_BASE_URL: 'https://pay.example.com' };
 
 describe('gateway configuration', () => {
   it('uses the development sandbox secret outside production', () => {
@@ -12,6 +12,17 @@ describe('gateway configuration', () => {
     expect(() => loadConfig(production)).toThrow(/PROVIDER_SANDBOX_SECRET must be set in production/);
     expect(() => loadConfig({ PROVIDER_SANDBOX_SECRET: 'short' })).toThrow(/PROVIDER_SANDBOX_SECRET/);
     expect(loadConfig({ ...production, PROVIDER_SANDBOX_SECRET: 's'.repeat(40) }).PROVIDER_SANDBOX_SECRET).toBe('s'.repeat(40));
+  });
+
+  it('refuses an http PUBLIC_BASE_URL in production, the default included, and names it', () => {
+    const secrets = { PROVIDER_SANDBOX_SECRET: 's'.repeat(40) };
+    expect(() => loadConfig({ ...production, ...secrets, PUBLIC_BASE_URL: 'http://pay.example.com' })).toThrow(
+      /PUBLIC_BASE_URL must be an https URL in production/,
+    );
+    const { PUBLIC_BASE_URL: _unset, ...withoutBaseUrl } = production;
+    expect(() => loadConfig({ ...withoutBaseUrl, ...secrets })).toThrow(/PUBLIC_BASE_URL must be an https URL in production/);
+    expect(loadConfig({ ...production, ...secrets }).PUBLIC_BASE_URL).toBe('https://pay.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' }).PUBLIC_BASE_URL).toBe('http://localhost:8080');
   });
 
   it('still refuses the development identity secret in production', () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { commonEnv, opsPort, parseConfig } from '@pl/config';
+import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, opsPort, parseConfig } from '@pl/config';
 
-/** Development-only sandbox provider secret; {@link loadConfig} refuses it when NODE_ENV=production. */
-export const DEV_PROVIDER_SANDBOX_SECRET = 'dev-only-sandbox-provider-secret-change-me-0123456789';
+/** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
+export { DEV_PROVIDER_SANDBOX_SECRET };
 
 const positiveSeconds = (fallback: number) => z.coerce.number().int().min(1).max(30 * 24 * 3600).default(fallback);
 
@@ -40,12 +40,10 @@ const gatewayEnv = {
 
 export type GatewayConfig = ReturnType<typeof loadConfig>;
 
-/** Reads and validates the gateway's environment once, at start. */
+/**
+ * Reads and validates the gateway's environment once, at start. In production an http PUBLIC_BASE_URL and the
+ * development secrets are refused (anyone who knows the sandbox secret could mark payments paid).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = parseConfig(gatewayEnv, env);
-  // Anyone who knows the development secret could mark payments paid, so production must set its own.
-  if (config.NODE_ENV === 'production' && config.PROVIDER_SANDBOX_SECRET === DEV_PROVIDER_SANDBOX_SECRET) {
-    throw new Error('Invalid configuration: PROVIDER_SANDBOX_SECRET must be set in production');
-  }
-  return config;
+  return parseConfig(gatewayEnv, env);
 }

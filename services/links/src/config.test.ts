@@ -16,6 +16,25 @@ describe('links config', () => {
   });
 });
 
+describe('links config in production', () => {
+  const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'i'.repeat(40), PUBLIC_BASE_URL: 'https://pay.example.com' };
+
+  it('starts with an https base URL and its own identity secret', () => {
+    expect(loadConfig(production).PUBLIC_BASE_URL).toBe('https://pay.example.com');
+  });
+
+  it('refuses an http PUBLIC_BASE_URL, the default included, naming it', () => {
+    expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: 'http://pay.example.com' })).toThrow(/PUBLIC_BASE_URL must be an https URL in production/);
+    const { PUBLIC_BASE_URL: _unset, ...withoutBaseUrl } = production;
+    expect(() => loadConfig(withoutBaseUrl)).toThrow(/PUBLIC_BASE_URL must be an https URL in production/);
+  });
+
+  it('refuses the development identity secret, naming it', () => {
+    const { IDENTITY_TOKEN_SECRET: _unset, ...withoutSecret } = production;
+    expect(() => loadConfig(withoutSecret)).toThrow(/IDENTITY_TOKEN_SECRET must be set in production/);
+  });
+});
+
 describe('links config: payments', () => {
   it('defaults the sandbox rates, the sweep and relay intervals and the topic', () => {
     const config = loadConfig({});

@@ -52,6 +52,24 @@ describe('notifier configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
+  describe('in production', () => {
+    const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'i'.repeat(40) };
+
+    it('starts with private targets refused and its own identity secret', () => {
+      expect(loadConfig(production).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
+    });
+
+    it('refuses WEBHOOK_ALLOW_PRIVATE_TARGETS=true, naming it', () => {
+      expect(() => loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(
+        /WEBHOOK_ALLOW_PRIVATE_TARGETS must be false in production/,
+      );
+    });
+
+    it('refuses the development identity secret, naming it', () => {
+      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/IDENTITY_TOKEN_SECRET must be set in production/);
+    });
+  });
+
   it('refuses a lease shorter than an attempt can take', () => {
     expect(() => loadConfig({ WEBHOOK_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '10000' })).toThrow(/WEBHOOK_LEASE_MS/);
   });

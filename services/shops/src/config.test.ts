@@ -37,4 +37,16 @@ describe('shops loadConfig', () => {
     const key = randomBytes(32).toString('base64');
     expect(loadConfig({ ...productionEnv, WEBHOOK_SECRET_KEY: key }).WEBHOOK_SECRET_KEY).toBe(key);
   });
+
+  it('refuses private webhook targets in production, naming the setting', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(() => loadConfig({ ...productionEnv, WEBHOOK_SECRET_KEY: key, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS must be false in production/,
+    );
+  });
+
+  it('refuses the development identity secret in production, naming it', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key })).toThrow(/IDENTITY_TOKEN_SECRET must be set in production/);
+  });
 });

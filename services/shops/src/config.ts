@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { commonEnv, opsPort, parseConfig } from '@pl/config';
+import { commonEnv, DEV_WEBHOOK_SECRET_KEY, opsPort, parseConfig } from '@pl/config';
 
-/** Development-only webhook-secret key (32 bytes, base64); {@link loadConfig} refuses it in production. */
-export const DEV_WEBHOOK_SECRET_KEY = Buffer.from('dev-only-webhook-secret-key-0000', 'utf8').toString('base64');
+/** Development-only webhook-secret key (32 bytes, base64); refused when NODE_ENV=production (libs/config). */
+export { DEV_WEBHOOK_SECRET_KEY };
 
 const flag = z
   .enum(['true', 'false'])
@@ -23,17 +23,9 @@ export const shopStorageEnv = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
 };
 
-/** Refuses development secrets in production (parseConfig already does so for the identity secret). */
-export function assertNoDevSecrets(config: { NODE_ENV: string; WEBHOOK_SECRET_KEY: string }): void {
-  if (config.NODE_ENV === 'production' && config.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY) {
-    throw new Error('Invalid configuration: WEBHOOK_SECRET_KEY must be set in production');
-  }
-}
-
+/** Reads the environment once; in production the development key and private webhook targets are refused. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = parseConfig({ ...commonEnv, OPS_PORT: opsPort(9102), ...shopStorageEnv }, env);
-  assertNoDevSecrets(config);
-  return config;
+  return parseConfig({ ...commonEnv, OPS_PORT: opsPort(9102), ...shopStorageEnv }, env);
 }
 
 export type ShopsConfig = ReturnType<typeof loadConfig>;

@@ -1,5 +1,5 @@
 export { startShops } from './app';
-export { loadConfig, shopStorageEnv, assertNoDevSecrets, DEV_WEBHOOK_SECRET_KEY, type ShopsConfig } from './config';
+export { loadConfig, shopStorageEnv, DEV_WEBHOOK_SECRET_KEY, type ShopsConfig } from './config';
 export { migrateShops, SHOPS_SCHEMA } from './data/migrate';
 export { ShopRepository } from './data/shop.repository';
 export { SecretBox } from './domain/secret-box';

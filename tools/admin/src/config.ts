@@ -1,13 +1,14 @@
 import { commonEnv, parseConfig } from '@pl/config';
 import { AppError } from '@pl/errors';
-import { assertNoDevSecrets, shopStorageEnv } from '../../../services/shops/src/config';
+import { shopStorageEnv } from '../../../services/shops/src/config';
 
-/** What the CLI reads: the database, and the shops service's secret key and webhook rule (it writes shops too). */
+/**
+ * What the CLI reads: the database, and the shops service's secret key and webhook rule (it writes shops too).
+ * In production the development key and private webhook targets are refused, as in the shops service.
+ */
 export function loadAdminConfig(env: NodeJS.ProcessEnv = process.env) {
   try {
-    const config = parseConfig({ NODE_ENV: commonEnv.NODE_ENV, DATABASE_URL: commonEnv.DATABASE_URL, ...shopStorageEnv }, env);
-    assertNoDevSecrets(config);
-    return config;
+    return parseConfig({ NODE_ENV: commonEnv.NODE_ENV, DATABASE_URL: commonEnv.DATABASE_URL, ...shopStorageEnv }, env);
   } catch (e) {
     throw new AppError('validation', 'common.err.invalid_config', e instanceof Error ? e.message : String(e));
   }
