@@ -54,7 +54,8 @@ export class BusClient {
       const envelope = JSON.parse(reply.toString('utf8')) as ReplyEnvelope<unknown>;
       if (!envelope.ok) throw AppError.fromWire(envelope.error);
       const parsed = subject.response.safeParse(envelope.data);
-      if (!parsed.success) throw internal(`Reply on ${subject.name} broke its contract`);
+      // The subject stays on the span (messaging.destination.name); messages never name internals.
+      if (!parsed.success) throw internal('A service reply broke its contract');
       return parsed.data;
     });
   }
@@ -163,8 +164,9 @@ export class BusClient {
     try {
       raw = await this.mux.request(name, JSON.stringify(body), h, options.timeoutMs ?? this.defaultTimeoutMs);
     } catch {
-      // A timeout, no responder or a closed connection all mean the same to the caller: try later.
-      throw unavailable(`Service behind ${subject.name} is unavailable`);
+      // A timeout, no responder or a closed connection all mean the same to the caller: try later. The
+      // message reaches merchants, so it names no subject (the span and the metrics carry it).
+      throw unavailable('A service this request needs is unavailable; retry later');
     }
     return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   }
