@@ -3,11 +3,19 @@ import { moscowDate, uuid } from './fields';
 
 export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
+/**
+ * A delivery shows its newest attempts only, and counts the older ones in `attempts_omitted`: every resend adds
+ * up to 8, and a full page of deliveries must still fit in one NATS message.
+ */
+export const DELIVERY_ATTEMPTS_SHOWN = 20;
+/** An attempt's `error` is a short printable-ASCII description (our own words, or a system error code). */
+export const ATTEMPT_ERROR_MAX_LENGTH = 120;
+
 export const deliveryAttempt = z.object({
   attempt: z.number().int().min(1),
   at: moscowDate,
   status_code: z.number().int().nullable(),
-  error: z.string().nullable(),
+  error: z.string().max(ATTEMPT_ERROR_MAX_LENGTH).nullable(),
   duration_ms: z.number().int().min(0),
 });
 
@@ -18,7 +26,10 @@ export const webhookDelivery = z.object({
   payment_link_id: uuid,
   event: z.literal('payment.succeeded'),
   status: deliveryStatus,
-  attempts: z.array(deliveryAttempt),
+  /** The newest {@link DELIVERY_ATTEMPTS_SHOWN} attempts of every series, oldest first. */
+  attempts: z.array(deliveryAttempt).max(DELIVERY_ATTEMPTS_SHOWN),
+  /** How many older attempts `attempts` leaves out (0 when it shows them all). */
+  attempts_omitted: z.number().int().min(0),
 });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 

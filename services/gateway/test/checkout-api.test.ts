@@ -37,6 +37,7 @@ const sampleDelivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery =>
   event: 'payment.succeeded',
   status: 'succeeded',
   attempts: [{ attempt: 1, at: '2026-11-22T12:00:00+03:00', status_code: 200, error: null, duration_ms: 12 }],
+  attempts_omitted: 0,
   ...over,
 });
 

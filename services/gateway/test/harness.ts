@@ -88,7 +88,7 @@ export async function startHarness(options: { faults?: boolean } = {}) {
       if (!shop) throw notFound('Shop not found');
       return shop;
     }
-    if (subject === subjects.linksList.name) return { payment_links: [], payments: [], has_more: false, next_cursor: null };
+    if (subject === subjects.linksList.name) return { has_more: false, next_cursor: null, payment_links: [] };
     const p = payload as { id?: string; shop_id?: number };
     return sampleLink({ ...(p.id ? { id: p.id } : {}), ...(p.shop_id ? { shop_id: p.shop_id } : {}) });
   };

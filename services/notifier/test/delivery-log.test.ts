@@ -46,6 +46,7 @@ describe('delivery log over NATS', () => {
           event: 'payment.succeeded',
           status: 'succeeded',
           attempts: [{ attempt: 1, at: expect.stringMatching(/\+03:00$/) as unknown, status_code: 200, error: null, duration_ms: expect.any(Number) as unknown }],
+          attempts_omitted: 0,
         },
       ],
       has_more: false,
@@ -92,5 +93,32 @@ describe('delivery log over NATS', () => {
   it('refuses to resend another merchant’s delivery and answers not_found for an unknown one', async () => {
     await expect(system.bus!.request(subjects.deliveriesResend, { id: ids[strangerLink]! }, system.merchant())).rejects.toMatchObject({ kind: 'forbidden' });
     await expect(system.bus!.request(subjects.deliveriesResend, { id: randomUUID() }, system.merchant())).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('shows the newest 20 attempts of a long history and counts the older ones, in the list and the resend reply', async () => {
+    const failing = await new Receiver(() => ({ status: 500 })).start();
+    try {
+      const event = system.event(await system.createShop(failing.url, null));
+      await system.publish(event);
+      expect(await system.settled(event.event_id)).toBe('failed');
+      const id = (await system.delivery(event.event_id))!.id;
+      // Two resends: three failed series of 8, 24 attempts in all.
+      for (let series = 2; series <= 3; series += 1) {
+        const reply = await system.bus!.request(subjects.deliveriesResend, { id }, system.merchant());
+        // The earlier series at least (the new series' first attempt may already be logged when the reply is read).
+        expect(webhookDelivery.parse(reply).attempts_omitted + reply.attempts.length).toBeGreaterThanOrEqual(8 * (series - 1));
+        expect(await system.settled(event.event_id)).toBe('failed');
+      }
+      expect(await system.attempts(event.event_id)).toHaveLength(24);
+
+      const [delivery] = (await list(system.merchant(), event.data.payment_link_id)).deliveries;
+      expect(delivery?.attempts).toHaveLength(20);
+      expect(delivery?.attempts_omitted).toBe(4);
+      // The newest, oldest first: attempts 5..8 of the first series, then the two resent series.
+      expect(delivery?.attempts.map((a) => a.attempt)).toEqual([5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(delivery?.attempts.every((a) => a.status_code === 500)).toBe(true);
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -123,31 +123,43 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
     return slices.map(() => created);
   }
 
-  private async withAttempts(rows: DeliveryRow[]): Promise<DeliveryRecord[]> {
+  /** The rows with the newest `shown` attempts of each (oldest first) and the count of the older ones. */
+  private async withAttempts(rows: DeliveryRow[], shown: number): Promise<DeliveryRecord[]> {
     if (rows.length === 0) return [];
-    const attempts = await this.db.query<AttemptRow>(
-      `SELECT delivery_id, series, attempt, at, duration_ms, status_code, error FROM delivery_attempts
-        WHERE delivery_id = ANY($1::uuid[]) ORDER BY at, series, attempt`,
-      [rows.map((r) => r.id)],
+    // Read through the primary key (delivery_id first); only the newest `shown` per delivery leave the database.
+    const attempts = await this.db.query<AttemptRow & { total: number }>(
+      `SELECT delivery_id, series, attempt, at, duration_ms, status_code, error, total FROM (
+         SELECT delivery_id, series, attempt, at, duration_ms, status_code, error,
+                row_number() OVER (PARTITION BY delivery_id ORDER BY at DESC, series DESC, attempt DESC) AS newest,
+                count(*) OVER (PARTITION BY delivery_id)::int AS total
+           FROM delivery_attempts WHERE delivery_id = ANY($1::uuid[])
+       ) a
+       WHERE newest <= $2
+       ORDER BY at, series, attempt`,
+      [rows.map((r) => r.id), shown],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      seq: BigInt(r.seq),
-      webhookId: r.webhook_id,
-      event: 'payment.succeeded',
-      merchantId: r.merchant_id,
-      shopId: Number(r.shop_id),
-      paymentLinkId: r.payment_link_id,
-      status: r.status,
-      series: r.series,
-      attemptsMade: r.attempts_made,
-      attempts: attempts.filter((a) => a.delivery_id === r.id).map(toAttempt),
-    }));
+    return rows.map((r) => {
+      const own = attempts.filter((a) => a.delivery_id === r.id);
+      return {
+        id: r.id,
+        seq: BigInt(r.seq),
+        webhookId: r.webhook_id,
+        event: 'payment.succeeded',
+        merchantId: r.merchant_id,
+        shopId: Number(r.shop_id),
+        paymentLinkId: r.payment_link_id,
+        status: r.status,
+        series: r.series,
+        attemptsMade: r.attempts_made,
+        attempts: own.map(toAttempt),
+        attemptsOmitted: (own[0]?.total ?? 0) - own.length,
+      };
+    });
   }
 
-  async findById(id: string): Promise<DeliveryRecord | null> {
+  async findById(id: string, attemptsShown: number): Promise<DeliveryRecord | null> {
     const rows = await this.db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1`, [id]);
-    return (await this.withAttempts(rows))[0] ?? null;
+    return (await this.withAttempts(rows, attemptsShown))[0] ?? null;
   }
 
   async linkOwner(paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null> {
@@ -169,7 +181,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         ORDER BY seq DESC LIMIT $5`,
       [f.merchantId, f.shopId, f.paymentLinkId, f.beforeSeq?.toString() ?? null, f.limit + 1],
     );
-    return { items: await this.withAttempts(rows.slice(0, f.limit)), hasMore: rows.length > f.limit };
+    return { items: await this.withAttempts(rows.slice(0, f.limit), f.attemptsShown), hasMore: rows.length > f.limit };
   }
 
   async restartSeries(id: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { formatMoscow } from '@pl/contracts';
+import { ATTEMPT_ERROR_MAX_LENGTH, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
 import { forbidden, notFound, validationFailed } from '@pl/errors';
 import type { DeliveryRecord, DeliveryStore } from './delivery';
@@ -18,21 +18,36 @@ export function decodeDeliveryCursor(text: string): bigint {
   return BigInt(m[1]);
 }
 
-/** The delivery as merchants read it: every attempt of every series, oldest first. */
-export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => ({
-  id: d.id,
-  webhook_id: d.webhookId,
-  payment_link_id: d.paymentLinkId,
-  event: d.event,
-  status: d.status,
-  attempts: d.attempts.map((a) => ({
-    attempt: a.attempt,
-    at: formatMoscow(a.at),
-    status_code: a.statusCode,
-    error: a.error,
-    duration_ms: a.durationMs,
-  })),
-});
+/**
+ * An attempt's error as merchants read it: printable ASCII, at most {@link ATTEMPT_ERROR_MAX_LENGTH} characters.
+ * The notifier writes these itself (short English phrases and system error codes), so nothing is lost; the rule
+ * keeps a full page of deliveries within one NATS message whatever an error might hold.
+ */
+export const attemptErrorText = (error: string | null): string | null =>
+  error === null ? null : error.replace(/[^\x20-\x7e]/gu, '?').slice(0, ATTEMPT_ERROR_MAX_LENGTH);
+
+/**
+ * The delivery as merchants read it: the newest {@link DELIVERY_ATTEMPTS_SHOWN} attempts of every series, oldest
+ * first, and how many older ones are left out.
+ */
+export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => {
+  const shown = d.attempts.slice(-DELIVERY_ATTEMPTS_SHOWN);
+  return {
+    id: d.id,
+    webhook_id: d.webhookId,
+    payment_link_id: d.paymentLinkId,
+    event: d.event,
+    status: d.status,
+    attempts: shown.map((a) => ({
+      attempt: a.attempt,
+      at: formatMoscow(a.at),
+      status_code: a.statusCode,
+      error: attemptErrorText(a.error),
+      duration_ms: a.durationMs,
+    })),
+    attempts_omitted: d.attemptsOmitted + d.attempts.length - shown.length,
+  };
+};
 
 function merchantOnly(identity: Identity): MerchantIdentity {
   if (identity.kind !== 'merchant') throw forbidden('The delivery log is for merchants');
@@ -57,6 +72,7 @@ export async function listDeliveries(store: DeliveryStore, identity: Identity, c
     paymentLinkId: cmd.payment_link_id,
     beforeSeq,
     limit: cmd.limit,
+    attemptsShown: DELIVERY_ATTEMPTS_SHOWN,
   });
   const last = page.items[page.items.length - 1];
   return {
@@ -69,11 +85,11 @@ export async function listDeliveries(store: DeliveryStore, identity: Identity, c
 /** Starts a new series of up to 8 attempts with the same webhook id; another merchant's delivery is forbidden. */
 export async function resendDelivery(store: DeliveryStore, identity: Identity, id: string): Promise<WebhookDelivery> {
   const merchant = merchantOnly(identity);
-  const found = await store.findById(id);
+  const found = await store.findById(id, DELIVERY_ATTEMPTS_SHOWN);
   if (!found) throw notFound('Webhook delivery not found');
   if (!mayRead(merchant, found)) throw forbidden('Webhook delivery belongs to another merchant');
   await store.restartSeries(id);
-  const after = await store.findById(id);
+  const after = await store.findById(id, DELIVERY_ATTEMPTS_SHOWN);
   if (!after) throw notFound('Webhook delivery not found');
   return toWebhookDelivery(after);
 }

@@ -23,7 +23,10 @@ export interface DeliveryRecord {
   status: DeliveryStatus;
   series: number;
   attemptsMade: number;
+  /** The newest attempts of every series, oldest first: at most as many as the store was asked for. */
   attempts: AttemptRecord[];
+  /** How many older attempts `attempts` leaves out. */
+  attemptsOmitted: number;
 }
 
 /** A delivery a worker holds a lease on, ready for its next attempt. */
@@ -69,11 +72,14 @@ export interface ListFilter {
   paymentLinkId: string | null;
   beforeSeq: bigint | null;
   limit: number;
+  /** Most attempts read per delivery (the newest). */
+  attemptsShown: number;
 }
 
 /** Storage behind the merchants' delivery log. */
 export interface DeliveryStore {
-  findById(id: string): Promise<DeliveryRecord | null>;
+  /** The delivery with its newest `attemptsShown` attempts. */
+  findById(id: string, attemptsShown: number): Promise<DeliveryRecord | null>;
   /** The merchant and shop a link's deliveries belong to; null when the link has none. */
   linkOwner(paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null>;
   list(filter: ListFilter): Promise<ListPage>;
