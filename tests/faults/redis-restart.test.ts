@@ -53,7 +53,7 @@ describe.each([
   const readyz = async (): Promise<number> => (await fetch(`http://127.0.0.1:${sys.gatewayOpsPort}/readyz`)).status;
   const login = () => call('login', () => sys.http.post('/api/v1/auth/login', { email: merchant.email, password: merchant.password }));
 
-  it(`${aof ? 'keeps' : 'forgets'} sessions, idempotency keys and rate-limit counters; API-key routes without a key serve throughout; no 500s`, async () => {
+  it(`${aof ? 'keeps' : 'forgets'} sessions, idempotency keys and rate-limit counters; API-key routes without a key serve and /readyz stays 200 throughout; no 500s`, async () => {
     const session = (await login()).body.session_token as string;
     expect((await listWithSession(session)).status).toBe(200);
     const original = await createWithKey('restart-key-1');
@@ -72,7 +72,7 @@ describe.each([
         expectError(res, 503, 'common.err.unavailable');
         expect(res.headers.get('retry-after')).toBe('1');
       }
-      // API-key and cashier routes without an Idempotency-Key need no Redis (rate limiting fails open), nor do callbacks.
+      // API-key and cashier routes without an Idempotency-Key need no Redis (rate limits are counted per process), nor do callbacks.
       const during = await createWithoutKey();
       expect(during.status).toBe(201);
       expect((await call('read', () => sys.http.get(`/merchant/v1/payment-links/${during.body.id}`, { headers: merchant.keys }))).status).toBe(200);
@@ -81,11 +81,13 @@ describe.each([
       );
       expect(cashier.status).toBe(201);
       expect((await call('provider callback', () => sys.providerCallback(sandboxPaymentId(during.body.id), 'paid'))).status).toBe(200);
-      expect(await readyz()).toBe(503);
+      // Ready all along: the gateway can still serve its core work, so it stays in the Service.
+      expect(await readyz()).toBe(200);
       // Keep it down past the gateway's longest reconnect backoff (1 s), answering 503 all along.
       const downSince = Date.now();
       while (Date.now() - downSince < OUTAGE_MS) {
         expect((await listWithSession(session)).status).toBe(503);
+        expect(await readyz()).toBe(200);
         await new Promise((r) => setTimeout(r, 100)); // sampling the outage, a dashboard's retry pace
       }
     } finally {

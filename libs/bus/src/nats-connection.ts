@@ -24,3 +24,21 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
   })();
   return nc;
 }
+
+/**
+ * Whether NATS round-trips a ping within `timeoutMs`: the readiness of a process whose work arrives over
+ * NATS. `isClosed()` alone says nothing during an outage (the client is reconnecting, not closed), and a
+ * disconnected client queues the flush instead of failing it, hence the time limit.
+ */
+export async function natsAnswers(nc: NatsConnection, timeoutMs = 1000): Promise<boolean> {
+  if (nc.isClosed()) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([nc.flush().then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -5,8 +5,10 @@ import type { Registry } from 'prom-client';
 export interface OpsServerOptions {
   port: number;
   host?: string;
-  /** Resolves true when every dependency the service needs answers. */
+  /** Resolves true when the service can serve its core work (the dependencies that work needs answer). */
   ready: () => Promise<boolean>;
+  /** A readiness check still unanswered after this long is a 503 (a hung dependency is not ready); default 2000. */
+  readyTimeoutMs?: number;
   /** Served as Prometheus text on `/metrics` (createMetricsRegistry). */
   metrics?: Registry;
 }
@@ -23,15 +25,18 @@ export interface OpsServer {
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: object): void => {
+      if (res.headersSent) return; // a late readiness answer after its time-out
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     const path = (req.url ?? '').split('?')[0];
     if (path === '/healthz') return send(200, { status: 'ok' });
     if (path === '/readyz') {
+      // Under the orchestrator's probe time-out (k8s: 3 s), so the answer is ours, not a dropped probe.
+      const timer = setTimeout(() => send(503, { status: 'not_ready' }), options.readyTimeoutMs ?? 2000);
       options.ready().then(
         (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready' }),
         () => send(503, { status: 'not_ready' }),
-      );
+      ).finally(() => clearTimeout(timer));
       return;
     }
     const registry = options.metrics;

@@ -1,7 +1,7 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NatsConnection } from 'nats';
-import { BusClient, connectNats, IdentityTokens } from '@pl/bus';
+import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
@@ -13,7 +13,7 @@ import { IdempotencyStore } from './data/idempotency.store';
 import { LinksClient } from './data/links.client';
 import { GATEWAY_SCHEMA } from './data/migrate';
 import { RateLimits } from './data/rate-limits';
-import { createRedis, pingRedis, type Redis } from './data/redis';
+import { createRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
 import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
@@ -26,19 +26,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Verified API key pairs are served from memory this long, so a revoked pair keeps working at most that much longer. */
 const API_KEY_CACHE = { ttlMs: 10_000, maxEntries: 10_000 };
-
-const natsReady = async (nc: NatsConnection): Promise<boolean> => {
-  if (nc.isClosed()) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), 1000);
-  });
-  try {
-    return await Promise.race([nc.flush().then(() => true, () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -62,7 +49,11 @@ export async function startGateway(
     cleanups.push(() => db.close());
     const redis: Redis = createRedis(config.REDIS_URL, log);
     cleanups.push(() => (redis.isOpen ? redis.close() : Promise.resolve()));
-    await redis.connect();
+    // The gateway serves its core routes without Redis (see `ready` below), so it starts without it too: it
+    // waits for the first connection attempt only, and the client keeps reconnecting after a failed one.
+    const firstAttempt = once(redis, 'ready');
+    redis.connect().catch((err: unknown) => log.warn({ err }, 'redis connection ended'));
+    await firstAttempt.catch(() => log.warn('starting without redis: sessions and Idempotency-Key requests answer 503 until it is back'));
     const nc = await connectNats(config.NATS_URL, 'gateway', log);
     cleanups.push(() => nc.drain());
 
@@ -93,8 +84,11 @@ export async function startGateway(
 
     const ops = await startOpsServer({
       port: config.OPS_PORT,
+      // Ready when it can serve its core work, the API-key and cashier routes and the checkout: Postgres (keys,
+      // accounts) and NATS (the links and shops services). Not Redis: without it only sessions and
+      // Idempotency-Key requests answer 503, and rate limits are counted per process.
       ready: async () => {
-        const checks = await Promise.all([db.ping(), pingRedis(redis), natsReady(nc)]);
+        const checks = await Promise.all([db.ping(), natsAnswers(nc)]);
         return checks.every(Boolean);
       },
       metrics,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens } from '@pl/bus';
+import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
@@ -87,7 +87,8 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
-    ready: async () => !nc.isClosed() && (await db.ping()),
+    // Its work arrives over NATS and lives in Postgres: ready when both answer (a reconnecting client is not closed, yet serves nothing).
+    ready: async () => (await natsAnswers(nc)) && (await db.ping()),
     metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE }, 'links service started');

@@ -1,4 +1,4 @@
-import { BusClient, BusServer, IdentityTokens, connectNats, createEventSubscriber } from '@pl/bus';
+import { BusClient, BusServer, IdentityTokens, connectNats, createEventSubscriber, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger } from '@pl/telemetry';
@@ -11,22 +11,11 @@ import { DeliveryWorker } from './domain/delivery-worker';
 import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
 import { registerDeliveryHandlers } from './entry/nats/delivery.handlers';
 
-const NATS_READY_TIMEOUT_MS = 1000;
 /** Past the attempt time-out, so an attempt in flight at stop is finished and recorded. */
 const STOP_GRACE_EXTRA_MS = 2000;
 const LOOKUP_RETRY_MS = 2000;
 /** Partitions of the payment-events topic handled at once by one notifier (more than it is ever assigned is harmless). */
 const PARTITIONS_AT_ONCE = 16;
-
-/** Answers whether NATS round-trips a ping in time; a disconnected client would otherwise queue the flush. */
-const natsAnswers = (flush: () => Promise<void>): Promise<boolean> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), NATS_READY_TIMEOUT_MS);
-    flush().then(
-      () => resolve(true),
-      () => resolve(false),
-    ).finally(() => clearTimeout(timer));
-  });
 
 /**
  * Starts the notifier: the Kafka consumer of payment events, the webhook delivery worker, the delivery
@@ -92,7 +81,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     port: config.OPS_PORT,
     // Not Kafka: a notifier without Kafka still sends the deliveries it holds and serves the delivery log.
     ready: async () =>
-      !nc.isClosed() && (await natsAnswers(() => nc.flush())) && (await db.ping()),
+      (await natsAnswers(nc)) && (await db.ping()),
     metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE, topic: config.PAYMENT_EVENTS_TOPIC }, 'notifier service started');

@@ -1,4 +1,4 @@
-import { BusClient, BusServer, IdentityTokens, connectNats } from '@pl/bus';
+import { BusClient, BusServer, IdentityTokens, connectNats, natsAnswers } from '@pl/bus';
 import { broadcasts } from '@pl/contracts';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
@@ -38,7 +38,8 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
-    ready: async () => !nc.isClosed() && (await db.ping()),
+    // Its work arrives over NATS and lives in Postgres: ready when both answer (a reconnecting client is not closed, yet serves nothing).
+    ready: async () => (await natsAnswers(nc)) && (await db.ping()),
     metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE }, 'shops service started');

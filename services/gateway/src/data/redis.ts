@@ -44,11 +44,3 @@ export async function redisCall<T>(what: string, fn: () => Promise<T>): Promise<
     throw unavailable(`${what} is unavailable; retry later`);
   }
 }
-
-export async function pingRedis(client: Redis): Promise<boolean> {
-  try {
-    return client.isReady && (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  }
-}
