@@ -26,7 +26,7 @@ const gatewayEnv = {
   RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** `POST /p/{id}/select` per client IP: the buyer's checkout carries no credential to count. */
-  RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Failed API-key authentications per client IP; beyond them, 429 until the minute is over. */
   RATE_LIMIT_API_KEY_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Failed logins for one email within the window (merchant-dashboard.md: 10 in 15 minutes), then 429. */
