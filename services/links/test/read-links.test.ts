@@ -141,7 +141,6 @@ describe('links.get and links.list', () => {
       const a2 = await system.createLink(apiKey(merchant), { shop_id: shopA, order_id: 'ord-2' });
       const b1 = await system.createLink(apiKey(merchant), { shop_id: shopB, order_id: 'ord-1' });
       await system.bus.request(subjects.linksCancel, { id: a2.id }, apiKey(merchant));
-      const strangerShop = await system.createShop(randomUUID());
       const ids = (l: PaymentLinkPage) => l.payment_links.map((x) => x.id);
 
       expect(ids(await list(apiKey(merchant), { status: 'canceled' }))).toEqual([a2.id]);
@@ -149,8 +148,15 @@ describe('links.get and links.list', () => {
       expect(ids(await list(apiKey(merchant), { shop_id: shopA }))).toEqual([a2.id, a1.id]);
       expect(ids(await list(apiKey(merchant), { order_id: 'ord-1' }))).toEqual([b1.id, a1.id]);
       expect(ids(await list(apiKey(merchant), { order_id: 'ord-1', shop_id: shopB }))).toEqual([b1.id]);
-      expect(ids(await list(apiKey(merchant), { shop_id: strangerShop }))).toEqual([]);
       expect(await list(apiKey(randomUUID()))).toEqual({ payment_links: [], has_more: false, next_cursor: null });
+    });
+
+    it("answers 403 for a filter on another merchant's shop and 404 for an unknown shop, as create does", async () => {
+      const merchant = randomUUID();
+      await system.createShop(merchant);
+      const strangerShop = await system.createShop(randomUUID());
+      await expect(list(apiKey(merchant), { shop_id: strangerShop })).rejects.toMatchObject({ kind: 'forbidden', code: 'common.err.forbidden' });
+      await expect(list(apiKey(merchant), { shop_id: 2_000_000_000 })).rejects.toMatchObject({ kind: 'not_found', code: 'common.err.not_found' });
     });
 
     it("shows a cashier key its own shop's links only", async () => {

@@ -8,7 +8,8 @@ import type { LinkDeps, LinkListQuery } from './ports';
 
 /**
  * The caller's links, newest first, one keyset page at a time: one row beyond the limit is fetched
- * to learn whether another page exists. A cashier key sees its own shop only.
+ * to learn whether another page exists. A cashier key sees its own shop only; a `shop_id` filter must name
+ * one of the caller's shops.
  *
  * No link is ever listed (or filtered) as pending past its expiry. The sweeper keeps such links rare, so a
  * page is read first, and only when it holds one that looks due are the merchant's due links expired and
@@ -22,6 +23,9 @@ export async function listLinks(deps: LinkDeps, identity: Identity, command: Lis
   if (scope.shopId !== undefined && command.shop_id !== null && command.shop_id !== scope.shopId) {
     throw forbidden("shop_id does not match the cashier key's shop");
   }
+  // A filter names a shop, so it follows create's rule: an unknown shop is 404, another merchant's is 403
+  // (not an empty page, which would tell nothing apart from "no links yet").
+  if (command.shop_id !== null && scope.shopId === undefined) await deps.shops.getShop(command.shop_id, who);
   const query: LinkListQuery = {
     scope,
     status: command.status,
