@@ -190,7 +190,13 @@ describe('/merchant/v1/webhook-deliveries', () => {
     expect({ status: noBody.status, body: noBody.body }).toEqual({ status: 202, body: delivery });
     const empty = await h.request('POST', `/merchant/v1/webhook-deliveries/${delivery.id}/resend`, { headers: keys, body: {} });
     expect(empty.status).toBe(202);
-    expect(h.calls.map((c) => c.payload)).toEqual([{ id: delivery.id }, { id: delivery.id }]);
+    // No body is no body, whatever the Content-Type says.
+    const typedButEmpty = await h.request('POST', `/merchant/v1/webhook-deliveries/${delivery.id}/resend`, {
+      headers: { ...keys, 'Content-Type': 'application/json' },
+      body: '',
+    });
+    expect(typedButEmpty.status).toBe(202);
+    expect(h.calls.map((c) => c.payload)).toEqual([{ id: delivery.id }, { id: delivery.id }, { id: delivery.id }]);
   });
 
   it('refuses a resend body with fields (400), a non-UUID id (404) and passes on 403 from the notifier', async () => {

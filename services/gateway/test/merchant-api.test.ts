@@ -150,6 +150,46 @@ describe('GET and cancel by id', () => {
     expect(h.calls.map((c) => c.subject)).toEqual([subjects.linksCancel.name, subjects.linksCancel.name]);
   });
 
+  it.each([
+    ['application/json', ''],
+    ['application/json; charset=utf-8', ''],
+    ['text/plain', ''],
+    ['application/x-www-form-urlencoded', ''],
+    ['not a media type', ''],
+  ])('cancels with Content-Type %j and an empty body', async (contentType, body) => {
+    const res = await h.request('POST', `/merchant/v1/payment-links/${randomUUID()}/cancel`, {
+      headers: { ...keys, 'Content-Type': contentType },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(h.calls.map((c) => c.subject)).toEqual([subjects.linksCancel.name]);
+  });
+
+  it('cancels with a chunked application/json body that turns out empty', async () => {
+    const empty = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    const res = await fetch(`${h.baseUrl}/merchant/v1/payment-links/${randomUUID()}/cancel`, {
+      method: 'POST',
+      headers: { ...keys, 'Content-Type': 'application/json' },
+      body: empty,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(200);
+  });
+
+  it('still refuses a cancel body that is there but not JSON', async () => {
+    const res = await h.request('POST', `/merchant/v1/payment-links/${randomUUID()}/cancel`, {
+      headers: { ...keys, 'Content-Type': 'text/plain' },
+      body: 'cancel it',
+    });
+    expectError(res, 415, 'common.err.unsupported_media_type');
+    expectError(
+      await h.request('POST', `/merchant/v1/payment-links/${randomUUID()}/cancel`, { headers: { ...keys, 'Content-Type': 'application/json' }, body: '{' }),
+      400,
+      'common.err.invalid_json',
+    );
+    expect(h.calls).toHaveLength(0);
+  });
+
   it('refuses a cancel body with fields', async () => {
     const res = await h.request('POST', `/merchant/v1/payment-links/${randomUUID()}/cancel`, { headers: keys, body: { reason: 'x' } });
     expectError(res, 400, 'common.err.validation_failed');

@@ -7,7 +7,7 @@ import type { HttpDeps } from '../http/deps';
 import { toClientError } from '../http/middlewares/error-handler';
 import { wrongMethod } from '../http/middlewares/not-found';
 import { renderCheckoutMain, renderPanel } from './checkout-view';
-import { chooseLanguage, isLanguage, LANGUAGE_COOKIE, type Language } from './language';
+import { chooseLanguage, fromAcceptLanguage, isLanguage, LANGUAGE_COOKIE, type Language } from './language';
 import { MESSAGES } from './messages';
 import { renderDocument, renderMessagePage } from './page-layout';
 import { loadCheckoutAssets } from './static-assets';
@@ -54,7 +54,7 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
     chooseLanguage({
       query: req.query.lang,
       cookie: parseCookie(req.get('cookie') ?? '')[LANGUAGE_COOKIE],
-      acceptLanguage: req.get('accept-language'),
+      acceptLanguage: fromAcceptLanguage(req),
     });
 
   const sendHtml = (res: Response, status: number, lang: Language, body: string): void => {

@@ -6,7 +6,17 @@ describe('isJsonMediaType', () => {
     (ct) => expect(isJsonMediaType(ct)).toBe(true),
   );
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', 'application/json; charset=latin1', 'application/json; boundary=x', 'multipart/form-data', ''])(
+  it.each([
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/jsonp',
+    'application/json; charset=latin1',
+    'application/json; boundary=x',
+    'application/json, text/plain',
+    'application/json\u0000',
+    'multipart/form-data',
+    '',
+  ])(
     'refuses %j',
     (ct) => expect(isJsonMediaType(ct)).toBe(false),
   );

@@ -1,96 +1,85 @@
+import { parse as parseContentType } from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
+import getRawBody from 'raw-body';
 import { parseJsonPreservingNumbers } from '@pl/contracts';
 import { AppError, invalidJson, payloadTooLarge, unsupportedMediaType } from '@pl/errors';
 import { setBody } from '../context';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** `application/json`, optionally with `charset=utf-8`; any other type or parameter is refused. */
+/** `application/json`, optionally with `charset=utf-8`; any other type or parameter, or a malformed header, is refused. */
 export function isJsonMediaType(contentType: string): boolean {
-  const [type, ...params] = contentType.split(';').map((p) => p.trim());
-  if (type?.toLowerCase() !== 'application/json') return false;
-  return params.every((p) => {
-    if (p === '') return true;
-    const match = /^charset\s*=\s*"?([^"]*)"?$/i.exec(p);
-    return match !== null && /^utf-?8$/i.test(match[1] ?? '');
-  });
+  let parsed: ReturnType<typeof parseContentType>;
+  try {
+    parsed = parseContentType(contentType);
+  } catch {
+    return false;
+  }
+  if (parsed.type !== 'application/json') return false;
+  return Object.entries(parsed.parameters).every(([name, value]) => name === 'charset' && /^utf-?8$/i.test(value));
 }
 
+/** What the headers say: no Transfer-Encoding and no (or a zero) Content-Length means no body at all. */
 const hasNoBody = (req: Request): boolean =>
   req.get('transfer-encoding') === undefined && (req.get('content-length') ?? '0') === '0';
 
-function readBody(req: Request, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        // Leave the rest of the upload unread; the connection is closed after the 413.
-        req.res?.set('Connection', 'close');
-        reject(payloadTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error): void => {
-      cleanup();
-      reject(err);
-    };
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
+const isRawBodyError = (e: unknown): e is getRawBody.RawBodyError =>
+  typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string' && typeof (e as { status?: unknown }).status === 'number';
+
+/**
+ * The body's bytes, at most 64 KiB (raw-body refuses a larger declared Content-Length before reading, and stops
+ * reading a stream that grows past it). Over the limit: 413, and the connection is closed after the answer, since
+ * the rest of the upload is left unread.
+ */
+async function readBody(req: Request, res: Response): Promise<Buffer> {
+  try {
+    return await getRawBody(req, { length: req.get('content-length') ?? null, limit: MAX_BODY_BYTES });
+  } catch (e) {
+    if (!isRawBodyError(e)) throw e;
+    if (e.type === 'entity.too.large') {
+      res.set('Connection', 'close');
+      throw payloadTooLarge();
+    }
+    // A body shorter than its Content-Length, or an upload the client abandoned: nothing to parse.
+    if (e.status < 500) throw invalidJson('Request body could not be read');
+    throw e;
+  }
 }
+
+/**
+ * The body exactly as sent (at most 64 KiB), for routes that must check a signature over the bytes
+ * before anything interprets them.
+ */
+export const rawBodyOf = (req: Request, res: Response): Promise<Buffer> => readBody(req, res);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
  * Reads a JSON body in the documented order of checks: media type (415), size (413), syntax (400).
  * Numbers keep their source text, because amounts are judged by what the client wrote.
- * `emptyAs` lets a route accept a request with no body and no Content-Type at all (cancel: `{}`).
+ *
+ * `emptyAs` is for routes that take no body (cancel, resend: `{}`): a request without a body gets that value
+ * whatever its Content-Type says, and so does an `application/json` one whose body turns out empty (chunked).
+ * A body that is there must still be JSON.
  */
-/**
- * The body exactly as sent (at most 64 KiB), for routes that must check a signature over the bytes
- * before anything interprets them.
- */
-export async function rawBodyOf(req: Request, res: Response): Promise<Buffer> {
-  const declared = Number(req.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) {
-    res.set('Connection', 'close');
-    throw payloadTooLarge();
-  }
-  return readBody(req, MAX_BODY_BYTES);
-}
-
 export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
   return async (req, res, next) => {
-    const contentType = req.get('content-type');
-    if (contentType === undefined && options.emptyAs !== undefined && hasNoBody(req)) {
+    const bodyless = options.emptyAs !== undefined;
+    if (bodyless && hasNoBody(req)) {
       setBody(res, options.emptyAs);
       return next();
     }
+    const contentType = req.get('content-type');
     if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
     const encoding = req.get('content-encoding');
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
       throw unsupportedMediaType('Content-Encoding is not supported; send the JSON body uncompressed');
     }
-    const declared = Number(req.get('content-length') ?? '0');
-    if (declared > MAX_BODY_BYTES) {
-      res.set('Connection', 'close');
-      throw payloadTooLarge();
+    const raw = await readBody(req, res);
+    if (bodyless && raw.length === 0) {
+      setBody(res, options.emptyAs);
+      return next();
     }
-    const raw = await readBody(req, MAX_BODY_BYTES);
     let parsed: unknown;
     try {
       parsed = parseJsonPreservingNumbers(utf8.decode(raw));
