@@ -61,7 +61,8 @@ describe('BusServer reply size guard', () => {
     await expect(failure).rejects.toThrow(/^Internal error \(log id [0-9a-f-]{36}\)$/);
     const line = logged.find((l) => l.msg === 'nats reply exceeds max_payload');
     expect(line).toMatchObject({ level: 50, subject: 'size.filler', reply_bytes: limit + 1, max_payload: limit });
-    expect((await failure.catch((e: Error) => e)).message).toContain(String(line?.log_id));
+    const error = (await failure.catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain(String(line?.log_id));
   });
 
   it('keeps serving after refusing a reply', async () => {

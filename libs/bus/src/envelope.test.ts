@@ -1,4 +1,4 @@
-import { okReplyData, okReplyText } from './envelope';
+import { DEFAULT_MAX_PAYLOAD, maxPayloadOf, okReplyData, okReplyText, replyBytes } from './envelope';
 
 describe('reply envelope text', () => {
   const samples: unknown[] = [{ id: 'a', amount: '10.00', nested: { list: [1, 2], text: 'quote " and }' } }, [], 'text', 0, false, null];
@@ -13,5 +13,20 @@ describe('reply envelope text', () => {
     expect(okReplyData(bytes(okReplyText({ name: 'Чайная 🍵' })))?.toString('utf8')).toBe('{"name":"Чайная 🍵"}');
     expect(okReplyData(bytes(JSON.stringify({ ok: false, error: { kind: 'not_found', code: 'common.err.not_found', message: 'x' } })))).toBeNull();
     expect(okReplyData(bytes('{"ok":true}'))).toBeNull();
+  });
+});
+
+describe('reply size', () => {
+  it('counts a reply in the UTF-8 bytes that go on the wire', () => {
+    expect(replyBytes({ ok: true, data: '🍵' }).length).toBe(Buffer.byteLength(okReplyText('🍵'), 'utf8'));
+    expect(replyBytes({ ok: true, data: '\u0001' }).toString('utf8')).toBe('{"ok":true,"data":"\\u0001"}');
+    const error = { ok: false as const, error: { kind: 'internal' as const, code: 'common.err.internal', message: 'x' } };
+    expect(replyBytes(error).toString('utf8')).toBe(JSON.stringify(error));
+  });
+
+  it('takes the limit the server announced, and 1 MiB before any', () => {
+    expect(maxPayloadOf({ info: { max_payload: 4096 } })).toBe(4096);
+    expect(maxPayloadOf({ info: undefined })).toBe(DEFAULT_MAX_PAYLOAD);
+    expect(DEFAULT_MAX_PAYLOAD).toBe(1_048_576);
   });
 });

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import type { NatsConnection } from 'nats';
+import { connectNats, DEFAULT_MAX_PAYLOAD, maxPayloadOf, replyBytes } from '@pl/bus';
+import {
+  ATTEMPT_ERROR_MAX_LENGTH,
+  CRYPTO_NETWORKS,
+  DELIVERY_ATTEMPTS_SHOWN,
+  paymentLink,
+  subjects,
+  type SubjectContract,
+} from '@pl/contracts';
+import type { z } from 'zod';
+import { toBuyerLinkView } from '../../services/links/src/domain/buyer-view';
+import type { LinkRecord } from '../../services/links/src/domain/link';
+import { toPaymentLink, toPaymentLinkPage } from '../../services/links/src/domain/link-view';
+import { parseExchangeRates } from '../../services/links/src/domain/providers/exchange-rates';
+import { SandboxProvider } from '../../services/links/src/domain/providers/sandbox.provider';
+import type { AttemptRecord, DeliveryRecord } from '../../services/notifier/src/domain/delivery';
+import { toWebhookDelivery } from '../../services/notifier/src/domain/delivery-log';
+import { toShopView, type Shop } from '../../services/shops/src/domain/shop';
+
+/**
+ * The worst case of every NATS reply, built by the services' own view functions from records whose every
+ * field is at the maximum the contracts and decisions.md allow, in the characters that cost the most bytes
+ * once serialized, and compared with the largest message NATS takes.
+ */
+
+/** Of a 4-byte character and one JSON escapes as \u00XX, whichever is larger once serialized (per code point). */
+const HEAVY = ['\u{10FFFD}', '\u0001'].reduce((a, b) => (Buffer.byteLength(JSON.stringify(b)) > Buffer.byteLength(JSON.stringify(a)) ? b : a));
+const heavy = (codePoints: number): string => HEAVY.repeat(codePoints);
+/** Printable ASCII that costs the most once serialized (JSON escapes it as \"). */
+const HEAVY_ASCII = '"';
+
+// decisions.md and the contracts
+const ORDER_ID_MAX = 128;
+const DESCRIPTION_MAX = 1024;
+const LIST_LIMIT_MAX = 100;
+const SHOP_NAME_MAX = 200;
+const WEBHOOK_SECRET_MAX = 256;
+const WEBHOOK_URL_MAX = 2048;
+const MAX_KOPECKS = 9_999_999_999;
+/** A fee of 10000 bps paid by the client: the buyer pays twice the amount. */
+const MAX_PAYER_KOPECKS = 2 * MAX_KOPECKS;
+
+/**
+ * Budgets of what the payment provider adapter writes (ASCII; the sandbox's real outputs are checked against
+ * them below) and of the deployment's PUBLIC_BASE_URL.
+ */
+const PROVIDER = { name: 64, paymentId: 200, depositAddress: 128, qr: 512, currency: 16, network: 16, cryptoAmount: 40 };
+const PUBLIC_BASE_URL_MAX = 256;
+/** A normalized webhook URL percent-encodes what is not ASCII: up to 9 bytes (`%E4%B8%AD`) per UTF-16 unit of the 2048 allowed. */
+const WEBHOOK_URL_NORMALIZED_MAX = WEBHOOK_URL_MAX * 9;
+/** An int4 column at its largest. */
+const INT4_MAX = 2_147_483_647;
+
+const baseUrl = `https://${'p'.repeat(PUBLIC_BASE_URL_MAX - 'https://'.length)}`;
+const latest = new Date('9999-12-30T20:59:59.999Z');
+
+const fullLink = (): LinkRecord => ({
+  id: randomUUID(),
+  merchantId: randomUUID(),
+  shopId: Number.MAX_SAFE_INTEGER,
+  orderId: heavy(ORDER_ID_MAX),
+  description: heavy(DESCRIPTION_MAX),
+  currency: 'RUB',
+  amount: MAX_KOPECKS,
+  feeBps: 10_000,
+  feePercentBp: 10_000,
+  cryptoBps: 10_000,
+  sbpBps: 10_000,
+  feePayer: 'merchant',
+  payerAmount: MAX_PAYER_KOPECKS,
+  merchantCredit: MAX_PAYER_KOPECKS,
+  platformRevenue: MAX_PAYER_KOPECKS,
+  status: 'canceled',
+  gatewayProvider: 'p'.repeat(PROVIDER.name),
+  gatewayPaymentId: 'i'.repeat(PROVIDER.paymentId),
+  toCurrency: 'C'.repeat(PROVIDER.currency),
+  network: 'N'.repeat(PROVIDER.network),
+  depositAddress: 'a'.repeat(PROVIDER.depositAddress),
+  payerCurrency: 'C'.repeat(PROVIDER.currency),
+  payerCryptoAmount: '9'.repeat(PROVIDER.cryptoAmount),
+  qr: 'q'.repeat(PROVIDER.qr),
+  expiresAt: latest,
+  paidAt: latest,
+  createdAt: latest,
+  createdAtMicros: BigInt(latest.getTime()) * 1000n + 999n,
+  updatedAt: latest,
+});
+
+const fullShop = (): Shop => ({
+  id: Number.MAX_SAFE_INTEGER,
+  merchantId: randomUUID(),
+  name: heavy(SHOP_NAME_MAX),
+  status: 'rejected',
+  feePayer: 'merchant',
+  cryptoBps: 10_000,
+  sbpBps: 10_000,
+  webhookUrl: `https://${'u'.repeat(WEBHOOK_URL_NORMALIZED_MAX - 'https://'.length)}`,
+  hasWebhookSecret: true,
+  createdAt: latest,
+  updatedAt: latest,
+});
+
+/** A delivery resent again and again: more attempts than a reply shows, each with the longest error. */
+const fullDelivery = (): DeliveryRecord => {
+  const attempts: AttemptRecord[] = Array.from({ length: DELIVERY_ATTEMPTS_SHOWN + 8 }, (_, i) => ({
+    series: Math.floor(i / 8) + 1,
+    attempt: 8,
+    at: latest,
+    durationMs: INT4_MAX,
+    statusCode: INT4_MAX,
+    error: HEAVY_ASCII.repeat(ATTEMPT_ERROR_MAX_LENGTH),
+  }));
+  return {
+    id: randomUUID(),
+    seq: BigInt(Number.MAX_SAFE_INTEGER),
+    webhookId: `whk_${randomUUID()}`,
+    event: 'payment.succeeded',
+    merchantId: randomUUID(),
+    shopId: Number.MAX_SAFE_INTEGER,
+    paymentLinkId: randomUUID(),
+    status: 'succeeded',
+    series: INT4_MAX,
+    attemptsMade: 8,
+    attempts,
+    attemptsOmitted: INT4_MAX,
+  };
+};
+
+const times = <T>(n: number, make: () => T): T[] => Array.from({ length: n }, make);
+
+type AnySubject = SubjectContract<z.ZodType, z.ZodType>;
+
+/** The largest reply data of every request-reply subject. */
+const worstReplies: Record<keyof typeof subjects, () => unknown> = {
+  linksCreate: () => toPaymentLink(fullLink(), baseUrl),
+  linksGet: () => toPaymentLink(fullLink(), baseUrl),
+  linksCancel: () => toPaymentLink(fullLink(), baseUrl),
+  linksCreateOnce: () => ({ link: toPaymentLink(fullLink(), baseUrl), replayed: true }),
+  linksCancelOnce: () => ({ link: toPaymentLink(fullLink(), baseUrl), replayed: true }),
+  linksSettle: () => toPaymentLink(fullLink(), baseUrl),
+  linksList: () => toPaymentLinkPage({ items: times(LIST_LIMIT_MAX, fullLink), hasMore: true }, baseUrl),
+  linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
+  linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
+  shopsGet: () => toShopView(fullShop()),
+  shopsByCashierKey: () => toShopView(fullShop()),
+  shopsWebhookTarget: () => ({ shop_id: Number.MAX_SAFE_INTEGER, url: fullShop().webhookUrl, secret: heavy(WEBHOOK_SECRET_MAX) }),
+  deliveriesList: () => ({
+    deliveries: times(LIST_LIMIT_MAX, fullDelivery).map(toWebhookDelivery),
+    has_more: true,
+    next_cursor: Buffer.from(`v1:${Number.MAX_SAFE_INTEGER}`).toString('base64url'),
+  }),
+  deliveriesResend: () => toWebhookDelivery(fullDelivery()),
+};
+
+/** Every leaf of a reply that is null: a field the worst case left unset. */
+function nullPaths(value: unknown, path = ''): string[] {
+  if (value === null) return [path];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nullPaths(v, `${path}[${i}]`)).slice(0, 5);
+  if (typeof value === 'object') return Object.entries(value as object).flatMap(([k, v]) => nullPaths(v, `${path}.${k}`));
+  return [];
+}
+
+describe('worst-case NATS reply sizes', () => {
+  let nc: NatsConnection;
+  const sizes = new Map<string, number>();
+
+  beforeAll(async () => {
+    nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'reply-size-test', pino({ level: 'silent' }));
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    const limit = Math.min(maxPayloadOf(nc), DEFAULT_MAX_PAYLOAD);
+    const table = [...sizes].map(([name, bytes]) => `  ${name.padEnd(28)} ${String(bytes).padStart(9)} B  ${((100 * bytes) / limit).toFixed(1)} %`);
+    process.stdout.write(`worst-case reply sizes (limit ${limit} B):\n${table.join('\n')}\n`);
+  });
+
+  it('has a worst case for every request-reply subject', () => {
+    expect(Object.keys(worstReplies).sort()).toEqual(Object.keys(subjects).sort());
+  });
+
+  it('serializes the heavy character to the most bytes a code point can cost', () => {
+    expect(Buffer.byteLength(JSON.stringify(heavy(10)))).toBe(2 + 10 * 6);
+    expect(nullPaths(toPaymentLink(fullLink(), baseUrl))).toEqual([]);
+    expect(Object.keys(toPaymentLink(fullLink(), baseUrl)).sort()).toEqual(Object.keys(paymentLink.shape).sort());
+  });
+
+  it.each(Object.keys(subjects) as Array<keyof typeof subjects>)('%s: the fullest reply keeps its contract and fits in one message', (key) => {
+    const subject = subjects[key] as AnySubject;
+    const data = worstReplies[key]();
+    // Every field filled: a field added to a reply later must be given its maximum here too.
+    expect(nullPaths(data)).toEqual([]);
+    expect(subject.response.safeParse(data).success).toBe(true);
+    const bytes = replyBytes({ ok: true, data }).length;
+    sizes.set(subject.name, bytes);
+    // The server's own limit, and NATS's default for a server configured otherwise.
+    expect(bytes).toBeLessThanOrEqual(maxPayloadOf(nc));
+    expect(bytes).toBeLessThanOrEqual(DEFAULT_MAX_PAYLOAD);
+  });
+
+  it('keeps the sandbox provider within the budgets the worst case assumes, even at the largest amount and the lowest rates', () => {
+    const sandbox = new SandboxProvider(parseExchangeRates('USDT=0.01,BTC=0.01,ETH=0.01,TON=0.01'));
+    const requests = [...CRYPTO_NETWORKS.map((network) => ({ method: 'crypto' as const, network })), { method: 'sbp' as const, network: null }];
+    for (const r of requests) {
+      const p = sandbox.createPayment({ linkId: randomUUID(), payerAmountKopecks: MAX_PAYER_KOPECKS, ...r });
+      expect(sandbox.name.length).toBeLessThanOrEqual(PROVIDER.name);
+      expect(p.gateway_payment_id.length).toBeLessThanOrEqual(PROVIDER.paymentId);
+      expect(p.deposit_address.length).toBeLessThanOrEqual(PROVIDER.depositAddress);
+      expect(p.qr.length).toBeLessThanOrEqual(PROVIDER.qr);
+      expect([p.to_currency, p.payer_currency].every((c) => c.length <= PROVIDER.currency)).toBe(true);
+      expect(p.network.length).toBeLessThanOrEqual(PROVIDER.network);
+      expect((p.payer_crypto_amount ?? '').length).toBeLessThanOrEqual(PROVIDER.cryptoAmount);
+      // ASCII that JSON writes as it is: one byte per character.
+      expect(JSON.stringify(p)).toMatch(/^[\x20-\x7e]*$/);
+    }
+  });
+});
