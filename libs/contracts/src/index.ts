@@ -5,6 +5,7 @@ export * from './link';
 export * from './shop';
 export * from './identity';
 export * from './subjects';
+export * from './idempotency';
 export * from './events';
 export * from './checkout';
 export * from './deliveries';

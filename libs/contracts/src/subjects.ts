@@ -4,6 +4,7 @@ import { paymentLink, paymentLinkPage } from './link';
 import { shopView } from './shop';
 import { buyerLinkView, cryptoNetwork } from './checkout';
 import { webhookDelivery, webhookDeliveryList, webhookTarget } from './deliveries';
+import { idempotencyClaim, idempotentLinkReply } from './idempotency';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -34,6 +35,14 @@ export const listLinksCommand = z.strictObject({
 export type ListLinksCommand = z.infer<typeof listLinksCommand>;
 
 export const linkIdCommand = z.strictObject({ id: uuid });
+
+/** A create that carried an `Idempotency-Key`: the links service keeps the key with the link it creates. */
+export const createLinkOnceCommand = createLinkCommand.extend({ idempotency: idempotencyClaim });
+export type CreateLinkOnceCommand = z.infer<typeof createLinkOnceCommand>;
+
+/** A cancel that carried an `Idempotency-Key`. */
+export const cancelLinkOnceCommand = z.strictObject({ id: uuid, idempotency: idempotencyClaim });
+export type CancelLinkOnceCommand = z.infer<typeof cancelLinkOnceCommand>;
 
 export const selectMethodCommand = z.strictObject({
   id: uuid,
@@ -86,6 +95,12 @@ export const subjects = {
   linksGet: subject('links.get', linkIdCommand, paymentLink),
   linksList: subject('links.list', listLinksCommand, paymentLinkPage),
   linksCancel: subject('links.cancel', linkIdCommand, paymentLink),
+  /**
+   * Create and cancel with an `Idempotency-Key`: their own subjects, because the reply must say whether it is
+   * a replay, while the keyless ones keep answering the bare link (which the gateway passes on unparsed).
+   */
+  linksCreateOnce: subject('links.create_once', createLinkOnceCommand, idempotentLinkReply),
+  linksCancelOnce: subject('links.cancel_once', cancelLinkOnceCommand, idempotentLinkReply),
   /** Buyer-facing reads and moves; the gateway calls them with its service identity. */
   linksPublicGet: subject('links.public_get', linkIdCommand, buyerLinkView),
   linksSelect: subject('links.select', selectMethodCommand, buyerLinkView),

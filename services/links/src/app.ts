@@ -4,6 +4,7 @@ import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
+import { IdempotencyRepository } from './data/idempotency.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { OutboxRepository } from './data/outbox.repository';
@@ -12,6 +13,7 @@ import type { LinkDeps } from './domain/ports';
 import { ProviderRegistry } from './domain/providers/payment-provider';
 import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
+import { IdempotencyPurge } from './entry/background/idempotency-purge';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
 import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
@@ -63,9 +65,11 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   registerOutboxGauges(metrics, new OutboxRepository(db));
   const relay = createOutboxRelay(config, db, log);
   const links = new LinkRepository(db, (entry) => relay.handOver(entry));
+  const idempotency = new IdempotencyRepository(db);
 
   const deps: LinkDeps = {
     links,
+    idempotency,
     shops: new ShopClient(bus),
     now: () => new Date(),
     newId: randomUUID,
@@ -82,8 +86,11 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
     batchSize: config.EXPIRY_SWEEP_BATCH_SIZE,
     log: log.child({ component: 'expiry-sweeper' }),
   });
+  // Keys live 24 hours; a purge every 10 minutes keeps each at most that much longer.
+  const purge = new IdempotencyPurge({ keys: idempotency, intervalMs: 600_000, batchSize: 1000, log: log.child({ component: 'idempotency-purge' }) });
   relay.start();
   sweeper.start();
+  purge.start();
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -98,7 +105,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), purge.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

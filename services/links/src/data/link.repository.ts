@@ -42,6 +42,54 @@ class Conditions {
   }
 }
 
+/** A statement and its parameters, for a repository that wraps it (in a CTE with a write of its own, say). */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/** The insert of a new pending link, returning its row. */
+export function insertLinkStatement(link: NewLink): Statement {
+  return {
+    text: `INSERT INTO payment_links (id, merchant_id, shop_id, order_id, description, currency, amount, fee_bps,
+       fee_percent_bp, crypto_bps, sbp_bps, fee_payer, payer_amount, merchant_credit, platform_revenue, status,
+       expires_at)
+     VALUES ($1, $2, $3, $4, $5, 'RUB', $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending',
+       now() + $15::int * interval '1 minute')
+     RETURNING ${COLUMNS}`,
+    params: [
+      link.id,
+      link.merchantId,
+      link.shopId,
+      link.orderId,
+      link.description,
+      link.amount,
+      link.feeBps,
+      link.feePercentBp,
+      link.cryptoBps,
+      link.sbpBps,
+      link.feePayer,
+      link.payerAmount,
+      link.merchantCredit,
+      link.platformRevenue,
+      link.expiresInMinutes,
+    ],
+  };
+}
+
+/** The move of a pending link to `to` (within `scope`), returning its row when it moved. */
+export function transitionStatement(id: string, to: FinalStatus, scope?: LinkScope): Statement {
+  const move = MOVES[to];
+  const c = new Conditions([id, to]);
+  c.scope(scope);
+  return {
+    text: `UPDATE payment_links SET status = $2, updated_at = now() ${move.set}
+      WHERE id = $1 AND status = 'pending' ${move.where} ${c.toString()}
+      RETURNING ${COLUMNS}`,
+    params: c.params,
+  };
+}
+
 /** Payment links in the `links` schema. Every status move is a single conditional UPDATE. */
 export class LinkRepository implements LinkStore {
   /** `onEventWritten` gets each event a statement committed to the outbox: the relay need not wait for its poll. */
@@ -51,31 +99,8 @@ export class LinkRepository implements LinkStore {
   ) {}
 
   async insert(link: NewLink): Promise<LinkRecord> {
-    const rows = await this.db.query<LinkRow>(
-      `INSERT INTO payment_links (id, merchant_id, shop_id, order_id, description, currency, amount, fee_bps,
-         fee_percent_bp, crypto_bps, sbp_bps, fee_payer, payer_amount, merchant_credit, platform_revenue, status,
-         expires_at)
-       VALUES ($1, $2, $3, $4, $5, 'RUB', $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending',
-         now() + $15::int * interval '1 minute')
-       RETURNING ${COLUMNS}`,
-      [
-        link.id,
-        link.merchantId,
-        link.shopId,
-        link.orderId,
-        link.description,
-        link.amount,
-        link.feeBps,
-        link.feePercentBp,
-        link.cryptoBps,
-        link.sbpBps,
-        link.feePayer,
-        link.payerAmount,
-        link.merchantCredit,
-        link.platformRevenue,
-        link.expiresInMinutes,
-      ],
-    );
+    const insert = insertLinkStatement(link);
+    const rows = await this.db.query<LinkRow>(insert.text, insert.params);
     return toRecord(rows[0] as LinkRow);
   }
 
@@ -107,15 +132,8 @@ export class LinkRepository implements LinkStore {
   }
 
   async transition(id: string, to: FinalStatus, scope?: LinkScope): Promise<LinkRecord | null> {
-    const move = MOVES[to];
-    const c = new Conditions([id, to]);
-    c.scope(scope);
-    const rows = await this.db.query<LinkRow>(
-      `UPDATE payment_links SET status = $2, updated_at = now() ${move.set}
-        WHERE id = $1 AND status = 'pending' ${move.where} ${c.toString()}
-        RETURNING ${COLUMNS}`,
-      c.params,
-    );
+    const move = transitionStatement(id, to, scope);
+    const rows = await this.db.query<LinkRow>(move.text, move.params);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 

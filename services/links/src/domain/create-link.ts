@@ -1,8 +1,9 @@
-import type { CreateLinkCommand, Identity, MerchantIdentity } from '@pl/contracts';
+import type { CreateLinkCommand, CreateLinkOnceCommand, Identity, MerchantIdentity } from '@pl/contracts';
 import { emailNotConfirmed, forbidden, shopNotApproved, validationFailed } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
 import { requireMerchant } from './access';
-import type { LinkRecord } from './link';
+import { keptAnswer, keyRefOf, winnerAnswer, type LinkAnswer } from './idempotency';
+import type { LinkRecord, NewLink } from './link';
 import type { LinkDeps } from './ports';
 
 /** The shop a create acts on: a cashier key's own shop, or the one named in the command. */
@@ -20,11 +21,10 @@ function shopIdFor(who: MerchantIdentity, command: CreateLinkCommand): number {
 }
 
 /**
- * Creates a pending link for an approved shop. Checks run in the order of the decisions:
+ * The pending link a create makes for an approved shop. Checks run in the order of the decisions:
  * validation → existence (404) → ownership (403) → account state (403) → shop state (422).
  */
-export async function createLink(deps: LinkDeps, identity: Identity, command: CreateLinkCommand): Promise<LinkRecord> {
-  const who = requireMerchant(identity);
+async function newLinkFor(deps: LinkDeps, who: MerchantIdentity, command: CreateLinkCommand): Promise<NewLink> {
   const shopId = shopIdFor(who, command);
   // The directory answers not_found and forbidden for the identity itself.
   const shop = await deps.shops.getShop(shopId, who);
@@ -33,7 +33,7 @@ export async function createLink(deps: LinkDeps, identity: Identity, command: Cr
   if (shop.status !== 'approved') throw shopNotApproved();
 
   const amounts = computeAmounts(command.amount_kopecks, shop.crypto_bps, shop.fee_payer);
-  return deps.links.insert({
+  return {
     id: deps.newId(),
     merchantId: who.merchant_id,
     shopId: shop.id,
@@ -50,5 +50,26 @@ export async function createLink(deps: LinkDeps, identity: Identity, command: Cr
     merchantCredit: amounts.merchantCredit,
     platformRevenue: amounts.platformRevenue,
     expiresInMinutes: command.expires_in_minutes,
-  });
+  };
+}
+
+export async function createLink(deps: LinkDeps, identity: Identity, command: CreateLinkCommand): Promise<LinkRecord> {
+  const who = requireMerchant(identity);
+  return deps.links.insert(await newLinkFor(deps, who, command));
+}
+
+/**
+ * A create that carried an Idempotency-Key. The first request with the key creates the link and keeps the key
+ * with it in one statement; any later one gets that link as it was first answered, whatever the gateway's cache
+ * remembers, and a concurrent one waits for the first to commit and gets the same. The key reused for another
+ * body is a conflict. Only a created link is kept: a refused create changes nothing, so its retry is judged anew.
+ */
+export async function createLinkOnce(deps: LinkDeps, identity: Identity, command: CreateLinkOnceCommand): Promise<LinkAnswer> {
+  const who = requireMerchant(identity);
+  const { idempotency, ...create } = command;
+  const key = keyRefOf(who, idempotency);
+  const kept = await keptAnswer(deps.idempotency, key);
+  if (kept) return kept;
+  const created = await deps.idempotency.insertLink(await newLinkFor(deps, who, create), key);
+  return created === 'key_taken' ? winnerAnswer(deps.idempotency, key) : { link: created, replayed: false };
 }

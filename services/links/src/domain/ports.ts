@@ -46,6 +46,33 @@ export interface LinkStore {
   settle(link: LinkRecord, settlement: Settlement, event: OutboxEntry | null): Promise<LinkRecord | null>;
 }
 
+/** What an `Idempotency-Key` binds an operation to, as this service keeps it. */
+export interface IdempotencyKeyRef {
+  /** Merchant (and shop, for a cashier key) and route: `idempotencyScope` of the verified identity. */
+  scope: string;
+  keySha256: string;
+  /** SHA-256 of what the request asked for. */
+  fingerprint: string;
+}
+
+/** The answer kept under a key: which request it answered and the link as that answer showed it. */
+export interface KeptAnswer {
+  fingerprint: string;
+  link: LinkRecord;
+}
+
+/**
+ * Idempotency-Key records, each written in the same statement as the create or cancel it answers, so a link
+ * never exists without the key that made it, nor a key without its link. A write whose key another request
+ * holds writes nothing and answers `key_taken` (after that request committed): read its kept answer instead.
+ */
+export interface IdempotencyRecords {
+  find(scope: string, keySha256: string): Promise<KeptAnswer | null>;
+  insertLink(link: NewLink, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken'>;
+  /** As {@link LinkStore.transition} to `canceled`, recording the key with the move. */
+  cancel(id: string, scope: LinkScope, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken' | null>;
+}
+
 /** Shops as a caller may see them: unknown is not_found, another merchant's (or another shop than a cashier key's) is forbidden. */
 export interface ShopDirectory {
   getShop(shopId: number, identity: Identity): Promise<ShopView>;
@@ -53,6 +80,7 @@ export interface ShopDirectory {
 
 export interface LinkDeps {
   links: LinkStore;
+  idempotency: IdempotencyRecords;
   shops: ShopDirectory;
   /** Application clock, used only to decide whether to try expiring a link on read. */
   now: () => Date;

@@ -1,8 +1,9 @@
 import type { BusServer } from '@pl/bus';
 import { subjects } from '@pl/contracts';
-import { cancelLink } from '../../domain/cancel-link';
-import { createLink } from '../../domain/create-link';
+import { cancelLink, cancelLinkOnce } from '../../domain/cancel-link';
+import { createLink, createLinkOnce } from '../../domain/create-link';
 import { getLink } from '../../domain/get-link';
+import type { LinkAnswer } from '../../domain/idempotency';
 import { toPaymentLink, toPaymentLinkPage } from '../../domain/link-view';
 import { listLinks } from '../../domain/list-links';
 import type { LinkDeps } from '../../domain/ports';
@@ -19,4 +20,7 @@ export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBa
   server.handle(subjects.linksCancel, async ({ id }, ctx) =>
     toPaymentLink(await cancelLink(deps, ctx.identity, id), publicBaseUrl),
   );
+  const reply = ({ link, replayed }: LinkAnswer) => ({ link: toPaymentLink(link, publicBaseUrl), replayed });
+  server.handle(subjects.linksCreateOnce, async (command, ctx) => reply(await createLinkOnce(deps, ctx.identity, command)));
+  server.handle(subjects.linksCancelOnce, async (command, ctx) => reply(await cancelLinkOnce(deps, ctx.identity, command)));
 }

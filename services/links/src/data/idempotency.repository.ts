@@ -1,0 +1,85 @@
+import type { Db } from '@pl/db';
+import type { LinkRecord, NewLink } from '../domain/link';
+import type { IdempotencyKeyRef, IdempotencyRecords, KeptAnswer, LinkScope } from '../domain/ports';
+import { insertLinkStatement, transitionStatement, type Statement } from './link.repository';
+import { COLUMNS, toRecord, type LinkRow } from './link.row';
+
+/** How long a key is kept: the decisions promise 24 hours, as the gateway's cache keeps it. */
+export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
+
+const KEY_CONSTRAINT = 'idempotency_keys_pkey';
+
+/** Postgres refused a second record for a key (after the first one's transaction committed). */
+const isKeyTaken = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505' && (e as { constraint?: unknown }).constraint === KEY_CONSTRAINT;
+
+/**
+ * `write` (a statement returning one payment_links row) and the key's record, in one statement: both commit
+ * or neither. The record keeps the row as it was written: the answer a replay repeats.
+ */
+function withKeyRecord(write: Statement, key: IdempotencyKeyRef): Statement {
+  const n = write.params.length;
+  return {
+    text: `WITH link AS (${write.text}),
+       kept AS (INSERT INTO idempotency_keys (scope, key_sha256, fingerprint, link_id, response)
+                SELECT $${n + 1}, $${n + 2}, $${n + 3}, id, row_to_json(link) FROM link)
+       SELECT * FROM link`,
+    params: [...write.params, key.scope, key.keySha256, key.fingerprint],
+  };
+}
+
+/** Idempotency-Key records in the `links` schema (table idempotency_keys), purged after 24 hours. */
+export class IdempotencyRepository implements IdempotencyRecords {
+  constructor(private readonly db: Db) {}
+
+  async find(scope: string, keySha256: string): Promise<KeptAnswer | null> {
+    // The kept row goes back through the payment_links row type, so it reads exactly as a stored link does.
+    const rows = await this.db.query<LinkRow & { fingerprint: string }>(
+      `SELECT k.fingerprint, l.*
+         FROM idempotency_keys k
+         CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM json_populate_record(NULL::payment_links, k.response)) l
+        WHERE k.scope = $1 AND k.key_sha256 = $2`,
+      [scope, keySha256],
+    );
+    const row = rows[0];
+    return row ? { fingerprint: row.fingerprint, link: toRecord(row) } : null;
+  }
+
+  async insertLink(link: NewLink, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken'> {
+    const written = await this.write(withKeyRecord(insertLinkStatement(link), key));
+    // An INSERT ... RETURNING that did not fail returned its row.
+    if (written === null) throw new Error('link insert returned no row');
+    return written;
+  }
+
+  cancel(id: string, scope: LinkScope, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken' | null> {
+    return this.write(withKeyRecord(transitionStatement(id, 'canceled', scope), key));
+  }
+
+  /**
+   * Deletes up to `limit` records older than the retention, oldest first; returns how many went. Nothing
+   * depends on a record past it: the gateway's cache forgets the key at the same age.
+   */
+  async purgeExpired(limit: number): Promise<number> {
+    const rows = await this.db.query<{ one: number }>(
+      `DELETE FROM idempotency_keys
+        WHERE (scope, key_sha256) IN (SELECT scope, key_sha256 FROM idempotency_keys
+                                       WHERE created_at < now() - $1::int * interval '1 second'
+                                       ORDER BY created_at
+                                       LIMIT $2)
+        RETURNING 1 AS one`,
+      [IDEMPOTENCY_RETENTION_SECONDS, limit],
+    );
+    return rows.length;
+  }
+
+  private async write(statement: Statement): Promise<LinkRecord | 'key_taken' | null> {
+    try {
+      const rows = await this.db.query<LinkRow>(statement.text, statement.params);
+      return rows[0] ? toRecord(rows[0]) : null;
+    } catch (e) {
+      if (isKeyTaken(e)) return 'key_taken';
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,189 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { subjects, type CreateLinkCommand, type Identity, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
+import { IdempotencyRepository } from '../src/data/idempotency.repository';
+import { apiKey, cashier, startLinksSystem, type LinksSystem } from './support/links-system';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** A claim as the gateway sends it: the key's digest, the route, the fingerprint of what was asked. */
+const claim = (key: string, asked = 'body-1', route = 'merchant-v1-create'): IdempotencyClaim => ({
+  route,
+  key_sha256: sha256(key),
+  fingerprint: sha256(asked),
+});
+const CREATE: CreateLinkCommand = { amount_kopecks: 10000, order_id: null, description: null, expires_in_minutes: 1440 };
+
+describe('Idempotency-Keys kept by the links service', () => {
+  let system: LinksSystem;
+  let records: IdempotencyRepository;
+  const merchant = randomUUID();
+  let shopId: number;
+
+  const createOnce = (idempotency: IdempotencyClaim, over: Partial<CreateLinkCommand> = {}, who: Identity = apiKey(merchant)) =>
+    system.bus.request(subjects.linksCreateOnce, { ...CREATE, shop_id: shopId, ...over, idempotency }, who);
+  const cancelOnce = (id: string, idempotency: IdempotencyClaim, who: Identity = apiKey(merchant)) =>
+    system.bus.request(subjects.linksCancelOnce, { id, idempotency }, who);
+  const linksWithOrder = async (orderId: string) =>
+    (await system.linksDb.query<{ id: string }>('SELECT id FROM payment_links WHERE order_id = $1', [orderId])).map((r) => r.id);
+
+  beforeAll(async () => {
+    system = await startLinksSystem('linksidem');
+    shopId = await system.createShop(merchant);
+    records = new IdempotencyRepository(system.linksDb);
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  describe('create', () => {
+    it('creates once, then answers the same link as first answered, marked replayed', async () => {
+      const key = claim('create-replay');
+      const first = await createOnce(key, { order_id: 'create-replay' });
+      const again = await createOnce(key, { order_id: 'create-replay' });
+      expect(first.replayed).toBe(false);
+      expect(again).toEqual({ link: first.link, replayed: true });
+      expect(await linksWithOrder('create-replay')).toEqual([first.link.id]);
+    });
+
+    it('replays the link as first answered even after it moved', async () => {
+      const key = claim('create-then-cancel');
+      const first = await createOnce(key);
+      await system.bus.request(subjects.linksCancel, { id: first.link.id }, apiKey(merchant));
+      const again = await createOnce(key);
+      expect(again.link).toEqual(first.link);
+      expect(again.link.status).toBe('pending');
+    });
+
+    it('answers 409 idempotency_conflict to the same key with another body, and writes nothing', async () => {
+      await createOnce(claim('create-conflict', 'body-a'), { order_id: 'create-conflict' });
+      await expect(createOnce(claim('create-conflict', 'body-b'), { order_id: 'create-conflict', amount_kopecks: 1 })).rejects.toMatchObject({
+        kind: 'conflict',
+        code: 'common.err.idempotency_conflict',
+      });
+      expect(await linksWithOrder('create-conflict')).toHaveLength(1);
+    });
+
+    it('scopes keys by merchant, by the cashier key shop and by route', async () => {
+      const otherMerchant = randomUUID();
+      const otherShop = await system.createShop(otherMerchant);
+      const secondShop = await system.createShop(merchant);
+      const key = claim('create-scoped');
+      const ids = [
+        (await createOnce(key)).link.id,
+        (await createOnce(key, { shop_id: otherShop }, apiKey(otherMerchant))).link.id,
+        (await createOnce(key, { shop_id: shopId }, cashier(merchant, shopId))).link.id,
+        (await createOnce(key, { shop_id: secondShop }, cashier(merchant, secondShop))).link.id,
+        (await createOnce(claim('create-scoped', 'body-1', 'api-v1-create'))).link.id,
+      ];
+      expect(new Set(ids).size).toBe(5);
+    });
+
+    it('keeps nothing for a refused create, so its retry is judged anew', async () => {
+      const unapproved = await system.createShop(merchant, { status: 'pending' });
+      const key = claim('create-refused');
+      await expect(createOnce(key, { shop_id: unapproved })).rejects.toMatchObject({ code: 'shop.err.not_approved' });
+      expect(await records.find(`${merchant}:merchant-v1-create`, key.key_sha256)).toBeNull();
+    });
+
+    it('resolves 50 concurrent creates with one key to one link, all answering it', async () => {
+      const key = claim('create-concurrent');
+      const answers = await Promise.all(Array.from({ length: 50 }, () => createOnce(key, { order_id: 'create-concurrent' })));
+      const ids = await linksWithOrder('create-concurrent');
+      expect(ids).toHaveLength(1);
+      expect(new Set(answers.map((a) => a.link.id))).toEqual(new Set(ids));
+      expect(answers.filter((a) => !a.replayed)).toHaveLength(1);
+    });
+  });
+
+  describe('cancel', () => {
+    const newLink = async () => (await createOnce(claim(randomUUID()))).link;
+
+    it('cancels once; a retry gets the first answer again instead of 409 not_pending', async () => {
+      const link = await newLink();
+      const key = claim('cancel-replay', link.id, 'merchant-v1-cancel');
+      const first = await cancelOnce(link.id, key);
+      const again = await cancelOnce(link.id, key);
+      expect(first).toMatchObject({ replayed: false, link: { id: link.id, status: 'canceled' } });
+      expect(again).toEqual({ link: first.link, replayed: true });
+    });
+
+    it('answers 409 idempotency_conflict to the same key on another link', async () => {
+      const [a, b] = [await newLink(), await newLink()];
+      await cancelOnce(a.id, claim('cancel-conflict', a.id, 'merchant-v1-cancel'));
+      await expect(cancelOnce(b.id, claim('cancel-conflict', b.id, 'merchant-v1-cancel'))).rejects.toMatchObject({
+        code: 'common.err.idempotency_conflict',
+      });
+      await expect(system.bus.request(subjects.linksGet, { id: b.id }, apiKey(merchant))).resolves.toMatchObject({ status: 'pending' });
+    });
+
+    it('keeps nothing for a refused cancel: a link already canceled without the key is 409 not_pending', async () => {
+      const link = await newLink();
+      await system.bus.request(subjects.linksCancel, { id: link.id }, apiKey(merchant));
+      const key = claim('cancel-refused', link.id, 'merchant-v1-cancel');
+      await expect(cancelOnce(link.id, key)).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
+      await expect(cancelOnce(randomUUID(), claim('cancel-unknown', 'x', 'merchant-v1-cancel'))).rejects.toMatchObject({ code: 'common.err.not_found' });
+    });
+
+    it('resolves 20 concurrent cancels with one key to one move, all answering it', async () => {
+      const link = await newLink();
+      const key = claim('cancel-concurrent', link.id, 'merchant-v1-cancel');
+      const answers: IdempotentLinkReply[] = await Promise.all(Array.from({ length: 20 }, () => cancelOnce(link.id, key)));
+      expect(answers.filter((a) => !a.replayed)).toHaveLength(1);
+      for (const a of answers) expect(a.link).toEqual(answers[0]?.link);
+    });
+  });
+
+  describe('repository', () => {
+    const scope = `${merchant}:repository`;
+
+    it('reads a kept link back exactly as the insert returned it', async () => {
+      const key = { scope, keySha256: sha256('repo-read'), fingerprint: sha256('x') };
+      const inserted = await records.insertLink(newLinkRow(merchant, shopId), key);
+      expect(await records.find(scope, key.keySha256)).toEqual({ fingerprint: key.fingerprint, link: inserted });
+    });
+
+    it('answers key_taken for a second insert with the key, and leaves no second link', async () => {
+      const key = { scope, keySha256: sha256('repo-taken'), fingerprint: sha256('x') };
+      await records.insertLink(newLinkRow(merchant, shopId, 'repo-taken'), key);
+      await expect(records.insertLink(newLinkRow(merchant, shopId, 'repo-taken'), key)).resolves.toBe('key_taken');
+      expect(await linksWithOrder('repo-taken')).toHaveLength(1);
+    });
+
+    it('purges records past 24 hours and keeps younger ones', async () => {
+      const old = { scope, keySha256: sha256('repo-old'), fingerprint: sha256('x') };
+      const young = { scope, keySha256: sha256('repo-young'), fingerprint: sha256('x') };
+      await records.insertLink(newLinkRow(merchant, shopId), old);
+      await records.insertLink(newLinkRow(merchant, shopId), young);
+      await system.linksDb.query(`UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE key_sha256 = $1`, [
+        old.keySha256,
+      ]);
+      await system.linksDb.query(`UPDATE idempotency_keys SET created_at = now() - interval '23 hours 59 minutes' WHERE key_sha256 = $1`, [
+        young.keySha256,
+      ]);
+      expect(await records.purgeExpired(1000)).toBeGreaterThanOrEqual(1);
+      expect(await records.find(scope, old.keySha256)).toBeNull();
+      expect(await records.find(scope, young.keySha256)).not.toBeNull();
+    });
+  });
+});
+
+/** A new link as create hands it to the store. */
+function newLinkRow(merchantId: string, shopId: number, orderId: string | null = null) {
+  return {
+    id: randomUUID(),
+    merchantId,
+    shopId,
+    orderId,
+    description: null,
+    amount: 10000,
+    feeBps: 100,
+    feePercentBp: 100,
+    cryptoBps: 100,
+    sbpBps: 100,
+    feePayer: 'merchant' as const,
+    payerAmount: 10000,
+    merchantCredit: 9900,
+    platformRevenue: 100,
+    expiresInMinutes: 60,
+  };
+}
