@@ -90,7 +90,9 @@ export async function startHarness(options: { faults?: boolean } = {}) {
     }
     if (subject === subjects.linksList.name) return { has_more: false, next_cursor: null, payment_links: [] };
     const p = payload as { id?: string; shop_id?: number };
-    return sampleLink({ ...(p.id ? { id: p.id } : {}), ...(p.shop_id ? { shop_id: p.shop_id } : {}) });
+    const link = sampleLink({ ...(p.id ? { id: p.id } : {}), ...(p.shop_id ? { shop_id: p.shop_id } : {}) });
+    if (subject === subjects.linksCreateOnce.name || subject === subjects.linksCancelOnce.name) return { link, replayed: false };
+    return link;
   };
 
   const nc = await connectNats(NATS_URL, 'fake-services', log);

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { subjects } from '@pl/contracts';
-import { unavailable } from '@pl/errors';
+import { idempotencyConflict, unavailable } from '@pl/errors';
 import { sampleLink, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -14,7 +15,8 @@ beforeEach(() => h.reset());
 const create = (key: string, body: object, headers = keys) =>
   h.request('POST', '/merchant/v1/payment-links', { headers: { ...headers, 'Idempotency-Key': key }, body });
 
-const creates = () => h.calls.filter((c) => c.subject === subjects.linksCreate.name).length;
+const creates = () => h.calls.filter((c) => c.subject === subjects.linksCreateOnce.name).length;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('Idempotency-Key on create', () => {
   it('replays the original status and body for a retry with the same body', async () => {
@@ -48,10 +50,10 @@ describe('Idempotency-Key on create', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => (started = resolve));
-    h.on(subjects.linksCreate.name, async () => {
+    h.on(subjects.linksCreateOnce.name, async () => {
       started();
       await gate;
-      return sampleLink();
+      return { link: sampleLink(), replayed: false };
     });
     const first = create('k-busy', { shop_id: 1, amount: '1' });
     await running;
@@ -63,7 +65,7 @@ describe('Idempotency-Key on create', () => {
   });
 
   it('frees the key after a 5xx so a retry runs', async () => {
-    h.on(subjects.linksCreate.name, async () => {
+    h.on(subjects.linksCreateOnce.name, async () => {
       throw unavailable('links is down');
     });
     expect((await create('k-5xx', { shop_id: 1, amount: '1' })).status).toBe(503);
@@ -83,5 +85,68 @@ describe('Idempotency-Key on create', () => {
   it('does not claim a key with an invalid body', async () => {
     expect((await create('k-invalid', { shop_id: 1, amount: '0' })).status).toBe(400);
     expect((await create('k-invalid', { shop_id: 1, amount: '1' })).status).toBe(201);
+  });
+});
+
+describe('Idempotency-Key carried to the links service', () => {
+  it('sends the key as its SHA-256 with the route and the body fingerprint, on the keyed subject', async () => {
+    await create('k-carried', { shop_id: 1, amount: '10.00' });
+    await create('k-carried-2', { amount: '10.00', shop_id: 1 });
+    const [first, second] = h.calls.filter((c) => c.subject === subjects.linksCreateOnce.name).map((c) => c.payload);
+    expect(first).toMatchObject({ shop_id: 1, amount_kopecks: 1000, idempotency: { route: 'merchant-v1-create', key_sha256: sha256('k-carried') } });
+    // The fingerprint is the canonical body's: the same body in another key order binds the same way.
+    expect((second as { idempotency: { fingerprint: string } }).idempotency.fingerprint).toBe(
+      (first as { idempotency: { fingerprint: string } }).idempotency.fingerprint,
+    );
+    expect(h.calls.some((c) => c.subject === subjects.linksCreate.name)).toBe(false);
+  });
+
+  it('sends a create without a key on the plain subject', async () => {
+    const res = await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: { shop_id: 1, amount: '1' } });
+    expect(res.status).toBe(201);
+    expect(h.calls.map((c) => c.subject)).toEqual([subjects.linksCreate.name]);
+  });
+
+  it('marks the answer replayed when the links service answers with the link it kept', async () => {
+    const kept = sampleLink();
+    h.on(subjects.linksCreateOnce.name, async () => ({ link: kept, replayed: true }));
+    const res = await create('k-kept-by-links', { shop_id: 1, amount: '1' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual(kept);
+    expect(res.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers the links service conflict as 409 idempotency_conflict', async () => {
+    h.on(subjects.linksCreateOnce.name, async () => {
+      throw idempotencyConflict('This Idempotency-Key was already used with a different request body');
+    });
+    const res = await create('k-conflict-in-links', { shop_id: 1, amount: '1' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('common.err.idempotency_conflict');
+  });
+});
+
+describe('Idempotency-Key on cancel', () => {
+  const id = '6f1c1f0e-3a7b-4c2d-9e8f-0a1b2c3d4e5f';
+  const other = '7a2d2f1e-4b8c-4d3e-8f9a-1b2c3d4e5f60';
+  const cancel = (linkId: string, key: string) =>
+    h.request('POST', `/merchant/v1/payment-links/${linkId}/cancel`, { headers: { ...keys, 'Idempotency-Key': key }, body: {} });
+
+  it('carries the key to the links service and replays the first answer', async () => {
+    const first = await cancel(id, 'c-replay');
+    const again = await cancel(id, 'c-replay');
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const sent = h.calls.filter((c) => c.subject === subjects.linksCancelOnce.name);
+    expect(sent.map((c) => c.payload)).toEqual([{ id, idempotency: expect.objectContaining({ route: 'merchant-v1-cancel', key_sha256: sha256('c-replay') }) }]);
+  });
+
+  it('binds the key to the link: the same key on another link is 409 idempotency_conflict', async () => {
+    expect((await cancel(id, 'c-bound')).status).toBe(200);
+    const res = await cancel(other, 'c-bound');
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('common.err.idempotency_conflict');
   });
 });

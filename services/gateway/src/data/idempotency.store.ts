@@ -24,10 +24,15 @@ const DEL_IF_HELD = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
 
 const WHAT = 'Idempotency store';
 
+/** The SHA-256 (hex) of an Idempotency-Key: how the cache and the links service know a key without keeping it. */
+export const keyDigest = (idempotencyKey: string): string => createHash('sha256').update(idempotencyKey, 'utf8').digest('hex');
+
 /**
- * Idempotency-Key records in Redis. The first request claims the key with SET NX and an in-progress
- * marker that expires after `lockSeconds` (so a crashed gateway cannot block a key for a day); the
- * finished response is then kept for `ttlSeconds`.
+ * Idempotency-Key records in Redis: the fast path. The first request claims the key with SET NX and an
+ * in-progress marker that expires after `lockSeconds` (so a crashed gateway cannot block a key for a day); the
+ * finished response is then kept for `ttlSeconds`, and replays are answered from here without a bus hop. It
+ * is not the guard against a second link: the links service keeps every key with the link it made, so a key
+ * this cache freed or forgot still finds its first answer there.
  */
 export class IdempotencyStore {
   constructor(
@@ -39,8 +44,7 @@ export class IdempotencyStore {
 
   /** `scope` names the merchant (and shop, for cashier keys) and the route. */
   private key(scope: string, idempotencyKey: string): string {
-    const digest = createHash('sha256').update(idempotencyKey, 'utf8').digest('hex');
-    return `${this.prefix}idem:${scope}:${digest}`;
+    return `${this.prefix}idem:${scope}:${keyDigest(idempotencyKey)}`;
   }
 
   async claim(scope: string, idempotencyKey: string, fingerprint: string): Promise<IdempotencyClaim> {
@@ -69,7 +73,10 @@ export class IdempotencyStore {
     );
   }
 
-  /** Frees the key so a retry can run (the first attempt failed on our side). */
+  /**
+   * Frees the key so a retry can run: the first attempt failed or its caller left. The retry reaches the links
+   * service, which answers with the first attempt's link if that one was made after all.
+   */
   async release(lease: IdempotencyLease): Promise<void> {
     await redisCall(WHAT, () => this.redis.eval(DEL_IF_HELD, { keys: [lease.key], arguments: [lease.marker] }));
   }

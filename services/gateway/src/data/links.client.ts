@@ -4,6 +4,8 @@ import {
   type BuyerLinkView,
   type CreateLinkCommand,
   type Identity,
+  type IdempotencyClaim,
+  type IdempotentLinkReply,
   type ListLinksCommand,
   type MerchantIdentity,
   type PaymentLink,
@@ -27,6 +29,11 @@ export class LinksClient {
     return this.bus.requestJson(subjects.linksCreate, command, identity, { requestId });
   }
 
+  /** A create with an Idempotency-Key: the links service keeps the key with the link, or answers the link it kept. */
+  createOnce(identity: MerchantIdentity, command: CreateLinkCommand, idempotency: IdempotencyClaim, requestId: string): Promise<IdempotentLinkReply> {
+    return this.bus.request(subjects.linksCreateOnce, { ...command, idempotency }, identity, { requestId });
+  }
+
   /** A `PaymentLink`, as UTF-8 JSON. */
   get(identity: MerchantIdentity, id: string, requestId: string): Promise<Buffer> {
     return this.bus.requestJson(subjects.linksGet, { id }, identity, { requestId });
@@ -40,6 +47,11 @@ export class LinksClient {
   /** A `PaymentLink`, as UTF-8 JSON. */
   cancel(identity: MerchantIdentity, id: string, requestId: string): Promise<Buffer> {
     return this.bus.requestJson(subjects.linksCancel, { id }, identity, { requestId });
+  }
+
+  /** A cancel with an Idempotency-Key, answered as {@link createOnce} is. */
+  cancelOnce(identity: MerchantIdentity, id: string, idempotency: IdempotencyClaim, requestId: string): Promise<IdempotentLinkReply> {
+    return this.bus.request(subjects.linksCancelOnce, { id, idempotency }, identity, { requestId });
   }
 
   /** The buyer-safe view of a link, for the checkout page (the link id is the buyer's capability). */

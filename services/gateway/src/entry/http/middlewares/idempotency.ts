@@ -1,23 +1,41 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { MerchantIdentity } from '@pl/contracts';
+import { idempotencyScope, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
 import { idempotencyConflict } from '@pl/errors';
-import type { IdempotencyLease, IdempotencyStore } from '../../../data/idempotency.store';
+import { keyDigest, type IdempotencyLease, type IdempotencyStore } from '../../../data/idempotency.store';
 import { bodyFingerprint } from '../../../domain/canonical-json';
 import { validationError } from '../../../domain/validation';
 import { bodyOf, identityOf } from '../context';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1..255 printable ASCII characters. */
 export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key);
 
-/**
- * Who a key belongs to. A cashier key acts for one shop, and two shops of one merchant may well
- * reuse the same key values (their order numbers), so the shop is part of the scope too.
- */
-export const idempotencyScope = (identity: MerchantIdentity, route: string): string =>
-  identity.shop_id !== undefined ? `${identity.merchant_id}:shop-${identity.shop_id}:${route}` : `${identity.merchant_id}:${route}`;
+/** Who a key belongs to (merchant, shop for a cashier key, route): one rule for this cache and the links service. */
+export { idempotencyScope };
+
+/** What a key binds a request to: a create's body; for a cancel, the link it names too (see {@link linkAndBody}). */
+export type FingerprintSource = (req: Request, res: Response) => unknown;
+const bodyOnly: FingerprintSource = (_req, res) => bodyOf(res);
+/** A cancel's body is empty: the key is bound to the link, so reusing it for another link is a conflict. */
+export const linkAndBody: FingerprintSource = (req, res) => ({ id: req.params.id ?? '', body: bodyOf(res) });
+
+interface IdempotencyLocals {
+  /** The claimed key, for the handler to send with its request to the links service. */
+  idempotencyClaim?: IdempotencyClaim;
+}
+
+/** The key this request claimed, as the links service keeps it; null for a request without one. */
+export const idempotencyClaimOf = (res: Response): IdempotencyClaim | null =>
+  (res.locals as IdempotencyLocals).idempotencyClaim ?? null;
+
+/** Answers with the links service's link; its replays are marked as this cache's are. */
+export function sendLinkAnswer(res: Response, status: number, answer: IdempotentLinkReply): void {
+  if (answer.replayed) res.set(REPLAYED_HEADER, 'true');
+  res.status(status).json(answer.link);
+}
 
 /** The stored form of a response body: replays answer it with `res.json`, so JSON text is kept parsed. */
 const storedBody = (body: unknown): unknown => {
@@ -31,10 +49,12 @@ const storedBody = (body: unknown): unknown => {
 };
 
 /**
- * Keeps the response of the request that claimed the key, or frees the key after a 5xx so a retry
- * can run. The response waits for the store, so a retry right after it sees the result, not the
- * in-progress marker. A store failure never withholds a response the merchant must see. It hooks
- * `res.send`, which `res.json` ends in too, so JSON passed on as text is kept as well.
+ * Keeps the response of the request that claimed the key, or frees the key after a 5xx or when the caller
+ * left before its answer, so a retry can run. Freeing is safe because this cache is not the guard: a retry of
+ * a create (or cancel) the links service did make reaches it and gets the first answer back. The response
+ * waits for the store, so a retry right after it sees the result, not the in-progress marker. A store failure
+ * never withholds a response the merchant must see. It hooks `res.send`, which `res.json` ends in too, so
+ * JSON passed on as text is kept as well.
  */
 function settleOnResponse(res: Response, store: IdempotencyStore, lease: IdempotencyLease, log: Logger): void {
   let settled = false;
@@ -54,8 +74,11 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
   });
 }
 
-/** Idempotency-Key handling for a create route; `route` names the route within the merchant's scope. */
-export function idempotency(store: IdempotencyStore, route: string, log: Logger): RequestHandler {
+/**
+ * Idempotency-Key handling for a create or cancel route; `route` names the route within the merchant's scope.
+ * Replays this cache holds are answered here; a claimed key goes on with the request to the links service.
+ */
+export function idempotency(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): RequestHandler {
   return async (req, res, next) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return next();
@@ -65,10 +88,11 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger)
         'Idempotency-Key header',
       );
     }
-    const claim = await store.claim(idempotencyScope(identityOf(res), route), key, bodyFingerprint(bodyOf(res)));
+    const fingerprint = bodyFingerprint(bindTo(req, res));
+    const claim = await store.claim(idempotencyScope(identityOf(res), route), key, fingerprint);
     switch (claim.outcome) {
       case 'replay':
-        res.set('Idempotent-Replayed', 'true').status(claim.status).json(claim.body);
+        res.set(REPLAYED_HEADER, 'true').status(claim.status).json(claim.body);
         return;
       case 'conflict':
         throw idempotencyConflict(
@@ -77,6 +101,7 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger)
             : 'This Idempotency-Key was already used with a different request body',
         );
       case 'claimed':
+        (res.locals as IdempotencyLocals).idempotencyClaim = { route, key_sha256: keyDigest(key), fingerprint };
         settleOnResponse(res, store, claim.lease, log);
         next();
     }

@@ -3,7 +3,7 @@ import type { HttpDeps } from '../deps';
 import { authenticateCashierOrSession } from '../middlewares/authenticate-cashier';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
-import { idempotency } from '../middlewares/idempotency';
+import { idempotency, linkAndBody } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -29,7 +29,15 @@ export function dashboardLinksRoutes(deps: HttpDeps): Router {
     .all(wrongMethod(['GET', 'POST']));
   router
     .route('/:id/cancel')
-    .post(chain(...session, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links)))
+    .post(
+      chain(
+        ...session,
+        jsonBody({ emptyAs: {} }),
+        validateCancel,
+        idempotency(deps.idempotency, 'api-v1-cancel', deps.log, linkAndBody),
+        cancelLink(deps.links),
+      ),
+    )
     .all(wrongMethod(['POST']));
   return router;
 }

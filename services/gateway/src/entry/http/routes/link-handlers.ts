@@ -4,6 +4,7 @@ import type { LinksClient } from '../../../data/links.client';
 import { checkCancelBody, toCreateLinkCommand, toLinkId, toListLinksCommand } from '../../../domain/link-commands';
 import { withPaymentsAlias } from '../../../domain/link-list-body';
 import { commandOf, identityOf, requestIdOf } from '../context';
+import { idempotencyClaimOf, sendLinkAnswer } from '../middlewares/idempotency';
 import { validate } from '../middlewares/validate';
 
 /** Validation of a create body; cashier keys carry their shop, so only they may leave shop_id out. */
@@ -25,7 +26,10 @@ const sendJsonText = (res: Response, status: number, json: Buffer): void => {
 export const createLink =
   (links: LinksClient): RequestHandler =>
   async (_req, res) => {
-    sendJsonText(res, 201, await links.create(identityOf(res), commandOf<CreateLinkCommand>(res), requestIdOf(res)));
+    const key = idempotencyClaimOf(res);
+    const command = commandOf<CreateLinkCommand>(res);
+    if (key) sendLinkAnswer(res, 201, await links.createOnce(identityOf(res), command, key, requestIdOf(res)));
+    else sendJsonText(res, 201, await links.create(identityOf(res), command, requestIdOf(res)));
   };
 
 export const getLink =
@@ -44,5 +48,8 @@ export const listLinks =
 export const cancelLink =
   (links: LinksClient): RequestHandler =>
   async (req, res) => {
-    sendJsonText(res, 200, await links.cancel(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
+    const key = idempotencyClaimOf(res);
+    const id = toLinkId(req.params.id);
+    if (key) sendLinkAnswer(res, 200, await links.cancelOnce(identityOf(res), id, key, requestIdOf(res)));
+    else sendJsonText(res, 200, await links.cancel(identityOf(res), id, requestIdOf(res)));
   };

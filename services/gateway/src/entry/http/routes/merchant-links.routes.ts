@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { chain } from '../middlewares/chain';
-import { idempotency } from '../middlewares/idempotency';
+import { idempotency, linkAndBody } from '../middlewares/idempotency';
 import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -22,7 +22,15 @@ export function merchantLinksRoutes(deps: HttpDeps): Router {
   router.route('/:id').get(chain(...auth, getLink(deps.links))).all(wrongMethod(['GET']));
   router
     .route('/:id/cancel')
-    .post(chain(...auth, jsonBody({ emptyAs: {} }), validateCancel, cancelLink(deps.links)))
+    .post(
+      chain(
+        ...auth,
+        jsonBody({ emptyAs: {} }),
+        validateCancel,
+        idempotency(deps.idempotency, 'merchant-v1-cancel', deps.log, linkAndBody),
+        cancelLink(deps.links),
+      ),
+    )
     .all(wrongMethod(['POST']));
   return router;
 }
