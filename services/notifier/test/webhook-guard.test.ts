@@ -20,6 +20,9 @@ describe('webhook delivery with private targets refused (a deployment)', () => {
   it.each([
     ['an IP literal', () => receiver.url],
     ['a host name that resolves to loopback', () => `http://localhost:${receiver.port}/hook`],
+    // Stored before the rule was tightened, or written past registration: the send itself refuses them.
+    ['loopback behind NAT64', () => `http://[64:ff9b::7f00:1]:${receiver.port}/hook`],
+    ['loopback behind 6to4', () => `http://[2002:7f00:1::]:${receiver.port}/hook`],
   ])('counts every attempt at %s as failed with the reason recorded, and never connects', async (_case, url) => {
     const event = system.event(await system.createShop(url(), 'secret'));
     await system.publish(event);
