@@ -5,6 +5,7 @@ import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
 import { IdempotencyRepository } from './data/idempotency.repository';
+import { LatePaymentRepository } from './data/late-payment.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { OutboxRepository } from './data/outbox.repository';
@@ -17,6 +18,7 @@ import { IdempotencyPurge } from './entry/background/idempotency-purge';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
 import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
+import { latePaymentAlarm } from './late-payment-alarm';
 
 /** kafkajs logs every failed connection attempt; the relay reports outages itself (once each), so it stays quiet unless debugging. */
 const kafkaLog = (log: Logger, level: string): Logger =>
@@ -69,6 +71,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
 
   const deps: LinkDeps = {
     links,
+    latePayments: new LatePaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' }))),
     idempotency,
     shops: new ShopClient(bus),
     now: () => new Date(),

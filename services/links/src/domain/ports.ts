@@ -1,4 +1,5 @@
 import type { Identity, LinkStatus, ShopView } from '@pl/contracts';
+import type { ArrivedPayment, LatePayment } from './late-payment';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
 import type { ProviderRegistry } from './providers/payment-provider';
 import type { LinkCursor } from './cursor';
@@ -73,6 +74,20 @@ export interface IdempotencyRecords {
   cancel(id: string, scope: LinkScope, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken' | null>;
 }
 
+/**
+ * Payments confirmed for links that had already left `pending`, kept for an operator to refund or settle.
+ * At most one record per provider payment.
+ */
+export interface LatePaymentBook {
+  /**
+   * Records `payment` against its link as the link stands now, reading it in the same statement. The new
+   * record, or null and nothing written: the link is still pending, or this payment is recorded already.
+   */
+  recordIfLate(payment: ArrivedPayment): Promise<LatePayment | null>;
+  /** Every late payment received at or after `since` (all when null), oldest first. */
+  list(since: Date | null): Promise<LatePayment[]>;
+}
+
 /** Shops as a caller may see them: unknown is not_found, another merchant's (or another shop than a cashier key's) is forbidden. */
 export interface ShopDirectory {
   getShop(shopId: number, identity: Identity): Promise<ShopView>;
@@ -80,6 +95,7 @@ export interface ShopDirectory {
 
 export interface LinkDeps {
   links: LinkStore;
+  latePayments: LatePaymentBook;
   idempotency: IdempotencyRecords;
   shops: ShopDirectory;
   /** Application clock, used only to decide whether to try expiring a link on read. */

@@ -11,15 +11,46 @@ const MAX_TRIES = 3;
 
 /**
  * The link a provider's payment id names: the one that stored it at selection, or, for a link paid
- * with no method selected, the one the provider derives from the id (a link that selected another
- * payment does not match).
+ * with no method selected, the one the provider derives from the id. A pending link that selected
+ * another payment does not match: it awaits that one. A `paid` whose derived link has already left
+ * pending with another payment does: a second payment for a settled link is money all the same, and
+ * is recorded as a late payment.
  */
 async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand): Promise<LinkRecord> {
   const provider = deps.providers.byName(command.provider);
   if (!provider) throw notFound(`Unknown payment provider ${command.provider}`);
-  const link = await deps.links.findForPayment(provider.name, command.gateway_payment_id, provider.linkIdFor(command.gateway_payment_id));
-  if (!link) throw notFound('Payment not found');
-  return link;
+  const derivedId = provider.linkIdFor(command.gateway_payment_id);
+  const link = await deps.links.findForPayment(provider.name, command.gateway_payment_id, derivedId);
+  if (link) return link;
+  if (derivedId !== null && command.status === 'paid') {
+    const derived = await deps.links.findById(derivedId);
+    if (derived && derived.status !== 'pending') return derived;
+  }
+  throw notFound('Payment not found');
+}
+
+/** The repeat of the callback that paid `link`: it changes nothing and records nothing. */
+const isThePaymentThatPaid = (link: LinkRecord, command: SettlePaymentCommand): boolean =>
+  link.status === 'paid' && link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
+
+/**
+ * A verdict for a link that has left pending (which it never returns to): 409 and the link stays as it is.
+ * A `paid` is the buyer's money, though, so unless it repeats the payment that paid the link it is recorded
+ * as a late payment first, once per provider payment. The 409 (which the gateway answers the provider 200)
+ * goes only after the record committed: a failed write is an error the provider retries, never an answer
+ * that lets it forget the payment.
+ */
+async function refuseSettled(deps: LinkDeps, link: LinkRecord, command: SettlePaymentCommand): Promise<never> {
+  if (command.status === 'paid' && !isThePaymentThatPaid(link, command)) {
+    await deps.latePayments.recordIfLate({
+      id: deps.newId(),
+      linkId: link.id,
+      provider: command.provider,
+      gatewayPaymentId: command.gateway_payment_id,
+      receivedAt: deps.now(),
+    });
+  }
+  throw linkNotPending(link.status);
 }
 
 /**
@@ -28,15 +59,19 @@ async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand): P
  * to failed. The move is conditional on the link being pending, so of a payment racing a cancel or an
  * expiry exactly one wins, and a repeated callback is a 409 that changes nothing (the gateway answers
  * the provider 200 for it). A link that is due but not yet swept can still be paid: the money arrived.
+ * A `paid` that loses (the link expired, was canceled or failed first) is recorded as a late payment.
  *
  * The event is built from the link as read, so the move also requires the link to be still as read; a
- * selection made in between (new amounts) makes it read again. `paid_at` is this service's clock.
+ * failed move reads the link again: a selection made in between (new amounts) is settled at the new
+ * amounts, a move made in between (the sweeper, a cancel) makes the payment late. So every `paid` is
+ * either settled or recorded before it is answered. `paid_at` is this service's clock.
  */
 export async function settlePayment(deps: LinkDeps, identity: Identity, command: SettlePaymentCommand): Promise<LinkRecord> {
   requireService(identity);
   for (let tries = 1; ; tries += 1) {
     const link = await findSettledLink(deps, command);
-    if (link.status !== 'pending') throw linkNotPending(link.status);
+    if (link.status !== 'pending') return refuseSettled(deps, link, command);
+    if (tries > MAX_TRIES) throw unavailable('The payment link kept changing while the payment was settled; retry');
     const at = deps.now();
     const event = command.status === 'paid' ? paymentSucceeded({ ...link, status: 'paid', paidAt: at }, deps.newId(), deps.eventsTopic) : null;
     const settled = await deps.links.settle(
@@ -48,6 +83,5 @@ export async function settlePayment(deps: LinkDeps, identity: Identity, command:
       crashPoint('links.after-settle-commit');
       return settled;
     }
-    if (tries === MAX_TRIES) throw unavailable('The payment link kept changing while the payment was settled; retry');
   }
 }

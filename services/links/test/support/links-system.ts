@@ -65,6 +65,8 @@ export interface LinksSystem {
   topic: string;
   /** Direct access to the links schema, for arranging states the API cannot reach quickly (expiry). */
   linksDb: Db;
+  /** The links service's ops port (/metrics). */
+  linksOpsPort: number;
   createShop(merchantId: string, settings?: ShopSettings): Promise<number>;
   createLink(identity: Identity, command: Partial<CreateLinkCommand>): Promise<PaymentLink>;
   stop(): Promise<void>;
@@ -106,6 +108,7 @@ export async function startLinksSystem(
     databaseUrl: database.url,
     topic,
     linksDb,
+    linksOpsPort: links.opsPort,
     async createShop(merchantId, settings = {}) {
       const { shop } = await shopRepo.createShop({
         merchant_id: merchantId,

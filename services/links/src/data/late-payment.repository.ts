@@ -1,0 +1,76 @@
+import type { Db } from '@pl/db';
+import type { ArrivedPayment, LatePayment } from '../domain/late-payment';
+import type { FinalStatus } from '../domain/link';
+import type { LatePaymentBook } from '../domain/ports';
+
+/** pg hands bigint back as text; kopeck and shop id values stay far below 2^53. */
+interface LatePaymentRow {
+  id: string;
+  link_id: string;
+  link_status: FinalStatus;
+  provider: string;
+  gateway_payment_id: string;
+  payer_amount: string;
+  received_at: Date;
+  merchant_id: string;
+  shop_id: string;
+  order_id: string | null;
+}
+
+const toLatePayment = (r: LatePaymentRow): LatePayment => ({
+  id: r.id,
+  linkId: r.link_id,
+  linkStatus: r.link_status,
+  provider: r.provider,
+  gatewayPaymentId: r.gateway_payment_id,
+  payerAmount: Number(r.payer_amount),
+  receivedAt: r.received_at,
+  merchantId: r.merchant_id,
+  shopId: Number(r.shop_id),
+  orderId: r.order_id,
+});
+
+/** Late payments in the `links` schema (table late_payments), each with the merchant, shop and order of its link. */
+export class LatePaymentRepository implements LatePaymentBook {
+  /** `onRecorded` gets each late payment a statement committed (not a repeat): the service counts and logs it. */
+  constructor(
+    private readonly db: Db,
+    private readonly onRecorded: (late: LatePayment) => void = () => undefined,
+  ) {}
+
+  /**
+   * One statement reads the link and writes the record, so the state recorded is the one the payment met. A
+   * link that left `pending` never returns to it, so a link read as not pending here stays so; a repeat of the
+   * payment meets the unique (provider, gateway_payment_id) and writes nothing (it waits for a concurrent
+   * first one to commit, then does nothing).
+   */
+  async recordIfLate(payment: ArrivedPayment): Promise<LatePayment | null> {
+    const rows = await this.db.query<LatePaymentRow>(
+      `WITH link AS (
+         SELECT id, status, payer_amount, merchant_id, shop_id, order_id FROM payment_links WHERE id = $2 AND status <> 'pending'
+       ), recorded AS (
+         INSERT INTO late_payments (id, link_id, link_status, provider, gateway_payment_id, payer_amount, received_at)
+         SELECT $1, id, status, $3, $4, payer_amount, $5 FROM link
+         ON CONFLICT ON CONSTRAINT late_payments_payment_key DO NOTHING
+         RETURNING id, link_id, link_status, provider, gateway_payment_id, payer_amount, received_at
+       )
+       SELECT r.*, l.merchant_id, l.shop_id, l.order_id FROM recorded r CROSS JOIN link l`,
+      [payment.id, payment.linkId, payment.provider, payment.gatewayPaymentId, payment.receivedAt],
+    );
+    const late = rows[0] ? toLatePayment(rows[0]) : null;
+    if (late) this.onRecorded(late);
+    return late;
+  }
+
+  async list(since: Date | null): Promise<LatePayment[]> {
+    const rows = await this.db.query<LatePaymentRow>(
+      `SELECT p.id, p.link_id, p.link_status, p.provider, p.gateway_payment_id, p.payer_amount, p.received_at,
+              l.merchant_id, l.shop_id, l.order_id
+         FROM late_payments p JOIN payment_links l ON l.id = p.link_id
+        WHERE $1::timestamptz IS NULL OR p.received_at >= $1::timestamptz
+        ORDER BY p.received_at, p.id`,
+      [since],
+    );
+    return rows.map(toLatePayment);
+  }
+}

@@ -1,0 +1,32 @@
+import type { FinalStatus } from './link';
+
+/** A provider's `paid` for a link, as it arrived here: what a late payment is recorded from. */
+export interface ArrivedPayment {
+  /** The record's id, should it become one. */
+  id: string;
+  linkId: string;
+  provider: string;
+  gatewayPaymentId: string;
+  /** This service's clock when the callback reached it. */
+  receivedAt: Date;
+}
+
+/**
+ * A payment confirmed for a link that had already left `pending`: the buyer's money arrived, the link stayed
+ * as it was, and an operator refunds or settles it by hand. Amounts in kopecks.
+ */
+export interface LatePayment {
+  id: string;
+  linkId: string;
+  /** The link's state when the payment arrived. */
+  linkStatus: FinalStatus;
+  provider: string;
+  gatewayPaymentId: string;
+  /** What the buyer was asked to pay, as the link held it then. */
+  payerAmount: number;
+  receivedAt: Date;
+  /** Whose link it is, so the operator knows whom to talk to. */
+  merchantId: string;
+  shopId: number;
+  orderId: string | null;
+}

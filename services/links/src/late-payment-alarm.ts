@@ -1,0 +1,34 @@
+import { Counter, type Logger, type Registry } from '@pl/telemetry';
+import type { LatePayment } from './domain/late-payment';
+import type { FinalStatus } from './domain/link';
+
+const LINK_STATUSES: readonly FinalStatus[] = ['paid', 'expired', 'canceled', 'failed'];
+
+/**
+ * What a newly recorded late payment sets off: `late_payments_total{link_status}` (the PrometheusRule
+ * `LatePaymentReceived` alerts on its increase) and a `warn` line an operator can find by link id. Every
+ * series starts at 0, so the first late payment of a process is an increase Prometheus can see.
+ */
+export function latePaymentAlarm(metrics: Registry, log: Logger): (late: LatePayment) => void {
+  const recorded = new Counter({
+    name: 'late_payments_total',
+    help: 'Payments confirmed for links no longer pending (expired, canceled, failed, or paid by another payment), by the state they met',
+    labelNames: ['link_status'],
+    registers: [metrics],
+  });
+  for (const status of LINK_STATUSES) recorded.labels(status).inc(0);
+  return (late) => {
+    recorded.labels(late.linkStatus).inc();
+    log.warn(
+      {
+        link_id: late.linkId,
+        link_status: late.linkStatus,
+        provider: late.provider,
+        gateway_payment_id: late.gatewayPaymentId,
+        payer_amount_kopecks: late.payerAmount,
+        late_payment_id: late.id,
+      },
+      'late payment recorded: the buyer paid a link that was no longer pending; refund or settle it (payment:late)',
+    );
+  };
+}
