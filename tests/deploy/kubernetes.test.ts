@@ -14,6 +14,7 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import type { IService } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { findKubectl, ofKind, render, type K8sObject } from './support/kustomize';
+import { PrometheusRule, type PrometheusRuleObject } from './support/prometheus-rule';
 import { ROOT, SERVICES, parseEnvFile, readText } from './support/repo';
 import { SECRET_EXAMPLE_FILE, SECRET_NAME, deployment, podSpecOf, resolveContainerEnv, workloads } from './support/workloads';
 
@@ -35,6 +36,8 @@ const MODELS: Record<string, ModelClass> = {
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'networking.k8s.io/v1/Ingress': Ingress,
+  // A CRD of the Prometheus Operator: checked against a mirror of its schema (support/prometheus-rule.ts).
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
 function validateAgainstSchema(object: K8sObject): void {
@@ -167,6 +170,42 @@ describe.each(appOverlays)('k8s/$path services', ({ path }) => {
     const web = egress.filter(({ rule }) => rule.ports?.some((port) => port.port === 443 || port.port === 80));
     expect(web.map(({ policy }) => policy.spec?.podSelector?.matchLabels)).toEqual([{ 'app.kubernetes.io/name': 'notifier' }]);
     expect(web[0]?.rule.ports?.map((port) => port.port).sort()).toEqual([443, 80]);
+  });
+});
+
+test('the PrometheusRule check rejects a rule without an expression and a bad duration, so a pass means it ran', () => {
+  const broken = (rule: object) =>
+    ({ apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name: 'broken' }, spec: { groups: [{ name: 'g', rules: [rule] }] } }) as unknown as K8sObject;
+  expect(() => validateAgainstSchema(broken({ alert: 'NoExpr' }))).toThrow(/expr/);
+  expect(() => validateAgainstSchema(broken({ alert: 'BadFor', expr: 'up == 0', for: '5 minutes' }))).toThrow(/duration/);
+  expect(() => validateAgainstSchema(broken({ alert: 'Fine', expr: 'up == 0', for: '5m' }))).not.toThrow();
+});
+
+describe.each(appOverlays)('k8s/$path alerts', ({ path }) => {
+  /** GitHub's anchor of a Markdown heading (lower case, punctuation dropped, spaces to hyphens). */
+  const anchorOf = (heading: string): string => heading.trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  const operationsAnchors = new Set(
+    readText('docs/operations.md')
+      .split('\n')
+      .filter((line) => /^#{1,6} /.test(line))
+      .map((line) => anchorOf(line.replace(/^#+ /, ''))),
+  );
+
+  test('every alert has a severity and a runbook_url to a section of docs/operations.md that exists', () => {
+    const alerts = ofKind<PrometheusRuleObject>(render(path), 'PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g) => g.rules));
+    expect(alerts.length).toBeGreaterThan(0);
+    for (const alert of alerts) {
+      expect(alert.labels?.severity).toMatch(/^(warning|critical)$/);
+      const anchor = /\/docs\/operations\.md#([a-z0-9-]+)$/.exec(alert.annotations?.runbook_url ?? '')?.[1];
+      expect({ alert: alert.alert, anchor: anchor !== undefined && operationsAnchors.has(anchor) }).toEqual({ alert: alert.alert, anchor: true });
+    }
+  });
+
+  test('a late payment alerts: LatePaymentReceived fires on any increase of the links service\'s late_payments_total', () => {
+    const alerts = ofKind<PrometheusRuleObject>(render(path), 'PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g) => g.rules));
+    const late = alerts.find((a) => a.alert === 'LatePaymentReceived');
+    expect(late?.expr).toMatch(/increase\(late_payments_total\{service="links"\}\[\w+\]\)\) > 0$/);
+    expect(late?.annotations?.runbook_url).toMatch(/#late-payments$/);
   });
 });
 
