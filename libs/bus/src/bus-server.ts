@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Identity, SubjectContract } from '@pl/contracts';
-import { internal, isAppError, validationFailed, type WireError } from '@pl/errors';
+import { parseOrThrow, type Identity, type SubjectContract } from '@pl/contracts';
+import { internal, invalidField, isAppError, type WireError } from '@pl/errors';
 import { contextFrom, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import { busHistogram } from './bus-metrics';
 import { IDENTITY_HEADER, maxPayloadOf, replyBytes, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
@@ -127,11 +127,9 @@ export class BusServer {
       try {
         payload = JSON.parse(Buffer.from(msg.data).toString('utf8'));
       } catch {
-        throw validationFailed('Message is not valid JSON');
+        throw invalidField('', 'is not valid JSON');
       }
-      const parsed = subject.request.safeParse(payload);
-      if (!parsed.success) throw validationFailed('Message breaks its contract', parsed.error.issues);
-      const data = await handler(parsed.data, {
+      const data = await handler(parseOrThrow(subject.request, payload, 'Message'), {
         identity,
         requestId,
         get log() {

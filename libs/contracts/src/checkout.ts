@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paymentLink } from './link';
+import { identifierText } from './text';
 
 /** Crypto networks the checkout offers, `<COIN>-<NETWORK>`. */
 export const CRYPTO_NETWORKS = ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] as const;
@@ -24,7 +25,7 @@ export type BuyerLinkView = z.infer<typeof buyerLinkView>;
 
 /** Body of a provider callback, `POST /callbacks/v1/{provider}`. */
 export const providerCallbackBody = z.object({
-  gateway_payment_id: z.string().min(1).max(200),
+  gateway_payment_id: identifierText(200),
   status: z.enum(['paid', 'failed']),
 });
 export type ProviderCallbackBody = z.infer<typeof providerCallbackBody>;

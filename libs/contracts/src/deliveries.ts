@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { moscowDate, uuid } from './fields';
+import { identifierText } from './text';
 
 export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
@@ -48,7 +49,7 @@ export const listDeliveriesQuery = z.strictObject({
     .transform(Number)
     .pipe(z.number().int().min(1).max(100))
     .optional(),
-  cursor: z.string().min(1).max(512).optional(),
+  cursor: identifierText(512).optional(),
 });
 
 /** Where and how to sign a shop's webhooks; only the notifier asks, and only at send time. */

@@ -2,18 +2,15 @@ import { z } from 'zod';
 import { parseAmountText } from '@pl/money';
 import { JsonNumberText } from './json';
 
-const codePoints = (s: string): number => [...s].length;
-
-/** A string limited by Unicode code points, as the decisions count lengths. */
-export const boundedText = (max: number) =>
-  z.string().refine((s) => codePoints(s) <= max, { message: `must be at most ${max} characters` });
-
 /**
  * `amount` as the client sent it: a JSON number (judged by its source text) or a decimal string.
  * Produces integer kopecks.
  */
 export const amountInput = z
-  .union([z.number(), z.string(), z.instanceof(JsonNumberText)])
+  .union([z.number(), z.string(), z.instanceof(JsonNumberText)], {
+    // zod's own message would name the JsonNumberText class.
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number or a decimal string'),
+  })
   .transform((value, ctx) => {
     const text = value instanceof JsonNumberText ? value.source : typeof value === 'number' ? String(value) : value;
     const kopecks = parseAmountText(text);

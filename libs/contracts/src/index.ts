@@ -1,4 +1,6 @@
 export * from './json';
+export * from './text';
+export * from './issues';
 export * from './fields';
 export * from './http';
 export * from './link';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boundedText, linkStatus, positiveId, uuid } from './fields';
+import { linkStatus, positiveId, uuid } from './fields';
+import { freeText, identifierText } from './text';
 import { paymentLink, paymentLinkPage } from './link';
 import { shopView } from './shop';
 import { buyerLinkView, cryptoNetwork } from './checkout';
@@ -19,18 +20,18 @@ const subject = <Req extends z.ZodType, Res extends z.ZodType>(name: string, req
 export const createLinkCommand = z.strictObject({
   shop_id: positiveId.optional(),
   amount_kopecks: z.number().int().min(1).max(9_999_999_999),
-  order_id: boundedText(128).nullable(),
-  description: boundedText(1024).nullable(),
+  order_id: identifierText(128).nullable(),
+  description: freeText(1024).nullable(),
   expires_in_minutes: z.number().int().min(1).max(43200),
 });
 export type CreateLinkCommand = z.infer<typeof createLinkCommand>;
 
 export const listLinksCommand = z.strictObject({
   limit: z.number().int().min(1).max(100),
-  cursor: z.string().nullable(),
+  cursor: identifierText(512).nullable(),
   status: linkStatus.nullable(),
   shop_id: positiveId.nullable(),
-  order_id: z.string().nullable(),
+  order_id: identifierText(128).nullable(),
 });
 export type ListLinksCommand = z.infer<typeof listLinksCommand>;
 

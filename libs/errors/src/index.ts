@@ -35,12 +35,25 @@ export const HTTP_STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
   unavailable: 503,
 };
 
+/**
+ * One problem with one input field, the only shape of a validation error's `details`, from every service
+ * and the admin CLI. `field` is the dotted path of the field (`items.0.name`; a query parameter or CLI flag by
+ * its name; '' for the input as a whole), `code` a machine-readable reason (zod's issue codes:
+ * `invalid_type`, `too_big`, `unrecognized_keys`, `custom`, ...), `message` English for a person. No message
+ * echoes the input or names an internal type.
+ */
+export interface FieldIssue {
+  field: string;
+  code: string;
+  message: string;
+}
+
 /** The error as it travels between services and to clients: never a stack. */
 export interface WireError {
   kind: ErrorKind;
   code: string;
   message: string;
-  details?: unknown;
+  details?: FieldIssue[];
 }
 
 export class AppError extends Error {
@@ -48,7 +61,7 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
-    readonly details?: unknown,
+    readonly details?: readonly FieldIssue[],
   ) {
     super(message);
     this.name = 'AppError';
@@ -60,7 +73,7 @@ export class AppError extends Error {
 
   toWire(): WireError {
     const wire: WireError = { kind: this.kind, code: this.code, message: this.message };
-    if (this.details !== undefined) wire.details = this.details;
+    if (this.details !== undefined) wire.details = [...this.details];
     return wire;
   }
 
@@ -69,8 +82,12 @@ export class AppError extends Error {
   }
 }
 
-export const validationFailed = (message: string, details?: unknown): AppError =>
+/** 400 validation_failed; `details` names every offending field, so a client can point at each. */
+export const validationFailed = (message: string, details: readonly FieldIssue[]): AppError =>
   new AppError('validation', 'common.err.validation_failed', message, details);
+/** 400 validation_failed for one field: `field` and the message say what is wrong with it. */
+export const invalidField = (field: string, message: string, code = 'custom'): AppError =>
+  validationFailed(`${field || 'input'} ${message}`, [{ field, code, message }]);
 export const invalidJson = (message = 'Request body is not valid JSON'): AppError =>
   new AppError('invalid_json', 'common.err.invalid_json', message);
 export const unauthorized = (message = 'Missing or invalid credentials'): AppError =>

@@ -72,4 +72,4 @@ export async function assertWebhookTarget(raw: string, policy: WebhookTargetPoli
 }
 
 const invalid = (reason: string) =>
-  validationFailed(`webhook_url ${reason}`, [{ path: ['webhook_url'], message: reason }]);
+  validationFailed(`webhook_url ${reason}`, [{ field: 'webhook_url', code: 'custom', message: reason }]);

@@ -106,7 +106,7 @@ describe('POST /merchant/v1/payment-links', () => {
     const res = await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: { shop_id: 1, amount: '1', amout: 1 } });
     expectError(res, 400, 'common.err.validation_failed');
     expect(res.body.error.message).toContain('amout');
-    expect(res.body.error.details[0].keys).toEqual(['amout']);
+    expect(res.body.error.details).toEqual([{ field: 'amout', code: 'unrecognized_keys', message: 'is not a known field' }]);
   });
 
   it('maps domain errors from the links service to their statuses', async () => {

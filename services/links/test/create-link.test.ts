@@ -141,7 +141,7 @@ describe('links.create', () => {
 
   it('answers 400 naming shop_id when an account key omits it', async () => {
     const error = await system.createLink(apiKey(merchant), {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'common.err.validation_failed', details: [{ path: ['shop_id'] }] });
+    expect(error).toMatchObject({ code: 'common.err.validation_failed', details: [{ field: 'shop_id', code: 'invalid_type', message: 'is required' }] });
   });
 
   it('refuses a platform service identity', async () => {

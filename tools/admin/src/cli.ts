@@ -24,7 +24,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     const command = name === undefined ? undefined : COMMANDS[name];
     if (!command) {
-      throw validationFailed(`Unknown command ${JSON.stringify(name ?? '')}; expected one of ${Object.keys(COMMANDS).join(', ')}`);
+      const message = `Unknown command ${JSON.stringify(name ?? '')}; expected one of ${Object.keys(COMMANDS).join(', ')}`;
+      throw validationFailed(message, [{ field: 'command', code: 'invalid_value', message }]);
     }
     ctx = new AdminContext(loadAdminConfig(env), env);
     return { ok: true, result: await command(args, ctx) };

@@ -1,28 +1,41 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { bps, positiveId } from '@pl/contracts';
-import { validationFailed } from '@pl/errors';
+import { bps, clientMessages, fieldIssues, positiveId, textProblem } from '@pl/contracts';
+import { validationFailed, type FieldIssue } from '@pl/errors';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** Flags hold one-line values (names, emails, URLs, secrets): the contracts' one text rule without its length. */
+const FLAG_TEXT = { max: Number.MAX_SAFE_INTEGER } as const;
+
 /**
  * Parses a command's flags strictly (unknown flags and positionals are errors) and validates the
- * values with zod; every problem is a validation error naming the flag.
+ * values: every string by the one text rule, then the command's zod schema. Every problem is a
+ * validation error in the one details shape, `field` being the flag's name. An empty value passes the
+ * text rule here, because `--webhook-url ''` means "clear it"; the command's schema decides the rest.
  */
 export function parseFlags<S extends z.ZodType>(args: string[], options: Options, schema: S): z.output<S> {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
   } catch (e) {
-    throw validationFailed(e instanceof Error ? e.message : 'Invalid flags');
+    // node:util's message names the flag; `instanceof Error` would miss errors from another realm (a test VM).
+    const message = typeof (e as { message?: unknown } | null)?.message === 'string' ? (e as { message: string }).message : 'Invalid flags';
+    throw validationFailed(message, [{ field: '', code: 'invalid_flags', message }]);
   }
-  const parsed = schema.safeParse({ ...values });
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => ({ flag: `--${String(i.path[0] ?? '')}`, message: i.message }));
-    throw validationFailed(problems.map((p) => `${p.flag}: ${p.message}`).join('; '), problems);
-  }
+  const textIssues: FieldIssue[] = Object.entries(values).flatMap(([flag, value]) => {
+    const problem = typeof value === 'string' && value !== '' ? textProblem(value, FLAG_TEXT) : null;
+    return problem === null ? [] : [{ field: flag, code: 'custom', message: problem }];
+  });
+  if (textIssues.length > 0) throw flagsInvalid(textIssues);
+  const parsed = schema.safeParse({ ...values }, { error: clientMessages });
+  if (!parsed.success) throw flagsInvalid(fieldIssues(parsed.error.issues));
   return parsed.data;
 }
+
+/** Flags are named as an operator types them in the message (`--email: ...`), by name in `details`. */
+const flagsInvalid = (issues: FieldIssue[]) =>
+  validationFailed(issues.map((i) => `--${i.field}: ${i.message}`).join('; '), issues);
 
 /** A whole number given as a flag, then checked by `inner`. */
 const wholeNumber = <T extends z.ZodType<unknown, number>>(inner: T) =>

@@ -1,5 +1,5 @@
 import type { CreateLinkCommand, CreateLinkOnceCommand, Identity, MerchantIdentity } from '@pl/contracts';
-import { emailNotConfirmed, forbidden, shopNotApproved, validationFailed } from '@pl/errors';
+import { emailNotConfirmed, forbidden, invalidField, shopNotApproved } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
 import { requireMerchant } from './access';
 import { keptAnswer, keyRefOf, winnerAnswer, type LinkAnswer } from './idempotency';
@@ -15,7 +15,7 @@ function shopIdFor(who: MerchantIdentity, command: CreateLinkCommand): number {
     return who.shop_id;
   }
   if (command.shop_id === undefined) {
-    throw validationFailed('shop_id is required', [{ path: ['shop_id'], message: 'shop_id is required' }]);
+    throw invalidField('shop_id', 'is required', 'invalid_type');
   }
   return command.shop_id;
 }

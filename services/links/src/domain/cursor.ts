@@ -1,4 +1,4 @@
-import { validationFailed } from '@pl/errors';
+import { invalidField } from '@pl/errors';
 
 /** A position in the list's (created_at desc, id desc) order. */
 export interface LinkCursor {
@@ -17,7 +17,7 @@ export function encodeCursor(cursor: LinkCursor): string {
 
 /** The position a cursor names; anything this service did not produce is 400. */
 export function decodeCursor(text: string): LinkCursor {
-  const malformed = () => validationFailed('cursor is malformed', [{ path: ['cursor'], message: 'cursor is malformed' }]);
+  const malformed = () => invalidField('cursor', 'is malformed');
   if (!BASE64URL.test(text)) throw malformed();
   const decoded = Buffer.from(text, 'base64url');
   // Node's decoder skips junk silently; re-encoding must give the input back for it to be ours.

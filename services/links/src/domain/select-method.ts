@@ -1,5 +1,5 @@
 import type { Identity, SelectMethodCommand } from '@pl/contracts';
-import { linkNotPending, validationFailed } from '@pl/errors';
+import { invalidField, linkNotPending } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
 import { LINKS_SERVICE_IDENTITY, requireService } from './access';
 import { loadLink } from './get-link';
@@ -20,10 +20,10 @@ async function withShopName(deps: LinkDeps, link: LinkRecord): Promise<BuyerLink
 /** crypto needs a network, SBP takes none; the contract lets both shapes through, so the rule lives here. */
 function checkShape(command: SelectMethodCommand): void {
   if (command.method === 'crypto' && command.network === null) {
-    throw validationFailed('network is required for crypto', [{ path: ['network'], message: 'network is required for crypto' }]);
+    throw invalidField('network', 'is required for crypto', 'invalid_type');
   }
   if (command.method === 'sbp' && command.network !== null) {
-    throw validationFailed('network is not allowed for sbp', [{ path: ['network'], message: 'network is not allowed for sbp' }]);
+    throw invalidField('network', 'is not allowed for sbp');
   }
 }
 

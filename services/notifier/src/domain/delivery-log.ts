@@ -1,10 +1,10 @@
 import { ATTEMPT_ERROR_MAX_LENGTH, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
-import { forbidden, notFound, validationFailed } from '@pl/errors';
+import { forbidden, invalidField, notFound } from '@pl/errors';
 import type { DeliveryRecord, DeliveryStore } from './delivery';
 
 const CURSOR = /^v1:(0|[1-9][0-9]{0,18})$/;
-const malformedCursor = () => validationFailed('cursor is malformed', [{ path: ['cursor'], message: 'cursor is malformed' }]);
+const malformedCursor = () => invalidField('cursor', 'is malformed');
 
 /** Opaque to clients: base64url of `v1:<seq>`. */
 export const encodeDeliveryCursor = (seq: bigint): string => Buffer.from(`v1:${seq.toString()}`, 'utf8').toString('base64url');

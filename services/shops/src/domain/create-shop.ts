@@ -1,4 +1,4 @@
-import { validationFailed } from '@pl/errors';
+import { parseOrThrow } from '@pl/contracts';
 import { newShopInput, type NewShopInput, type Shop, type ShopStore } from './shop';
 import { assertWebhookTarget, type WebhookTargetPolicy } from '@pl/webhook-target';
 
@@ -12,9 +12,7 @@ export async function createShop(
   deps: ShopUseCaseDeps,
   input: NewShopInput,
 ): Promise<{ shop: Shop; cashierKey: string }> {
-  const parsed = newShopInput.safeParse(input);
-  if (!parsed.success) throw validationFailed('Shop settings are invalid', parsed.error.issues);
-  const shop = parsed.data;
+  const shop = parseOrThrow(newShopInput, input, 'Shop settings');
   if (shop.webhook_url !== null) shop.webhook_url = await assertWebhookTarget(shop.webhook_url, deps.webhookPolicy);
   return deps.shops.createShop(shop);
 }

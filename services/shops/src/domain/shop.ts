@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bps, boundedText, feePayer, shopStatus, uuid, type ShopStatus, type ShopView } from '@pl/contracts';
+import { bps, feePayer, identifierText, shopStatus, uuid, type ShopStatus, type ShopView } from '@pl/contracts';
 
 export type FeePayer = z.infer<typeof feePayer>;
 
@@ -24,8 +24,10 @@ export interface WebhookTarget {
   secret: string | null;
 }
 
-const shopName = boundedText(200).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
-const webhookSecret = boundedText(256).refine((s) => s.length > 0, { message: 'must not be empty' });
+const shopName = identifierText(200).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+const webhookSecret = identifierText(256);
+/** The URL rule itself (scheme, private targets) is @pl/webhook-target's; this is the text rule and the decisions' limit. */
+const webhookUrl = identifierText(2048);
 
 /** Settings a shop is created with; unset ones take the product defaults (pending, merchant, 100, 100). */
 export const newShopInput = z.strictObject({
@@ -35,7 +37,7 @@ export const newShopInput = z.strictObject({
   fee_payer: feePayer.default('merchant'),
   crypto_bps: bps.default(100),
   sbp_bps: bps.default(100),
-  webhook_url: z.string().nullable().default(null),
+  webhook_url: webhookUrl.nullable().default(null),
   webhook_secret: webhookSecret.nullable().default(null),
 });
 export type NewShopInput = z.input<typeof newShopInput>;
@@ -48,7 +50,7 @@ export const shopPatchInput = z.strictObject({
   fee_payer: feePayer.optional(),
   crypto_bps: bps.optional(),
   sbp_bps: bps.optional(),
-  webhook_url: z.string().nullable().optional(),
+  webhook_url: webhookUrl.nullable().optional(),
   webhook_secret: webhookSecret.nullable().optional(),
 });
 export type ShopPatch = z.output<typeof shopPatchInput>;
