@@ -332,6 +332,32 @@ describe('admin CLI', () => {
     });
   });
 
+  describe('the one text rule on flags', () => {
+    const count = async (db: Db, table: string): Promise<number> =>
+      Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]?.n);
+    // NUL and lone surrogates cannot travel in argv at all; flags.test.ts covers them in-process.
+    const hostile = [['bell (C0)', '\u0007'], ['next line (C1)', '\u0085'], ['right-to-left override', '\u202e']] as const;
+
+    it.each(hostile)('merchant:create with %s in --email exits 2 naming the flag, and stores nothing', async (_name, ch) => {
+      const before = await count(gatewayDb, 'merchants');
+      const run = await fails(['merchant:create', '--email', `ops${ch}@example.com`, '--password', 'correct horse']);
+      expect(run.code).toBe(2);
+      expect(JSON.parse(run.stderr)).toEqual({
+        error: { code: 'common.err.validation_failed', message: expect.stringContaining('--email'), details: [{ field: 'email', code: 'custom', message: expect.any(String) }] },
+      });
+      expect(await count(gatewayDb, 'merchants')).toBe(before);
+    });
+
+    it.each(hostile)('shop:create with %s in --name exits 2 naming the flag, and stores nothing', async (_name, ch) => {
+      const merchantId = await newMerchant(`text-${ch.codePointAt(0)}@example.com`);
+      const before = await count(shopsDb, 'shops');
+      const run = await fails(['shop:create', '--merchant', merchantId, '--name', `Tea${ch}shop`]);
+      expect(run.code).toBe(2);
+      expect(JSON.parse(run.stderr).error.details).toEqual([{ field: 'name', code: 'custom', message: expect.any(String) }]);
+      expect(await count(shopsDb, 'shops')).toBe(before);
+    });
+  });
+
   it('an unknown command exits 2 listing the commands', async () => {
     const run = await fails(['shop:delete']);
     expect(run.code).toBe(2);
