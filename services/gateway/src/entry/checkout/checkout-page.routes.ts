@@ -8,6 +8,7 @@ import { toClientError } from '../http/middlewares/error-handler';
 import { wrongMethod } from '../http/middlewares/not-found';
 import { renderCheckoutMain, renderPanel } from './checkout-view';
 import { chooseLanguage, fromAcceptLanguage, isLanguage, LANGUAGE_COOKIE, type Language } from './language';
+import { isolatedText } from './html';
 import { MESSAGES } from './messages';
 import { renderDocument, renderMessagePage } from './page-layout';
 import { loadCheckoutAssets } from './static-assets';
@@ -85,7 +86,7 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
     try {
       const view = await deps.links.publicGet(toLinkId(req.params.id), requestIdOf(res));
       const main = await renderCheckoutMain(view, lang, new Date());
-      const title = MESSAGES[lang].htmlTitle(view.shop_name);
+      const title = MESSAGES[lang].htmlTitle(isolatedText(view.shop_name));
       sendHtml(res, 200, lang, renderDocument({ lang, title, main, assets, withScript: view.status === 'pending' }));
     } catch (e) {
       sendErrorPage(res, lang, e);

@@ -55,6 +55,12 @@ describe('renderPanel', () => {
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
+  it('shows merchant text in its own bidirectional isolate, so right-to-left names cannot reorder the page', async () => {
+    const page = await render({ shop_name: 'מאפייה 24', description: 'Кофе <x>' });
+    expect(page).toContain('<h1 id="shop-name"><bdi>מאפייה 24</bdi></h1>');
+    expect(page).toMatch(/<p class="description"><span class="sr-only">[^<]+<\/span><bdi>Кофе &lt;x&gt;<\/bdi><\/p>/);
+  });
+
   it('shows the chosen network checked, its exact coin amount, address and a QR', async () => {
     const page = await render({
       network: 'USDT-TRC20', deposit_address: 'TAddr', payer_currency: 'USDT', to_currency: 'USDT',

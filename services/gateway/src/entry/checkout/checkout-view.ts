@@ -1,6 +1,6 @@
 import { CRYPTO_NETWORKS, type BuyerLinkView } from '@pl/contracts';
 import { buyerFee, formatCrypto, formatDateTime, formatRemaining, formatRub, networkLabel } from './format';
-import { html, type SafeHtml } from './html';
+import { html, isolated, type SafeHtml } from './html';
 import type { Language } from './language';
 import { MESSAGES, type Messages } from './messages';
 import { qrSvg } from './qr-svg';
@@ -135,8 +135,8 @@ export async function renderPanel(view: BuyerLinkView, lang: Language, now: Date
   return html`<div id="checkout" class="card" data-status="${view.status}" data-updated-at="${view.updated_at}" data-server-now="${now.toISOString()}">
     <section class="summary" aria-labelledby="shop-name">
       <p class="eyebrow">${t.paymentTo}</p>
-      <h1 id="shop-name">${view.shop_name}</h1>
-      ${view.description ? html`<p class="description"><span class="sr-only">${t.description}: </span>${view.description}</p>` : null}
+      <h1 id="shop-name">${isolated(view.shop_name)}</h1>
+      ${view.description ? html`<p class="description"><span class="sr-only">${t.description}: </span>${isolated(view.description)}</p>` : null}
       ${amounts(view, lang, t)}
       ${pending ? countdown(view, lang, t, now) : null}
     </section>

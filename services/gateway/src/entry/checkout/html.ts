@@ -11,6 +11,16 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 /** Text for element content and quoted attribute values. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
+/**
+ * Merchant text (a shop name, a description) in its own bidirectional isolate. Without it a right-to-left
+ * name, or one that ends in digits or punctuation, reorders the words of our sentence around it; the text
+ * rule already refuses the override and isolate controls that could do worse.
+ */
+export const isolated = (text: string): SafeHtml => html`<bdi>${text}</bdi>`;
+
+/** {@link isolated} for places that hold text, not markup (`<title>`): FIRST STRONG ISOLATE .. POP DIRECTIONAL ISOLATE. */
+export const isolatedText = (text: string): string => `\u2068${text}\u2069`;
+
 /** Marks markup from a trusted producer (never from link or shop data) as safe. */
 export const trusted = (markup: string): SafeHtml => new SafeHtml(markup);
 
