@@ -1,6 +1,7 @@
 import { AppError, isAppError, validationFailed, type WireError } from '@pl/errors';
 import { merchantCreate } from './commands/merchant-create';
 import { paymentConfirm } from './commands/payment-confirm';
+import { paymentLate } from './commands/payment-late';
 import { shopCreate } from './commands/shop-create';
 import { shopUpdate } from './commands/shop-update';
 import { loadAdminConfig } from './config';
@@ -13,6 +14,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'shop:create': shopCreate,
   'shop:update': shopUpdate,
   'payment:confirm': paymentConfirm,
+  'payment:late': paymentLate,
 };
 
 export type CliOutcome = { ok: true; result: object } | { ok: false; exitCode: number; error: WireError };

@@ -5,6 +5,8 @@ import { Db } from '@pl/db';
 import { unavailable } from '@pl/errors';
 import { AccountRepository } from '../../../services/gateway/src/data/account.repository';
 import { GATEWAY_SCHEMA } from '../../../services/gateway/src/data/migrate';
+import { LatePaymentRepository } from '../../../services/links/src/data/late-payment.repository';
+import { LINKS_SCHEMA } from '../../../services/links/src/data/migrate';
 import { SHOPS_SCHEMA } from '../../../services/shops/src/data/migrate';
 import { ShopRepository } from '../../../services/shops/src/data/shop.repository';
 import type { ShopUseCaseDeps } from '../../../services/shops/src/domain/create-shop';
@@ -20,6 +22,7 @@ export class AdminContext {
   private readonly pools: Db[] = [];
   private accountRepo?: AccountRepository;
   private shopDeps?: ShopUseCaseDeps & { shops: ShopRepository };
+  private latePaymentRepo?: LatePaymentRepository;
   private nc?: NatsConnection;
   private busClient?: Promise<BusClient>;
 
@@ -39,6 +42,12 @@ export class AdminContext {
       webhookPolicy: { allowPrivateTargets: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     };
     return this.shopDeps;
+  }
+
+  /** Late payments, read from the links service's schema (payment:late). */
+  latePayments(): LatePaymentRepository {
+    this.latePaymentRepo ??= new LatePaymentRepository(this.open(LINKS_SCHEMA));
+    return this.latePaymentRepo;
   }
 
   /**

@@ -1,10 +1,15 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import pino from 'pino';
 import { Db } from '@pl/db';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
 import { AccountRepository } from '../../../services/gateway/src/data/account.repository';
 import { GATEWAY_SCHEMA, migrateGateway } from '../../../services/gateway/src/data/migrate';
+import { LatePaymentRepository } from '../../../services/links/src/data/late-payment.repository';
+import { LinkRepository } from '../../../services/links/src/data/link.repository';
+import { LINKS_SCHEMA, migrateLinks } from '../../../services/links/src/data/migrate';
+import type { FinalStatus } from '../../../services/links/src/domain/link';
 import { DEV_WEBHOOK_SECRET_KEY } from '../../../services/shops/src/config';
 import { migrateShops, SHOPS_SCHEMA } from '../../../services/shops/src/data/migrate';
 import { ShopRepository } from '../../../services/shops/src/data/shop.repository';
@@ -240,6 +245,90 @@ describe('admin CLI', () => {
       expect(run.code).toBe(2);
       expect(JSON.parse(run.stderr).error.details).toEqual([{ field: 'name', code: 'custom', message: expect.any(String) }]);
       expect(await count(shopsDb, 'shops')).toBe(before);
+    });
+  });
+
+  describe('payment:late', () => {
+    let linksDb: Db;
+    const merchantId = randomUUID();
+
+    /** A link of 1000.00 (fee 1%, paid by the client) moved to `status`, then paid late at `receivedAt`. */
+    const latePayment = async (status: Exclude<FinalStatus, 'paid' | 'expired'>, receivedAt: string): Promise<string> => {
+      const links = new LinkRepository(linksDb);
+      const id = randomUUID();
+      await links.insert({
+        id,
+        merchantId,
+        shopId: 7,
+        orderId: `order-${status}`,
+        description: null,
+        amount: 100000,
+        feeBps: 100,
+        feePercentBp: 100,
+        cryptoBps: 100,
+        sbpBps: 100,
+        feePayer: 'client',
+        payerAmount: 101000,
+        merchantCredit: 100000,
+        platformRevenue: 1000,
+        expiresInMinutes: 60,
+      });
+      await links.transition(id, status);
+      const late = { id: randomUUID(), linkId: id, provider: 'sandbox', gatewayPaymentId: `sbx_${id}`, receivedAt: new Date(receivedAt) };
+      await expect(new LatePaymentRepository(linksDb).recordIfLate(late)).resolves.toMatchObject({ linkStatus: status });
+      return id;
+    };
+
+    beforeAll(async () => {
+      await migrateLinks(database.url, log);
+      linksDb = new Db({ url: database.url, schema: LINKS_SCHEMA, log });
+    });
+
+    afterAll(async () => {
+      await linksDb?.close();
+    });
+
+    it('lists nothing while there are none, then every late payment oldest first, or those since a time', async () => {
+      expect(await ok(['payment:late'])).toEqual({ late_payments: [] });
+      const canceled = await latePayment('canceled', '2026-11-24T10:00:00+03:00');
+      const failed = await latePayment('failed', '2026-11-25T10:00:00+03:00');
+      const row = (linkId: string, status: string, receivedAt: string) => ({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        link_id: linkId,
+        link_status: status,
+        merchant_id: merchantId,
+        shop_id: 7,
+        order_id: `order-${status}`,
+        provider: 'sandbox',
+        gateway_payment_id: `sbx_${linkId}`,
+        payer_amount: '1010.00',
+        received_at: receivedAt,
+      });
+      const both = { late_payments: [row(canceled, 'canceled', '2026-11-24T10:00:00+03:00'), row(failed, 'failed', '2026-11-25T10:00:00+03:00')] };
+      expect(await ok(['payment:late'])).toEqual(both);
+      // The bound is inclusive; a date alone is midnight in Moscow; any offset is understood.
+      expect(await ok(['payment:late', '--since', '2026-11-24T10:00:00+03:00'])).toEqual(both);
+      expect(await ok(['payment:late', '--since', '2026-11-24T07:00:01Z'])).toEqual({ late_payments: [both.late_payments[1]] });
+      expect(await ok(['payment:late', '--since', '2026-11-25'])).toEqual({ late_payments: [both.late_payments[1]] });
+      expect(await ok(['payment:late', '--since', '2026-11-26'])).toEqual({ late_payments: [] });
+    });
+
+    it.each([
+      ['a word', ['--since', 'yesterday']],
+      ['a date that does not exist', ['--since', '2026-02-30']],
+      ['a date-time without its offset', ['--since', '2026-11-24T10:00:00']],
+      ['a missing value', ['--since']],
+      ['an unknown flag', ['--until', '2026-11-24']],
+      ['a positional argument', ['2026-11-24']],
+    ])('refuses %s with exit 2 and a validation error', async (_name, args) => {
+      const run = await fails(['payment:late', ...args]);
+      expect(run.code).toBe(2);
+      expect(run.error.code).toBe('common.err.validation_failed');
+    });
+
+    it('names --since and says what it takes when the date is bad', async () => {
+      const run = await fails(['payment:late', '--since', '24.11.2026']);
+      expect(run.error.message).toMatch(/^--since: must be an ISO 8601 date/);
     });
   });
 
