@@ -3,6 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { expectError, type ApiResponse } from '../support/http';
+import { scrapedSum } from '../support/metrics';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 const ROOT = join(__dirname, '..', '..');
@@ -260,22 +261,23 @@ describe('delivery log', () => {
   });
 });
 
-describe('admin payment:confirm', () => {
-  interface Run {
-    code: number;
-    stdout: string;
-    stderr: string;
-  }
-  const admin = (args: string[]): Promise<Run> =>
-    new Promise((resolve) => {
-      execFile(
-        join(ROOT, 'node_modules', '.bin', 'tsx'),
-        ['tools/admin/src/main.ts', ...args],
-        { cwd: ROOT, env: { PATH: process.env.PATH, ...sys.env } },
-        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-      );
-    });
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+/** The operators' CLI against this system. */
+const admin = (args: string[]): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['tools/admin/src/main.ts', ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH, ...sys.env } },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
 
+describe('admin payment:confirm', () => {
   it('pays a pending link through the callback path (webhook included), then refuses a second confirm with 409', async () => {
     const id = await createLink();
     const run = await admin(['payment:confirm', '--link', id]);
@@ -300,6 +302,66 @@ describe('admin payment:confirm', () => {
     const unknown = await admin(['payment:confirm', '--link', randomUUID()]);
     expect(unknown.code).not.toBe(0);
     expect(JSON.parse(unknown.stderr).error.code).toBe('common.err.not_found');
+  });
+});
+
+describe('late payments', () => {
+  const lateRows = (linkId: string) =>
+    sys.sql<{ link_status: string; provider: string; gateway_payment_id: string; payer_amount: string }>(
+      'SELECT link_status, provider, gateway_payment_id, payer_amount FROM links.late_payments WHERE link_id = $1',
+      [linkId],
+    );
+
+  it('a paid callback for an expired link is answered 200, changes nothing, sends no webhook, and is recorded, counted and listed once', async () => {
+    const id = await createLink();
+    expect((await select(id, { method: 'sbp' })).status).toBe(200);
+    await sys.sql("UPDATE links.payment_links SET created_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    const expired = (await getLink(id)).body;
+    expect(expired).toMatchObject({ status: 'expired', payer_amount: '1015.00', paid_at: null });
+    const before = await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' });
+    const since = new Date(Date.now() - 1000).toISOString();
+
+    // The provider took the buyer's money and says so, and says it again (as providers retry).
+    for (let i = 0; i < 3; i += 1) expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).body).toEqual({ received: true });
+
+    expect((await getLink(id)).body).toEqual(expired);
+    expect(await lateRows(id)).toEqual([{ link_status: 'expired', provider: 'sandbox', gateway_payment_id: sandboxPaymentId(id), payer_amount: '101500' }]);
+    expect((await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' })) - before).toBe(1);
+    expect(await outboxRows(id)).toBe(0);
+    await barrier();
+    expect(receiver.hitsFor(id)).toHaveLength(0);
+
+    const run = await admin(['payment:late', '--since', since]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const listed = (JSON.parse(run.stdout) as { late_payments: Array<{ link_id: string }> }).late_payments.filter((l) => l.link_id === id);
+    expect(listed).toEqual([
+      {
+        id: expect.any(String),
+        link_id: id,
+        link_status: 'expired',
+        merchant_id: merchant.id,
+        shop_id: shop.id,
+        order_id: expired.order_id,
+        provider: 'sandbox',
+        gateway_payment_id: sandboxPaymentId(id),
+        payer_amount: '1015.00',
+        received_at: expect.stringMatching(/\+03:00$/),
+      },
+    ]);
+  });
+
+  it('a paid callback for a canceled link is recorded with the state it met; the one that paid a link, repeated, is not', async () => {
+    const canceled = await createLink();
+    expect((await sys.http.post(`/merchant/v1/payment-links/${canceled}/cancel`, {}, { headers: merchant.keys })).status).toBe(200);
+    expect((await sys.providerCallback(sandboxPaymentId(canceled), 'paid')).status).toBe(200);
+    expect((await getLink(canceled)).body.status).toBe('canceled');
+    expect(await lateRows(canceled)).toEqual([expect.objectContaining({ link_status: 'canceled', payer_amount: '100500' })]);
+
+    const paid = await createLink();
+    expect((await sys.providerCallback(sandboxPaymentId(paid), 'paid')).status).toBe(200);
+    expect((await sys.providerCallback(sandboxPaymentId(paid), 'paid')).status).toBe(200);
+    expect(await lateRows(paid)).toEqual([]);
+    await receiver.nthFor(paid, 1);
   });
 });
 

@@ -84,6 +84,8 @@ export interface TestSystem {
   gatewayOpsPort: number;
   /** The notifier's ops port (/healthz, /readyz, /metrics); throws when started `withoutNotifier`. */
   notifierOpsPort: number;
+  /** The links service's ops port (/healthz, /readyz, /metrics); throws when started `withoutLinks`. */
+  linksOpsPort: number;
   merchant(options?: { emailConfirmed?: boolean }): Promise<TestMerchant>;
   shop(merchantId: string, options?: ShopOptions): Promise<TestShop>;
   /** A merchant with an approved shop, the usual starting point. */
@@ -158,10 +160,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     EXPIRY_SWEEP_INTERVAL_MS: '200',
     ...options.env,
   };
-  const services = [
-    await startShops(shopsConfig(env), log),
-    ...(options.withoutLinks ? [] : [await startLinks(linksConfig(env), log)]),
-  ];
+  const services = [await startShops(shopsConfig(env), log)];
+  const links = options.withoutLinks ? undefined : await startLinks(linksConfig(env), log);
+  if (links) services.push(links);
   const notifier = options.withoutNotifier ? undefined : await startNotifier(notifierConfig(env), log);
   if (notifier) services.push(notifier);
   const gateway = await startGateway(gatewayConfig(env), log);
@@ -228,6 +229,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     database,
     faults,
     gatewayOpsPort: gateway.opsPort,
+    get linksOpsPort() {
+      if (!links) throw new Error('this system runs no links service (withoutLinks)');
+      return links.opsPort;
+    },
     get notifierOpsPort() {
       if (!notifier) throw new Error('this system runs no notifier (withoutNotifier)');
       return notifier.opsPort;
