@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Wakeable } from './wakeable';
+import { PeriodicJob } from './periodic-job';
 
 /** The purge's statement (IdempotencyRepository in production). */
 export interface ExpiredKeyPurger {
@@ -20,19 +20,31 @@ export interface IdempotencyPurgeOptions {
  * holds about a day of keyed requests. Every replica runs it; two deleting the same rows is harmless.
  */
 export class IdempotencyPurge {
-  private readonly wakeable = new Wakeable();
-  private loop: Promise<void> | null = null;
+  private readonly job: PeriodicJob;
 
-  constructor(private readonly options: IdempotencyPurgeOptions) {}
+  constructor(private readonly options: IdempotencyPurgeOptions) {
+    this.job = new PeriodicJob({
+      intervalMs: options.intervalMs,
+      log: options.log,
+      run: async () => {
+        const purged = await this.purge();
+        return purged > 0 ? { purged } : null;
+      },
+      messages: {
+        done: 'purged expired idempotency keys',
+        failing: 'idempotency key purge failed; retrying every interval',
+        recovered: 'idempotency key purge working again',
+      },
+    });
+  }
 
   start(): void {
-    this.loop ??= this.run();
+    this.job.start();
   }
 
   /** Finishes the statement in flight, then stops. */
-  async stop(): Promise<void> {
-    this.wakeable.stop();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Deletes every record past its retention now; returns how many went. */
@@ -42,20 +54,7 @@ export class IdempotencyPurge {
     for (;;) {
       const deleted = await keys.purgeExpired(batchSize);
       total += deleted;
-      if (deleted < batchSize || this.wakeable.isStopped) return total;
-    }
-  }
-
-  private async run(): Promise<void> {
-    const { intervalMs, log } = this.options;
-    while (!this.wakeable.isStopped) {
-      try {
-        const purged = await this.purge();
-        if (purged > 0) log.debug({ purged }, 'purged expired idempotency keys');
-      } catch (err) {
-        log.warn({ err }, 'idempotency key purge failed; retrying next interval');
-      }
-      await this.wakeable.sleep(intervalMs);
+      if (deleted < batchSize || this.job.isStopped) return total;
     }
   }
 }

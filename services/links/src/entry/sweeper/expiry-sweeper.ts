@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Wakeable } from '../background/wakeable';
+import { PeriodicJob } from '../background/periodic-job';
 
 /** The sweeper's statements (LinkRepository in production). */
 export interface DueLinkExpirer {
@@ -36,19 +36,31 @@ const SPREAD_FROM_BATCHES = 10;
  * nobody reads.
  */
 export class ExpirySweeper {
-  private readonly wakeable = new Wakeable();
-  private loop: Promise<void> | null = null;
+  private readonly job: PeriodicJob;
 
-  constructor(private readonly options: ExpirySweeperOptions) {}
+  constructor(private readonly options: ExpirySweeperOptions) {
+    this.job = new PeriodicJob({
+      intervalMs: options.intervalMs,
+      log: options.log,
+      run: async () => {
+        const expired = await this.sweep();
+        return expired > 0 ? { expired } : null;
+      },
+      messages: {
+        done: 'expired due payment links',
+        failing: 'expiry sweep failed; retrying every interval',
+        recovered: 'expiry sweeper working again',
+      },
+    });
+  }
 
   start(): void {
-    this.loop ??= this.run();
+    this.job.start();
   }
 
   /** Finishes the statement in flight, then stops. */
-  async stop(): Promise<void> {
-    this.wakeable.stop();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Expires every due link now; returns how many moved. */
@@ -62,30 +74,13 @@ export class ExpirySweeper {
     for (;;) {
       const moved = (await links.expireDueBatch(batchSize)).length;
       total += moved;
-      if (moved < batchSize || this.wakeable.isStopped) return total;
+      if (moved < batchSize || this.job.isStopped) return total;
       backlog ??= total + (await links.countDue());
       if (backlog <= SPREAD_FROM_BATCHES * batchSize) continue;
       const onPaceAt = started + (total / backlog) * spreadMs;
       // Stop() ends the pause; new work does not (it is swept at this pace too).
-      if (onPaceAt > Date.now()) await this.wakeable.sleep(onPaceAt - Date.now(), false);
-      if (this.wakeable.isStopped) return total;
-    }
-  }
-
-  private async run(): Promise<void> {
-    const { intervalMs, log } = this.options;
-    let failing = false;
-    while (!this.wakeable.isStopped) {
-      try {
-        const expired = await this.sweep();
-        if (expired > 0) log.info({ expired }, 'expired due payment links');
-        if (failing) log.info('expiry sweeper working again');
-        failing = false;
-      } catch (err) {
-        if (!failing) log.warn({ err }, 'expiry sweep failed; retrying every interval');
-        failing = true;
-      }
-      await this.wakeable.sleep(intervalMs);
+      if (onPaceAt > Date.now()) await this.job.wakeable.sleep(onPaceAt - Date.now(), false);
+      if (this.job.isStopped) return total;
     }
   }
 }
