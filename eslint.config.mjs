@@ -1,0 +1,112 @@
+// ESLint flat config: typescript-eslint's strict type-aware rules for all TypeScript, plus the layering
+// rules of the architecture (style.md "Our layout"), so a wrong import fails `npm test` instead of review.
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// Packages that tie code to a transport, a database or a logger: a use case in `domain/` gets what it needs
+// through its parameters, so it runs behind HTTP, NATS and Kafka alike and is tested without servers.
+const INFRASTRUCTURE_PACKAGES = ['express', 'express/**', 'nats', 'kafkajs', 'pg', 'pg/**', 'pg-*', 'redis', '@redis/*', 'pino', 'pino-*'];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '.local/**', 'test-results/**', 'coverage/**'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.strictTypeChecked, tseslint.configs.stylisticTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Integers (kopecks, ports, counts) print unambiguously; objects, undefined and booleans in text stay errors.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `() => res.end()` and `(done) => server.close(done)` read as intended; void used as a value is still an error.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+    },
+  },
+  {
+    // Tests read HTTP bodies, JSON lines and mock calls, which are `any` by nature; the assertion that follows
+    // is the type check. A wrong `!` in a test throws and fails that test, which is what it should do.
+    files: ['**/*.test.ts', 'services/*/test/**', 'tests/**', 'libs/testing/**', 'tools/*/test/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // Plain JavaScript: a few Node scripts and the checkout page's browser script; no type information.
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['services/gateway/src/entry/checkout/assets/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
+  {
+    // The architecture. Elements are matched from the left of the path, first descriptor wins.
+    files: ['**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.json' }, node: true },
+      'boundaries/elements': [
+        { type: 'domain', pattern: 'services/*/src/domain', capture: ['service'] },
+        { type: 'service', pattern: 'services/*/src', capture: ['service'] },
+        { type: 'service-test', pattern: 'services/*/test', capture: ['service'] },
+        // Anything else of a service (its built dist/ through `@pl/<service>`, migrations, Dockerfile).
+        { type: 'service-package', pattern: 'services/*', capture: ['service'] },
+        { type: 'lib', pattern: 'libs/*', capture: ['lib'] },
+        { type: 'tool', pattern: 'tools/*', capture: ['tool'] },
+        { type: 'bench', pattern: 'bench' },
+        { type: 'system-test', pattern: 'tests' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          // External packages too: the domain rule below is about them.
+          checkAllOrigins: true,
+          policies: [
+            {
+              // A service's code imports no other service: they talk over NATS and Kafka, with libs/contracts.
+              from: { element: { types: ['service', 'domain'] } },
+              disallow: {
+                to: {
+                  element: {
+                    types: ['service', 'domain', 'service-test', 'service-package'],
+                    captured: { service: '!{{ from.captured.service }}' },
+                  },
+                },
+              },
+            },
+            {
+              // ...nor the operators' tools, the benchmarks or the system tests built on top of it.
+              from: { element: { types: ['service', 'domain'] } },
+              disallow: { to: { element: { types: ['tool', 'bench', 'system-test'] } } },
+            },
+            {
+              // Libraries sit under every service and never know one.
+              from: { element: { type: 'lib' } },
+              disallow: { to: { element: { types: ['service', 'domain', 'service-test', 'service-package', 'tool', 'bench', 'system-test'] } } },
+            },
+            {
+              from: { element: { type: 'domain' } },
+              disallow: { to: { module: { origin: 'external', source: INFRASTRUCTURE_PACKAGES } } },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  prettier,
+);
