@@ -16,7 +16,7 @@ beforeAll(async () => {
       RATE_LIMIT_CASHIER_PER_MINUTE: '3',
       RATE_LIMIT_SESSION_PER_MINUTE: '4',
       RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
-      RATE_LIMIT_API_KEY_FAILURES_PER_IP_PER_MINUTE: '5',
+      RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '5',
       RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: '3',
       TRUST_PROXY_HOPS: '1',
     },
@@ -129,6 +129,27 @@ it('limits failed API-key authentications per client IP: parallel failures beyon
   expectError(await sys.http.get('/merchant/v1/payment-links', { headers: { ...other.keys, ...from(ip) } }), 429, 'common.err.rate_limited');
   // Another address is not.
   expect((await sys.http.get('/merchant/v1/payment-links', { headers: { ...other.keys, ...from('203.0.113.8') } })).status).toBe(200);
+});
+
+it('counts failed cashier-key authentications against the same per-IP budget as API key pairs', async () => {
+  const ip = '203.0.113.9';
+  // Well-formed (so looked up) but naming no shop: the last characters of a real key changed.
+  const wrongKey = `${shop.cashierKey.slice(0, -4)}${shop.cashierKey.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+  const create = (headers: Record<string, string>) => sys.http.post('/api/v1/merchant/payments', { amount: '10.00' }, { headers });
+  const answers = await Promise.all(Array.from({ length: 8 }, () => create({ Authorization: `Bearer ${wrongKey}`, ...from(ip) })));
+  const statuses = answers.map((r) => r.status);
+  expect({ unauthorized: countOf(statuses, 401), limited: countOf(statuses, 429) }).toEqual({ unauthorized: 5, limited: 3 });
+  expectError(answers.find((r) => r.status === 429)!, 429, 'common.err.rate_limited');
+  // One budget per address: its wrong API key pairs are refused now too, on the session route family as well.
+  const wrongPair = { 'X-API-Key': merchant.apiKey, 'X-API-Secret': 'sk_live_not-the-secret', ...from(ip) };
+  expectError(await sys.http.get('/merchant/v1/payment-links', { headers: wrongPair }), 429, 'common.err.rate_limited');
+  expectError(
+    await sys.http.post('/api/v1/payment-links', { amount: '10.00' }, { headers: { Authorization: `Bearer ${wrongKey}`, ...from(ip) } }),
+    429,
+    'common.err.rate_limited',
+  );
+  const rows = await sys.sql<{ n: string }>(`SELECT count(*) AS n FROM links.payment_links WHERE shop_id = $1`, [shop.id]);
+  expect(Number(rows[0]!.n)).toBe(0);
 });
 
 it('limits the checkout\'s method selection per client IP', async () => {

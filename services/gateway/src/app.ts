@@ -114,7 +114,7 @@ const rateLimitSettings = (config: GatewayConfig) => ({
   sessionPerMinute: config.RATE_LIMIT_SESSION_PER_MINUTE,
   loginPerIpPerMinute: config.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE,
   selectPerIpPerMinute: config.RATE_LIMIT_SELECT_PER_IP_PER_MINUTE,
-  apiKeyFailuresPerIpPerMinute: config.RATE_LIMIT_API_KEY_FAILURES_PER_IP_PER_MINUTE,
+  authFailuresPerIpPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
   loginLockoutFailures: config.LOGIN_LOCKOUT_FAILURES,
   loginLockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
 });

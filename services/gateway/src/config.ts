@@ -28,7 +28,7 @@ const gatewayEnv = {
   /** `POST /p/{id}/select` per client IP: the buyer's checkout carries no credential to count. */
   RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Failed API-key authentications per client IP; beyond them, 429 until the minute is over. */
-  RATE_LIMIT_API_KEY_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Failed logins for one email within the window (merchant-dashboard.md: 10 in 15 minutes), then 429. */
   LOGIN_LOCKOUT_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),

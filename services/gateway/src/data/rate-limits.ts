@@ -12,7 +12,7 @@ export interface RateLimitSettings {
   sessionPerMinute: number;
   loginPerIpPerMinute: number;
   selectPerIpPerMinute: number;
-  apiKeyFailuresPerIpPerMinute: number;
+  authFailuresPerIpPerMinute: number;
   loginLockoutFailures: number;
   loginLockoutSeconds: number;
 }
@@ -78,7 +78,7 @@ class PerProcessFallback extends RateLimiterMemory {
  */
 export class RateLimits {
   private readonly limiters: Record<LimitedCaller, { budget: BudgetLeases; points: number }>;
-  private readonly apiKeyFailures: RateLimiterRedis;
+  private readonly authFailures: RateLimiterRedis;
   private readonly loginFailures: RateLimiterRedis;
   private lastWarnAt = 0;
 
@@ -110,7 +110,7 @@ export class RateLimits {
       login_ip: perMinute('login_ip', settings.loginPerIpPerMinute),
       select_ip: perMinute('select_ip', settings.selectPerIpPerMinute),
     };
-    this.apiKeyFailures = limiter('api_key_fail_ip', settings.apiKeyFailuresPerIpPerMinute, 60, true);
+    this.authFailures = limiter('auth_fail_ip', settings.authFailuresPerIpPerMinute, 60, true);
     this.loginFailures = limiter('login_fail', settings.loginLockoutFailures, settings.loginLockoutSeconds, false);
   }
 
@@ -143,20 +143,20 @@ export class RateLimits {
   }
 
   /**
-   * The failed API-key authentications of a client IP when they have spent its budget, or null. A read:
-   * it spares the database once an address is refused; whether a failure is answered 401 or 429 is
-   * decided by the atomic count in {@link apiKeyFailed}.
+   * The failed authentications (API key pairs and cashier keys) of a client IP when they have spent its
+   * budget, or null. A read: it spares the database once an address is refused; whether a failure is
+   * answered 401 or 429 is decided by the atomic count in {@link authFailed}.
    */
-  async apiKeyFailuresSpent(ip: string): Promise<LimitDecision | null> {
-    const limit = this.settings.apiKeyFailuresPerIpPerMinute;
-    const res = await this.apiKeyFailures.get(ip);
+  async authFailuresSpent(ip: string): Promise<LimitDecision | null> {
+    const limit = this.settings.authFailuresPerIpPerMinute;
+    const res = await this.authFailures.get(ip);
     if (!res || res.consumedPoints < limit) return null;
     return toDecision(limit, grantOf(res, false));
   }
 
-  /** Counts one failed API-key authentication of a client IP; not allowed once over its budget. */
-  async apiKeyFailed(ip: string): Promise<LimitDecision> {
-    return toDecision(this.settings.apiKeyFailuresPerIpPerMinute, await takeFrom(this.apiKeyFailures)(ip, 1));
+  /** Counts one failed authentication of a client IP; not allowed once over its budget. */
+  async authFailed(ip: string): Promise<LimitDecision> {
+    return toDecision(this.settings.authFailuresPerIpPerMinute, await takeFrom(this.authFailures)(ip, 1));
   }
 
   private warn(): void {

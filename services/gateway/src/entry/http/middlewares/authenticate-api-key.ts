@@ -1,11 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimited, unauthorized } from '@pl/errors';
+import { unauthorized } from '@pl/errors';
 import type { Merchant } from '../../../data/account.repository';
 import type { ApiKeyLookup } from '../../../data/api-key.cache';
-import type { LimitDecision, RateLimits } from '../../../data/rate-limits';
+import type { RateLimits } from '../../../data/rate-limits';
 import { setIdentity } from '../context';
 import { isApiKeyShape, isApiSecretShape } from './credentials';
-import { applyLimitHeaders } from './rate-limit';
+import { lookUpCountingFailures } from './failed-auth-limit';
 
 const INVALID = 'Missing or invalid API key pair';
 
@@ -13,22 +13,11 @@ const setMerchant = (res: Response, merchant: Merchant): void => {
   setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'api_key', email_confirmed: merchant.emailConfirmed });
 };
 
-const refuse = (res: Response, d: LimitDecision): never => {
-  applyLimitHeaders(res, d);
-  throw rateLimited('Too many failed authentications from this address; retry later');
-};
-
 /** Looks the pair up unless the client IP's failures are spent; a failure counts against the IP. */
 async function lookUp(accounts: ApiKeyLookup, limits: RateLimits, req: Request, res: Response, key: string, secret: string): Promise<Merchant> {
-  const ip = req.ip ?? 'unknown';
-  const spent = await limits.apiKeyFailuresSpent(ip);
-  if (spent) refuse(res, spent);
-  const merchant = await accounts.findByApiKey(key, secret);
-  if (merchant) return merchant;
-  // The atomic count decides: parallel failures beyond the budget are 429, not 401.
-  const counted = await limits.apiKeyFailed(ip);
-  if (!counted.allowed) refuse(res, counted);
-  throw unauthorized(INVALID);
+  const merchant = await lookUpCountingFailures(limits, req, res, () => accounts.findByApiKey(key, secret));
+  if (!merchant) throw unauthorized(INVALID);
+  return merchant;
 }
 
 /**

@@ -1,21 +1,28 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { unauthorized } from '@pl/errors';
 import type { AccountRepository } from '../../../data/account.repository';
+import type { RateLimits } from '../../../data/rate-limits';
 import type { ShopsClient } from '../../../data/shops.client';
 import { requestIdOf, setIdentity } from '../context';
 import { authenticateSessionToken, sessionTokenFrom, type SessionAuthDeps } from './authenticate-session';
 import { bearerToken, CASHIER_KEY_PREFIX, isCashierKeyShape } from './credentials';
+import { lookUpCountingFailures } from './failed-auth-limit';
 
 const INVALID = 'Missing or invalid cashier key';
 
 export interface CashierAuthDeps {
   accounts: AccountRepository;
   shops: ShopsClient;
+  rateLimits: RateLimits;
 }
 
-async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null, res: Response): Promise<void> {
+/**
+ * A key of the wrong shape is refused before any look-up, costing nothing, so it is not counted; a
+ * well-formed key that names no shop counts against the client IP like a wrong API key pair.
+ */
+async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null, req: Request, res: Response): Promise<void> {
   if (!key || !isCashierKeyShape(key)) throw unauthorized(INVALID);
-  const shop = await deps.shops.findByCashierKey(key, requestIdOf(res));
+  const shop = await lookUpCountingFailures(deps.rateLimits, req, res, () => deps.shops.findByCashierKey(key, requestIdOf(res)));
   if (!shop) throw unauthorized(INVALID);
   const merchant = await deps.accounts.findById(shop.merchant_id);
   if (!merchant) throw unauthorized(INVALID);
@@ -33,7 +40,7 @@ const cashierKeyFrom = (req: Request): string | null => bearerToken(req.get('aut
 /** `POST /api/v1/merchant/payments`: `Authorization: Bearer svc_live_...` only; the shop comes from the key. */
 export function authenticateCashier(deps: CashierAuthDeps): RequestHandler {
   return async (req, res, next) => {
-    await authenticateCashierKey(deps, cashierKeyFrom(req), res);
+    await authenticateCashierKey(deps, cashierKeyFrom(req), req, res);
     next();
   };
 }
@@ -42,7 +49,7 @@ export function authenticateCashier(deps: CashierAuthDeps): RequestHandler {
 export function authenticateCashierOrSession(deps: CashierAuthDeps & SessionAuthDeps): RequestHandler {
   return async (req, res, next) => {
     const bearer = cashierKeyFrom(req);
-    if (bearer?.startsWith(CASHIER_KEY_PREFIX)) await authenticateCashierKey(deps, bearer, res);
+    if (bearer?.startsWith(CASHIER_KEY_PREFIX)) await authenticateCashierKey(deps, bearer, req, res);
     else await authenticateSessionToken(deps, sessionTokenFrom(req), res);
     next();
   };
