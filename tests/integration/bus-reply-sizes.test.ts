@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { NatsConnection } from 'nats';
 import { connectNats, DEFAULT_MAX_PAYLOAD, maxPayloadOf, replyBytes } from '@pl/bus';
+import { PUBLIC_BASE_URL_MAX } from '@pl/config';
 import {
   ATTEMPT_ERROR_MAX_LENGTH,
   CRYPTO_NETWORKS,
@@ -45,10 +46,10 @@ const MAX_PAYER_KOPECKS = 2 * MAX_KOPECKS;
 
 /**
  * Budgets of what the payment provider adapter writes (ASCII; the sandbox's real outputs are checked against
- * them below) and of the deployment's PUBLIC_BASE_URL.
+ * them below); the deployment's PUBLIC_BASE_URL is bounded by its config (PUBLIC_BASE_URL_MAX).
  */
 const PROVIDER = { name: 64, paymentId: 200, depositAddress: 128, qr: 512, currency: 16, network: 16, cryptoAmount: 40 };
-const PUBLIC_BASE_URL_MAX = 256;
+
 /** A normalized webhook URL percent-encodes what is not ASCII: up to 9 bytes (`%E4%B8%AD`) per UTF-16 unit of the 2048 allowed. */
 const WEBHOOK_URL_NORMALIZED_MAX = WEBHOOK_URL_MAX * 9;
 /** An int4 column at its largest. */
@@ -159,7 +160,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
 function nullPaths(value: unknown, path = ''): string[] {
   if (value === null) return [path];
   if (Array.isArray(value)) return value.flatMap((v, i) => nullPaths(v, `${path}[${i}]`)).slice(0, 5);
-  if (typeof value === 'object') return Object.entries(value as object).flatMap(([k, v]) => nullPaths(v, `${path}.${k}`));
+  if (typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => nullPaths(v, `${path}.${k}`));
   return [];
 }
 
@@ -188,7 +189,7 @@ describe('worst-case NATS reply sizes', () => {
     expect(Object.keys(toPaymentLink(fullLink(), baseUrl)).sort()).toEqual(Object.keys(paymentLink.shape).sort());
   });
 
-  it.each(Object.keys(subjects) as Array<keyof typeof subjects>)('%s: the fullest reply keeps its contract and fits in one message', (key) => {
+  it.each(Object.keys(subjects) as (keyof typeof subjects)[])('%s: the fullest reply keeps its contract and fits in one message', (key) => {
     const subject = subjects[key] as AnySubject;
     const data = worstReplies[key]();
     // Every field filled: a field added to a reply later must be given its maximum here too.

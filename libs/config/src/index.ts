@@ -53,3 +53,4 @@ export {
   DEVELOPMENT_SECRETS,
   unsafeProductionSettings,
 } from './production-safety';
+export { PUBLIC_BASE_URL_MAX, publicBaseUrl } from './public-base-url';

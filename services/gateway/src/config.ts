@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, opsPort, parseConfig } from '@pl/config';
+import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, opsPort, parseConfig, publicBaseUrl } from '@pl/config';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
 export { DEV_PROVIDER_SANDBOX_SECRET };
@@ -10,11 +10,7 @@ const gatewayEnv = {
   ...commonEnv,
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   OPS_PORT: opsPort(9100),
-  PUBLIC_BASE_URL: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
-    .default('http://localhost:8080'),
+  PUBLIC_BASE_URL: publicBaseUrl,
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key, so several systems (tests) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().max(64).regex(/^[A-Za-z0-9_:.-]*$/).default('pl:'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import { commonEnv, opsPort, parseConfig } from '@pl/config';
+import { commonEnv, opsPort, parseConfig, publicBaseUrl } from '@pl/config';
 import { parseExchangeRates, type ExchangeRates } from './domain/providers/exchange-rates';
 
 const millis = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -9,10 +9,7 @@ const linksEnv = {
   ...commonEnv,
   OPS_PORT: opsPort(9101),
   /** Base of the buyer-facing checkout URL; kept without a trailing slash. */
-  PUBLIC_BASE_URL: z
-    .url({ protocol: /^https?$/ })
-    .default('http://localhost:8080')
-    .transform((u) => u.replace(/\/+$/, '')),
+  PUBLIC_BASE_URL: publicBaseUrl,
   /** RUB per coin for the sandbox provider: `COIN=decimal` for every coin, comma-separated. */
   SANDBOX_RATES: z
     .string()
