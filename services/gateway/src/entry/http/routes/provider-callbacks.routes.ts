@@ -12,8 +12,9 @@ const RECEIVED = { received: true } as const;
 /**
  * `POST /callbacks/v1/{provider}`: a payment provider's verdict. The signature is checked over the
  * raw bytes before anything reads them (401 otherwise); then links settles the payment. Providers
- * retry until they get a 2xx, so a repeat of a settled payment (links: 409 not_pending) is answered
- * 200 too: it changes nothing and must not make the provider retry forever.
+ * retry until they get a 2xx, so a verdict for a link that is no longer pending (links: 409 not_pending)
+ * is answered 200 too: a repeat changes nothing, and a late payment (money for a link that expired, was
+ * canceled or failed) is recorded by links before it answers, so the provider need not retry either.
  */
 export function providerCallbackRoutes(deps: HttpDeps): Router {
   const router = Router();
@@ -34,7 +35,7 @@ export function providerCallbackRoutes(deps: HttpDeps): Router {
         );
       } catch (e) {
         if (!(isAppError(e) && e.code === 'payment_link.err.not_pending')) throw e;
-        deps.log.info({ provider: provider.name, request_id: requestIdOf(res) }, 'repeated provider callback ignored');
+        deps.log.info({ provider: provider.name, request_id: requestIdOf(res) }, 'callback for a link no longer pending: a repeat, or a late payment links recorded');
       }
       res.json(RECEIVED);
     })
