@@ -77,7 +77,7 @@ async function main(): Promise<number> {
   system = sys;
   const postgres = execFileSync('psql', [sys.database.url, '-tAc', 'SHOW server_version'], { encoding: 'utf8' }).trim();
   out(`bench: system up (database ${sys.database.name}, Postgres ${postgres}, Kafka ${sys.kafkaMock ? 'mock of its own' : sys.kafkaBrokers})`);
-  const fixtures = new Fixtures(sys.database.url, sys.env.WEBHOOK_SECRET_KEY as string);
+  const fixtures = new Fixtures(sys.database.url, sys.env.WEBHOOK_SECRET_KEY!);
   try {
     const writerMerchant = await fixtures.merchant();
     const readerMerchant = await fixtures.merchant();
@@ -114,7 +114,9 @@ async function main(): Promise<number> {
 
     const smallLabel = `(${settings.smallLinks.toLocaleString('en')} links)`;
     let small: Awaited<ReturnType<typeof listScenario>> | undefined;
-    if (has('create')) await attempt('create', async () => void (await createScenario(ctx)));
+    if (has('create')) await attempt('create', async () => {
+      await createScenario(ctx);
+    });
     if (has('get')) {
       await attempt('get', async () => {
         ctx.log('get (route 6)');

@@ -48,7 +48,7 @@ const rawFigures = (recorder: Recorder, cluster: Cluster, sink: WebhookSink, pai
 
 /** Clean-up steps, newest first, run once whether the soak ends, fails or is interrupted. */
 class Cleanup {
-  private readonly steps: Array<() => Promise<unknown>> = [];
+  private readonly steps: (() => Promise<unknown>)[] = [];
   private running: Promise<void> | undefined;
   add(step: () => Promise<unknown>): void {
     this.steps.push(step);
@@ -171,6 +171,7 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
   clearInterval(windowTimer);
   recorder.probe();
   recorder.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a signal may have come during the run; narrowing cannot see it
   if (stopped) throw new Error('interrupted');
 
   progress('load done; waiting for the last webhooks');

@@ -35,7 +35,7 @@ const PARTS = new Set((process.env.BENCH_WEBHOOKS_PARTS ?? 'latency,throughput')
 const SLOW_RECEIVER_MS = 1000;
 const IN_FLIGHT = 50;
 /** Endpoints and events of each throughput run: one endpoint, then many. */
-const THROUGHPUT_RUNS: Array<{ endpoints: number; events: number }> = [
+const THROUGHPUT_RUNS: { endpoints: number; events: number }[] = [
   { endpoints: 1, events: 100 },
   { endpoints: 20, events: 1000 },
   { endpoints: 50, events: 5000 },
@@ -47,7 +47,7 @@ const out = (line = ''): void => {
 
 /** Runs `task` over `items` with at most `limit` in flight. */
 async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
@@ -102,7 +102,7 @@ class Arrivals {
   private done: () => void = () => undefined;
 
   onHit = (hit: ReceivedWebhook): void => {
-    const id: unknown = hit.json?.data?.payment_link_id;
+    const id = (hit.json as { data?: { payment_link_id?: unknown } } | undefined)?.data?.payment_link_id;
     if (typeof id !== 'string') return;
     if (this.first.has(id)) {
       this.repeats += 1;
@@ -120,10 +120,10 @@ class Arrivals {
 }
 
 async function createLinks(sys: TestSystem, merchant: TestMerchant, shopIds: readonly number[], count: number): Promise<string[]> {
-  return pool(Array.from({ length: count }, (_, i) => shopIds[i % shopIds.length] as number), IN_FLIGHT, async (shopId) => {
+  return pool(Array.from({ length: count }, (_, i) => shopIds[i % shopIds.length]!), IN_FLIGHT, async (shopId) => {
     const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shopId, amount: '100.00' }, { headers: merchant.keys });
     if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
-    return res.body.id as string;
+    return (res.body as { id: string }).id;
   });
 }
 
@@ -153,13 +153,13 @@ async function confirmPaced(sys: TestSystem, ids: readonly string[], rate: numbe
     const why = e instanceof Error ? e.message.slice(0, 120) : String(e);
     refused.set(why, (refused.get(why) ?? 0) + 1);
   };
-  const sent: Array<Promise<unknown>> = [];
+  const sent: Promise<unknown>[] = [];
   for (let i = 0; i < ids.length; i++) {
     const due = start + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     lateMs = Math.max(lateMs, performance.now() - due);
-    const id = ids[i] as string;
+    const id = ids[i]!;
     sent.push(confirmOne(sys, id).then((at) => accepted.set(id, at), refuse));
   }
   await Promise.all(sent);
@@ -173,8 +173,8 @@ async function latency(sys: TestSystem, merchant: TestMerchant): Promise<void> {
     const shop = await sys.shop(merchant.id, { webhookUrl: receiver.url, webhookSecret: 'bench-webhook-secret' });
     // Warm-up: the consumer group joins and the topic exists before anything is timed.
     const [warm] = await createLinks(sys, merchant, [shop.id], 1);
-    await confirmBurst(sys, [warm as string]);
-    await arrivals.all([warm as string]);
+    await confirmBurst(sys, [warm!]);
+    await arrivals.all([warm!]);
 
     const ids = await createLinks(sys, merchant, [shop.id], LATENCY_LINKS);
     const cpu = cpuMeter(sys);
@@ -225,12 +225,12 @@ async function throughput(sys: TestSystem, merchant: TestMerchant, endpoints: nu
       setTimeout(() => (open -= 1), SLOW_RECEIVER_MS);
     },
   });
-  const publisher = createEventPublisher({ brokers: (process.env.KAFKA_BROKERS as string).split(','), clientId: 'bench-webhooks', log: createLogger('bench', 'warn') });
+  const publisher = createEventPublisher({ brokers: (process.env.KAFKA_BROKERS!).split(','), clientId: 'bench-webhooks', log: createLogger('bench', 'warn') });
   try {
     const shops = await Promise.all(Array.from({ length: endpoints }, (_, i) => sys.shop(merchant.id, { webhookUrl: `${receiver.url}/${i}` })));
     const { ids, messages } = events(merchant.id, shops.map((s) => s.id), count);
     const cpu = cpuMeter(sys);
-    for (let i = 0; i < messages.length; i += 500) await publisher.publish(sys.env.PAYMENT_EVENTS_TOPIC as string, messages.slice(i, i + 500));
+    for (let i = 0; i < messages.length; i += 500) await publisher.publish(sys.env.PAYMENT_EVENTS_TOPIC!, messages.slice(i, i + 500));
     await arrivals.all(ids);
     const used = cpu.stop(count);
     const at = [...arrivals.first.values()].sort((a, b) => a - b);

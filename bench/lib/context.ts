@@ -211,10 +211,10 @@ export async function measurePair(
   const rounds = settings.rounds;
   const slice = Math.max(1, Math.round(settings.seconds / rounds));
   ctx.log(`  ${scenario}: ${rounds} × ${slice} s per side, alternating (first slice after ${settings.warmupSeconds} s warm-up, later ones after 1 s), ${settings.connections} connections`);
-  type Side = { runs: ClosedRun[]; offset: number };
+  interface Side { runs: ClosedRun[]; offset: number }
   const sides: Record<'gateway' | 'reference', Side> = { gateway: { runs: [], offset: 0 }, reference: { runs: [], offset: 0 } };
   for (let r = 0; r < rounds; r++) {
-    const order: Array<'gateway' | 'reference'> = r % 2 === 0 ? ['reference', 'gateway'] : ['gateway', 'reference'];
+    const order: ('gateway' | 'reference')[] = r % 2 === 0 ? ['reference', 'gateway'] : ['gateway', 'reference'];
     for (const target of order) {
       const side = sides[target];
       const url = target === 'gateway' ? ctx.sys.gatewayUrl : ctx.sys.referenceUrl;

@@ -106,7 +106,7 @@ export class CpuMeter {
     const usage: CpuUsage = {};
     for (const g of this.groups) usage[g.name] = 0;
     for (const [pid, last] of this.last) {
-      const group = this.groupOf.get(pid) as string;
+      const group = this.groupOf.get(pid)!;
       usage[group] = (usage[group] ?? 0) + (last - (this.first.get(pid) ?? 0));
     }
     const toPercent = (ticks: number): number => Math.round((ticks / CLK_TCK / seconds) * 1000) / 10;

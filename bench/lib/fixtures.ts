@@ -17,7 +17,7 @@ async function whileCrowded<T>(work: () => Promise<T>): Promise<T> {
       return await work();
     } catch (e) {
       const code = (e as { code?: string; cause?: { code?: string } }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-      const crowded = code === '53300' || /too many clients/i.test(String((e as Error).message));
+      const crowded = code === '53300' || (e instanceof Error && /too many clients/i.test(e.message));
       if (!crowded || attempt >= 20) throw e;
       await new Promise((r) => setTimeout(r, 500 * attempt));
     }

@@ -36,7 +36,7 @@ export interface PacedSpec {
   url: string;
   rate: number;
   maxSockets: number;
-  items: Array<{ key: string; method: 'POST'; path: string; headers: Record<string, string>; body: string }>;
+  items: { key: string; method: 'POST'; path: string; headers: Record<string, string>; body: string }[];
 }
 
 export type LoadSpec = ClosedLoopSpec | PacedSpec;
@@ -56,7 +56,7 @@ export interface ClosedLoopResult {
   /** Of 2xx responses, in ms. */
   latency: LatencySummary;
   /** [wall ms when the response finished, latency ms] of each 2xx, when asked for. */
-  timeline?: Array<[number, number]>;
+  timeline?: [number, number][];
   /** A `once` pool that ran dry and wrapped around (its later requests were repeats). */
   wrapped?: boolean;
   /** Paths taken from the pool, warm-up included. */
@@ -69,7 +69,7 @@ export interface PacedResult {
   mode: 'paced';
   seconds: number;
   /** Per item, in the order sent: key, status (0 = socket error), wall ms when it was sent and when its answer arrived. */
-  items: Array<{ key: string; status: number; sentAt: number; answeredAt: number }>;
+  items: { key: string; status: number; sentAt: number; answeredAt: number }[];
   /** Largest lag of a send behind its schedule, ms: above a few ms the sender itself could not keep the rate. */
   maxSendLagMs: number;
 }

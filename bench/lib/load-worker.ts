@@ -34,7 +34,7 @@ function pathPicker(spec: ClosedLoopSpec): { next: () => string; wrapped: () => 
           wrapped = true;
         }
         picked += 1;
-        return paths[i++] as string;
+        return paths[i++]!;
       },
       wrapped: () => wrapped,
       picked: () => picked,
@@ -43,7 +43,7 @@ function pathPicker(spec: ClosedLoopSpec): { next: () => string; wrapped: () => 
   return {
     next: () => {
       picked += 1;
-      return paths[Math.floor(Math.random() * paths.length)] as string;
+      return paths[Math.floor(Math.random() * paths.length)]!;
     },
     wrapped: () => false,
     picked: () => picked,
@@ -53,10 +53,10 @@ function pathPicker(spec: ClosedLoopSpec): { next: () => string; wrapped: () => 
 async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
   const picker = pathPicker(spec);
   const varies = spec.request.paths !== undefined;
-  const run = (seconds: number, record: boolean): Promise<{ result: autocannon.Result; latencies: number[]; timeline: Array<[number, number]> }> =>
+  const run = (seconds: number, record: boolean): Promise<{ result: autocannon.Result; latencies: number[]; timeline: [number, number][] }> =>
     new Promise((resolve, reject) => {
       const latencies: number[] = [];
-      const timeline: Array<[number, number]> = [];
+      const timeline: [number, number][] = [];
       const instance = autocannon(
         {
           url: spec.url,
@@ -75,7 +75,7 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
             },
           ],
         },
-        (err, result) => (err ? reject(err) : resolve({ result, latencies, timeline })),
+        (err, result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve({ result, latencies, timeline })),
       );
       if (record) {
         // autocannon's own histogram is in whole milliseconds; these are exact.
@@ -92,7 +92,7 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
   emit({ event: 'measure' });
   const { result, latencies, timeline } = await run(spec.seconds, true);
   const statusCodes: Record<string, number> = {};
-  for (const [code, v] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(v?.count ?? 0);
+  for (const [code, v] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = v.count ?? 0;
   const ok = latencies.length;
   const responses = Object.values(statusCodes).reduce((a, b) => a + b, 0);
   return {
@@ -116,11 +116,11 @@ async function paced(spec: PacedSpec): Promise<PacedResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: spec.maxSockets });
   const target = new URL(spec.url);
   // In the order sent (not answered), so a caller can cut a warm-up by position.
-  const items: PacedResult['items'] = new Array(spec.items.length);
+  const items: PacedResult['items'] = new Array<PacedResult['items'][number]>(spec.items.length);
   let maxSendLagMs = 0;
   emit({ event: 'measure' });
   const start = wallNow();
-  const pending: Array<Promise<void>> = [];
+  const pending: Promise<void>[] = [];
   const send = (item: PacedSpec['items'][number], index: number): Promise<void> =>
     new Promise((resolve) => {
       const sentAt = wallNow();
@@ -148,7 +148,7 @@ async function paced(spec: PacedSpec): Promise<PacedResult> {
       const due = Math.min(spec.items.length, Math.floor(((now - start) / 1000) * spec.rate) + 1);
       for (; next < due; next++) {
         maxSendLagMs = Math.max(maxSendLagMs, now - (start + (next / spec.rate) * 1000));
-        pending.push(send(spec.items[next] as PacedSpec['items'][number], next));
+        pending.push(send(spec.items[next]!, next));
       }
       if (next >= spec.items.length) {
         clearInterval(timer);
@@ -164,7 +164,7 @@ async function paced(spec: PacedSpec): Promise<PacedResult> {
 }
 
 async function main(): Promise<void> {
-  const spec = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as LoadSpec;
+  const spec = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as LoadSpec;
   const result = spec.mode === 'closed' ? await closedLoop(spec) : await paced(spec);
   // A large result (a timeline) must be flushed before the exit.
   await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify({ event: 'result', result })}\n`, () => resolve()));

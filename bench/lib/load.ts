@@ -32,13 +32,13 @@ export function startLoad(spec: LoadSpec, workDir: string): LoadRun<LoadResult> 
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const logFile = join(workDir, `load-${n}.stderr.log`);
-  child.stderr!.pipe(createWriteStream(logFile));
+  child.stderr.pipe(createWriteStream(logFile));
   adopt(`load-${n}`, child, logFile);
   let onMeasure: () => void = () => undefined;
   const measuring = new Promise<void>((resolve) => (onMeasure = resolve));
   const result = new Promise<LoadResult>((resolve, reject) => {
     let got: LoadResult | undefined;
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       let msg: { event?: string; result?: LoadResult };
       try {
         msg = JSON.parse(line) as typeof msg;
@@ -55,11 +55,11 @@ export function startLoad(spec: LoadSpec, workDir: string): LoadRun<LoadResult> 
     });
   });
   return {
-    pid: child.pid as number,
+    pid: child.pid!,
     measuring,
     result,
     stop: () => {
-      if (child.exitCode === null) child.stdin!.write('stop\n');
+      if (child.exitCode === null) child.stdin.write('stop\n');
     },
   };
 }

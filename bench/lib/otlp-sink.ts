@@ -16,10 +16,10 @@ export interface RecordedSpan {
 }
 
 interface OtlpBody {
-  resourceSpans?: Array<{
-    resource?: { attributes?: Array<{ key: string; value?: { stringValue?: string } }> };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string }> }>;
-  }>;
+  resourceSpans?: {
+    resource?: { attributes?: { key: string; value?: { stringValue?: string } }[] };
+    scopeSpans?: { spans?: { traceId: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string }[] }[];
+  }[];
 }
 
 export class OtlpSink {

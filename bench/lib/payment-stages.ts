@@ -24,7 +24,7 @@ const hopOf = (s: RecordedSpan): keyof Hops | null => {
 type Complete = Required<Hops>;
 
 /** Each stage of the payment path, start to end, as the spans of every hop time it. */
-const STAGES: Array<[string, (h: Complete) => number]> = [
+const STAGES: [string, (h: Complete) => number][] = [
   ['gateway: callback received → NATS request sent', (h) => h.natsRequest.startMs - h.callback.startMs],
   ['NATS: request sent → links handler starts', (h) => h.settle.startMs - h.natsRequest.startMs],
   ['links: look-up and settle statement', (h) => h.settle.endMs - h.settle.startMs],

@@ -7,7 +7,7 @@ import { Client } from 'pg';
  * COMMIT = commits queued behind NOTIFY's lock; WALSync = the log flush).
  */
 /** The most frequent activities of one or more samplings, as "share% state/wait: statement". */
-export function topActivities(samplings: Array<Record<string, number>>, top = 6): string[] {
+export function topActivities(samplings: Record<string, number>[], top = 6): string[] {
   const merged = new Map<string, number>();
   for (const counts of samplings) for (const [k, n] of Object.entries(counts)) merged.set(k, (merged.get(k) ?? 0) + n);
   const total = [...merged.values()].reduce((a, b) => a + b, 0);

@@ -10,7 +10,7 @@ export interface BenchProcess {
   logFile: string;
   exited: Promise<number | null>;
   /** True once it exited (for whatever reason). */
-  isDead(): boolean;
+  isDead: () => boolean;
 }
 
 const live = new Set<BenchProcess>();

@@ -12,7 +12,7 @@ export class BenchReceiver {
   readonly firstByLink = new Map<string, number>();
   inFlight = 0;
   peakInFlight = 0;
-  private waiters: Array<{ ids: Set<string>; resolve: () => void }> = [];
+  private waiters: { ids: Set<string>; resolve: () => void }[] = [];
 
   private constructor(
     private readonly server: Server,

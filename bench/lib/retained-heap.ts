@@ -8,7 +8,7 @@
  * RSS slopes of −0.06, +0.87 and +4 MiB/min. What a leak grows is what survives a full collection.
  */
 export class RetainedHeap {
-  readonly samples: Array<[seconds: number, mib: number]> = [];
+  readonly samples: [seconds: number, mib: number][] = [];
   private readonly timer: NodeJS.Timeout;
   private readonly started = Date.now();
 
@@ -29,7 +29,7 @@ export class RetainedHeap {
       .filter(([t]) => t >= fromS && t < toS)
       .map(([, v]) => v)
       .sort((a, b) => a - b);
-    return inRange.length === 0 ? NaN : (inRange[Math.floor(inRange.length / 2)] as number);
+    return inRange.length === 0 ? NaN : (inRange[Math.floor(inRange.length / 2)]!);
   }
 
   private async sample(): Promise<void> {

@@ -1,6 +1,6 @@
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number);
+  sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!);
 
 export interface LatencySummary {
   count: number;
@@ -28,7 +28,7 @@ export function summarize(values: readonly number[]): LatencySummary {
 export const wallNow = (): number => performance.timeOrigin + performance.now();
 
 /** Least-squares slope of y over x. */
-export function slope(points: ReadonlyArray<readonly [number, number]>): number {
+export function slope(points: readonly (readonly [number, number])[]): number {
   const n = points.length;
   if (n < 2) return NaN;
   const mx = points.reduce((a, p) => a + p[0], 0) / n;

@@ -124,13 +124,14 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
     const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
 
-    const opsPorts = {} as Record<ServiceName, number>;
+    const opsPorts = {} as Record<ServiceName, number>; // filled as each service first starts
     const services = {} as Record<ServiceName, BenchProcess>;
     // BENCH_CPU_PROFILE=1: each service writes a V8 CPU profile when it stops (open it in Chrome DevTools).
     const profileArgs = (name: ServiceName): string[] =>
       process.env.BENCH_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, '..', 'profiles', name)}`] : [];
     const startService = async (name: ServiceName): Promise<void> => {
-      opsPorts[name] ??= await freePort();
+      // A restart keeps its port; only the first start picks one.
+      if (!(name in opsPorts)) opsPorts[name] = await freePort();
       const p = spawnLogged(name, process.execPath, [...profileArgs(name), distMain(name)], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
       services[name] = p;
       started.push(p);

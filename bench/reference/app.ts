@@ -130,7 +130,7 @@ export async function startReference(options: ReferenceOptions): Promise<{ port:
     if (!parsed.success || parsed.data.shop_id === undefined) throw new HttpError(400, 'common.err.validation_failed');
     const input = parsed.data;
     const merchantId = merchantOf(res);
-    const shop = await q.shop(input.shop_id as number);
+    const shop = await q.shop(input.shop_id!);
     if (!shop) throw new HttpError(404, 'shop.err.not_found');
     if (shop.merchant_id !== merchantId) throw new HttpError(403, 'common.err.forbidden');
     if (shop.status !== 'approved') throw new HttpError(422, 'shop.err.not_approved');
@@ -156,7 +156,7 @@ export async function startReference(options: ReferenceOptions): Promise<{ port:
     const parsed = listLinksQuery.safeParse(req.query);
     if (!parsed.success) throw new HttpError(400, 'common.err.validation_failed');
     const limit = parsed.data.limit ?? 20;
-    let after: { createdAtMicros: bigint; id: string } | null = null;
+    let after: { createdAtMicros: bigint; id: string } | null;
     try {
       after = parsed.data.cursor === undefined ? null : decodeCursor(parsed.data.cursor);
     } catch {
@@ -193,7 +193,7 @@ export async function startReference(options: ReferenceOptions): Promise<{ port:
   });
   app.use('/merchant/v1/payment-links', router);
   app.use((_req, _res, next) => next(new HttpError(404, 'common.err.not_found')));
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- express knows an error handler by its four parameters
+  // Four parameters: that is how express knows an error handler.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
       res.status(err.status).json({ error: { code: err.code, message: err.code } });

@@ -98,7 +98,7 @@ export class ReferenceQueries {
       [l.id, l.merchantId, l.shopId, l.orderId, l.description, l.amount, l.bps, l.bps, l.bps, l.sbpBps, l.feePayer,
         l.payerAmount, l.merchantCredit, l.platformRevenue, l.expiresInMinutes],
     );
-    return rows[0] as LinkRow;
+    return rows[0]!;
   }
 
   async byId(id: string): Promise<LinkRow | undefined> {

@@ -7,7 +7,7 @@ export interface StateCheck {
   /** Links of the soak's merchants in the database, by status. */
   byStatus: Record<string, number>;
   /** Links whose state differs from what the answers the soak got imply. */
-  mismatches: Array<{ id: string; expected: ExpectedState; actual: string }>;
+  mismatches: { id: string; expected: ExpectedState; actual: string }[];
   /** Links the soak made no claim about: an answer was lost (network error) or a create was never answered. */
   uncertain: number;
   paidIds: string[];

@@ -15,7 +15,7 @@ export interface ProcessLife extends BenchProcess {
   /** When SIGTERM was sent, how long the exit took, the code, and the RSS just before. */
   stop?: { at: number; ms: number; code: number | null; killed: boolean; rssMiB: number | undefined };
   /** (clock ms, MiB) every few seconds while it lives. */
-  samples: Array<[number, number]>;
+  samples: [number, number][];
   /** Set when the soak sends SIGTERM: an exit without it is a crash. */
   stopRequested: boolean;
 }

@@ -111,10 +111,10 @@ export class Load {
     const merchants = this.o.merchants;
     switch (op) {
       case 'create':
-        return this.create(merchants[this.creates++ % merchants.length] as SoakMerchant, due);
+        return this.create(merchants[this.creates++ % merchants.length]!, due);
       case 'list': {
         const n = this.lists++;
-        const m = merchants[n % merchants.length] as SoakMerchant;
+        const m = merchants[n % merchants.length]!;
         // Every other list through a dashboard session (Redis), the rest with the API keys.
         if (n % 2 === 1 && m.session) {
           await this.call('list (session)', due, 'GET', '/api/v1/payment-links?limit=20', { authorization: `Bearer ${m.session}` });
@@ -143,7 +143,7 @@ export class Load {
 
   private substitute(due: number): Promise<void> {
     this.substituted++;
-    return this.create(this.o.merchants[this.creates++ % this.o.merchants.length] as SoakMerchant, due);
+    return this.create(this.o.merchants[this.creates++ % this.o.merchants.length]!, due);
   }
 
   private async create(m: SoakMerchant, due: number, record = true): Promise<void> {

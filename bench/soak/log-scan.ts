@@ -5,12 +5,12 @@ export interface LogScan {
   warn: number;
   error: number;
   /** Distinct messages at warn or above, with counts, most frequent first. */
-  messages: Array<{ level: number; msg: string; count: number }>;
+  messages: { level: number; msg: string; count: number }[];
 }
 
 /** Counts a pino log's lines at warn (40) and above; non-JSON lines (a crash's stack) count as errors. */
 export function scanLog(file: string): LogScan {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {

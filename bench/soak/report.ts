@@ -52,7 +52,7 @@ const countBy = (items: readonly string[]): string =>
     .join(', ');
 
 function requestsSection(r: SoakResult): string {
-  const rows: Array<Array<string | number>> = [['request', 'sent', 'as expected', 'other outcomes', 'p50 ms', 'p99 ms', 'max ms']];
+  const rows: (string | number)[][] = [['request', 'sent', 'as expected', 'other outcomes', 'p50 ms', 'p99 ms', 'max ms']];
   for (const kind of REQUEST_KINDS) {
     const of = r.recorder.samples.filter((s) => s.kind === kind);
     if (of.length === 0) continue;
@@ -65,7 +65,7 @@ function requestsSection(r: SoakResult): string {
   rows.push(['all', all.length, all.filter(isExpected).length, countBy(all.filter((s) => !isExpected(s)).map(outcomeOf)) || '-', fmtMs(percentile(ms, 50)), fmtMs(percentile(ms, 99)), fmtMs(ms[ms.length - 1] ?? NaN)]);
   const notes = [
     r.substituted ? `${r.substituted} cancels/pays/gets found no link and created one instead.` : '',
-    r.recorder.shed ? `${r.recorder.shed} operations were shed: ${'>'}2000 were in flight.` : '',
+    r.recorder.shed ? `${r.recorder.shed} operations were shed: >2000 were in flight.` : '',
   ].filter(Boolean);
   // Examples only of outcomes that were not all the expected cost of a restart.
   const unexpectedKeys = new Set(r.recorder.samples.filter((s) => !isExpected(s) && !isExpectedFailure(s, r)).map((s) => `${s.kind} ${outcomeOf(s)}`));
@@ -80,7 +80,7 @@ function requestsSection(r: SoakResult): string {
 
 function timelineSection(r: SoakResult): string {
   const w = r.settings.windowSeconds * 1000;
-  const rows: Array<Array<string | number>> = [['window s', 'requests', 'other', 'p50 ms', 'p99 ms', 'max ms', 'soak loop p99', 'load', 'events']];
+  const rows: (string | number)[][] = [['window s', 'requests', 'other', 'p50 ms', 'p99 ms', 'max ms', 'soak loop p99', 'load', 'events']];
   const windows = Math.ceil(r.settings.seconds * 1000 / w);
   for (let k = 0; k < windows; k++) {
     const from = k * w;
@@ -106,7 +106,7 @@ function timelineSection(r: SoakResult): string {
 
 function restartsSection(r: SoakResult): string {
   if (r.restarts.length === 0) return 'Restarts: none';
-  const rows: Array<Array<string | number>> = [['replica', 'SIGTERM at s', 'exit took s', 'exit code', 'down s (SIGTERM→ready)', 'RSS before MiB', 'new pid', 'RSS at ready MiB']];
+  const rows: (string | number)[][] = [['replica', 'SIGTERM at s', 'exit took s', 'exit code', 'down s (SIGTERM→ready)', 'RSS before MiB', 'new pid', 'RSS at ready MiB']];
   for (const x of r.restarts) {
     const stop = x.old.stop;
     rows.push([
@@ -125,14 +125,14 @@ function restartsSection(r: SoakResult): string {
 }
 
 /** A process's samples from the load's start (or its own readiness, if later) on. */
-const observed = (life: ProcessLife): Array<[number, number]> => life.samples.filter(([t]) => t >= 0);
+const observed = (life: ProcessLife): [number, number][] => life.samples.filter(([t]) => t >= 0);
 
-export function memoryTrends(r: SoakResult): Array<{ life: ProcessLife; trend: MemoryTrend }> {
+export function memoryTrends(r: SoakResult): { life: ProcessLife; trend: MemoryTrend }[] {
   return r.cluster.replicas.map((rep) => ({ life: rep.current, trend: memoryTrend(observed(rep.current)) }));
 }
 
 function memorySection(r: SoakResult, trends: ReturnType<typeof memoryTrends>): string {
-  const rows: Array<Array<string | number>> = [['process', 'pid', 'since s', 'RSS at ready', 'first third', 'last third', 'at end', 'slope MiB/min', 'trend']];
+  const rows: (string | number)[][] = [['process', 'pid', 'since s', 'RSS at ready', 'first third', 'last third', 'at end', 'slope MiB/min', 'trend']];
   for (const { life, trend } of trends) {
     const samples = observed(life);
     rows.push([
@@ -158,7 +158,7 @@ function memorySection(r: SoakResult, trends: ReturnType<typeof memoryTrends>): 
 
 function logsSection(r: SoakResult): { text: string; errors: number } {
   const scans = r.cluster.replicas.map((rep) => ({ label: rep.label, scan: scanLog(r.cluster.logFile(rep)) }));
-  const rows: Array<Array<string | number>> = [['replica', 'warn', 'error', 'most frequent']];
+  const rows: (string | number)[][] = [['replica', 'warn', 'error', 'most frequent']];
   for (const { label, scan } of scans) {
     rows.push([label, scan.warn, scan.error, scan.messages.slice(0, 3).map((m) => `${m.count}× ${m.msg}`).join(' | ') || '-']);
   }
@@ -204,10 +204,10 @@ export function webhookOutcome(r: SoakResult): WebhookOutcome {
 function webhookSection(r: SoakResult, o: WebhookOutcome): string {
   const firstAt = new Map<string, number>();
   for (const w of r.sink.received) if (w.linkId && !firstAt.has(w.linkId)) firstAt.set(w.linkId, w.at);
-  const pairs = [...r.paidAt].flatMap(([id, at]) => (firstAt.has(id) ? [[at, (firstAt.get(id) as number) - at] as const] : []));
+  const pairs = [...r.paidAt].flatMap(([id, at]) => (firstAt.has(id) ? [[at, (firstAt.get(id)!) - at] as const] : []));
   const lat = pairs.map(([, ms]) => ms).sort((a, b) => a - b);
   // A notifier that leaves its consumer group stalls the group until it has rebalanced.
-  const notifierStops = r.restarts.filter((x) => x.label.startsWith('notifier') && x.old.stop).map((x) => x.old.stop?.at as number);
+  const notifierStops = r.restarts.flatMap((x) => (x.label.startsWith('notifier') && x.old.stop ? [x.old.stop.at] : []));
   const slow = pairs.filter(([, ms]) => ms > SLOW_WEBHOOK_MS);
   const slowNearStop = slow.filter(([at, ms]) => notifierStops.some((t) => at + ms >= t && at <= t + REBALANCE_WINDOW_MS)).length;
   return [
@@ -261,7 +261,7 @@ export function renderReport(r: SoakResult): { text: string; failed: boolean } {
   const header = [
     `Soak: ${s.rate} operations/s for ${s.seconds} s (mix ${Object.entries(s.mix).map(([k, v]) => `${k}=${v}`).join(',')}), ` +
       `two replicas of each service from dist/ (NODE_ENV=production), ${s.merchants} merchants, balancer ${s.balancer}${s.restarts ? '' : ', no restarts'}` +
-      `${Object.keys(s.serviceEnv).length ? `; service settings ${Object.entries(s.serviceEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`,
+      (Object.keys(s.serviceEnv).length ? `; service settings ${Object.entries(s.serviceEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''),
     `Machine: ${r.machine.cpus} CPUs, 1-min load average ${r.machine.loadStart.toFixed(1)} at the start and ${r.machine.loadEnd.toFixed(1)} at the end (shared: other work on it counts in every figure)`,
     `Postgres: the services held at most ${r.machine.postgres.peakOurs} connections (DATABASE_POOL_MAX=${r.settings.dbPoolMax} per process), ` +
       `${r.machine.postgres.totalAtPeak} of max_connections ${r.machine.postgres.maxConnections} were in use on the server at that moment`,

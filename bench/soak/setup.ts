@@ -29,7 +29,7 @@ export function build(log: (line: string) => void): void {
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status === 0) return;
   const missing = SERVICE_NAMES.filter((s) => !existsSync(distMain(s)));
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+  const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n');
   if (missing.length > 0) throw new Error(`npm run build failed and ${missing.join(', ')} has no dist/:\n${output}`);
   log(`WARNING: npm run build failed; running the dist/ already there:\n${output}`);
 }

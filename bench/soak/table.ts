@@ -1,5 +1,5 @@
 /** A plain-text table: the first row is the header; numbers right-aligned. */
-export function table(rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
+export function table(rows: readonly (readonly (string | number)[])[]): string {
   const cells = rows.map((r) => r.map((c) => String(c)));
   const widths = cells[0]?.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length))) ?? [];
   const numeric = (s: string): boolean => /^-?[\d.,]+( ms| MiB|%)?$/.test(s) || s === '-';

@@ -72,9 +72,9 @@ function copies(stage: Instruction[]): Copy[] {
 function buildStageHas(appPath: string): boolean {
   const path = appPath.replace(/^\/app\/?/, '');
   if (path === 'node_modules') return true;
-  const dist = path.match(/^(.+)\/dist(\/.*)?$/);
+  const dist = /^(.+)\/dist(\/.*)?$/.exec(path);
   if (dist) {
-    const project = dist[1] as string;
+    const project = dist[1]!;
     const inside = dist[2] ?? '';
     if (!emitsDist(project)) return false;
     return inside === '' || exists(`${project}/src${inside.replace(/\.js$/, '.ts')}`);

@@ -46,7 +46,7 @@ function validateAgainstSchema(object: K8sObject): void {
   try {
     new Model(object as never).validate();
   } catch (e) {
-    throw new Error(`${object.kind} ${object.metadata.name} fails the Kubernetes schema: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`${object.kind} ${object.metadata.name} fails the Kubernetes schema: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 

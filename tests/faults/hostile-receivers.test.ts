@@ -176,7 +176,7 @@ describe('hostile webhook receivers', () => {
     // Slot holders' first attempts end at their time-out; until then the log holds only the fast failures.
     const deadline = hostileStartedAt + TIMEOUT_MS + 10_000;
     let rows: AttemptRow[] = [];
-    const names = Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>;
+    const names = Object.keys(EXPECTED) as (keyof typeof EXPECTED)[];
     for (;;) {
       rows = await attemptRows();
       const seen = new Set(rows.map((r) => nameOf(r.endpoint)));

@@ -35,7 +35,7 @@ describe.each([
   }, 60_000);
 
   /** Every response the test saw, to check that none was a 500 or slow. */
-  const seen: Array<{ what: string; ms: number; res: ApiResponse }> = [];
+  const seen: { what: string; ms: number; res: ApiResponse }[] = [];
   const call = async (what: string, fn: () => Promise<ApiResponse>): Promise<ApiResponse> => {
     const started = Date.now();
     const res = await fn();
@@ -98,7 +98,7 @@ describe.each([
     // The gateway reconnects by itself: the old session's answer stops being 503.
     let last: ApiResponse | undefined;
     await eventually(async () => (last = await listWithSession(session)).status !== 503, 'session routes answering again', 15_000);
-    const afterRestart = last as ApiResponse;
+    const afterRestart = last!;
     console.log(`redis restart (${aof ? 'AOF' : 'no persistence'}): session routes answer again ${Date.now() - restartedAt} ms after the restart`);
     if (aof) {
       expect(afterRestart.status).toBe(200);

@@ -188,7 +188,7 @@ class Harness {
   }
 
   /** Unpublished outbox rows, as (event id, link id). */
-  unpublished(): Promise<Array<{ id: string; message_key: string }>> {
+  unpublished(): Promise<{ id: string; message_key: string }[]> {
     return this.sys.sql('SELECT id::text, message_key FROM links.outbox WHERE published_at IS NULL');
   }
 

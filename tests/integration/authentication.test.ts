@@ -26,7 +26,7 @@ const sessionRoutes = () => [
 ] as const;
 
 describe('account API keys on /merchant/v1', () => {
-  const badCredentials = (): Array<[string, Record<string, string>]> => [
+  const badCredentials = (): [string, Record<string, string>][] => [
     ['no headers', {}],
     ['only the public key', { 'X-API-Key': merchant.apiKey }],
     ['only the secret', { 'X-API-Secret': merchant.apiSecret }],

@@ -55,7 +55,7 @@ async function retryUntilAnswered(send: () => Promise<ApiResponse>): Promise<Api
     10_000,
     10,
   );
-  return last as ApiResponse;
+  return last!;
 }
 
 type Drop = { at: 'mid-body' } | { at: 'after-send'; afterMs: number };

@@ -333,7 +333,7 @@ describe('late payments', () => {
 
     const run = await admin(['payment:late', '--since', since]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    const listed = (JSON.parse(run.stdout) as { late_payments: Array<{ link_id: string }> }).late_payments.filter((l) => l.link_id === id);
+    const listed = (JSON.parse(run.stdout) as { late_payments: { link_id: string }[] }).late_payments.filter((l) => l.link_id === id);
     expect(listed).toEqual([
       {
         id: expect.any(String),

@@ -47,12 +47,12 @@ interface OtlpKeyValue {
   value: OtlpValue;
 }
 interface OtlpExport {
-  resourceSpans?: Array<{
+  resourceSpans?: {
     resource?: { attributes?: OtlpKeyValue[] };
-    scopeSpans?: Array<{
-      spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpKeyValue[] }>;
-    }>;
-  }>;
+    scopeSpans?: {
+      spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpKeyValue[] }[];
+    }[];
+  }[];
 }
 
 const valueOf = (v: OtlpValue): unknown => v.stringValue ?? v.intValue ?? v.boolValue ?? v.doubleValue;
@@ -61,7 +61,7 @@ const attributesOf = (kvs: OtlpKeyValue[] = []): Record<string, unknown> => Obje
 /** An OTLP/HTTP trace receiver (JSON, as exporter-trace-otlp-http sends it) whose spans tests await. */
 class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  private waiters: Array<() => void> = [];
+  private waiters: (() => void)[] = [];
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<OtlpReceiver> {

@@ -30,7 +30,7 @@ const expectFieldRefused = (res: ApiResponse, field: string): void => {
   expect(res.body.error.message).toContain(field);
 };
 
-const createRoutes = (): Array<[string, Record<string, string>, Record<string, unknown>]> => [
+const createRoutes = (): [string, Record<string, string>, Record<string, unknown>][] => [
   ['/merchant/v1/payment-links', merchant.keys, { shop_id: shop.id }],
   ['/api/v1/payment-links', { Authorization: `Bearer ${session}` }, { shop_id: shop.id }],
   ['/api/v1/merchant/payments', { Authorization: `Bearer ${shop.cashierKey}` }, {}],

@@ -64,7 +64,7 @@ export class HostileReceiver {
   readonly connections: HostileConnection[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private waiters: Array<() => void> = [];
+  private waiters: (() => void)[] = [];
   private server: Server | undefined;
   port = 0;
 
@@ -208,7 +208,7 @@ export class HostileReceiver {
 /** Starts one hostile receiver per entry, in parallel. */
 export async function startHostileReceivers<K extends string>(behaviours: Record<K, HostileBehaviour>): Promise<Record<K, HostileReceiver>> {
   const entries = await Promise.all(
-    (Object.entries(behaviours) as Array<[K, HostileBehaviour]>).map(async ([name, b]) => [name, await new HostileReceiver(name, b).start()] as const),
+    (Object.entries(behaviours) as [K, HostileBehaviour][]).map(async ([name, b]) => [name, await new HostileReceiver(name, b).start()] as const),
   );
   return Object.fromEntries(entries) as Record<K, HostileReceiver>;
 }

@@ -46,7 +46,7 @@ async function buildIfStale(): Promise<string> {
       await run('bash', [BUILD_SCRIPT, BINARY], { timeout: 120_000 });
     } catch (e) {
       const stderr = (e as { stderr?: string }).stderr ?? '';
-      throw new Error(`cannot build ${BINARY} (needs cc and librdkafka-dev): ${stderr || String(e)}`);
+      throw new Error(`cannot build ${BINARY} (needs cc and librdkafka-dev): ${stderr || String(e)}`, { cause: e });
     }
   }
   return BINARY;
@@ -61,7 +61,7 @@ process.once('exit', () => {
 export type BrokerSelector = number | 'all';
 
 export class KafkaMockCluster {
-  private readonly pending: Array<{ resolve: (line: string) => void; reject: (e: Error) => void }> = [];
+  private readonly pending: { resolve: (line: string) => void; reject: (e: Error) => void }[] = [];
   private exitError: Error | undefined;
   private readonly exited: Promise<void>;
 

@@ -3,7 +3,7 @@ export function metricSum(text: string, name: string, labels: Record<string, str
   let total: number | undefined;
   for (const line of text.split('\n')) {
     const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
+    if (m?.[1] !== name) continue;
     const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) total = (total ?? 0) + Number(m[3] ?? Number.NaN);
   }

@@ -30,7 +30,7 @@ export async function startServiceProcess(name: ServiceName, env: Record<string,
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let onStarted: (fields: Record<string, unknown>) => void = () => undefined;
   const startedLine = new Promise<Record<string, unknown>>((resolve) => (onStarted = resolve));
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       lines.push(line);
       if (/"msg":"[a-z ]*started"/.test(line)) onStarted(JSON.parse(line) as Record<string, unknown>);

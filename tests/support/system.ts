@@ -280,7 +280,7 @@ export interface ReceiverOptions {
 /** A merchant's webhook endpoint on 127.0.0.1 whose requests tests await as promises, never with sleeps. */
 export class WebhookReceiver {
   readonly hits: ReceivedWebhook[] = [];
-  private waiters: Array<{ match: (h: ReceivedWebhook) => boolean; resolve: (h: ReceivedWebhook) => void }> = [];
+  private waiters: { match: (h: ReceivedWebhook) => boolean; resolve: (h: ReceivedWebhook) => void }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private constructor(
     private readonly server: Server,

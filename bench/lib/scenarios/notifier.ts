@@ -13,7 +13,7 @@ import { ROOT } from '../system';
 function concurrencyInEffect(env: Record<string, string>): string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module the process runs, not the source
-    const { loadConfig } = require(join(ROOT, 'services', 'notifier', 'dist', 'config.js')) as { loadConfig(e: NodeJS.ProcessEnv): Record<string, unknown> };
+    const { loadConfig } = require(join(ROOT, 'services', 'notifier', 'dist', 'config.js')) as { loadConfig: (e: NodeJS.ProcessEnv) => Record<string, unknown> };
     const c = loadConfig(env);
     return `WEBHOOK_CONCURRENCY=${String(c.WEBHOOK_CONCURRENCY)}, WEBHOOK_PER_ENDPOINT_CONCURRENCY=${String(c.WEBHOOK_PER_ENDPOINT_CONCURRENCY)} (production defaults)`;
   } catch {
@@ -45,11 +45,11 @@ export async function notifierScenario(ctx: BenchContext): Promise<void> {
     for (let i = 0; i < settings.notifierEndpoints; i++) {
       shops.push(await fixtures.shop(merchant.id, { url: `${receiver.url}/${i}`, secret: `bench-webhook-secret-${i}-0123456789` }));
     }
-    const topic = sys.env.PAYMENT_EVENTS_TOPIC as string;
+    const topic = sys.env.PAYMENT_EVENTS_TOPIC!;
     let published = 0;
     const message = (): EventMessage => paymentSucceededMessage(merchant.id, shops, published++).message;
 
-    const rss: Array<[number, number]> = [];
+    const rss: [number, number][] = [];
     const watch = await observe(ctx);
     const retained = new RetainedHeap(`http://127.0.0.1:${sys.opsPorts.notifier}/metrics`);
     const start = wallNow();

@@ -24,7 +24,7 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
     const warm = rate * WARMUP_SECONDS;
     const ids = await fixtures.seedPending(merchant.id, shopId, warm + rate * settings.seconds + 1);
     await fixtures.analyze();
-    const secret = sys.env.PROVIDER_SANDBOX_SECRET as string;
+    const secret = sys.env.PROVIDER_SANDBOX_SECRET!;
     const item = (id: string): PacedSpec['items'][number] => {
       const body = JSON.stringify({ gateway_payment_id: `sbx_${id}`, status: 'paid' });
       return {
@@ -67,7 +67,7 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
     const stages = stagesWanted ? paymentStages(ctx.sink.stopRecording()) : null;
 
     const callback = summarize(accepted.map((r) => r.answeredAt - r.sentAt));
-    const endToEnd = accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => (receiver.firstByLink.get(r.key) as number) - r.answeredAt);
+    const endToEnd = accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => (receiver.firstByLink.get(r.key)!) - r.answeredAt);
     const e2e = summarize(endToEnd);
     const missing = accepted.length - endToEnd.length;
     const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;

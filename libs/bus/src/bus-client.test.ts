@@ -23,7 +23,7 @@ describe('BusClient errors', () => {
   it('answers 503 common.err.unavailable naming no subject when nobody serves it', async () => {
     const failure = client.request(subjects.linksGet, { id: '00000000-0000-4000-8000-000000000000' }, { kind: 'service', service: 'gateway' });
     await expect(failure).rejects.toMatchObject({ kind: 'unavailable', code: 'common.err.unavailable' });
-    const message = await failure.catch((e: Error) => e.message);
+    const message = await failure.catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
     expect(message).not.toMatch(/links|\.get|subject|nats|bus-client-test/i);
   });
 });

@@ -1,4 +1,4 @@
-import { headers as natsHeaders, type NatsConnection } from 'nats';
+import { Events, headers as natsHeaders, type NatsConnection } from 'nats';
 import type { z } from 'zod';
 import type { BroadcastContract, Identity, SubjectContract } from '@pl/contracts';
 import { AppError, internal, unavailable } from '@pl/errors';
@@ -109,19 +109,13 @@ export class BusClient {
         if (parsed.success) onMessage(parsed.data);
       },
     });
-    let active = true;
     void (async () => {
       for await (const status of this.nc.status()) {
-        if (!active) break;
-        if (status.type === 'reconnect') onGap();
+        if (sub.isClosed()) break;
+        if (status.type === Events.Reconnect) onGap();
       }
     })();
-    return {
-      unsubscribe: () => {
-        active = false;
-        sub.unsubscribe();
-      },
-    };
+    return { unsubscribe: () => sub.unsubscribe() };
   }
 
   private async exchange<Req extends z.ZodType, Res extends z.ZodType, T>(

@@ -23,7 +23,7 @@ const CALLER: Identity = { kind: 'service', service: 'gateway' };
 describe('BusServer reply size guard', () => {
   const namespace = `bus-size-${randomBytes(6).toString('hex')}`;
   const tokens = new IdentityTokens('bus-server-test-identity-secret-0123456789');
-  const logged: Array<Record<string, unknown>> = [];
+  const logged: Record<string, unknown>[] = [];
   let nc: NatsConnection;
   let server: BusServer;
   let client: BusClient;

@@ -197,7 +197,7 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
     // kafkajs's own restart after a crash does not know about close(): a crash that close() itself causes
     // (a connect in flight cut off) would otherwise restart a closed consumer, retrying for ever.
     // `retries: 5` is kafkajs's consumer default, which any `retry` option replaces.
-    retry: { retries: 5, restartOnFailure: async () => !closed },
+    retry: { retries: 5, restartOnFailure: () => Promise.resolve(!closed) },
   });
   let running = false;
   let closed = false;
@@ -233,6 +233,7 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
       await consumer.subscribe({ topic: options.topic, fromBeginning: true });
       subscribed();
       // close() came while this was connecting: a consumer run now would outlive it.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run during the awaits above; narrowing cannot see it
       if (closed) {
         await consumer.disconnect().catch(() => undefined);
         return;
@@ -245,9 +246,10 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
         partitionsConsumedConcurrently: options.partitionsAtOnce ?? 1,
         // Offsets are resolved slice by slice below, so a throw leaves the rest of the batch to come again.
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+        eachBatch: async (payload) => {
+          const { batch } = payload;
           const { topic, partition } = batch;
-          for (let from = 0; from < batch.messages.length && isRunning() && !isStale(); from += consume.sliceSize) {
+          for (let from = 0; from < batch.messages.length && payload.isRunning() && !payload.isStale(); from += consume.sliceSize) {
             const slice = batch.messages.slice(from, from + consume.sliceSize);
             try {
               await consume.onEvents(slice.map((m) => toEvent(topic, partition, m)));
@@ -255,13 +257,14 @@ export function createEventSubscriber(options: SubscriberOptions): EventSubscrib
               metrics?.messages.inc({ topic, outcome: 'error' }, slice.length);
               throw e;
             }
-            const last = slice[slice.length - 1] as KafkaMessage;
-            resolveOffset(last.offset);
+            const last = slice.at(-1);
+            if (last === undefined) break; // never: the loop takes only slices that hold a message
+            payload.resolveOffset(last.offset);
             handled.set(`${topic}:${partition}`, { topic, partition, offset: (BigInt(last.offset) + 1n).toString() });
             metrics?.messages.inc({ topic, outcome: 'ok' }, slice.length);
             metrics?.lastOffset.set({ topic, partition: String(partition) }, Number(last.offset));
-            await heartbeat();
-            await commitOffsetsIfNecessary();
+            await payload.heartbeat();
+            await payload.commitOffsetsIfNecessary();
           }
         },
       });

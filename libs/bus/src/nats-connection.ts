@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect, Events, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 
 /**
@@ -17,7 +17,7 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
   });
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error') {
+      if (status.type === Events.Disconnect || status.type === Events.Reconnect || status.type === Events.Error) {
         log.warn({ nats_status: status.type }, 'nats connection status changed');
       }
     }

@@ -5,7 +5,7 @@
  * load means one write, and one wake-up of the NATS server, per request. The delay is a fraction of a
  * millisecond.
  */
-let queue: Array<() => void> = [];
+let queue: (() => void)[] = [];
 /** The flush scheduled for this turn, if any; resolves once its sends went out. */
 let scheduled: Promise<void> | null = null;
 let release: () => void = () => undefined;

@@ -10,7 +10,7 @@ interface Target {
 /** A source that counts look-ups and answers when the test says so. */
 class ScriptedSource {
   calls = 0;
-  private pending: Array<{ resolve: (t: Target) => void; reject: (e: Error) => void }> = [];
+  private pending: { resolve: (t: Target) => void; reject: (e: Error) => void }[] = [];
 
   fetch = (): Promise<Target> => {
     this.calls += 1;

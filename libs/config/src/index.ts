@@ -6,7 +6,7 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
 /** Settings every service reads. Defaults point at services on 127.0.0.1 with their standard ports. */
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/payment_links'),
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/payment_links'),
   /** Connections per process: replicas × this (+1 per LISTEN) must fit the server's max_connections. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
@@ -15,7 +15,7 @@ export const commonEnv = {
   IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
   NATS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:9092'),
 };
 
@@ -33,7 +33,7 @@ export function parseConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proce
     const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  const unsafe = unsafeProductionSettings(result.data as Record<string, unknown>);
+  const unsafe = unsafeProductionSettings(result.data);
   if (unsafe.length > 0) throw new Error(`Invalid configuration: ${unsafe.join('; ')}`);
   return result.data;
 }

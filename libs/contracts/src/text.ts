@@ -27,7 +27,12 @@ const CONTROL = /\p{Cc}/u;
 const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]/u;
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 
-const codePoints = (s: string): number => [...s].length;
+/** Counts code points (what a reader sees as characters, near enough), not UTF-16 units. */
+function codePoints(s: string): number {
+  let count = 0;
+  for (const _ of s) count += 1;
+  return count;
+}
 
 /** What is wrong with `text` under `rule`, in words a client can act on; null when it passes. */
 export function textProblem(text: string, rule: TextRule): string | null {

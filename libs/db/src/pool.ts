@@ -58,8 +58,7 @@ export class Db {
   }
 
   /** A statement's name: the same for the same text, so each connection prepares it once. */
-  private nameOf(sql: string): string {
-    const names = this.statementNames as Map<string, string>;
+  private nameOf(sql: string, names: Map<string, string>): string {
     let name = names.get(sql);
     if (name === undefined) {
       name = `pl_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
@@ -70,7 +69,7 @@ export class Db {
 
   async query<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
-      if (this.statementNames) return (await this.pool.query<R>({ name: this.nameOf(sql), text: sql, values: params })).rows;
+      if (this.statementNames) return (await this.pool.query<R>({ name: this.nameOf(sql, this.statementNames), text: sql, values: params })).rows;
       return (await this.pool.query<R>(sql, params)).rows;
     } catch (e) {
       throw asUnavailable(e);

@@ -3,7 +3,7 @@ import { WriteBatcher } from './write-batcher';
 /** A write the test finishes by hand, recording the batches it was given. */
 function scriptedWrite(): { batches: number[][]; finish: (fail?: Error) => void; write: (items: number[]) => Promise<number[]> } {
   const batches: number[][] = [];
-  let pending: Array<{ items: number[]; resolve: (r: number[]) => void; reject: (e: Error) => void }> = [];
+  let pending: { items: number[]; resolve: (r: number[]) => void; reject: (e: Error) => void }[] = [];
   return {
     batches,
     finish: (fail) => {

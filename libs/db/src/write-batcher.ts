@@ -6,9 +6,9 @@
  * costs what it did alone.
  */
 export class WriteBatcher<T, R> {
-  private queue: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
+  private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
   private writing = false;
-  private idle: Array<() => void> = [];
+  private idle: (() => void)[] = [];
 
   constructor(
     /** Writes a batch; returns one result per item, in order. A throw fails every item of the batch. */

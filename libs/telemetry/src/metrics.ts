@@ -55,7 +55,7 @@ export interface ScrapedGaugeOptions<L extends string> {
   help: string;
   labelNames?: readonly L[];
   /** Values at scrape time (a cheap query); a failure leaves the series out of that scrape. */
-  read: () => Promise<Array<{ labels?: Partial<Record<L, string | number>>; value: number }>>;
+  read: () => Promise<{ labels?: Partial<Record<L, string | number>>; value: number }[]>;
 }
 
 /** A gauge whose values are read when Prometheus scrapes, so nothing polls between scrapes. */

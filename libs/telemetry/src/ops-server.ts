@@ -29,7 +29,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     const path = (req.url ?? '').split('?')[0];
-    if (path === '/healthz') return send(200, { status: 'ok' });
+    if (path === '/healthz') { send(200, { status: 'ok' }); return; }
     if (path === '/readyz') {
       // Under the orchestrator's probe time-out (k8s: 3 s), so the answer is ours, not a dropped probe.
       const timer = setTimeout(() => send(503, { status: 'not_ready' }), options.readyTimeoutMs ?? 2000);

@@ -52,6 +52,7 @@ export function runService<C extends { LOG_LEVEL: string }>(options: RunServiceO
     const config = options.loadConfig();
     log = createLogger(options.name, config.LOG_LEVEL);
     service = await options.start(config, log);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a signal may have come while the service was starting; narrowing cannot see it
     if (stopping) stopAndExit(service);
   })().catch((err: unknown) => {
     log.fatal({ err }, `${options.name} failed to start`);

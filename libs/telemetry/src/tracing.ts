@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
@@ -48,7 +47,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
         applyCustomAttributesOnSpan: (span, _request, response) => {
           // Server spans only: the gateway's X-Request-Id (chosen or accepted) becomes searchable.
           if (!('getHeader' in response)) return;
-          const id = (response as ServerResponse).getHeader('x-request-id');
+          const id = (response).getHeader('x-request-id');
           if (typeof id === 'string') span.setAttribute(REQUEST_ID_ATTRIBUTE, id);
         },
       }),
@@ -62,9 +61,9 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     ],
   });
   sdk.start();
-  const tracing: Tracing = { shutdown: () => sdk.shutdown() };
-  setTracingShutdown(tracing.shutdown);
-  return tracing;
+  const shutdown = (): Promise<void> => sdk.shutdown();
+  setTracingShutdown(shutdown);
+  return { shutdown };
 }
 
 export { shutdownTracing };

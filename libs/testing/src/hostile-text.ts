@@ -3,7 +3,7 @@
  * lone surrogates (as JSON's `"\ud800"` delivers them), C0, DEL and C1 controls, and every bidirectional
  * override and isolate control.
  */
-export const HOSTILE_CHARACTERS: ReadonlyArray<readonly [name: string, character: string]> = [
+export const HOSTILE_CHARACTERS: readonly (readonly [name: string, character: string])[] = [
   ['NUL', '\u0000'],
   ['a lone high surrogate', '\ud800'],
   ['a lone low surrogate', '\udfff'],
@@ -25,7 +25,7 @@ export const HOSTILE_CHARACTERS: ReadonlyArray<readonly [name: string, character
 ];
 
 /** The three controls free text (a description) may hold, and one-line text may not. */
-export const LINE_BREAKS: ReadonlyArray<readonly [name: string, character: string]> = [
+export const LINE_BREAKS: readonly (readonly [name: string, character: string])[] = [
   ['tab', '\t'],
   ['line feed', '\n'],
   ['carriage return', '\r'],

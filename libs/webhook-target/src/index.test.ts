@@ -10,7 +10,7 @@ const strict = (resolve: ResolveHost = resolvesTo('93.184.216.34')) => ({ allowP
  * Every spelling of a non-public target, as a merchant would register it: the same entry point (and so the
  * same WHATWG URL parsing) as registration, with the host checked as an IP literal.
  */
-const REFUSED_TARGETS: Array<[string, string]> = [
+const REFUSED_TARGETS: [string, string][] = [
   ['loopback', 'http://127.0.0.1/'],
   ['loopback, decimal', 'http://2130706433/'],
   ['loopback, octal', 'http://0177.0.0.1/'],
@@ -64,7 +64,7 @@ const REFUSED_TARGETS: Array<[string, string]> = [
   ['IPv6 outside 2000::/3', 'http://[4000::1]/'],
 ];
 
-const ACCEPTED_TARGETS: Array<[string, string]> = [
+const ACCEPTED_TARGETS: [string, string][] = [
   ['public IPv4', 'https://8.8.8.8/hook'],
   ['public IPv4 near CGNAT', 'https://100.128.0.1/hook'],
   ['public IPv4 near 172.16/12', 'https://172.32.0.1/hook'],

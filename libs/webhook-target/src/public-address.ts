@@ -20,20 +20,20 @@ const v4FromBits = (high: number, low: number): IPv4 => new ipaddr.IPv4([high >>
  * and Teredo (server and obfuscated client). `null` when the address embeds none; an empty list never occurs.
  */
 function embeddedIPv4(address: IPv6): IPv4[] | null {
-  const p = address.parts;
+  const [, p1 = 0, p2 = 0, p3 = 0, , , p6 = 0, p7 = 0] = address.parts; // ipaddr.js always gives eight 16-bit parts
   switch (address.range()) {
     case 'ipv4Mapped':
     case 'rfc6145':
-      return [v4FromBits(p[6]!, p[7]!)];
+      return [v4FromBits(p6, p7)];
     case 'rfc6052':
       // The local-use prefix 64:ff9b:1::/48 (RFC 8215) has an operator-chosen layout and only exists inside
       // a private network: it embeds nothing we could judge, so it is not public (the caller refuses it).
-      return address.match(NAT64_WELL_KNOWN) ? [v4FromBits(p[6]!, p[7]!)] : null;
+      return address.match(NAT64_WELL_KNOWN) ? [v4FromBits(p6, p7)] : null;
     case '6to4':
-      return [v4FromBits(p[1]!, p[2]!)];
+      return [v4FromBits(p1, p2)];
     case 'teredo':
       // Bits 32..63 are the Teredo server; the last 32 bits are the client's address, inverted.
-      return [v4FromBits(p[2]!, p[3]!), v4FromBits(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
+      return [v4FromBits(p2, p3), v4FromBits(~p6 & 0xffff, ~p7 & 0xffff)];
     default:
       return null;
   }

@@ -39,7 +39,7 @@ export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
 ): Promise<RunningService & { port: number }> {
-  const cleanups: Array<() => Promise<unknown>> = [];
+  const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async (): Promise<void> => {
     for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => log.warn({ err }, 'error while stopping'));
   };

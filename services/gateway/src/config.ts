@@ -11,7 +11,7 @@ const gatewayEnv = {
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   OPS_PORT: opsPort(9100),
   PUBLIC_BASE_URL: publicBaseUrl,
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key, so several systems (tests) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().max(64).regex(/^[A-Za-z0-9_:.-]*$/).default('pl:'),
   SESSION_TTL_SECONDS: positiveSeconds(43_200),

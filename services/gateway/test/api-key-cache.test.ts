@@ -15,7 +15,7 @@ describe('API key pairs remembered by the gateway', () => {
     const list = (headers: Record<string, string>) => h.request('GET', '/merchant/v1/payment-links', { headers });
     expect((await list(m.keys)).status).toBe(200);
     expect((await list(m.keys)).status).toBe(200);
-    const secret = m.keys['X-API-Secret']!;
+    const secret = m.keys['X-API-Secret'];
     // The same secret but for its last character: same length, same shape.
     const wrong = await list({ ...m.keys, 'X-API-Secret': `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` });
     expect(wrong.status).toBe(401);
@@ -27,7 +27,7 @@ describe('API key pairs remembered by the gateway', () => {
   it('does not let one merchant\'s remembered pair answer for another key', async () => {
     const [a, b] = [await h.merchant(), await h.merchant()];
     expect((await h.request('GET', '/merchant/v1/payment-links', { headers: a.keys })).status).toBe(200);
-    const crossed = { 'X-API-Key': b.keys['X-API-Key']!, 'X-API-Secret': a.keys['X-API-Secret']! };
+    const crossed = { 'X-API-Key': b.keys['X-API-Key'], 'X-API-Secret': a.keys['X-API-Secret'] };
     expect((await h.request('GET', '/merchant/v1/payment-links', { headers: crossed })).status).toBe(401);
   });
 });

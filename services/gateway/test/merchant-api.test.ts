@@ -172,7 +172,7 @@ describe('GET and cancel by id', () => {
       headers: { ...keys, 'Content-Type': 'application/json' },
       body: empty,
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(200);
   });
 

@@ -82,7 +82,7 @@ describe('links.settle', () => {
 
     // Through the use case the link is read again, and the event reports the SBP credit.
     const selected = await system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant));
-    const paid = await settle(selected.gateway_payment_id as string);
+    const paid = await settle(selected.gateway_payment_id!);
     expect(paid).toMatchObject({ status: 'paid', network: 'SBP', merchant_credit: selected.merchant_credit });
     const event = await kafka.waitForKey(link.id);
     expect(paymentSucceededEvent.parse(JSON.parse(event.value)).data.merchant_credit).toBe(selected.merchant_credit);

@@ -29,7 +29,7 @@ describe('notifier killed mid-series', () => {
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
+    if (child?.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await exited(child);
     }

@@ -15,7 +15,7 @@ export type Reply = { status: number; headers?: Record<string, string>; body?: s
 /** A webhook receiver on 127.0.0.1 whose requests a test awaits as promises (no sleeps). */
 export class Receiver {
   readonly hits: Hit[] = [];
-  private readonly waiters: Array<{ n: number; resolve: (hit: Hit) => void }> = [];
+  private readonly waiters: { n: number; resolve: (hit: Hit) => void }[] = [];
   private readonly held: ServerResponse[] = [];
   private server: Server | undefined;
   port = 0;

@@ -27,12 +27,12 @@ describe('shop change notices', () => {
   let db: Db;
   let repo: ShopRepository;
   const notices: ShopsChangedMessage[] = [];
-  const waiters: Array<{ match: (n: ShopsChangedMessage) => boolean; resolve: () => void }> = [];
+  const waiters: { match: (n: ShopsChangedMessage) => boolean; resolve: () => void }[] = [];
 
   /** Resolves with the first notice from `fromIndex` on that matches. */
   const notice = (match: (n: ShopsChangedMessage) => boolean, fromIndex: number): Promise<void> =>
     new Promise((resolve) => {
-      if (notices.slice(fromIndex).some(match)) return resolve();
+      if (notices.slice(fromIndex).some(match)) { resolve(); return; }
       waiters.push({ match, resolve });
     });
 

@@ -23,7 +23,7 @@ export const LOADERS: Record<ServiceName, Loader> = {
  */
 export function keysReadBy(load: Loader): string[] {
   const seen = new Set<string>();
-  const recorder = new Proxy({} as NodeJS.ProcessEnv, {
+  const recorder = new Proxy({}, {
     get(_target, key) {
       if (typeof key === 'string' && /^[A-Z][A-Z0-9_]*$/.test(key)) seen.add(key);
       return undefined;
@@ -56,7 +56,7 @@ export function directEnvReads(service: ServiceName): string[] {
   for (const dir of dirs) {
     for (const file of sourceFiles(`${dir}/src`)) {
       for (const m of readText(file).matchAll(/process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g)) {
-        const key = (m[1] ?? m[2]) as string;
+        const key = (m[1] ?? m[2])!;
         if (!TEST_ONLY.has(key)) keys.add(key);
       }
     }
@@ -72,7 +72,7 @@ export function envReadBy(service: ServiceName): string[] {
 /** What scripts/migrate-all.js reads: DATABASE_URL itself, LOG_LEVEL through createLogger. */
 export function envReadByMigrations(): string[] {
   const script = readText('scripts/migrate-all.js');
-  const keys = new Set([...script.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] as string));
+  const keys = new Set([...script.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!));
   keys.add('LOG_LEVEL');
   return [...keys].sort();
 }

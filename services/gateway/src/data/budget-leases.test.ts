@@ -7,7 +7,7 @@ function store(limit: number, now: () => number, windowMs = 60_000) {
     counted: 0,
     windowEnds: 0,
     failing: false,
-    async take(_key: string, n: number): Promise<Grant> {
+    take: async (_key: string, n: number): Promise<Grant> => {
       s.calls += 1;
       if (s.failing) throw new Error('redis is down');
       if (now() >= s.windowEnds) {

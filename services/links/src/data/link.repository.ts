@@ -1,4 +1,4 @@
-import type { Db } from '@pl/db';
+import { returnedRow, type Db } from '@pl/db';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
 import { committedEntry, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
@@ -101,7 +101,7 @@ export class LinkRepository implements LinkStore {
   async insert(link: NewLink): Promise<LinkRecord> {
     const insert = insertLinkStatement(link);
     const rows = await this.db.query<LinkRow>(insert.text, insert.params);
-    return toRecord(rows[0] as LinkRow);
+    return toRecord(returnedRow(rows));
   }
 
   async findById(id: string): Promise<LinkRecord | null> {

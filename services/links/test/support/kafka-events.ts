@@ -68,7 +68,7 @@ export async function recordTopic(topic: string): Promise<TopicRecorder> {
     async waitForKey(key, timeoutMs) {
       const first = (): ReceivedEvent | undefined => real().find((e) => e.key === key);
       await until(() => first() !== undefined, `expected an event of ${key}`, timeoutMs);
-      return first() as ReceivedEvent;
+      return first()!;
     },
     async settled(keys) {
       const marker = randomBytes(6).toString('hex');

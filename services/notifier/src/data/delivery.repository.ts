@@ -62,22 +62,22 @@ const RECORD_BATCH = 200;
 /** Most Kafka slices (each up to the subscriber's slice size) stored by one statement. */
 const STORE_BATCH = 16;
 
-type StoredEvent = { event: PaymentSucceededEvent; delivery: NewDelivery };
+interface StoredEvent { event: PaymentSucceededEvent; delivery: NewDelivery }
 
 /** The notifier's tables: received events, deliveries and their attempts. */
 export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQueue {
   private readonly attempts = new WriteBatcher<AttemptToRecord, number>((items) => this.recordAttempts(items), RECORD_BATCH);
-  private readonly slices = new WriteBatcher<ReadonlyArray<StoredEvent>, Set<string>>((slices) => this.storeSlices(slices), STORE_BATCH);
+  private readonly slices = new WriteBatcher<readonly StoredEvent[], Set<string>>((slices) => this.storeSlices(slices), STORE_BATCH);
 
   constructor(private readonly db: Db) {}
 
   /** Slices stored at about the same time (the partitions of one fetch) share one statement. */
-  storeAll(items: ReadonlyArray<StoredEvent>): Promise<Set<string>> {
+  storeAll(items: readonly StoredEvent[]): Promise<Set<string>> {
     return items.length === 0 ? Promise.resolve(new Set()) : this.slices.add(items);
   }
 
   /** The ids of the deliveries created, for every slice alike. */
-  private async storeSlices(slices: Array<ReadonlyArray<StoredEvent>>): Promise<Array<Set<string>>> {
+  private async storeSlices(slices: (readonly StoredEvent[])[]): Promise<Set<string>[]> {
     // An event in two slices (a republished copy) is stored once, with the first slice's delivery.
     const seen = new Set<string>();
     const items = slices.flat().filter((i) => !seen.has(i.event.event_id) && seen.add(i.event.event_id));

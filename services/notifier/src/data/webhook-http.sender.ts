@@ -78,14 +78,14 @@ class BlockedTargetError extends Error {
 export function guardedLookup(allowPrivateTargets: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
+      if (err) { callback(err, '', 0); return; }
       if (!allowPrivateTargets && (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address)))) {
-        return callback(new BlockedTargetError(BLOCKED), '', 0);
+        callback(new BlockedTargetError(BLOCKED), '', 0); return;
       }
-      if (options.all) return callback(null, addresses);
+      if (options.all) { callback(null, addresses); return; }
       const first = addresses[0];
-      if (!first) return callback(new BlockedTargetError(BLOCKED), '', 0);
-      return callback(null, first.address, first.family);
+      if (!first) { callback(new BlockedTargetError(BLOCKED), '', 0); return; }
+      callback(null, first.address, first.family);
     });
   };
 }
@@ -187,12 +187,12 @@ export class HttpWebhookSender implements WebhookSender {
       try {
         target = new URL(url);
       } catch {
-        return finish('webhook url is invalid');
+        finish('webhook url is invalid'); return;
       }
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') return finish('webhook url must use http or https');
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') { finish('webhook url must use http or https'); return; }
       const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
       // An IP literal never goes through lookup, so it is judged here.
-      if (!allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) return finish(BLOCKED);
+      if (!allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) { finish(BLOCKED); return; }
 
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       const agent = target.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
@@ -220,7 +220,7 @@ export class HttpWebhookSender implements WebhookSender {
         sent.on('error', (err) => {
           const code = (err as { code?: unknown }).code;
           // The receiver closed a kept connection as we reused it: the same attempt goes once more, on a fresh one.
-          if (!response && !settled && reuse && sent.reusedSocket && typeof code === 'string' && STALE_CONNECTION.has(code)) return go(false);
+          if (!response && !settled && reuse && sent.reusedSocket && typeof code === 'string' && STALE_CONNECTION.has(code)) { go(false); return; }
           finish(response ? null : describeError(err));
         });
         sent.end(body);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
 import { crashPoint } from '@pl/config';
 import type { AttemptResult, AttemptVerdict, ClaimedDelivery, DeliveryQueue, EndpointRoom, WebhookSender, WebhookTarget, WebhookTargetSource } from './delivery';
 import type { FreshDeliverySlots } from './payment-event';
 import { nextRetryDelayMs, type RetryPolicy } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
+import type { WorkerLog } from './worker-log';
 
 export interface WorkerSettings {
   policy: RetryPolicy;
@@ -60,7 +60,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
     private readonly targets: WebhookTargetSource,
     private readonly sender: WebhookSender,
     private readonly settings: WorkerSettings,
-    private readonly log: Logger,
+    private readonly log: WorkerLog,
     private readonly random: () => number = Math.random,
   ) {}
 
@@ -93,7 +93,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
    * stored already leased, it needs no claim query. New events thus go ahead of due deliveries still
    * waiting for a slot here; those are retries, whose time has come but whose order is not promised.
    */
-  reserveFresh(shopIds: readonly number[]): Array<{ leaseToken: string; leaseMs: number } | null> {
+  reserveFresh(shopIds: readonly number[]): ({ leaseToken: string; leaseMs: number } | null)[] {
     const { concurrency, perEndpointConcurrency, leaseMs } = this.settings;
     const leaseToken = randomUUID();
     return shopIds.map((shopId) => {
@@ -108,7 +108,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
   }
 
   /** Starts the deliveries stored with a reserved slot; gives back the slots of those not stored. */
-  startFresh(reserved: ReadonlyArray<{ leaseToken: string; leaseMs: number } | null>, stored: ReadonlyArray<ClaimedDelivery | null>): void {
+  startFresh(reserved: readonly ({ leaseToken: string; leaseMs: number } | null)[], stored: readonly (ClaimedDelivery | null)[]): void {
     reserved.forEach((slot, i) => {
       const key = slot === null ? undefined : this.reservedKeys.get(slot);
       if (slot === null || key === undefined) return;
@@ -189,6 +189,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
         // Rows of full endpoints were not even read, so any excluded shop may have some waiting.
         this.starved = claims.length === free || seen > claims.length || excludeShops.length > 0;
         if (claims.length > 0 && claims.length === free) this.again = true;
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have come while claiming; narrowing cannot see it
       } while (this.again && !this.stopped);
     } catch (err) {
       this.log.warn({ err }, 'claiming due webhook deliveries failed; the poll tries again');

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import type { PaymentSucceededEvent } from '@pl/contracts';
 import type { AttemptResult, Claim, ClaimedDelivery, DeliveryQueue, WebhookSender, WebhookTargetSource } from './delivery';
 import { DeliveryWorker } from './delivery-worker';
@@ -10,7 +9,7 @@ const ok = (): AttemptResult => ({ at: new Date(), durationMs: 1, statusCode: 20
 
 /** A sender whose requests the test answers by hand, so attempts stay in flight as long as it wants. */
 function heldSender(): WebhookSender & { sent: string[]; answerAll(): void } {
-  const waiting: Array<() => void> = [];
+  const waiting: (() => void)[] = [];
   const sent: string[] = [];
   return {
     sent,
@@ -56,7 +55,7 @@ function worker(sender: WebhookSender, queue: DeliveryQueue, concurrency: number
       leaseMs: 30_000,
       lookupRetryMs: 1000,
     },
-    pino({ level: 'silent' }),
+    { info: () => undefined, warn: () => undefined, error: () => undefined },
   );
 }
 
@@ -78,7 +77,7 @@ function memoryInbox(): EventInbox & { stored: NewDelivery[] } {
   const known = new Set<string>();
   const inbox = {
     stored: [] as NewDelivery[],
-    storeAll: async (items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<Set<string>> => {
+    storeAll: async (items: readonly { event: PaymentSucceededEvent; delivery: NewDelivery }[]): Promise<Set<string>> => {
       const created = new Set<string>();
       for (const { event: e, delivery } of items) {
         if (known.has(e.event_id)) continue;

@@ -55,7 +55,7 @@ export interface EventInbox {
    * Stores the new events of a slice with their deliveries, all or nothing; events already taken in
    * (Kafka is at-least-once) are skipped. Returns the ids of the deliveries it created.
    */
-  storeAll(items: ReadonlyArray<{ event: PaymentSucceededEvent; delivery: NewDelivery }>): Promise<Set<string>>;
+  storeAll(items: readonly { event: PaymentSucceededEvent; delivery: NewDelivery }[]): Promise<Set<string>>;
 }
 
 /**
@@ -64,12 +64,12 @@ export interface EventInbox {
  */
 export interface FreshDeliverySlots {
   /** Per shop (an entry each), a claim if a slot was reserved for its delivery, else null (stored due). */
-  reserveFresh(shopIds: readonly number[]): Array<{ leaseToken: string; leaseMs: number } | null>;
+  reserveFresh(shopIds: readonly number[]): ({ leaseToken: string; leaseMs: number } | null)[];
   /**
    * Ends the reservations of `reserveFresh` (same order): a stored claimed delivery starts its attempt, an
    * entry with null (not stored: a repeat, or the store failed) gives its slot back.
    */
-  startFresh(reserved: ReadonlyArray<{ leaseToken: string; leaseMs: number } | null>, stored: ReadonlyArray<ClaimedDelivery | null>): void;
+  startFresh(reserved: readonly ({ leaseToken: string; leaseMs: number } | null)[], stored: readonly (ClaimedDelivery | null)[]): void;
 }
 
 /** What taking a slice in came to. */
@@ -109,7 +109,7 @@ export async function acceptPaymentEvents(
   slots: FreshDeliverySlots = NO_SLOTS,
 ): Promise<Accepted> {
   const seen = new Set<string>();
-  const events: Array<{ event: PaymentSucceededEvent; traceparent: string | null }> = [];
+  const events: { event: PaymentSucceededEvent; traceparent: string | null }[] = [];
   for (const r of received) {
     if (seen.has(r.event.event_id)) continue;
     seen.add(r.event.event_id);

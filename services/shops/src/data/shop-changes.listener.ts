@@ -60,6 +60,7 @@ export class ShopChangesListener {
     try {
       await client.connect();
       await client.query(`LISTEN ${SHOPS_CHANGED_CHANNEL}`);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() or a lost connection may have come while connecting; narrowing cannot see it
       if (this.stopped || lost) {
         await client.end().catch(() => undefined);
         return;

@@ -1,4 +1,4 @@
-import type { Db } from '@pl/db';
+import { returnedRow, type Db } from '@pl/db';
 import { notFound } from '@pl/errors';
 import { cashierKeyDigest, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
@@ -65,7 +65,7 @@ export class ShopRepository implements ShopStore {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${SHOP_COLUMNS}`,
         [input.merchant_id, input.name, input.status, input.fee_payer, input.crypto_bps, input.sbp_bps, input.webhook_url, sealed],
       );
-      const row = rows[0] as ShopRow;
+      const row = returnedRow(rows);
       await c.query('INSERT INTO cashier_keys (key_sha256, shop_id) VALUES ($1, $2)', [cashierKeyDigest(cashierKey), row.id]);
       return toShop(row);
     });
@@ -76,7 +76,7 @@ export class ShopRepository implements ShopStore {
   async updateShop(id: number, patch: ShopPatch): Promise<Shop> {
     const sets: string[] = [];
     const params: unknown[] = [id];
-    for (const key of Object.keys(PATCHABLE) as Array<keyof ShopPatch>) {
+    for (const key of Object.keys(PATCHABLE) as (keyof ShopPatch)[]) {
       const value = patch[key];
       if (value === undefined) continue;
       const stored = key === 'webhook_secret' && value !== null ? this.secrets.seal(String(value)) : value;

@@ -72,7 +72,7 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
 
   router.get('/assets/:file', (req, res, next) => {
     const asset = assets.byName.get(req.params.file);
-    if (!asset) return next();
+    if (!asset) { next(); return; }
     // The page links each asset by content hash, so that exact version can be cached for good.
     const cache = req.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache';
     res.set({ 'Content-Type': asset.contentType, 'Cache-Control': cache }).send(asset.body);

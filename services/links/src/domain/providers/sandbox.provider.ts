@@ -28,7 +28,7 @@ function derive(linkId: string, purpose: string, alphabet: string, length: numbe
     const bytes = createHmac('sha256', DERIVATION_KEY).update(`${purpose}:${linkId}:${block}`).digest();
     for (const b of bytes) {
       if (out.length === length) break;
-      out += alphabet[b % alphabet.length];
+      out += alphabet.charAt(b % alphabet.length);
     }
   }
   return out;

@@ -169,8 +169,8 @@ export class OutboxRelay {
         contextFromTraceparent(e.headers[TRACEPARENT]),
       );
       spans.push(span);
-      const headers = { ...e.headers };
-      delete headers[TRACEPARENT];
+      // The producer span's own context replaces the stored one.
+      const { [TRACEPARENT]: _stored, ...headers } = e.headers;
       injectTraceContext((k, v) => (headers[k] = v), contextOf(span));
       messages.push({ key: e.key, value: JSON.stringify(e.payload), headers });
       byTopic.set(e.topic, messages);

@@ -22,13 +22,14 @@ export function paymentEventsHandler(
   log: Logger,
 ): (messages: ReceivedEvent[]) => Promise<void> {
   return async (messages) => {
-    const spans = messages.map(consumerSpan);
+    const traced = messages.map((message) => ({ message, span: consumerSpan(message) }));
+    const spans = traced.map(({ span }) => span);
     try {
       const received: ReceivedPaymentEvent[] = [];
-      messages.forEach((message, i) => {
+      for (const { message, span } of traced) {
         const event = parse(message, log);
-        if (event) received.push({ event, traceparent: traceparentOf(spans[i] as Span) });
-      });
+        if (event) received.push({ event, traceparent: traceparentOf(span) });
+      }
       const { stored, due } = await acceptPaymentEvents(inbox, received, randomUUID, slots);
       log.debug({ partition: messages[0]?.partition, messages: messages.length, stored, due }, 'payment events taken in');
       if (due > 0) onDue();

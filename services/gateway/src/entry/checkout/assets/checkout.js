@@ -161,8 +161,8 @@
       area.className = 'sr-only';
       document.body.appendChild(area);
       area.select();
-      var ok = false;
-      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      var ok;
+      try { ok = document.execCommand('copy'); } catch (_unsupported) { ok = false; }
       document.body.removeChild(area);
       if (ok) resolve(); else reject(new Error('copy'));
     });

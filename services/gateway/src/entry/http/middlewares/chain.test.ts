@@ -72,7 +72,7 @@ describe('chain', () => {
 
   it('hands a throw, a rejection or next(err) to the error handler and runs nothing after it', async () => {
     const after = jest.fn();
-    const failing: Array<[RequestHandler, string]> = [
+    const failing: [RequestHandler, string][] = [
       [
         () => {
           throw new Error('thrown');

@@ -81,7 +81,7 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
 export function idempotency(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): RequestHandler {
   return async (req, res, next) => {
     const key = req.get(IDEMPOTENCY_HEADER);
-    if (key === undefined) return next();
+    if (key === undefined) { next(); return; }
     if (!isValidIdempotencyKey(key)) {
       throw validationError(
         [{ field: IDEMPOTENCY_HEADER, code: 'invalid_format', message: 'must be 1 to 255 printable ASCII characters' }],

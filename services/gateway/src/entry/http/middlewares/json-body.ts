@@ -67,7 +67,7 @@ export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
     const bodyless = options.emptyAs !== undefined;
     if (bodyless && hasNoBody(req)) {
       setBody(res, options.emptyAs);
-      return next();
+      next(); return;
     }
     const contentType = req.get('content-type');
     if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
@@ -78,7 +78,7 @@ export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
     const raw = await readBody(req, res);
     if (bodyless && raw.length === 0) {
       setBody(res, options.emptyAs);
-      return next();
+      next(); return;
     }
     let parsed: unknown;
     try {

@@ -33,7 +33,7 @@ describe('request id', () => {
   });
 
   it('echoes a valid id and answers a hostile one with a fresh id, logging only its length', async () => {
-    const lines: Array<Record<string, unknown>> = [];
+    const lines: Record<string, unknown>[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const app = express()
       .use(requestId(log))
@@ -59,7 +59,7 @@ describe('request id', () => {
   }, 10_000);
 
   it('logs the full path of a request answered inside a mounted router', async () => {
-    const lines: Array<Record<string, unknown>> = [];
+    const lines: Record<string, unknown>[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const router = express.Router();
     router.post('/login', (_req, res) => void res.status(204).end());

@@ -21,7 +21,7 @@ export function providerCallbackRoutes(deps: HttpDeps): Router {
   router
     .route('/:provider')
     .post(async (req, res) => {
-      const provider = deps.providers.find(req.params.provider ?? '');
+      const provider = deps.providers.find(req.params.provider);
       if (!provider) throw notFound('Unknown payment provider');
       const raw = await rawBodyOf(req, res);
       if (!provider.verify(raw, (name) => req.get(name))) throw unauthorized('Missing or invalid provider signature');
