@@ -111,20 +111,24 @@ export default tseslint.config(
                   },
                 },
               },
+              message: 'A service imports no other service: call it over NATS or Kafka with a libs/contracts subject or event.',
             },
             {
               // ...nor the operators' tools, the benchmarks or the system tests built on top of it.
               from: { element: { types: ['service', 'domain'] } },
               disallow: { to: { element: { types: ['tool', 'bench', 'system-test'] } } },
+              message: 'A service imports no tool, benchmark or system test.',
             },
             {
               // Libraries sit under every service and never know one.
               from: { element: { type: 'lib' } },
               disallow: { to: { element: { types: ['service', 'domain', 'service-test', 'service-package', 'tool', 'bench', 'system-test'] } } },
+              message: 'A library imports no service, tool, benchmark or test: libs sit under all of them.',
             },
             {
               from: { element: { type: 'domain' } },
               disallow: { to: { module: { origin: 'external', source: INFRASTRUCTURE_PACKAGES } } },
+              message: 'domain/ imports no express, nats, kafkajs, pg, redis or pino: take what the use case needs as a parameter.',
             },
           ],
         },
