@@ -43,7 +43,9 @@ function machine(): Record<string, string | number> {
     cpu: lscpu || (cpus()[0]?.model ?? 'unknown'),
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
-    loadavgAtStart: loadavg().map((l) => l.toFixed(2)).join(' '),
+    loadavgAtStart: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   };
 }
 
@@ -114,9 +116,10 @@ async function main(): Promise<number> {
 
     const smallLabel = `(${settings.smallLinks.toLocaleString('en')} links)`;
     let small: Awaited<ReturnType<typeof listScenario>> | undefined;
-    if (has('create')) await attempt('create', async () => {
-      await createScenario(ctx);
-    });
+    if (has('create'))
+      await attempt('create', async () => {
+        await createScenario(ctx);
+      });
     if (has('get')) {
       await attempt('get', async () => {
         ctx.log('get (route 6)');
@@ -144,10 +147,16 @@ async function main(): Promise<number> {
     const targets = targetsTable(ctx.checks);
     const preamble = [
       `Run ${startedAt.toISOString()} – ${finishedAt.toISOString()} on ${host.nproc} × ${host.cpu}, ${host.memoryGiB} GiB; ` +
-        `load average ${host.loadavgAtStart} at the start, ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end (a shared machine: see "others" in the CPU column).`,
+        `load average ${host.loadavgAtStart} at the start, ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')} at the end (a shared machine: see "others" in the CPU column).`,
       `Settings: ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up per run, ${settings.connections} connections; ` +
-        `services from dist/ with NODE_ENV=production, tracing on; overrides ${Object.entries(BENCH_OVERRIDES).map(([k, v]) => `${k}=${v}`).join(', ')}.`,
-      `Spans exported: ${Object.entries(sink.snapshot()).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+        `services from dist/ with NODE_ENV=production, tracing on; overrides ${Object.entries(BENCH_OVERRIDES)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}.`,
+      `Spans exported: ${Object.entries(sink.snapshot())
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
     ];
     out();
     for (const line of preamble) out(line);
@@ -159,7 +168,19 @@ async function main(): Promise<number> {
       out();
       out(`Scenarios that failed: ${failures.join('; ')}`);
     }
-    const report = { startedAt, finishedAt, machine: { ...host, postgres }, settings, overrides: BENCH_OVERRIDES, scenarios, rows: ctx.rows, checks: ctx.checks, details: ctx.details, spans: sink.snapshot(), failures };
+    const report = {
+      startedAt,
+      finishedAt,
+      machine: { ...host, postgres },
+      settings,
+      overrides: BENCH_OVERRIDES,
+      scenarios,
+      rows: ctx.rows,
+      checks: ctx.checks,
+      details: ctx.details,
+      spans: sink.snapshot(),
+      failures,
+    };
     writeFileSync(join(workDir, 'last.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(workDir, 'last.md'), `${preamble.join('\n\n')}\n\n${results}\n\n${targets}\n`);
     out();

@@ -89,12 +89,19 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
   // Eight pools, one LISTEN per links and shops process, the soak's own checks.
   const needed = 8 * settings.dbPoolMax + 6;
   const free = connections.result().maxConnections - (await connections.inUse());
-  if (free < needed) progress(`WARNING: Postgres has ${free} free connections and the soak may take ${needed}: expect 503s (too many clients), for others too`);
+  if (free < needed)
+    progress(`WARNING: Postgres has ${free} free connections and the soak may take ${needed}: expect 503s (too many clients), for others too`);
   const webhookSecret = `whsec-soak-${randomBytes(8).toString('hex')}`;
   const sink = await WebhookSink.start(webhookSecret, clock);
   cleanup.add(() => sink.close());
   const webhookSecretKey = randomBytes(32).toString('base64');
-  const merchants = await seedMerchants({ databaseUrl: database.url, webhookSecretKey, webhookUrl: sink.url, webhookSecret, count: settings.merchants });
+  const merchants = await seedMerchants({
+    databaseUrl: database.url,
+    webhookSecretKey,
+    webhookUrl: sink.url,
+    webhookSecret,
+    count: settings.merchants,
+  });
 
   const namespace = uniqueNamespace('soak');
   const gatewayPorts: [number, number] = [await freePort(), await freePort()];
@@ -156,7 +163,9 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
     const fresh = recorder.samples.slice(seen);
     seen = recorder.samples.length;
     const ms = fresh.map((s) => s.ms).sort((a, b) => a - b);
-    progress(`t=${(probe.end / 1000).toFixed(0)}s ${fresh.length} requests, ${fresh.filter((s) => !isExpected(s)).length} other, p99 ${fmtMs(percentile(ms, 99))} ms, load ${probe.loadavg1.toFixed(1)}`);
+    progress(
+      `t=${(probe.end / 1000).toFixed(0)}s ${fresh.length} requests, ${fresh.filter((s) => !isExpected(s)).length} other, p99 ${fmtMs(percentile(ms, 99))} ms, load ${probe.loadavg1.toFixed(1)}`,
+    );
   }, settings.windowSeconds * 1000);
 
   const problems: string[] = [];

@@ -68,13 +68,19 @@ const spread = (latencies: number[]): string => {
 /** KAFKA_BROKERS from the environment, else the project's own Kafka mock (started here, stopped at the end). */
 function ensureKafka(): { stop: () => void } {
   if (process.env.KAFKA_BROKERS) return { stop: () => undefined };
-  const exports = execFileSync('bash', [join(ROOT, 'scripts', 'local-deps.sh')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const exports = execFileSync('bash', [join(ROOT, 'scripts', 'local-deps.sh')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let started = false;
   for (const m of exports.matchAll(/^export (KAFKA_BROKERS|KAFKA_MOCK_PID)='([^']*)'$/gm)) {
     if (m[1] === 'KAFKA_BROKERS') process.env.KAFKA_BROKERS = m[2];
     if (m[1] === 'KAFKA_MOCK_PID') started = true;
   }
-  return { stop: () => (started ? void execFileSync('bash', [join(ROOT, 'scripts', 'local-deps.sh'), 'stop'], { cwd: ROOT, stdio: 'ignore' }) : undefined) };
+  return {
+    stop: () => (started ? void execFileSync('bash', [join(ROOT, 'scripts', 'local-deps.sh'), 'stop'], { cwd: ROOT, stdio: 'ignore' }) : undefined),
+  };
 }
 
 /** CPU of this process (every service) and of the database's Postgres backends, per event, in ms of one core. */
@@ -87,9 +93,11 @@ function cpuMeter(sys: TestSystem): { stop: (events: number) => string } {
   return {
     stop: (events) => {
       const w = meter.stop();
-      const perEvent = (percent: number): string => ((percent / 100) * w.seconds * 1000 / Math.max(1, events)).toFixed(2);
-      return `CPU per event: node ${perEvent(w.usage.node ?? 0)} ms + postgres ${perEvent(w.usage.postgres ?? 0)} ms ` +
-        `(node ${w.usage.node}%, postgres ${w.usage.postgres}% of a core over ${w.seconds.toFixed(1)} s; machine ${w.machine}%, others ${w.outside}%)`;
+      const perEvent = (percent: number): string => (((percent / 100) * w.seconds * 1000) / Math.max(1, events)).toFixed(2);
+      return (
+        `CPU per event: node ${perEvent(w.usage.node ?? 0)} ms + postgres ${perEvent(w.usage.postgres ?? 0)} ms ` +
+        `(node ${w.usage.node}%, postgres ${w.usage.postgres}% of a core over ${w.seconds.toFixed(1)} s; machine ${w.machine}%, others ${w.outside}%)`
+      );
     },
   };
 }
@@ -120,11 +128,15 @@ class Arrivals {
 }
 
 async function createLinks(sys: TestSystem, merchant: TestMerchant, shopIds: readonly number[], count: number): Promise<string[]> {
-  return pool(Array.from({ length: count }, (_, i) => shopIds[i % shopIds.length]!), IN_FLIGHT, async (shopId) => {
-    const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shopId, amount: '100.00' }, { headers: merchant.keys });
-    if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
-    return (res.body as { id: string }).id;
-  });
+  return pool(
+    Array.from({ length: count }, (_, i) => shopIds[i % shopIds.length]!),
+    IN_FLIGHT,
+    async (shopId) => {
+      const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shopId, amount: '100.00' }, { headers: merchant.keys });
+      if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+      return (res.body as { id: string }).id;
+    },
+  );
 }
 
 async function confirmOne(sys: TestSystem, id: string): Promise<number> {
@@ -144,7 +156,11 @@ async function confirmBurst(sys: TestSystem, ids: readonly string[]): Promise<Ma
  * Sends one callback every 1/rate s (open loop: a slow answer does not delay the next); a refused callback
  * (a system that cannot keep up answers 503) is counted, not retried.
  */
-async function confirmPaced(sys: TestSystem, ids: readonly string[], rate: number): Promise<{ accepted: Map<string, number>; lateMs: number; refused: Map<string, number> }> {
+async function confirmPaced(
+  sys: TestSystem,
+  ids: readonly string[],
+  rate: number,
+): Promise<{ accepted: Map<string, number>; lateMs: number; refused: Map<string, number> }> {
   const accepted = new Map<string, number>();
   const start = performance.now();
   let lateMs = 0;
@@ -225,10 +241,18 @@ async function throughput(sys: TestSystem, merchant: TestMerchant, endpoints: nu
       setTimeout(() => (open -= 1), SLOW_RECEIVER_MS);
     },
   });
-  const publisher = createEventPublisher({ brokers: (process.env.KAFKA_BROKERS!).split(','), clientId: 'bench-webhooks', log: createLogger('bench', 'warn') });
+  const publisher = createEventPublisher({
+    brokers: process.env.KAFKA_BROKERS!.split(','),
+    clientId: 'bench-webhooks',
+    log: createLogger('bench', 'warn'),
+  });
   try {
     const shops = await Promise.all(Array.from({ length: endpoints }, (_, i) => sys.shop(merchant.id, { webhookUrl: `${receiver.url}/${i}` })));
-    const { ids, messages } = events(merchant.id, shops.map((s) => s.id), count);
+    const { ids, messages } = events(
+      merchant.id,
+      shops.map((s) => s.id),
+      count,
+    );
     const cpu = cpuMeter(sys);
     for (let i = 0; i < messages.length; i += 500) await publisher.publish(sys.env.PAYMENT_EVENTS_TOPIC!, messages.slice(i, i + 500));
     await arrivals.all(ids);
@@ -242,8 +266,10 @@ async function throughput(sys: TestSystem, merchant: TestMerchant, endpoints: nu
     const steadyUntil = at[0]! + periods * SLOW_RECEIVER_MS;
     const steady = periods > 0 ? at.filter((t) => t < steadyUntil).length / ((periods * SLOW_RECEIVER_MS) / 1000) : NaN;
     out(`Throughput: ${count} deliveries to ${endpoints} endpoint(s), each request answered after ${SLOW_RECEIVER_MS} ms`);
-    out(`  ${((count / span) * 1000).toFixed(1)} deliveries/s overall (${ms(span)} from first request to last answer), ` +
-      `${Number.isNaN(steady) ? '–' : steady.toFixed(1)}/s in steady state; peak ${peak} in flight; repeated webhooks: ${arrivals.repeats}`);
+    out(
+      `  ${((count / span) * 1000).toFixed(1)} deliveries/s overall (${ms(span)} from first request to last answer), ` +
+        `${Number.isNaN(steady) ? '–' : steady.toFixed(1)}/s in steady state; peak ${peak} in flight; repeated webhooks: ${arrivals.repeats}`,
+    );
     out(`  ${used}`);
   } finally {
     await publisher.close();
@@ -265,8 +291,10 @@ async function main(): Promise<void> {
       for (const run of THROUGHPUT_RUNS) await throughput(sys, merchant, run.endpoints, run.events);
       out();
     }
-    out(`Settings: WEBHOOK_CONCURRENCY=${sys.env.WEBHOOK_CONCURRENCY ?? 'default'}, ` +
-      `WEBHOOK_PER_ENDPOINT_CONCURRENCY=${sys.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY ?? 'default'}, KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`);
+    out(
+      `Settings: WEBHOOK_CONCURRENCY=${sys.env.WEBHOOK_CONCURRENCY ?? 'default'}, ` +
+        `WEBHOOK_PER_ENDPOINT_CONCURRENCY=${sys.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY ?? 'default'}, KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`,
+    );
   } finally {
     await sys.stop();
     kafka.stop();

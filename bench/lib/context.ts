@@ -80,7 +80,10 @@ export function cpuGroups(ctx: BenchContext, loadPid?: number): CpuGroup[] {
 }
 
 /** CPU per process and Postgres activity over a measured window. */
-export async function observe(ctx: BenchContext, loadPid?: number): Promise<{ stop(): Promise<{ cpu: CpuWindow; pg: string[]; pgCounts: Record<string, number> }> }> {
+export async function observe(
+  ctx: BenchContext,
+  loadPid?: number,
+): Promise<{ stop(): Promise<{ cpu: CpuWindow; pg: string[]; pgCounts: Record<string, number> }> }> {
   const meter = new CpuMeter(cpuGroups(ctx, loadPid));
   const activity = new PgActivity(ctx.sys.database.url, ctx.sys.database.name);
   await activity.start();
@@ -94,12 +97,7 @@ export async function observe(ctx: BenchContext, loadPid?: number): Promise<{ st
   };
 }
 
-export const apiRequest = (
-  method: 'GET' | 'POST',
-  path: string,
-  merchant: BenchMerchant,
-  extra: Partial<RequestTemplate> = {},
-): RequestTemplate => ({
+export const apiRequest = (method: 'GET' | 'POST', path: string, merchant: BenchMerchant, extra: Partial<RequestTemplate> = {}): RequestTemplate => ({
   method,
   path,
   headers: { ...merchant.headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
@@ -121,7 +119,14 @@ async function runClosed(
   ctx: BenchContext,
   url: string,
   request: RequestTemplate,
-  o: { warmupSeconds: number; seconds: number; timeline?: boolean; stoppable?: boolean; raw?: boolean; duringMeasure?: (stop: () => void) => Promise<void> },
+  o: {
+    warmupSeconds: number;
+    seconds: number;
+    timeline?: boolean;
+    stoppable?: boolean;
+    raw?: boolean;
+    duringMeasure?: (stop: () => void) => Promise<void>;
+  },
 ): Promise<ClosedRun> {
   const spec: ClosedLoopSpec = {
     mode: 'closed',
@@ -167,8 +172,22 @@ const SERVING: Record<Row['target'], string[]> = {
 export const cpuMsPerRequest = (cpu: CpuWindow, rps: number, target: Row['target']): number | null =>
   rps > 0 ? Math.round((SERVING[target].reduce((a, k) => a + (cpu.usage[k] ?? 0), 0) / 100 / rps) * 1000 * 100) / 100 : null;
 
-function logRun(ctx: BenchContext, r: { rps: number; latency: LatencySummary; errors: number; statusCodes: Record<string, number>; socketErrors: number; wrapped: boolean; spans: number; pg: string[] }): void {
-  const codes = Object.entries(r.statusCodes).map(([c, n]) => `${c}×${n}`).join(' ');
+function logRun(
+  ctx: BenchContext,
+  r: {
+    rps: number;
+    latency: LatencySummary;
+    errors: number;
+    statusCodes: Record<string, number>;
+    socketErrors: number;
+    wrapped: boolean;
+    spans: number;
+    pg: string[];
+  },
+): void {
+  const codes = Object.entries(r.statusCodes)
+    .map(([c, n]) => `${c}×${n}`)
+    .join(' ');
   ctx.log(
     `    ${r.rps} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, ` +
       `errors ${r.errors} (${codes}${r.socketErrors ? `, socket ${r.socketErrors}` : ''})${r.wrapped ? ' — pool ran dry' : ''}, spans exported ~${r.spans}`,
@@ -186,11 +205,23 @@ export async function measureClosed(
   options: { seconds?: number; timeline?: boolean; stoppable?: boolean; note?: string; duringMeasure?: (stop: () => void) => Promise<void> } = {},
 ): Promise<{ row: Row; result: ClosedLoopResult; cpu: CpuWindow; startedAt: number }> {
   const seconds = options.seconds ?? ctx.settings.seconds;
-  ctx.log(`  ${scenario} → ${target}: ${ctx.settings.warmupSeconds} s warm-up, ${options.stoppable ? 'up to ' : ''}${seconds} s measured, ${ctx.settings.connections} connections`);
+  ctx.log(
+    `  ${scenario} → ${target}: ${ctx.settings.warmupSeconds} s warm-up, ${options.stoppable ? 'up to ' : ''}${seconds} s measured, ${ctx.settings.connections} connections`,
+  );
   const run = await runClosed(ctx, url, request, { ...options, warmupSeconds: ctx.settings.warmupSeconds, seconds });
   const { result, cpu } = run;
   const errors = result.non2xx + result.errors;
-  const row: Row = { scenario, target, rps: result.rps, p50: result.latency.p50, p99: result.latency.p99, errors, cpu, cpuMsPerRequest: cpuMsPerRequest(cpu, result.rps, target), ...(options.note ? { note: options.note } : {}) };
+  const row: Row = {
+    scenario,
+    target,
+    rps: result.rps,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    cpu,
+    cpuMsPerRequest: cpuMsPerRequest(cpu, result.rps, target),
+    ...(options.note ? { note: options.note } : {}),
+  };
   logRun(ctx, { ...result, errors, socketErrors: result.errors, wrapped: result.wrapped === true, spans: run.spans, pg: run.pg });
   ctx.details[`${scenario} / ${target}`] = { ...result, timeline: undefined, cpu, spans: run.spans, postgresActivity: run.pg };
   return { row, result, cpu, startedAt: run.startedAt };
@@ -210,15 +241,24 @@ export async function measurePair(
   const { settings } = ctx;
   const rounds = settings.rounds;
   const slice = Math.max(1, Math.round(settings.seconds / rounds));
-  ctx.log(`  ${scenario}: ${rounds} × ${slice} s per side, alternating (first slice after ${settings.warmupSeconds} s warm-up, later ones after 1 s), ${settings.connections} connections`);
-  interface Side { runs: ClosedRun[]; offset: number }
+  ctx.log(
+    `  ${scenario}: ${rounds} × ${slice} s per side, alternating (first slice after ${settings.warmupSeconds} s warm-up, later ones after 1 s), ${settings.connections} connections`,
+  );
+  interface Side {
+    runs: ClosedRun[];
+    offset: number;
+  }
   const sides: Record<'gateway' | 'reference', Side> = { gateway: { runs: [], offset: 0 }, reference: { runs: [], offset: 0 } };
   for (let r = 0; r < rounds; r++) {
     const order: ('gateway' | 'reference')[] = r % 2 === 0 ? ['reference', 'gateway'] : ['gateway', 'reference'];
     for (const target of order) {
       const side = sides[target];
       const url = target === 'gateway' ? ctx.sys.gatewayUrl : ctx.sys.referenceUrl;
-      const run = await runClosed(ctx, url, request(target, side.offset), { warmupSeconds: side.runs.length === 0 ? settings.warmupSeconds : 1, seconds: slice, raw: true });
+      const run = await runClosed(ctx, url, request(target, side.offset), {
+        warmupSeconds: side.runs.length === 0 ? settings.warmupSeconds : 1,
+        seconds: slice,
+        raw: true,
+      });
       side.offset += run.result.picked;
       side.runs.push(run);
     }
@@ -242,7 +282,16 @@ export async function measurePair(
     const rps = Math.round((ok / seconds) * 10) / 10;
     const pg = topActivities(runs.map((r) => r.pgCounts));
     ctx.log(`  ${scenario} → ${target}:`);
-    logRun(ctx, { rps, latency, errors, statusCodes, socketErrors, wrapped: runs.some((r) => r.result.wrapped), spans: runs.reduce((a, r) => a + r.spans, 0), pg });
+    logRun(ctx, {
+      rps,
+      latency,
+      errors,
+      statusCodes,
+      socketErrors,
+      wrapped: runs.some((r) => r.result.wrapped),
+      spans: runs.reduce((a, r) => a + r.spans, 0),
+      pg,
+    });
     rows[target] = {
       scenario,
       target,
@@ -252,7 +301,9 @@ export async function measurePair(
       errors,
       cpu,
       cpuMsPerRequest: cpuMsPerRequest(cpu, rps, target),
-      ...(target === 'gateway' ? { reference: { rps: rows.reference.rps, p99: rows.reference.p99, cpuMsPerRequest: rows.reference.cpuMsPerRequest } } : {}),
+      ...(target === 'gateway'
+        ? { reference: { rps: rows.reference.rps, p99: rows.reference.p99, cpuMsPerRequest: rows.reference.cpuMsPerRequest } }
+        : {}),
       ...(note ? { note } : {}),
     };
     ctx.details[`${scenario} / ${target}`] = {

@@ -46,7 +46,10 @@ export class Fixtures {
   private readonly accounts: AccountRepository;
   private readonly shops: ShopRepository;
 
-  constructor(private readonly databaseUrl: string, webhookSecretKey: string) {
+  constructor(
+    private readonly databaseUrl: string,
+    webhookSecretKey: string,
+  ) {
     this.accountsDb = new Db({ url: databaseUrl, schema: 'gateway', log: this.log, max: 2 });
     this.shopsDb = new Db({ url: databaseUrl, schema: 'shops', log: this.log, max: 2 });
     this.accounts = new AccountRepository(this.accountsDb);
@@ -54,25 +57,29 @@ export class Fixtures {
   }
 
   async merchant(): Promise<BenchMerchant> {
-    const created = await whileCrowded(() => this.accounts.createMerchant({
-      email: `bench-${randomBytes(6).toString('hex')}@example.com`,
-      password: `pw-${randomBytes(12).toString('hex')}`,
-      emailConfirmed: true,
-    }));
+    const created = await whileCrowded(() =>
+      this.accounts.createMerchant({
+        email: `bench-${randomBytes(6).toString('hex')}@example.com`,
+        password: `pw-${randomBytes(12).toString('hex')}`,
+        emailConfirmed: true,
+      }),
+    );
     return { id: created.merchant.id, headers: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret } };
   }
 
   async shop(merchantId: string, webhook: { url: string; secret: string } | null = null): Promise<number> {
-    const created = await whileCrowded(() => this.shops.createShop({
-      merchant_id: merchantId,
-      name: 'Bench shop',
-      status: 'approved',
-      fee_payer: 'merchant',
-      crypto_bps: 100,
-      sbp_bps: 100,
-      webhook_url: webhook?.url ?? null,
-      webhook_secret: webhook?.secret ?? null,
-    }));
+    const created = await whileCrowded(() =>
+      this.shops.createShop({
+        merchant_id: merchantId,
+        name: 'Bench shop',
+        status: 'approved',
+        fee_payer: 'merchant',
+        crypto_bps: 100,
+        sbp_bps: 100,
+        webhook_url: webhook?.url ?? null,
+        webhook_secret: webhook?.secret ?? null,
+      }),
+    );
     return created.shop.id;
   }
 
@@ -96,7 +103,15 @@ export class Fixtures {
    * `pendingNewest` (the newest) are pending and expire a day from now; older ones are expired, paid or
    * canceled, as a merchant's history would be.
    */
-  async seedHistory(o: { merchantId: string; shopId: number; from: number; count: number; newest: Date; stepMs: number; pendingNewest: number }): Promise<void> {
+  async seedHistory(o: {
+    merchantId: string;
+    shopId: number;
+    from: number;
+    count: number;
+    newest: Date;
+    stepMs: number;
+    pendingNewest: number;
+  }): Promise<void> {
     await this.sql(
       `INSERT INTO links.payment_links (${SEED_COLUMNS})
        SELECT gen_random_uuid(), $1::uuid, $2::bigint, 'seed-' || g, 10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
@@ -155,10 +170,10 @@ export class Fixtures {
 
   /** Up to `count` random link ids of a merchant. */
   async sampleIds(merchantId: string, count: number): Promise<string[]> {
-    const rows = await this.sql<{ id: string }>(
-      'SELECT id FROM links.payment_links WHERE merchant_id = $1 ORDER BY random() LIMIT $2',
-      [merchantId, count],
-    );
+    const rows = await this.sql<{ id: string }>('SELECT id FROM links.payment_links WHERE merchant_id = $1 ORDER BY random() LIMIT $2', [
+      merchantId,
+      count,
+    ]);
     return rows.map((r) => r.id);
   }
 

@@ -125,7 +125,14 @@ async function paced(spec: PacedSpec): Promise<PacedResult> {
     new Promise((resolve) => {
       const sentAt = wallNow();
       const req = request(
-        { host: target.hostname, port: target.port, method: item.method, path: item.path, agent, headers: { ...item.headers, 'content-length': Buffer.byteLength(item.body) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: item.method,
+          path: item.path,
+          agent,
+          headers: { ...item.headers, 'content-length': Buffer.byteLength(item.body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => {

@@ -16,10 +16,23 @@ export function paymentSucceededMessage(merchantId: string, shopIds: readonly nu
     event: 'payment.succeeded',
     occurred_at: now,
     merchant_id: merchantId,
-    data: { payment_link_id: linkId, id: linkId, shop_id: shopIds[n % shopIds.length], order_id: null, amount: '100.00', merchant_credit: '99.00', status: 'paid', paid_at: now },
+    data: {
+      payment_link_id: linkId,
+      id: linkId,
+      shop_id: shopIds[n % shopIds.length],
+      order_id: null,
+      amount: '100.00',
+      merchant_credit: '99.00',
+      status: 'paid',
+      paid_at: now,
+    },
   });
   return {
     linkId,
-    message: { key: linkId, value: JSON.stringify(event), headers: { 'event-id': eventId, 'event-type': event.event, 'content-type': 'application/json' } },
+    message: {
+      key: linkId,
+      value: JSON.stringify(event),
+      headers: { 'event-id': eventId, 'event-type': event.event, 'content-type': 'application/json' },
+    },
   };
 }

@@ -35,7 +35,7 @@ const STAGES: [string, (h: Complete) => number][] = [
   ['Kafka: acknowledged → notifier takes the event in', (h) => h.consume.startMs - h.publish.endMs],
   ['notifier: store (claimed)', (h) => h.consume.endMs - h.consume.startMs],
   ['notifier: stored → webhook request sent', (h) => h.send.startMs - h.consume.endMs],
-  ['webhook request → the receiver\'s answer', (h) => h.send.endMs - h.send.startMs],
+  ["webhook request → the receiver's answer", (h) => h.send.endMs - h.send.startMs],
 ];
 
 export interface StageFigures {

@@ -16,7 +16,15 @@ export interface BenchProcess {
 const live = new Set<BenchProcess>();
 
 /** Starts `command` with its output in `logDir/name.log` (`append`: after what earlier runs of that name wrote). */
-export function spawnLogged(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, logDir: string, cwd?: string, append = false): BenchProcess {
+export function spawnLogged(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  cwd?: string,
+  append = false,
+): BenchProcess {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, append ? 'a' : 'w');

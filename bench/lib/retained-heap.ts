@@ -29,7 +29,7 @@ export class RetainedHeap {
       .filter(([t]) => t >= fromS && t < toS)
       .map(([, v]) => v)
       .sort((a, b) => a - b);
-    return inRange.length === 0 ? NaN : (inRange[Math.floor(inRange.length / 2)]!);
+    return inRange.length === 0 ? NaN : inRange[Math.floor(inRange.length / 2)]!;
   }
 
   private async sample(): Promise<void> {

@@ -1,6 +1,6 @@
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!);
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 export interface LatencySummary {
   count: number;

@@ -132,7 +132,14 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     const startService = async (name: ServiceName): Promise<void> => {
       // A restart keeps its port; only the first start picks one.
       if (!(name in opsPorts)) opsPorts[name] = await freePort();
-      const p = spawnLogged(name, process.execPath, [...profileArgs(name), distMain(name)], { ...base, ...env, OPS_PORT: String(opsPorts[name]) }, options.logDir, ROOT);
+      const p = spawnLogged(
+        name,
+        process.execPath,
+        [...profileArgs(name), distMain(name)],
+        { ...base, ...env, OPS_PORT: String(opsPorts[name]) },
+        options.logDir,
+        ROOT,
+      );
       services[name] = p;
       started.push(p);
       await waitUntilReady(p, `http://127.0.0.1:${opsPorts[name]}/readyz`);

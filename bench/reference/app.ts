@@ -88,7 +88,10 @@ export async function startReference(options: ReferenceOptions): Promise<{ port:
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ request_id: id, method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 }, 'request');
+      log.info(
+        { request_id: id, method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
+        'request',
+      );
     });
     next();
   });

@@ -80,10 +80,9 @@ export class ReferenceQueries {
   }
 
   async shop(id: number): Promise<ShopRow | undefined> {
-    const { rows } = await this.pool.query<ShopRow>(
-      'SELECT id, merchant_id, status, fee_payer, crypto_bps, sbp_bps FROM shops.shops WHERE id = $1',
-      [id],
-    );
+    const { rows } = await this.pool.query<ShopRow>('SELECT id, merchant_id, status, fee_payer, crypto_bps, sbp_bps FROM shops.shops WHERE id = $1', [
+      id,
+    ]);
     return rows[0];
   }
 
@@ -95,8 +94,23 @@ export class ReferenceQueries {
        VALUES ($1, $2, $3, $4, $5, 'RUB', $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending',
          now() + $15::int * interval '1 minute')
        RETURNING ${LINK_COLUMNS}`,
-      [l.id, l.merchantId, l.shopId, l.orderId, l.description, l.amount, l.bps, l.bps, l.bps, l.sbpBps, l.feePayer,
-        l.payerAmount, l.merchantCredit, l.platformRevenue, l.expiresInMinutes],
+      [
+        l.id,
+        l.merchantId,
+        l.shopId,
+        l.orderId,
+        l.description,
+        l.amount,
+        l.bps,
+        l.bps,
+        l.bps,
+        l.sbpBps,
+        l.feePayer,
+        l.payerAmount,
+        l.merchantCredit,
+        l.platformRevenue,
+        l.expiresInMinutes,
+      ],
     );
     return rows[0]!;
   }

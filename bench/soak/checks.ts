@@ -27,7 +27,11 @@ async function query<T extends Record<string, unknown>>(url: string, text: strin
 }
 
 const paidLinkIds = async (url: string, merchantIds: string[]): Promise<string[]> =>
-  (await query<{ id: string }>(url, `SELECT id::text FROM links.payment_links WHERE merchant_id = ANY($1::uuid[]) AND status = 'paid'`, [merchantIds])).map((r) => r.id);
+  (
+    await query<{ id: string }>(url, `SELECT id::text FROM links.payment_links WHERE merchant_id = ANY($1::uuid[]) AND status = 'paid'`, [
+      merchantIds,
+    ])
+  ).map((r) => r.id);
 
 /**
  * Waits until every link paid in the database has had a webhook, or `timeoutMs` passes (the notifier's
@@ -44,7 +48,11 @@ export async function awaitWebhooks(url: string, merchantIds: string[], sink: We
 }
 
 export async function checkStates(url: string, merchantIds: string[], expected: ReadonlyMap<string, ExpectedState>): Promise<StateCheck> {
-  const rows = await query<{ id: string; status: string }>(url, 'SELECT id::text, status FROM links.payment_links WHERE merchant_id = ANY($1::uuid[])', [merchantIds]);
+  const rows = await query<{ id: string; status: string }>(
+    url,
+    'SELECT id::text, status FROM links.payment_links WHERE merchant_id = ANY($1::uuid[])',
+    [merchantIds],
+  );
   const byStatus: Record<string, number> = {};
   const mismatches: StateCheck['mismatches'] = [];
   let uncertain = 0;

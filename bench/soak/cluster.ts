@@ -42,7 +42,6 @@ const logName = (r: { label: string }): string => r.label.replace('#', '-');
 const STOP_TIMEOUT_MS = 35_000;
 const READY_TIMEOUT_MS = 90_000;
 
-
 /**
  * Two replicas of every service from dist/, each a real process with its output in a log file of its own
  * (appended across restarts), on fixed ports so a restarted replica comes back where it was.
@@ -90,7 +89,14 @@ export class Cluster {
     const env: Record<string, string> = { ...this.env, OPS_PORT: String(r.opsPort) };
     if (r.httpPort !== undefined) env.GATEWAY_PORT = String(r.httpPort);
     const proc = spawnLogged(logName(r), process.execPath, [distMain(r.service)], env, this.logDir, ROOT, true);
-    const life: ProcessLife = { ...proc, label: r.label, generation: r.lives.length + 1, spawnedAt: this.clock.now(), samples: [], stopRequested: false };
+    const life: ProcessLife = {
+      ...proc,
+      label: r.label,
+      generation: r.lives.length + 1,
+      spawnedAt: this.clock.now(),
+      samples: [],
+      stopRequested: false,
+    };
     r.current = life;
     r.lives.push(life);
     // Listed from its first spawn on, so a failed start is still stopped.
@@ -156,5 +162,4 @@ export class Cluster {
   killNow(): void {
     for (const r of this.replicas) if (!r.current.isDead()) r.current.child.kill('SIGKILL');
   }
-
 }

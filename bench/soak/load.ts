@@ -102,9 +102,11 @@ export class Load {
 
   /** Creates a few links per merchant before the clock starts, so cancel, pay and get have links from the first second. */
   async prime(perMerchant: number): Promise<void> {
-    await Promise.all(this.o.merchants.map(async (m) => {
-      for (let i = 0; i < perMerchant; i++) await this.create(m, this.o.clock.now(), false);
-    }));
+    await Promise.all(
+      this.o.merchants.map(async (m) => {
+        for (let i = 0; i < perMerchant; i++) await this.create(m, this.o.clock.now(), false);
+      }),
+    );
   }
 
   private async perform(op: Operation, due: number): Promise<void> {
@@ -190,16 +192,26 @@ export class Load {
     }
   }
 
-  private async call(kind: RequestKind, at: number, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Outcome> {
+  private async call(
+    kind: RequestKind,
+    at: number,
+    method: 'GET' | 'POST',
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<Outcome> {
     const res = await this.o.gateways.send(method, path, headers, body);
-    this.o.recorder.record({
-      kind,
-      at,
-      ms: this.o.clock.now() - at,
-      gateway: res.gateway,
-      ...(res.status !== undefined ? { status: res.status } : {}),
-      ...(res.error !== undefined ? { error: res.error } : {}),
-    }, res.body);
+    this.o.recorder.record(
+      {
+        kind,
+        at,
+        ms: this.o.clock.now() - at,
+        gateway: res.gateway,
+        ...(res.status !== undefined ? { status: res.status } : {}),
+        ...(res.error !== undefined ? { error: res.error } : {}),
+      },
+      res.body,
+    );
     return res;
   }
 }

@@ -4,7 +4,7 @@ const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid]!) : ((sorted[mid - 1]!) + (sorted[mid]!)) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 export interface MemoryTrend {
@@ -27,7 +27,7 @@ const GROWTH_FRACTION = 0.2;
  * anything slower needs a longer soak to show.
  */
 export function memoryTrend(samples: readonly (readonly [number, number])[]): MemoryTrend {
-  const span = samples.length < 2 ? 0 : (samples[samples.length - 1]![0] - samples[0]![0]);
+  const span = samples.length < 2 ? 0 : samples[samples.length - 1]![0] - samples[0]![0];
   const from = samples[0]?.[0] ?? 0;
   const third = (k: number) => samples.filter(([t]) => t >= from + (span * k) / 3 && t <= from + (span * (k + 1)) / 3).map(([, v]) => v);
   const first = median(third(0));

@@ -39,11 +39,15 @@ const RESTART_SLACK_MS = 1000;
 export function isExpectedFailure(s: Sample, r: SoakResult): boolean {
   if (r.settings.balancer !== 'blind' || s.error === undefined || !NETWORK_RESETS.has(s.error)) return false;
   return r.restarts.some(
-    (x) => x.label === `gateway#${s.gateway + 1}` && x.old.stop !== undefined && s.at + s.ms >= x.old.stop.at - RESTART_SLACK_MS && s.at <= (x.next.readyAt ?? Infinity) + RESTART_SLACK_MS,
+    (x) =>
+      x.label === `gateway#${s.gateway + 1}` &&
+      x.old.stop !== undefined &&
+      s.at + s.ms >= x.old.stop.at - RESTART_SLACK_MS &&
+      s.at <= (x.next.readyAt ?? Infinity) + RESTART_SLACK_MS,
   );
 }
 
-const outcomeOf = (s: Sample): string => (s.status !== undefined ? String(s.status) : s.error ?? 'error');
+const outcomeOf = (s: Sample): string => (s.status !== undefined ? String(s.status) : (s.error ?? 'error'));
 
 const countBy = (items: readonly string[]): string =>
   [...items.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>())]
@@ -58,17 +62,35 @@ function requestsSection(r: SoakResult): string {
     if (of.length === 0) continue;
     const ms = of.map((s) => s.ms).sort((a, b) => a - b);
     const others = of.filter((s) => !isExpected(s)).map((s) => outcomeOf(s) + (isExpectedFailure(s, r) ? ' (restart)' : ''));
-    rows.push([`${kind} (${EXPECTED_STATUS[kind]})`, of.length, of.length - others.length, countBy(others) || '-', fmtMs(percentile(ms, 50)), fmtMs(percentile(ms, 99)), fmtMs(ms[ms.length - 1] ?? NaN)]);
+    rows.push([
+      `${kind} (${EXPECTED_STATUS[kind]})`,
+      of.length,
+      of.length - others.length,
+      countBy(others) || '-',
+      fmtMs(percentile(ms, 50)),
+      fmtMs(percentile(ms, 99)),
+      fmtMs(ms[ms.length - 1] ?? NaN),
+    ]);
   }
   const all = r.recorder.samples;
   const ms = all.map((s) => s.ms).sort((a, b) => a - b);
-  rows.push(['all', all.length, all.filter(isExpected).length, countBy(all.filter((s) => !isExpected(s)).map(outcomeOf)) || '-', fmtMs(percentile(ms, 50)), fmtMs(percentile(ms, 99)), fmtMs(ms[ms.length - 1] ?? NaN)]);
+  rows.push([
+    'all',
+    all.length,
+    all.filter(isExpected).length,
+    countBy(all.filter((s) => !isExpected(s)).map(outcomeOf)) || '-',
+    fmtMs(percentile(ms, 50)),
+    fmtMs(percentile(ms, 99)),
+    fmtMs(ms[ms.length - 1] ?? NaN),
+  ]);
   const notes = [
     r.substituted ? `${r.substituted} cancels/pays/gets found no link and created one instead.` : '',
     r.recorder.shed ? `${r.recorder.shed} operations were shed: >2000 were in flight.` : '',
   ].filter(Boolean);
   // Examples only of outcomes that were not all the expected cost of a restart.
-  const unexpectedKeys = new Set(r.recorder.samples.filter((s) => !isExpected(s) && !isExpectedFailure(s, r)).map((s) => `${s.kind} ${outcomeOf(s)}`));
+  const unexpectedKeys = new Set(
+    r.recorder.samples.filter((s) => !isExpected(s) && !isExpectedFailure(s, r)).map((s) => `${s.kind} ${outcomeOf(s)}`),
+  );
   const examples = [...r.recorder.examples].filter(([k]) => unexpectedKeys.has(k)).map(([k, v]) => `  ${k}:\n${v.map((e) => `    ${e}`).join('\n')}`);
   return [
     'Requests (latency from when each was due to its answer; expected status in brackets)',
@@ -81,7 +103,7 @@ function requestsSection(r: SoakResult): string {
 function timelineSection(r: SoakResult): string {
   const w = r.settings.windowSeconds * 1000;
   const rows: (string | number)[][] = [['window s', 'requests', 'other', 'p50 ms', 'p99 ms', 'max ms', 'soak loop p99', 'load', 'events']];
-  const windows = Math.ceil(r.settings.seconds * 1000 / w);
+  const windows = Math.ceil((r.settings.seconds * 1000) / w);
   for (let k = 0; k < windows; k++) {
     const from = k * w;
     const to = from + w;
@@ -101,12 +123,17 @@ function timelineSection(r: SoakResult): string {
       events.join(', '),
     ]);
   }
-  return [`Latency over time (${r.settings.windowSeconds} s windows, by when requests were due; "soak loop p99" is the generator's own event-loop delay, "load" the 1-min load average)`, table(rows)].join('\n');
+  return [
+    `Latency over time (${r.settings.windowSeconds} s windows, by when requests were due; "soak loop p99" is the generator's own event-loop delay, "load" the 1-min load average)`,
+    table(rows),
+  ].join('\n');
 }
 
 function restartsSection(r: SoakResult): string {
   if (r.restarts.length === 0) return 'Restarts: none';
-  const rows: (string | number)[][] = [['replica', 'SIGTERM at s', 'exit took s', 'exit code', 'down s (SIGTERM→ready)', 'RSS before MiB', 'new pid', 'RSS at ready MiB']];
+  const rows: (string | number)[][] = [
+    ['replica', 'SIGTERM at s', 'exit took s', 'exit code', 'down s (SIGTERM→ready)', 'RSS before MiB', 'new pid', 'RSS at ready MiB'],
+  ];
   for (const x of r.restarts) {
     const stop = x.old.stop;
     rows.push([
@@ -120,7 +147,10 @@ function restartsSection(r: SoakResult): string {
       fmtMiB(x.next.rssAtReadyMiB),
     ]);
   }
-  const drained = r.settings.balancer === 'drain' ? ` Gateways left the rotation ${r.settings.preStopMs} ms before their SIGTERM (the preStop pause).` : ' Gateways got SIGTERM while still in the rotation (SOAK_BALANCER=blind).';
+  const drained =
+    r.settings.balancer === 'drain'
+      ? ` Gateways left the rotation ${r.settings.preStopMs} ms before their SIGTERM (the preStop pause).`
+      : ' Gateways got SIGTERM while still in the rotation (SOAK_BALANCER=blind).';
   return [`Rolling restarts (one replica at a time; the next waits until the last is ready).${drained}`, table(rows)].join('\n');
 }
 
@@ -132,7 +162,9 @@ export function memoryTrends(r: SoakResult): { life: ProcessLife; trend: MemoryT
 }
 
 function memorySection(r: SoakResult, trends: ReturnType<typeof memoryTrends>): string {
-  const rows: (string | number)[][] = [['process', 'pid', 'since s', 'RSS at ready', 'first third', 'last third', 'at end', 'slope MiB/min', 'trend']];
+  const rows: (string | number)[][] = [
+    ['process', 'pid', 'since s', 'RSS at ready', 'first third', 'last third', 'at end', 'slope MiB/min', 'trend'],
+  ];
   for (const { life, trend } of trends) {
     const samples = observed(life);
     rows.push([
@@ -160,7 +192,15 @@ function logsSection(r: SoakResult): { text: string; errors: number } {
   const scans = r.cluster.replicas.map((rep) => ({ label: rep.label, scan: scanLog(r.cluster.logFile(rep)) }));
   const rows: (string | number)[][] = [['replica', 'warn', 'error', 'most frequent']];
   for (const { label, scan } of scans) {
-    rows.push([label, scan.warn, scan.error, scan.messages.slice(0, 3).map((m) => `${m.count}× ${m.msg}`).join(' | ') || '-']);
+    rows.push([
+      label,
+      scan.warn,
+      scan.error,
+      scan.messages
+        .slice(0, 3)
+        .map((m) => `${m.count}× ${m.msg}`)
+        .join(' | ') || '-',
+    ]);
   }
   return {
     text: ['Service logs (lines at warn and above, over every process of the replica)', table(rows)].join('\n'),
@@ -204,7 +244,7 @@ export function webhookOutcome(r: SoakResult): WebhookOutcome {
 function webhookSection(r: SoakResult, o: WebhookOutcome): string {
   const firstAt = new Map<string, number>();
   for (const w of r.sink.received) if (w.linkId && !firstAt.has(w.linkId)) firstAt.set(w.linkId, w.at);
-  const pairs = [...r.paidAt].flatMap(([id, at]) => (firstAt.has(id) ? [[at, (firstAt.get(id)!) - at] as const] : []));
+  const pairs = [...r.paidAt].flatMap(([id, at]) => (firstAt.has(id) ? [[at, firstAt.get(id)! - at] as const] : []));
   const lat = pairs.map(([, ms]) => ms).sort((a, b) => a - b);
   // A notifier that leaves its consumer group stalls the group until it has rebalanced.
   const notifierStops = r.restarts.flatMap((x) => (x.label.startsWith('notifier') && x.old.stop ? [x.old.stop.at] : []));
@@ -223,7 +263,9 @@ function webhookSection(r: SoakResult, o: WebhookOutcome): string {
 
 function statesSection(r: SoakResult): string {
   const s = r.states;
-  const by = Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
+  const by = Object.entries(s.byStatus)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   const examples = s.mismatches.slice(0, 5).map((m) => `    ${m.id}: expected ${m.expected}, is ${m.actual}`);
   return [
     `Link states (database against the answers the soak got): ${by}`,
@@ -236,7 +278,11 @@ export function renderReport(r: SoakResult): { text: string; failed: boolean } {
   const trends = memoryTrends(r);
   const logs = logsSection(r);
   const hooks = webhookOutcome(r);
-  const third = (k: number) => r.recorder.samples.filter((s) => s.at >= (k * r.settings.seconds * 1000) / 3 && s.at < ((k + 1) * r.settings.seconds * 1000) / 3).map((s) => s.ms).sort((a, b) => a - b);
+  const third = (k: number) =>
+    r.recorder.samples
+      .filter((s) => s.at >= (k * r.settings.seconds * 1000) / 3 && s.at < ((k + 1) * r.settings.seconds * 1000) / 3)
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
   const p99First = percentile(third(0), 99);
   const p99Last = percentile(third(2), 99);
   const p99Grows = p99Last > 2 * p99First && p99Last - p99First > 100;
@@ -246,7 +292,14 @@ export function renderReport(r: SoakResult): { text: string; failed: boolean } {
   const grows = trends.filter((t) => t.trend.verdict === 'grows').map((t) => t.life.label);
   const short = trends.filter((t) => t.trend.verdict === 'too short').length;
   const hookProblems = hooks.missing + hooks.unexpected + hooks.badSignatures + hooks.linksWithSeveralIds + hooks.extraDeliveries;
-  const failed = unexpected.length > 0 || crashed.length > 0 || grows.length > 0 || hookProblems > 0 || r.states.mismatches.length > 0 || r.recorder.shed > 0 || r.problems.length > 0;
+  const failed =
+    unexpected.length > 0 ||
+    crashed.length > 0 ||
+    grows.length > 0 ||
+    hookProblems > 0 ||
+    r.states.mismatches.length > 0 ||
+    r.recorder.shed > 0 ||
+    r.problems.length > 0;
   const verdict = [
     `errors: ${unexpected.length} unexpected${unexpected.length ? ` (${countBy(unexpected.map((s) => `${s.kind} ${outcomeOf(s)}`))})` : ''}${expectedFailures ? `, ${expectedFailures} expected (connections to a gateway restarting without a drain)` : ''}`,
     `p99 ${fmtMs(p99First)} ms in the first third, ${fmtMs(p99Last)} ms in the last${p99Grows ? ' (GROWS: read it beside the load column)' : ''}`,
@@ -259,9 +312,15 @@ export function renderReport(r: SoakResult): { text: string; failed: boolean } {
   ];
   const s = r.settings;
   const header = [
-    `Soak: ${s.rate} operations/s for ${s.seconds} s (mix ${Object.entries(s.mix).map(([k, v]) => `${k}=${v}`).join(',')}), ` +
+    `Soak: ${s.rate} operations/s for ${s.seconds} s (mix ${Object.entries(s.mix)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',')}), ` +
       `two replicas of each service from dist/ (NODE_ENV=production), ${s.merchants} merchants, balancer ${s.balancer}${s.restarts ? '' : ', no restarts'}` +
-      (Object.keys(s.serviceEnv).length ? `; service settings ${Object.entries(s.serviceEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''),
+      (Object.keys(s.serviceEnv).length
+        ? `; service settings ${Object.entries(s.serviceEnv)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : ''),
     `Machine: ${r.machine.cpus} CPUs, 1-min load average ${r.machine.loadStart.toFixed(1)} at the start and ${r.machine.loadEnd.toFixed(1)} at the end (shared: other work on it counts in every figure)`,
     `Postgres: the services held at most ${r.machine.postgres.peakOurs} connections (DATABASE_POOL_MAX=${r.settings.dbPoolMax} per process), ` +
       `${r.machine.postgres.totalAtPeak} of max_connections ${r.machine.postgres.maxConnections} were in use on the server at that moment`,

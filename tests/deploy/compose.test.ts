@@ -108,7 +108,10 @@ test('services find each other by compose service name', () => {
   for (const [name, service] of Object.entries(services)) {
     const env = composeEnv(service);
     for (const key of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
-      if (env[key]) expect(`${name} ${key} -> ${new URL(env[key]).hostname}`).toBe(`${name} ${key} -> ${[...names].find((n) => n === new URL(env[key]!).hostname) ?? '?'}`);
+      if (env[key])
+        expect(`${name} ${key} -> ${new URL(env[key]).hostname}`).toBe(
+          `${name} ${key} -> ${[...names].find((n) => n === new URL(env[key]!).hostname) ?? '?'}`,
+        );
     }
     for (const broker of (env.KAFKA_BROKERS ?? '').split(',').filter(Boolean)) expect(names.has(broker.split(':')[0] ?? '')).toBe(true);
   }

@@ -92,7 +92,11 @@ describe.each(DOCKERFILES)('%s', (path) => {
   test('is multi-stage: a build stage that installs with the lockfile, builds and prunes to production dependencies', () => {
     expect(stages(instructions)).toHaveLength(2);
     expect(build?.[0]?.args).toBe('node:20-bookworm-slim AS build');
-    const run = build?.filter((i) => i.keyword === 'RUN').map((i) => i.args).join(' ') ?? '';
+    const run =
+      build
+        ?.filter((i) => i.keyword === 'RUN')
+        .map((i) => i.args)
+        .join(' ') ?? '';
     expect(run).toMatch(/npm install --no-audit --no-fund/);
     expect(run).toMatch(/npm run build/);
     expect(run).toMatch(/npm prune --omit=dev/);

@@ -46,7 +46,9 @@ function validateAgainstSchema(object: K8sObject): void {
   try {
     new Model(object as never).validate();
   } catch (e) {
-    throw new Error(`${object.kind} ${object.metadata.name} fails the Kubernetes schema: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`${object.kind} ${object.metadata.name} fails the Kubernetes schema: ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+    });
   }
 }
 
@@ -78,7 +80,8 @@ describe.each(OVERLAYS)('k8s/$path', ({ path, namespace }) => {
   test('every namespaced object lands in the overlay namespace', () => {
     for (const object of render(path)) {
       if (object.kind === 'Namespace') expect(object.metadata.name).toBe(namespace);
-      else expect(`${object.kind}/${object.metadata.name}: ${object.metadata.namespace}`).toBe(`${object.kind}/${object.metadata.name}: ${namespace}`);
+      else
+        expect(`${object.kind}/${object.metadata.name}: ${object.metadata.namespace}`).toBe(`${object.kind}/${object.metadata.name}: ${namespace}`);
     }
   });
 
@@ -175,7 +178,12 @@ describe.each(appOverlays)('k8s/$path services', ({ path }) => {
 
 test('the PrometheusRule check rejects a rule without an expression and a bad duration, so a pass means it ran', () => {
   const broken = (rule: object) =>
-    ({ apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name: 'broken' }, spec: { groups: [{ name: 'g', rules: [rule] }] } }) as unknown as K8sObject;
+    ({
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'PrometheusRule',
+      metadata: { name: 'broken' },
+      spec: { groups: [{ name: 'g', rules: [rule] }] },
+    }) as unknown as K8sObject;
   expect(() => validateAgainstSchema(broken({ alert: 'NoExpr' }))).toThrow(/expr/);
   expect(() => validateAgainstSchema(broken({ alert: 'BadFor', expr: 'up == 0', for: '5 minutes' }))).toThrow(/duration/);
   expect(() => validateAgainstSchema(broken({ alert: 'Fine', expr: 'up == 0', for: '5m' }))).not.toThrow();
@@ -183,7 +191,12 @@ test('the PrometheusRule check rejects a rule without an expression and a bad du
 
 describe.each(appOverlays)('k8s/$path alerts', ({ path }) => {
   /** GitHub's anchor of a Markdown heading (lower case, punctuation dropped, spaces to hyphens). */
-  const anchorOf = (heading: string): string => heading.trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  const anchorOf = (heading: string): string =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9 -]/g, '')
+      .replace(/ /g, '-');
   const operationsAnchors = new Set(
     readText('docs/operations.md')
       .split('\n')
@@ -201,7 +214,7 @@ describe.each(appOverlays)('k8s/$path alerts', ({ path }) => {
     }
   });
 
-  test('a late payment alerts: LatePaymentReceived fires on any increase of the links service\'s late_payments_total', () => {
+  test("a late payment alerts: LatePaymentReceived fires on any increase of the links service's late_payments_total", () => {
     const alerts = ofKind<PrometheusRuleObject>(render(path), 'PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g) => g.rules));
     const late = alerts.find((a) => a.alert === 'LatePaymentReceived');
     expect(late?.expr).toMatch(/increase\(late_payments_total\{service="links"\}\[\w+\]\)\) > 0$/);
@@ -242,7 +255,12 @@ describe('secrets', () => {
       readdirSync(join(ROOT, dir)).flatMap((n) => (statSync(join(ROOT, dir, n)).isDirectory() ? files(`${dir}/${n}`) : [`${dir}/${n}`]));
     for (const file of files('k8s').filter((f) => /\.ya?ml$/.test(f))) {
       for (const doc of parseAllDocuments(readText(file))) {
-        const object = doc.toJS() as { kind?: string; data?: object; stringData?: object; secretGenerator?: { envs?: string[]; literals?: string[]; files?: string[] }[] } | null;
+        const object = doc.toJS() as {
+          kind?: string;
+          data?: object;
+          stringData?: object;
+          secretGenerator?: { envs?: string[]; literals?: string[]; files?: string[] }[];
+        } | null;
         if (object?.kind === 'Secret') expect(`${file}: ${JSON.stringify({ ...object.data, ...object.stringData })}`).toMatch(/^[^:]+: \{\}$/);
         for (const generator of object?.secretGenerator ?? []) {
           expect(generator.files ?? []).toEqual([]);

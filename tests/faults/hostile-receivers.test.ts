@@ -26,7 +26,7 @@ const LAG_MS = 1000;
 
 const behaviours = (goodUrl: string) =>
   ({
-    'hang': { kind: 'hang' },
+    hang: { kind: 'hang' },
     'reset-on-request': { kind: 'reset-on-request' },
     'reset-mid-headers': { kind: 'reset-mid-headers' },
     'reset-mid-body': { kind: 'reset-mid-body' },
@@ -35,7 +35,7 @@ const behaviours = (goodUrl: string) =>
     'trickle-headers': { kind: 'trickle-headers' },
     'trickle-body': { kind: 'trickle-body' },
     'huge-headers': { kind: 'huge-headers' },
-    'garbage': { kind: 'garbage' },
+    garbage: { kind: 'garbage' },
     'redirect-301': { kind: 'redirect', status: 301, location: goodUrl },
     'redirect-307': { kind: 'redirect', status: 307, location: goodUrl },
     'redirect-308': { kind: 'redirect', status: 308, location: goodUrl },
@@ -47,12 +47,12 @@ const SLOT_HOLDERS: HostileName[] = ['hang', 'trickle-headers', 'trickle-body'];
 /** What the delivery log must say of every attempt at each endpoint. */
 const timeout = { status_code: null, error: `timeout after ${TIMEOUT_MS} ms` };
 const EXPECTED: Record<Exclude<HostileName, 'endless-200'>, { status_code: number | null; error: string | null }> = {
-  'hang': timeout,
+  hang: timeout,
   'trickle-headers': timeout,
   'reset-on-request': { status_code: null, error: 'connection failed: ECONNRESET' },
   'reset-mid-headers': { status_code: null, error: 'connection failed: ECONNRESET' },
   'huge-headers': { status_code: null, error: 'connection failed: HPE_HEADER_OVERFLOW' },
-  'garbage': { status_code: null, error: 'connection failed: HPE_INVALID_CONSTANT' },
+  garbage: { status_code: null, error: 'connection failed: HPE_INVALID_CONSTANT' },
   // An answer cut short, or never finished, after its status line is still that status: a failure.
   'reset-mid-body': { status_code: 500, error: null },
   'trickle-body': { status_code: 500, error: null },

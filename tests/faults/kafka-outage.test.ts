@@ -128,7 +128,11 @@ it('keeps committing payments while every broker is down, holds their events in 
   const gaps = [...starts.slice(1).map((t, i) => t - (starts[i] ?? t)), upAt - (starts.at(-1) ?? downAt)];
   console.log(`kafka outage: gaps between relay attempts ${gaps.join(', ')} ms (${samples} samples)`);
   expect(Math.max(...gaps)).toBeLessThan(2 * RETRY_CYCLE_MS + 1000);
-  const held = await withDeadline(Promise.all(paid.map((id) => receiver.nthFor(id, 1))), RECOVERY_BOUND_MS, 'every held webhook after the brokers came back');
+  const held = await withDeadline(
+    Promise.all(paid.map((id) => receiver.nthFor(id, 1))),
+    RECOVERY_BOUND_MS,
+    'every held webhook after the brokers came back',
+  );
   const deliveredAfterMs = Date.now() - upAt;
   await eventually(async () => (await unpublished(paid)) === 0, 'the outbox marked every held event published', 10_000);
 
@@ -151,7 +155,11 @@ it('keeps committing payments while every broker is down, holds their events in 
       [all],
     );
   // The notifier records an attempt after the receiver has answered it.
-  await eventually(async () => (await recorded()).every((d) => d.status === 'succeeded'), 'the notifier recorded every delivery as succeeded', 10_000);
+  await eventually(
+    async () => (await recorded()).every((d) => d.status === 'succeeded'),
+    'the notifier recorded every delivery as succeeded',
+    10_000,
+  );
   const deliveries = await recorded();
   expect(deliveries.map((d) => d.payment_link_id).sort()).toEqual([...all].sort());
   for (const d of deliveries) {

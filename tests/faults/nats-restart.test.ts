@@ -68,9 +68,15 @@ it('answers in-flight and new requests 503 quickly while NATS is down, then serv
     await eventually(() => calls.some((c) => c.startedAt > killedAt && c.res.status === 503), 'a create sent during the outage answered 503', 10_000);
     await nats.startServer();
     restartedAt = Date.now();
-    const createsAgainAfterMs = await eventually(() => calls.some((c) => c.startedAt > restartedAt && c.res.status === 201), 'creates 201 again', 15_000);
+    const createsAgainAfterMs = await eventually(
+      () => calls.some((c) => c.startedAt > restartedAt && c.res.status === 201),
+      'creates 201 again',
+      15_000,
+    );
     const readyAgainAfterMs = await eventually(async () => (await readyz()) === 200, 'readyz 200 again', 15_000);
-    console.log(`nats restart: readyz 503 after ${readyzDownAfterMs} ms; creates 201 again ${createsAgainAfterMs} ms and readyz 200 ${readyAgainAfterMs} ms after the restart`);
+    console.log(
+      `nats restart: readyz 503 after ${readyzDownAfterMs} ms; creates 201 again ${createsAgainAfterMs} ms and readyz 200 ${readyAgainAfterMs} ms after the restart`,
+    );
   } finally {
     running = false;
     await Promise.all(workers);

@@ -62,7 +62,11 @@ it('answers only 503 while Postgres restarts, then every accepted create reads b
   const worker = async (n: number): Promise<void> => {
     for (let i = 0; running; i++) {
       const create = await record('create', () =>
-        sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: `${100 + n}.${String(i % 100).padStart(2, '0')}`, order_id: `w${n}-${i}` }, { headers: merchant.keys }),
+        sys.http.post(
+          '/merchant/v1/payment-links',
+          { shop_id: shop.id, amount: `${100 + n}.${String(i % 100).padStart(2, '0')}`, order_id: `w${n}-${i}` },
+          { headers: merchant.keys },
+        ),
       );
       if (create.status !== 201) {
         await new Promise((r) => setTimeout(r, 50)); // a client's pause before it retries (shorter than Retry-After, to sample the outage)

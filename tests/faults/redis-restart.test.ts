@@ -44,7 +44,11 @@ describe.each([
   };
   const createWithKey = (key: string) =>
     call('create with Idempotency-Key', () =>
-      sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '25.00', order_id: key }, { headers: { ...merchant.keys, 'Idempotency-Key': key } }),
+      sys.http.post(
+        '/merchant/v1/payment-links',
+        { shop_id: shop.id, amount: '25.00', order_id: key },
+        { headers: { ...merchant.keys, 'Idempotency-Key': key } },
+      ),
     );
   const createWithoutKey = () =>
     call('create without key', () => sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '1.00' }, { headers: merchant.keys }));

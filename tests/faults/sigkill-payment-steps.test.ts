@@ -4,7 +4,16 @@ import { createLogger } from '@pl/telemetry';
 import { eventually, withDeadline } from '@pl/testing';
 import { scrapedSum } from '../support/metrics';
 import { startServiceProcess, type ServiceName, type ServiceProcess } from '../support/processes';
-import { sandboxPaymentId, startSystem, WebhookReceiver, type ReceivedWebhook, type SystemOptions, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import {
+  sandboxPaymentId,
+  startSystem,
+  WebhookReceiver,
+  type ReceivedWebhook,
+  type SystemOptions,
+  type TestMerchant,
+  type TestShop,
+  type TestSystem,
+} from '../support/system';
 
 /**
  * SIGKILL at each step of a payment (libs/config/src/crash-point.ts), as an OOM kill or a lost node would
@@ -174,7 +183,9 @@ class Harness {
    */
   converged(links: CreatedLink[]): Promise<void> {
     return settles(async () => {
-      const [outbox] = await this.sys.sql<{ unpublished: string }>('SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM links.outbox');
+      const [outbox] = await this.sys.sql<{ unpublished: string }>(
+        'SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM links.outbox',
+      );
       const [deliveries] = await this.sys.sql<{ all: string; succeeded: string }>(
         `SELECT count(*) AS all, count(*) FILTER (WHERE status = 'succeeded') AS succeeded FROM notifier.deliveries`,
       );
@@ -267,7 +278,10 @@ async function expectPaidOnceDeliveredOnce(h: Harness, links: CreatedLink[], rec
     if (receipts === 'exactly-one') expect(hits).toHaveLength(1);
     else expect(hits.length).toBeGreaterThanOrEqual(1);
     for (const hit of hits) {
-      expect({ id: hit.headers['x-webhook-id'], standard: hit.headers['webhook-id'] }).toEqual({ id: delivery.webhook_id, standard: delivery.webhook_id });
+      expect({ id: hit.headers['x-webhook-id'], standard: hit.headers['webhook-id'] }).toEqual({
+        id: delivery.webhook_id,
+        standard: delivery.webhook_id,
+      });
     }
   }
 }

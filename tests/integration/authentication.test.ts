@@ -12,18 +12,20 @@ beforeAll(async () => {
 });
 afterAll(() => sys?.stop());
 
-const apiKeyRoutes = () => [
-  ['POST', '/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }],
-  ['POST', `/merchant/v1/payment-links/${linkId}/cancel`, {}],
-  ['GET', `/merchant/v1/payment-links/${linkId}`, undefined],
-  ['GET', '/merchant/v1/payment-links', undefined],
-] as const;
+const apiKeyRoutes = () =>
+  [
+    ['POST', '/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }],
+    ['POST', `/merchant/v1/payment-links/${linkId}/cancel`, {}],
+    ['GET', `/merchant/v1/payment-links/${linkId}`, undefined],
+    ['GET', '/merchant/v1/payment-links', undefined],
+  ] as const;
 
-const sessionRoutes = () => [
-  ['POST', '/api/v1/payment-links', { shop_id: shop.id, amount: 1 }],
-  ['POST', `/api/v1/payment-links/${linkId}/cancel`, {}],
-  ['GET', '/api/v1/payment-links', undefined],
-] as const;
+const sessionRoutes = () =>
+  [
+    ['POST', '/api/v1/payment-links', { shop_id: shop.id, amount: 1 }],
+    ['POST', `/api/v1/payment-links/${linkId}/cancel`, {}],
+    ['GET', '/api/v1/payment-links', undefined],
+  ] as const;
 
 describe('account API keys on /merchant/v1', () => {
   const badCredentials = (): [string, Record<string, string>][] => [
@@ -61,7 +63,13 @@ describe('account API keys on /merchant/v1', () => {
 describe('dashboard sessions on /api/v1', () => {
   it('answers 401 on every session route without a session or with a bad one', async () => {
     for (const [method, path, body] of sessionRoutes()) {
-      for (const headers of [{}, { Authorization: 'Bearer not-a-session' }, { Cookie: 'sid=not-a-session' }, { Authorization: 'Basic abc' }, merchant.keys]) {
+      for (const headers of [
+        {},
+        { Authorization: 'Bearer not-a-session' },
+        { Cookie: 'sid=not-a-session' },
+        { Authorization: 'Basic abc' },
+        merchant.keys,
+      ]) {
         const res = await sys.http.call(method, path, body === undefined ? { headers } : { headers, body });
         expect({ path, headers, status: res.status, code: res.body?.error?.code }).toEqual({
           path,

@@ -3,14 +3,7 @@ import pino from 'pino';
 import type { NatsConnection } from 'nats';
 import { connectNats, DEFAULT_MAX_PAYLOAD, maxPayloadOf, replyBytes } from '@pl/bus';
 import { PUBLIC_BASE_URL_MAX } from '@pl/config';
-import {
-  ATTEMPT_ERROR_MAX_LENGTH,
-  CRYPTO_NETWORKS,
-  DELIVERY_ATTEMPTS_SHOWN,
-  paymentLink,
-  subjects,
-  type SubjectContract,
-} from '@pl/contracts';
+import { ATTEMPT_ERROR_MAX_LENGTH, CRYPTO_NETWORKS, DELIVERY_ATTEMPTS_SHOWN, paymentLink, subjects, type SubjectContract } from '@pl/contracts';
 import type { z } from 'zod';
 import { toBuyerLinkView } from '../../services/links/src/domain/buyer-view';
 import type { LinkRecord } from '../../services/links/src/domain/link';

@@ -9,10 +9,34 @@ afterAll(() => sys?.stop());
 
 const MOSCOW_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+03:00$/;
 const LINK_FIELDS = [
-  'id', 'shop_id', 'order_id', 'description', 'currency', 'amount', 'fee_bps', 'fee_percent_bp', 'fee_payer',
-  'payer_amount', 'merchant_credit', 'platform_revenue', 'status', 'gateway_provider', 'gateway_payment_id',
-  'to_currency', 'network', 'deposit_address', 'payer_currency', 'payer_crypto_amount', 'qr', 'checkout_url',
-  'expires_at', 'paid_at', 'created_at', 'updated_at', 'pay_url', 'paymentUrl',
+  'id',
+  'shop_id',
+  'order_id',
+  'description',
+  'currency',
+  'amount',
+  'fee_bps',
+  'fee_percent_bp',
+  'fee_payer',
+  'payer_amount',
+  'merchant_credit',
+  'platform_revenue',
+  'status',
+  'gateway_provider',
+  'gateway_payment_id',
+  'to_currency',
+  'network',
+  'deposit_address',
+  'payer_currency',
+  'payer_crypto_amount',
+  'qr',
+  'checkout_url',
+  'expires_at',
+  'paid_at',
+  'created_at',
+  'updated_at',
+  'pay_url',
+  'paymentUrl',
 ];
 
 const listCount = async (keys: Record<string, string>): Promise<number> =>
@@ -104,7 +128,7 @@ describe('route 1: POST /merchant/v1/payment-links with account API keys', () =>
     expect(res.body).toMatchObject({ amount: '0.01', order_id: null, description: null });
   });
 
-  it('answers 404 for an unknown shop and 403 for another merchant\'s shop', async () => {
+  it("answers 404 for an unknown shop and 403 for another merchant's shop", async () => {
     const { merchant } = await sys.merchantWithShop();
     const other = await sys.merchantWithShop();
     expectError(
@@ -265,7 +289,7 @@ describe('route 3: POST /api/v1/merchant/payments with a cashier key', () => {
     expect(read.status).toBe(200);
   });
 
-  it('accepts the key\'s own shop_id and refuses another with 403', async () => {
+  it("accepts the key's own shop_id and refuses another with 403", async () => {
     const { shop } = await sys.merchantWithShop();
     const auth = { Authorization: `Bearer ${shop.cashierKey}` };
     expect((await sys.http.post('/api/v1/merchant/payments', { shop_id: shop.id, amount: 1 }, { headers: auth })).status).toBe(201);
@@ -276,7 +300,7 @@ describe('route 3: POST /api/v1/merchant/payments with a cashier key', () => {
     );
   });
 
-  it('answers 422 when the key\'s shop is not approved', async () => {
+  it("answers 422 when the key's shop is not approved", async () => {
     const { shop } = await sys.merchantWithShop({ status: 'blocked' });
     expectError(
       await sys.http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: { Authorization: `Bearer ${shop.cashierKey}` } }),

@@ -78,7 +78,12 @@ describe('POST /p/{id}/select', () => {
     for (const field of MERCHANT_ONLY) expect(res.body).not.toHaveProperty(field);
     // The merchant sees the same selection, with its own fields.
     const merchantView = (await getLink(id)).body;
-    expect(merchantView).toMatchObject({ network: 'USDT-TRC20', deposit_address: res.body.deposit_address, merchant_credit: '995.00', platform_revenue: '10.00' });
+    expect(merchantView).toMatchObject({
+      network: 'USDT-TRC20',
+      deposit_address: res.body.deposit_address,
+      merchant_credit: '995.00',
+      platform_revenue: '10.00',
+    });
   });
 
   it('selects SBP: the SBP rate replaces the crypto rate and the three amounts are recomputed; re-selecting crypto restores them', async () => {
@@ -116,7 +121,11 @@ describe('POST /p/{id}/select', () => {
 describe('POST /callbacks/v1/sandbox', () => {
   it('answers 401 to a wrong or missing signature and leaves the link pending', async () => {
     const id = await createLink();
-    expectError(await sys.providerCallback(sandboxPaymentId(id), 'paid', { signWith: 'not-the-provider-secret-0123456789' }), 401, 'common.err.unauthorized');
+    expectError(
+      await sys.providerCallback(sandboxPaymentId(id), 'paid', { signWith: 'not-the-provider-secret-0123456789' }),
+      401,
+      'common.err.unauthorized',
+    );
     expectError(await sys.providerCallback(sandboxPaymentId(id), 'paid', { signature: null }), 401, 'common.err.unauthorized');
     expect((await getLink(id)).body).toMatchObject({ status: 'pending', paid_at: null });
     expect(await outboxRows(id)).toBe(0);
@@ -209,7 +218,10 @@ describe('POST /callbacks/v1/sandbox', () => {
 describe('expiry', () => {
   it('reads a due link as expired and refuses to select or cancel it', async () => {
     const id = await createLink();
-    await sys.sql("UPDATE links.payment_links SET created_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    await sys.sql(
+      "UPDATE links.payment_links SET created_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = $1",
+      [id],
+    );
     expect((await getLink(id)).body.status).toBe('expired');
     expectError(await select(id, { method: 'sbp' }), 409, 'payment_link.err.not_pending');
     expectError(await sys.http.post(`/merchant/v1/payment-links/${id}/cancel`, {}, { headers: merchant.keys }), 409, 'payment_link.err.not_pending');
@@ -240,7 +252,14 @@ describe('delivery log', () => {
         [2, 500],
         [3, 200],
       ]);
-      for (const a of log.attempts) expect(a).toEqual({ attempt: a.attempt, at: expect.stringMatching(/\+03:00$/), status_code: a.status_code, error: null, duration_ms: expect.any(Number) });
+      for (const a of log.attempts)
+        expect(a).toEqual({
+          attempt: a.attempt,
+          at: expect.stringMatching(/\+03:00$/),
+          status_code: a.status_code,
+          error: null,
+          duration_ms: expect.any(Number),
+        });
 
       const resent = await sys.http.post(`/merchant/v1/webhook-deliveries/${log.id}/resend`, undefined, { headers: merchant.keys });
       expect(resent.status).toBe(202);
@@ -251,10 +270,26 @@ describe('delivery log', () => {
       expect(again.body.equals(first.body)).toBe(true);
 
       const stranger = await sys.merchant();
-      expectError(await sys.http.post(`/merchant/v1/webhook-deliveries/${log.id}/resend`, {}, { headers: stranger.keys }), 403, 'common.err.forbidden');
-      expectError(await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${id}`, { headers: stranger.keys }), 403, 'common.err.forbidden');
-      expect((await sys.http.get('/merchant/v1/webhook-deliveries', { headers: stranger.keys })).body).toEqual({ deliveries: [], has_more: false, next_cursor: null });
-      expectError(await sys.http.post(`/merchant/v1/webhook-deliveries/${randomUUID()}/resend`, {}, { headers: merchant.keys }), 404, 'common.err.not_found');
+      expectError(
+        await sys.http.post(`/merchant/v1/webhook-deliveries/${log.id}/resend`, {}, { headers: stranger.keys }),
+        403,
+        'common.err.forbidden',
+      );
+      expectError(
+        await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${id}`, { headers: stranger.keys }),
+        403,
+        'common.err.forbidden',
+      );
+      expect((await sys.http.get('/merchant/v1/webhook-deliveries', { headers: stranger.keys })).body).toEqual({
+        deliveries: [],
+        has_more: false,
+        next_cursor: null,
+      });
+      expectError(
+        await sys.http.post(`/merchant/v1/webhook-deliveries/${randomUUID()}/resend`, {}, { headers: merchant.keys }),
+        404,
+        'common.err.not_found',
+      );
     } finally {
       await flaky.close();
     }
@@ -315,7 +350,10 @@ describe('late payments', () => {
   it('a paid callback for an expired link is answered 200, changes nothing, sends no webhook, and is recorded, counted and listed once', async () => {
     const id = await createLink();
     expect((await select(id, { method: 'sbp' })).status).toBe(200);
-    await sys.sql("UPDATE links.payment_links SET created_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    await sys.sql(
+      "UPDATE links.payment_links SET created_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = $1",
+      [id],
+    );
     const expired = (await getLink(id)).body;
     expect(expired).toMatchObject({ status: 'expired', payer_amount: '1015.00', paid_at: null });
     const before = await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' });
@@ -325,7 +363,9 @@ describe('late payments', () => {
     for (let i = 0; i < 3; i += 1) expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).body).toEqual({ received: true });
 
     expect((await getLink(id)).body).toEqual(expired);
-    expect(await lateRows(id)).toEqual([{ link_status: 'expired', provider: 'sandbox', gateway_payment_id: sandboxPaymentId(id), payer_amount: '101500' }]);
+    expect(await lateRows(id)).toEqual([
+      { link_status: 'expired', provider: 'sandbox', gateway_payment_id: sandboxPaymentId(id), payer_amount: '101500' },
+    ]);
     expect((await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' })) - before).toBe(1);
     expect(await outboxRows(id)).toBe(0);
     await barrier();

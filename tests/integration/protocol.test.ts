@@ -31,7 +31,7 @@ describe('routing and the error shape', () => {
 });
 
 describe('X-Request-Id', () => {
-  it('echoes the caller\'s request id', async () => {
+  it("echoes the caller's request id", async () => {
     const res = await sys.http.get('/merchant/v1/payment-links', { headers: { ...merchant.keys, 'X-Request-Id': 'req-abc-123' } });
     expect(res.headers.get('x-request-id')).toBe('req-abc-123');
   });
@@ -86,23 +86,44 @@ describe('Idempotency-Key on the create routes', () => {
 
   it('works on the session and cashier routes too', async () => {
     const token = await sys.login(merchant);
-    const s1 = await sys.http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 7 }, { headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': 's' } });
-    const s2 = await sys.http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 7 }, { headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': 's' } });
+    const s1 = await sys.http.post(
+      '/api/v1/payment-links',
+      { shop_id: shop.id, amount: 7 },
+      { headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': 's' } },
+    );
+    const s2 = await sys.http.post(
+      '/api/v1/payment-links',
+      { shop_id: shop.id, amount: 7 },
+      { headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': 's' } },
+    );
     expect(s2.body.id).toBe(s1.body.id);
-    const c1 = await sys.http.post('/api/v1/merchant/payments', { amount: 8 }, { headers: { Authorization: `Bearer ${shop.cashierKey}`, 'Idempotency-Key': 'c' } });
-    const c2 = await sys.http.post('/api/v1/merchant/payments', { amount: 8 }, { headers: { Authorization: `Bearer ${shop.cashierKey}`, 'Idempotency-Key': 'c' } });
+    const c1 = await sys.http.post(
+      '/api/v1/merchant/payments',
+      { amount: 8 },
+      { headers: { Authorization: `Bearer ${shop.cashierKey}`, 'Idempotency-Key': 'c' } },
+    );
+    const c2 = await sys.http.post(
+      '/api/v1/merchant/payments',
+      { amount: 8 },
+      { headers: { Authorization: `Bearer ${shop.cashierKey}`, 'Idempotency-Key': 'c' } },
+    );
     expect(c1.status).toBe(201);
     expect(c2.body.id).toBe(c1.body.id);
     expect(c2.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it.each([['an empty key', ''], ['a key of 256 characters', 'k'.repeat(256)], ['a key with a non-ASCII character', 'ключ']])(
-    'answers 400 validation_failed for %s',
-    async (_label, key) => {
-      const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }, {
+  it.each([
+    ['an empty key', ''],
+    ['a key of 256 characters', 'k'.repeat(256)],
+    ['a key with a non-ASCII character', 'ключ'],
+  ])('answers 400 validation_failed for %s', async (_label, key) => {
+    const res = await sys.http.post(
+      '/merchant/v1/payment-links',
+      { shop_id: shop.id, amount: 1 },
+      {
         headers: { ...merchant.keys, 'Idempotency-Key': encodeURIComponent(key) === key ? key : Buffer.from(key).toString('latin1') },
-      });
-      expectError(res, 400, 'common.err.validation_failed');
-    },
-  );
+      },
+    );
+    expectError(res, 400, 'common.err.validation_failed');
+  });
 });

@@ -82,7 +82,7 @@ describe('routes 4 and 5: cancel', () => {
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('payment_link.err.not_pending');
   });
 
-  it('answers 404 for an unknown or malformed id, 403 for another merchant\'s link', async () => {
+  it("answers 404 for an unknown or malformed id, 403 for another merchant's link", async () => {
     const a = await sys.merchantWithShop();
     const b = await sys.merchantWithShop();
     const link = await create(a.merchant, a.shop);
@@ -168,7 +168,7 @@ describe('routes 7 and 8: list', () => {
     },
   );
 
-  it('lists only the caller\'s links, with a session too', async () => {
+  it("lists only the caller's links, with a session too", async () => {
     const other = await sys.merchantWithShop();
     await create(other.merchant, other.shop);
     const token = await sys.login(merchant);

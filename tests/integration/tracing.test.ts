@@ -267,7 +267,11 @@ describe('tracing across the services', () => {
   });
 
   it('follows a payment from the provider callback through the outbox, Kafka and the notifier to the webhook request', async () => {
-    const created = await http.post('/merchant/v1/payment-links', { shop_id: shopId, amount: '700.00', order_id: `order-${randomUUID()}` }, { headers: keys });
+    const created = await http.post(
+      '/merchant/v1/payment-links',
+      { shop_id: shopId, amount: '700.00', order_id: `order-${randomUUID()}` },
+      { headers: keys },
+    );
     expect(created.status).toBe(201);
     const linkId = created.body.id as string;
 
@@ -314,11 +318,13 @@ describe('metrics on the ops ports', () => {
     return res.text();
   };
 
-  it('serves each service\'s request, NATS, outbox, Kafka and webhook metrics in Prometheus text after the flows above', async () => {
+  it("serves each service's request, NATS, outbox, Kafka and webhook metrics in Prometheus text after the flows above", async () => {
     const [gateway, links, shops, notifier] = await Promise.all([scrape('gateway'), scrape('links'), scrape('shops'), scrape('notifier')]);
     for (const text of [gateway, links, shops, notifier]) expect(text).toContain('process_cpu_user_seconds_total');
     // Route templates, never raw paths with ids.
-    expect(metricSum(gateway, 'http_server_request_duration_seconds_count', { method: 'POST', route: '/merchant/v1/payment-links', status: '201' })).toBeGreaterThan(0);
+    expect(
+      metricSum(gateway, 'http_server_request_duration_seconds_count', { method: 'POST', route: '/merchant/v1/payment-links', status: '201' }),
+    ).toBeGreaterThan(0);
     expect(metricSum(gateway, 'http_server_request_duration_seconds_count', { route: '/callbacks/v1/:provider', status: '200' })).toBe(1);
     expect(metricSum(gateway, 'nats_client_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
     expect(metricSum(links, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);

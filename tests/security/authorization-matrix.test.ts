@@ -41,8 +41,18 @@ type Credential =
   | 'other merchant cashier key';
 
 const CREDENTIALS: Credential[] = [
-  'none', 'malformed', 'wrong secret', 'api key', 'other merchant api key', 'session', 'session cookie',
-  'other merchant session', 'logged-out session', 'cashier key', 'cashier key of my other shop', 'other merchant cashier key',
+  'none',
+  'malformed',
+  'wrong secret',
+  'api key',
+  'other merchant api key',
+  'session',
+  'session cookie',
+  'other merchant session',
+  'logged-out session',
+  'cashier key',
+  'cashier key of my other shop',
+  'other merchant cashier key',
 ];
 
 function headersFor(credential: Credential, family: 'merchant' | 'api'): Record<string, string> {
@@ -100,10 +110,14 @@ const E401: Outcome = [401, 'common.err.unauthorized'];
 const E403: Outcome = [403, 'common.err.forbidden'];
 
 /** For one route family, what each credential gets: API-key routes accept only the pair. */
-const apiKeyOnly = (own: Outcome, foreign: Outcome) => (c: Credential): Outcome =>
-  c === 'api key' ? own : c === 'other merchant api key' ? foreign : E401;
-const sessionOnly = (own: Outcome, foreign: Outcome) => (c: Credential): Outcome =>
-  c === 'session' || c === 'session cookie' ? own : c === 'other merchant session' ? foreign : E401;
+const apiKeyOnly =
+  (own: Outcome, foreign: Outcome) =>
+  (c: Credential): Outcome =>
+    c === 'api key' ? own : c === 'other merchant api key' ? foreign : E401;
+const sessionOnly =
+  (own: Outcome, foreign: Outcome) =>
+  (c: Credential): Outcome =>
+    c === 'session' || c === 'session cookie' ? own : c === 'other merchant session' ? foreign : E401;
 
 interface Row {
   route: string;
@@ -189,7 +203,7 @@ describe.each(ROWS)('$route', ({ call, expected }) => {
   });
 });
 
-describe('another merchant\'s resources with my own valid credentials', () => {
+describe("another merchant's resources with my own valid credentials", () => {
   it('answers 403 on every route that names them', async () => {
     const theirLink = await createLink('them');
     const { deliveryId, linkId: theirPaidLink } = await paidLinkDelivery('them');

@@ -41,7 +41,13 @@ const call = (p: Probe): Promise<Response> =>
   fetch(sys.baseUrl + p.path, { method: p.method, headers: { Origin: ORIGIN, ...p.headers }, body: p.body ?? null, redirect: 'manual' });
 
 const directives = (csp: string): Map<string, string[]> =>
-  new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name!.toLowerCase(), values]));
+  new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name!.toLowerCase(), values]),
+  );
 
 /** Every rule a response breaks; empty when it carries the whole set and no CORS grant. */
 function securityProblems(res: Response): string[] {
@@ -145,7 +151,14 @@ describe('every response carries the security headers and no CORS grant', () => 
       { name: 'unknown link page', method: 'GET', path: `/p/${randomUUID()}`, status: 404 },
       { name: 'malformed link page', method: 'GET', path: '/p/not-a-link', status: 404 },
       { name: 'nothing under /p', method: 'GET', path: '/p/a/b/c', status: 404 },
-      { name: 'select bad method', method: 'POST', path: `/p/${linkId}/select`, headers: json, body: JSON.stringify({ method: 'cash' }), status: 400 },
+      {
+        name: 'select bad method',
+        method: 'POST',
+        path: `/p/${linkId}/select`,
+        headers: json,
+        body: JSON.stringify({ method: 'cash' }),
+        status: 400,
+      },
     ]);
     const page = await call({ name: 'page', method: 'GET', path: `/p/${linkId}`, status: 200 });
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -155,7 +168,14 @@ describe('every response carries the security headers and no CORS grant', () => 
     const other = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '9.00' }, { headers: merchant.keys });
     const body = JSON.stringify({ gateway_payment_id: sandboxPaymentId(other.body.id as string), status: 'paid' });
     await expectSecured([
-      { name: 'signed callback', method: 'POST', path: '/callbacks/v1/sandbox', headers: { ...json, 'X-Provider-Signature': signProviderBody(body) }, body, status: 200 },
+      {
+        name: 'signed callback',
+        method: 'POST',
+        path: '/callbacks/v1/sandbox',
+        headers: { ...json, 'X-Provider-Signature': signProviderBody(body) },
+        body,
+        status: 200,
+      },
       { name: 'unsigned callback', method: 'POST', path: '/callbacks/v1/sandbox', headers: json, body, status: 401 },
       { name: 'unknown provider', method: 'POST', path: '/callbacks/v1/nobody', headers: json, body, status: 404 },
     ]);
@@ -169,7 +189,13 @@ describe('every response carries the security headers and no CORS grant', () => 
       { name: 'wrong method', method: 'DELETE', path: '/merchant/v1/payment-links', headers: merchant.keys, status: 405 },
       { name: 'body too large', ...create, headers: { ...merchant.keys, ...json }, body: `{"description":"${'x'.repeat(70 * 1024)}"}`, status: 413 },
       { name: 'not JSON', ...create, headers: { ...merchant.keys, 'content-type': 'text/plain' }, body: 'amount=1', status: 415 },
-      { name: 'form post', ...create, headers: { ...merchant.keys, 'content-type': 'application/x-www-form-urlencoded' }, body: 'amount=1', status: 415 },
+      {
+        name: 'form post',
+        ...create,
+        headers: { ...merchant.keys, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'amount=1',
+        status: 415,
+      },
       { name: 'malformed JSON', ...create, headers: { ...merchant.keys, ...json }, body: '{"amount":', status: 400 },
       { name: 'undecodable path', method: 'GET', path: '/merchant/v1/payment-links/%E0%A4%A', headers: merchant.keys, status: 404 },
     ]);
@@ -227,7 +253,15 @@ describe('while a dependency is down', () => {
   it('a 503 carries the headers too', async () => {
     sys.faults!.redis.down();
     try {
-      await expectSecured([{ name: 'session read without Redis', method: 'GET', path: '/api/v1/payment-links', headers: { Authorization: `Bearer ${session}` }, status: 503 }]);
+      await expectSecured([
+        {
+          name: 'session read without Redis',
+          method: 'GET',
+          path: '/api/v1/payment-links',
+          headers: { Authorization: `Bearer ${session}` },
+          status: 503,
+        },
+      ]);
     } finally {
       sys.faults!.redis.up();
     }

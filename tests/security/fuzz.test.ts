@@ -52,7 +52,11 @@ const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc
-    .tuple(fc.string({ unit: 'binary', maxLength: 20 }), fc.array(injected, { minLength: 1, maxLength: 3 }), fc.string({ unit: 'binary', maxLength: 20 }))
+    .tuple(
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.array(injected, { minLength: 1, maxLength: 3 }),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+    )
     .map(([a, chars, b]) => a + chars.join('') + b),
   fc.constantFrom('', ' ', 'order-1', 'a'.repeat(129), '😀'.repeat(128), 'x'.repeat(1025)),
 );
@@ -64,14 +68,32 @@ const nasty = fc.oneof(
   fc.double(),
 );
 const bodyKeys = fc.constantFrom(
-  'shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes', 'currency', 'method', 'network', 'email', 'password',
-  'gateway_payment_id', 'status', '__proto__', 'constructor', '\u0000', '\ud800', '\u202e',
+  'shop_id',
+  'amount',
+  'order_id',
+  'description',
+  'expires_in_minutes',
+  'currency',
+  'method',
+  'network',
+  'email',
+  'password',
+  'gateway_payment_id',
+  'status',
+  '__proto__',
+  'constructor',
+  '\u0000',
+  '\ud800',
+  '\u202e',
 );
 /** A JSON value as a client might send it: any keys from the routes' vocabulary, any values. */
 const jsonBody = fc.oneof(
   fc.dictionary(fc.oneof(bodyKeys, anyText), nasty, { maxKeys: 6 }),
   // shop 1 is this system's first shop (a fresh database), so well-formed bodies really create links.
-  fc.record({ shop_id: fc.oneof(fc.constant(1), nasty), amount: fc.oneof(fc.constant('10.00'), nasty), order_id: anyText, description: anyText }, { requiredKeys: ['amount'] }),
+  fc.record(
+    { shop_id: fc.oneof(fc.constant(1), nasty), amount: fc.oneof(fc.constant('10.00'), nasty), order_id: anyText, description: anyText },
+    { requiredKeys: ['amount'] },
+  ),
   fc.record({ email: anyText, password: anyText }),
   fc.constantFrom({}, { method: 'sbp' }, { method: 'crypto', network: 'USDT-TRC20' }, { method: 'crypto' }, { method: 'sbp', network: 'BTC-BTC' }),
   fc.record({ gateway_payment_id: anyText, status: fc.constantFrom('paid', 'failed', 'refunded') }),
@@ -83,7 +105,10 @@ const rawBytes = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 100 }).map((s) => Buffer.from(s, 'utf8')),
   fc.constantFrom('{', '{"amount":', '[[[[[[[[[[', '{"a":1,"a":1}', '\u0000', '{"amount":1}garbage', 'null', '"x"').map((s) => Buffer.from(s)),
   fc
-    .tuple(fc.constantFrom('order_id', 'description', 'email', 'gateway_payment_id'), fc.constantFrom('\\ud800', '\\udfff', '\\u0000', '\\u202e', '\\u0085', 'a\\ud83d'))
+    .tuple(
+      fc.constantFrom('order_id', 'description', 'email', 'gateway_payment_id'),
+      fc.constantFrom('\\ud800', '\\udfff', '\\u0000', '\\u202e', '\\u0085', 'a\\ud83d'),
+    )
     .map(([key, escape]) => Buffer.from(`{"shop_id":1,"amount":"1.00","${key}":"${escape}","email":"a@b.c","password":"p"}`)),
   fc
     .tuple(fc.constantFrom('order_id', 'description'), fc.constantFrom([0xed, 0xa0, 0x80], [0xc0, 0x80], [0xff], [0xf4, 0x90, 0x80, 0x80]))
@@ -96,7 +121,10 @@ const contentType = fc.oneof(
 );
 /** A request body: JSON as an encoder writes it (with `\ud800`-style escapes) or raw bytes, and a content type. */
 const anyBody = fc.record({
-  body: fc.oneof(jsonBody.map((v) => Buffer.from(JSON.stringify(v) ?? 'null')), rawBytes),
+  body: fc.oneof(
+    jsonBody.map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
+    rawBytes,
+  ),
   type: contentType,
 });
 
@@ -117,7 +145,12 @@ const queryString = (names: readonly string[]) =>
     .array(fc.tuple(fc.oneof(fc.constantFrom(...names), queryText), queryText), { maxLength: 5 })
     .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
 /** A path segment: a real or random UUID, or any percent-encoded text. */
-const pathId = (real: () => string) => fc.oneof(fc.uuid(), queryText.filter((s) => s.length > 0), fc.constant('x').map(() => real()));
+const pathId = (real: () => string) =>
+  fc.oneof(
+    fc.uuid(),
+    queryText.filter((s) => s.length > 0),
+    fc.constant('x').map(() => real()),
+  );
 
 // ---------------------------------------------------------------------------------------------------------
 // Calls and checks
@@ -185,9 +218,15 @@ async function fuzzRoute<T>(
   );
   const after = await stored();
   const made = options.linksMadeByTest?.() ?? 0;
-  expect({ links: after.links - before.links, lateOrDelivered: after.lateOrDelivered }).toEqual({ links: created + made, lateOrDelivered: before.lateOrDelivered });
+  expect({ links: after.links - before.links, lateOrDelivered: after.lateOrDelivered }).toEqual({
+    links: created + made,
+    lateOrDelivered: before.lateOrDelivered,
+  });
   if (!options.mayMoveLink) expect(after.victim).toBe(before.victim);
-  const seen = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+  const seen = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
   timings.push([expect.getState().currentTestName ?? '?', RUNS, (Date.now() - started) / 1000, seen]);
 }
 
@@ -208,19 +247,23 @@ describe.each([
   ['POST /api/v1/payment-links', '/api/v1/payment-links', bearer(() => session)],
   ['POST /api/v1/merchant/payments', '/api/v1/merchant/payments', bearer(() => shop.cashierKey)],
 ])('%s', (_name, path, headers) => {
-  it('any body: 201 echoing the text as sent, or a documented 4xx that stores nothing', async () => {
-    await fuzzRoute(anyBody, async (input) => {
-      const res = await send('POST', path, headers(), input);
-      if (res.status === 201) {
-        // What was stored is what was sent: no lone surrogate quietly became U+FFFD.
-        const sent = JSON.parse(input.body.toString('utf8')) as { order_id?: unknown; description?: unknown };
-        const link = JSON.parse(res.text) as { order_id: unknown; description: unknown };
-        expect(link.order_id).toBe(sent.order_id ?? null);
-        expect(link.description).toBe(sent.description ?? null);
-      }
-      return res;
-    });
-  }, TIMEOUT_MS);
+  it(
+    'any body: 201 echoing the text as sent, or a documented 4xx that stores nothing',
+    async () => {
+      await fuzzRoute(anyBody, async (input) => {
+        const res = await send('POST', path, headers(), input);
+        if (res.status === 201) {
+          // What was stored is what was sent: no lone surrogate quietly became U+FFFD.
+          const sent = JSON.parse(input.body.toString('utf8')) as { order_id?: unknown; description?: unknown };
+          const link = JSON.parse(res.text) as { order_id: unknown; description: unknown };
+          expect(link.order_id).toBe(sent.order_id ?? null);
+          expect(link.description).toBe(sent.description ?? null);
+        }
+        return res;
+      });
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describe.each([
@@ -228,77 +271,143 @@ describe.each([
   ['GET /api/v1/payment-links', '/api/v1/payment-links', bearer(() => session), ['limit', 'cursor', 'status', 'shop_id', 'order_id']],
   ['GET /merchant/v1/webhook-deliveries', '/merchant/v1/webhook-deliveries', apiKey, ['payment_link_id', 'limit', 'cursor']],
 ])('%s', (_name, path, headers, names) => {
-  it('any query string: 200 or 400 validation_failed (403/404 for a shop_id of another merchant or none)', async () => {
-    await fuzzRoute(queryString(names), async (qs) => {
-      const res = await send('GET', `${path}?${qs}`, headers());
-      expect([200, 400, 403, 404]).toContain(res.status);
-      return res;
-    });
-  }, TIMEOUT_MS);
+  it(
+    'any query string: 200 or 400 validation_failed (403/404 for a shop_id of another merchant or none)',
+    async () => {
+      await fuzzRoute(queryString(names), async (qs) => {
+        const res = await send('GET', `${path}?${qs}`, headers());
+        expect([200, 400, 403, 404]).toContain(res.status);
+        return res;
+      });
+    },
+    TIMEOUT_MS,
+  );
 });
 
-it('GET /merchant/v1/payment-links/{id}: any path id', async () => {
-  await fuzzRoute(pathId(() => linkId), (id) => send('GET', `/merchant/v1/payment-links/${id}`, apiKey()));
-}, TIMEOUT_MS);
+it(
+  'GET /merchant/v1/payment-links/{id}: any path id',
+  async () => {
+    await fuzzRoute(
+      pathId(() => linkId),
+      (id) => send('GET', `/merchant/v1/payment-links/${id}`, apiKey()),
+    );
+  },
+  TIMEOUT_MS,
+);
 
 describe.each([
   ['POST /merchant/v1/payment-links/{id}/cancel', '/merchant/v1/payment-links', apiKey],
   ['POST /api/v1/payment-links/{id}/cancel', '/api/v1/payment-links', bearer(() => session)],
 ])('%s', (_name, base, headers) => {
-  it('any path id and body: no 5xx, and only a well-formed cancel of a link moves it', async () => {
-    // Each case aims at a fresh pending link (or anything else), so the property never runs out of cancellable links.
-    let target = '';
-    let made = 0;
-    const fresh = async (): Promise<void> => {
-      target = (await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: merchant.keys })).body.id;
-      made += 1;
-    };
-    await fresh();
-    await fuzzRoute(
-      fc.tuple(pathId(() => target), anyBody),
-      async ([id, body]) => {
-        const res = await send('POST', `${base}/${id}/cancel`, headers(), body);
-        if (res.status === 200) await fresh();
-        return res;
-      },
-      { linksMadeByTest: () => made - 1 },
-    );
-  }, TIMEOUT_MS);
+  it(
+    'any path id and body: no 5xx, and only a well-formed cancel of a link moves it',
+    async () => {
+      // Each case aims at a fresh pending link (or anything else), so the property never runs out of cancellable links.
+      let target = '';
+      let made = 0;
+      const fresh = async (): Promise<void> => {
+        target = (await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: merchant.keys })).body.id;
+        made += 1;
+      };
+      await fresh();
+      await fuzzRoute(
+        fc.tuple(
+          pathId(() => target),
+          anyBody,
+        ),
+        async ([id, body]) => {
+          const res = await send('POST', `${base}/${id}/cancel`, headers(), body);
+          if (res.status === 200) await fresh();
+          return res;
+        },
+        { linksMadeByTest: () => made - 1 },
+      );
+    },
+    TIMEOUT_MS,
+  );
 });
 
-it('POST /p/{id}/select: any path id and body', async () => {
-  await fuzzRoute(fc.tuple(pathId(() => linkId), anyBody), ([id, body]) => send('POST', `/p/${id}/select`, {}, body), { mayMoveLink: true });
-}, TIMEOUT_MS);
+it(
+  'POST /p/{id}/select: any path id and body',
+  async () => {
+    await fuzzRoute(
+      fc.tuple(
+        pathId(() => linkId),
+        anyBody,
+      ),
+      ([id, body]) => send('POST', `/p/${id}/select`, {}, body),
+      { mayMoveLink: true },
+    );
+  },
+  TIMEOUT_MS,
+);
 
-it('GET /p/{id}, /p/{id}/status and /p/{id}/panel: any path id and Accept-Language', async () => {
-  const language = fc.string({ unit: 'binary-ascii', maxLength: 40 }).filter((s) => /^[\t\x20-\x7e]*$/.test(s));
-  await fuzzRoute(fc.tuple(pathId(() => linkId), fc.constantFrom('', '/status', '/panel'), language, queryText), async ([id, tail, lang, q]) => {
-    const res = await send('GET', `/p/${id}${tail}?lang=${q}`, { 'Accept-Language': lang });
-    // A path that names no link is the buyer's friendly HTML 404 there, not JSON.
-    if (res.status >= 400) expect(res.contentType).toMatch(/text\/html|application\/json/);
-    return res;
-  });
-}, TIMEOUT_MS);
+it(
+  'GET /p/{id}, /p/{id}/status and /p/{id}/panel: any path id and Accept-Language',
+  async () => {
+    const language = fc.string({ unit: 'binary-ascii', maxLength: 40 }).filter((s) => /^[\t\x20-\x7e]*$/.test(s));
+    await fuzzRoute(
+      fc.tuple(
+        pathId(() => linkId),
+        fc.constantFrom('', '/status', '/panel'),
+        language,
+        queryText,
+      ),
+      async ([id, tail, lang, q]) => {
+        const res = await send('GET', `/p/${id}${tail}?lang=${q}`, { 'Accept-Language': lang });
+        // A path that names no link is the buyer's friendly HTML 404 there, not JSON.
+        if (res.status >= 400) expect(res.contentType).toMatch(/text\/html|application\/json/);
+        return res;
+      },
+    );
+  },
+  TIMEOUT_MS,
+);
 
-it('POST /callbacks/v1/{provider}: any body, signed or not', async () => {
-  await fuzzRoute(fc.tuple(anyBody, fc.boolean(), fc.oneof({ arbitrary: fc.constant('sandbox'), weight: 4 }, { arbitrary: fc.constantFrom('other', '%00', '%ED%A0%80'), weight: 1 })), ([body, signed, provider]) => {
-    // Signed over the exact bytes sent, so half the cases get past the signature into parsing and settling.
-    const signature = signed ? createHmac('sha256', TEST_PROVIDER_SECRET).update(body.body).digest('hex') : 'bad';
-    return send('POST', `/callbacks/v1/${provider}`, { 'X-Provider-Signature': signature }, body);
-  });
-}, TIMEOUT_MS);
+it(
+  'POST /callbacks/v1/{provider}: any body, signed or not',
+  async () => {
+    await fuzzRoute(
+      fc.tuple(
+        anyBody,
+        fc.boolean(),
+        fc.oneof({ arbitrary: fc.constant('sandbox'), weight: 4 }, { arbitrary: fc.constantFrom('other', '%00', '%ED%A0%80'), weight: 1 }),
+      ),
+      ([body, signed, provider]) => {
+        // Signed over the exact bytes sent, so half the cases get past the signature into parsing and settling.
+        const signature = signed ? createHmac('sha256', TEST_PROVIDER_SECRET).update(body.body).digest('hex') : 'bad';
+        return send('POST', `/callbacks/v1/${provider}`, { 'X-Provider-Signature': signature }, body);
+      },
+    );
+  },
+  TIMEOUT_MS,
+);
 
-it('POST /api/v1/auth/login: any body never signs in and never fails', async () => {
-  await fuzzRoute(anyBody, async (body) => {
-    const res = await send('POST', '/api/v1/auth/login', {}, body);
-    expect(res.status).not.toBe(200);
-    return res;
-  });
-}, TIMEOUT_MS);
+it(
+  'POST /api/v1/auth/login: any body never signs in and never fails',
+  async () => {
+    await fuzzRoute(anyBody, async (body) => {
+      const res = await send('POST', '/api/v1/auth/login', {}, body);
+      expect(res.status).not.toBe(200);
+      return res;
+    });
+  },
+  TIMEOUT_MS,
+);
 
-it('POST /merchant/v1/webhook-deliveries/{id}/resend: any path id and body', async () => {
-  await fuzzRoute(fc.tuple(pathId(() => linkId), anyBody), ([id, body]) => send('POST', `/merchant/v1/webhook-deliveries/${id}/resend`, apiKey(), body));
-}, TIMEOUT_MS);
+it(
+  'POST /merchant/v1/webhook-deliveries/{id}/resend: any path id and body',
+  async () => {
+    await fuzzRoute(
+      fc.tuple(
+        pathId(() => linkId),
+        anyBody,
+      ),
+      ([id, body]) => send('POST', `/merchant/v1/webhook-deliveries/${id}/resend`, apiKey(), body),
+    );
+  },
+  TIMEOUT_MS,
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // Headers: fetch refuses bytes outside ISO-8859-1 and controls in header values, so these go over a raw socket.
@@ -307,9 +416,13 @@ it('POST /merchant/v1/webhook-deliveries/{id}/resend: any path id and body', asy
 const headerBytes = fc.oneof(
   fc.uint8Array({ maxLength: 60 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a && b !== 0x0d))),
   fc.string({ unit: 'binary', maxLength: 30 }).map((s) => Buffer.from(s, 'utf8')),
-  fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom([0xed, 0xa0, 0x80], [0x00], [0xc2, 0x85], [0xe2, 0x80, 0xae], [0x09]))
+  fc
+    .tuple(fc.string({ maxLength: 10 }), fc.constantFrom([0xed, 0xa0, 0x80], [0x00], [0xc2, 0x85], [0xe2, 0x80, 0xae], [0x09]))
     .map(([s, b]) => Buffer.concat([Buffer.from(s), Buffer.from(b)])),
-  fc.string({ unit: 'binary-ascii', maxLength: 60 }).filter((s) => !/[\r\n]/.test(s)).map((s) => Buffer.from(s)),
+  fc
+    .string({ unit: 'binary-ascii', maxLength: 60 })
+    .filter((s) => !/[\r\n]/.test(s))
+    .map((s) => Buffer.from(s)),
 );
 
 /**
@@ -334,23 +447,27 @@ function rawRequest(head: Buffer, body: Buffer): Promise<Answer> {
   });
 }
 
-it('headers: any bytes in the credential, idempotency, request-id, cookie and content headers', async () => {
-  const names = ['X-API-Key', 'X-API-Secret', 'Idempotency-Key', 'X-Request-Id', 'Authorization', 'Cookie', 'Content-Type', 'Accept-Language'];
-  const headerSet = fc.dictionary(fc.constantFrom(...names), headerBytes, { maxKeys: 5 });
-  await fuzzRoute(fc.tuple(headerSet, fc.boolean()), async ([headers, withKeys]) => {
-    const body = Buffer.from(JSON.stringify({ shop_id: shop.id, amount: 1 }));
-    const base: Record<string, Buffer> = { 'Content-Type': Buffer.from('application/json') };
-    if (withKeys) for (const [k, v] of Object.entries(merchant.keys)) base[k] = Buffer.from(v);
-    const all = { ...base, ...headers };
-    const lines = Object.entries(all).map(([k, v]) => Buffer.concat([Buffer.from(`${k}: `), v, Buffer.from('\r\n')]));
-    const head = Buffer.concat([
-      Buffer.from(`POST /merchant/v1/payment-links HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: ${body.length}\r\n`),
-      ...lines,
-      Buffer.from('\r\n'),
-    ]);
-    const res = await rawRequest(head, body);
-    // Header bytes Node's HTTP parser refuses get its bare 400 before our code runs; anything else is ours.
-    expect(res.status).toBeGreaterThanOrEqual(200);
-    return res;
-  });
-}, TIMEOUT_MS);
+it(
+  'headers: any bytes in the credential, idempotency, request-id, cookie and content headers',
+  async () => {
+    const names = ['X-API-Key', 'X-API-Secret', 'Idempotency-Key', 'X-Request-Id', 'Authorization', 'Cookie', 'Content-Type', 'Accept-Language'];
+    const headerSet = fc.dictionary(fc.constantFrom(...names), headerBytes, { maxKeys: 5 });
+    await fuzzRoute(fc.tuple(headerSet, fc.boolean()), async ([headers, withKeys]) => {
+      const body = Buffer.from(JSON.stringify({ shop_id: shop.id, amount: 1 }));
+      const base: Record<string, Buffer> = { 'Content-Type': Buffer.from('application/json') };
+      if (withKeys) for (const [k, v] of Object.entries(merchant.keys)) base[k] = Buffer.from(v);
+      const all = { ...base, ...headers };
+      const lines = Object.entries(all).map(([k, v]) => Buffer.concat([Buffer.from(`${k}: `), v, Buffer.from('\r\n')]));
+      const head = Buffer.concat([
+        Buffer.from(`POST /merchant/v1/payment-links HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: ${body.length}\r\n`),
+        ...lines,
+        Buffer.from('\r\n'),
+      ]);
+      const res = await rawRequest(head, body);
+      // Header bytes Node's HTTP parser refuses get its bare 400 before our code runs; anything else is ours.
+      expect(res.status).toBeGreaterThanOrEqual(200);
+      return res;
+    });
+  },
+  TIMEOUT_MS,
+);

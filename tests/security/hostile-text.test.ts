@@ -20,8 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sys?.stop());
 
-const linkCount = async (): Promise<number> =>
-  Number((await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.payment_links'))[0]!.n);
+const linkCount = async (): Promise<number> => Number((await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.payment_links'))[0]!.n);
 
 /** A refusal in the one details shape, naming exactly `field`. */
 const expectFieldRefused = (res: ApiResponse, field: string): void => {
@@ -62,7 +61,12 @@ describe('create bodies', () => {
       const body = (await res.json()) as { error: { code: string; details: unknown } };
       expect({ status: res.status, body }).toEqual({
         status: 400,
-        body: { error: expect.objectContaining({ code: 'common.err.validation_failed', details: [{ field: 'order_id', code: 'custom', message: 'must be well-formed Unicode (no lone surrogates)' }] }) },
+        body: {
+          error: expect.objectContaining({
+            code: 'common.err.validation_failed',
+            details: [{ field: 'order_id', code: 'custom', message: 'must be well-formed Unicode (no lone surrogates)' }],
+          }),
+        },
       });
     }
     expect(await linkCount()).toBe(before);
@@ -70,7 +74,11 @@ describe('create bodies', () => {
 
   it('a surrogate encoded as raw UTF-8 bytes (not valid UTF-8) is 400 invalid_json, and stores nothing', async () => {
     const before = await linkCount();
-    const bytes = Buffer.concat([Buffer.from(`{"shop_id":${shop.id},"amount":"1.00","order_id":"`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+    const bytes = Buffer.concat([
+      Buffer.from(`{"shop_id":${shop.id},"amount":"1.00","order_id":"`),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('"}'),
+    ]);
     const res = await fetch(`${sys.baseUrl}/merchant/v1/payment-links`, {
       method: 'POST',
       headers: { ...merchant.keys, 'content-type': 'application/json' },
@@ -92,23 +100,37 @@ describe('create bodies', () => {
 
   it.each(LINE_BREAKS)('an order_id with a %s is refused: only free text may break lines', async (_name, ch) => {
     const before = await linkCount();
-    expectFieldRefused(await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', order_id: `a${ch}b` }, { headers: merchant.keys }), 'order_id');
+    expectFieldRefused(
+      await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', order_id: `a${ch}b` }, { headers: merchant.keys }),
+      'order_id',
+    );
     expect(await linkCount()).toBe(before);
   });
 
   it('refuses an empty order_id and an empty description alike; null means none for both', async () => {
     const before = await linkCount();
     for (const field of ['order_id', 'description']) {
-      expectFieldRefused(await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', [field]: '' }, { headers: merchant.keys }), field);
+      expectFieldRefused(
+        await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', [field]: '' }, { headers: merchant.keys }),
+        field,
+      );
     }
     expect(await linkCount()).toBe(before);
-    const none = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', order_id: null, description: null }, { headers: merchant.keys });
+    const none = await sys.http.post(
+      '/merchant/v1/payment-links',
+      { shop_id: shop.id, amount: '5.00', order_id: null, description: null },
+      { headers: merchant.keys },
+    );
     expect(none.status).toBe(201);
     expect(none.body).toMatchObject({ order_id: null, description: null });
   });
 
   it('keeps right-to-left text and emoji, which the rule allows', async () => {
-    const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', order_id: 'הזמנה-7 😀', description: 'مرحبا 🍵' }, { headers: merchant.keys });
+    const res = await sys.http.post(
+      '/merchant/v1/payment-links',
+      { shop_id: shop.id, amount: '5.00', order_id: 'הזמנה-7 😀', description: 'مرحبا 🍵' },
+      { headers: merchant.keys },
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ order_id: 'הזמנה-7 😀', description: 'مرحبا 🍵' });
   });
@@ -155,7 +177,11 @@ describe('list query', () => {
 describe('login', () => {
   it.each(HOSTILE_CHARACTERS)('%s in the email or password is 400 naming the field, never a 500', async (_name, ch) => {
     for (const field of ['email', 'password'] as const) {
-      const body = { email: merchant.email, password: merchant.password, [field]: field === 'email' ? `x${ch}${merchant.email}` : `${merchant.password}${ch}` };
+      const body = {
+        email: merchant.email,
+        password: merchant.password,
+        [field]: field === 'email' ? `x${ch}${merchant.email}` : `${merchant.password}${ch}`,
+      };
       const res = await sys.http.post('/api/v1/auth/login', body);
       expectFieldRefused(res, field);
       expect(res.headers.get('set-cookie')).toBeNull();
@@ -165,7 +191,11 @@ describe('login', () => {
 
 describe('checkout page', () => {
   it('shows the shop name and the description inside <bdi>, and isolates the shop name in the title', async () => {
-    const created = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '5.00', description: 'שלום <b>tea</b>' }, { headers: merchant.keys });
+    const created = await sys.http.post(
+      '/merchant/v1/payment-links',
+      { shop_id: shop.id, amount: '5.00', description: 'שלום <b>tea</b>' },
+      { headers: merchant.keys },
+    );
     const page = await sys.http.get(`/p/${created.body.id}`);
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/<h1 id="shop-name"><bdi>[^<]+<\/bdi><\/h1>/);

@@ -45,11 +45,15 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
   expect(login.status).toBe(200);
   const session: string = login.body.session_token;
   expect((await http.post('/api/v1/auth/login', { email: merchant.email, password: `${merchant.password}-wrong` })).status).toBe(401);
-  expect((await http.get('/merchant/v1/payment-links', { headers: { ...merchant.keys, 'X-API-Secret': 'sk_live_not-the-secret' } })).status).toBe(401);
+  expect((await http.get('/merchant/v1/payment-links', { headers: { ...merchant.keys, 'X-API-Secret': 'sk_live_not-the-secret' } })).status).toBe(
+    401,
+  );
 
   const created = await http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 10 }, { headers: merchant.keys });
   expect(created.status).toBe(201);
-  expect((await http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: { Authorization: `Bearer ${session}` } })).status).toBe(201);
+  expect(
+    (await http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: { Authorization: `Bearer ${session}` } })).status,
+  ).toBe(201);
   expect((await http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: { Authorization: `Bearer ${shop.cashierKey}` } })).status).toBe(201);
   const body = JSON.stringify({ gateway_payment_id: sandboxPaymentId(created.body.id), status: 'paid' });
   const signature = createHmac('sha256', sys.env.PROVIDER_SANDBOX_SECRET!).update(body).digest('hex');

@@ -52,7 +52,7 @@ it('limits an API key pair: RateLimit-* headers count down, then 429 rate_limite
   expect(Number(rows[0]!.n)).toBe(0);
 });
 
-it('keeps budgets apart: another merchant\'s key is not limited by the first one\'s spending', async () => {
+it("keeps budgets apart: another merchant's key is not limited by the first one's spending", async () => {
   const other = await sys.merchantWithShop();
   expect((await sys.http.get('/merchant/v1/payment-links', { headers: other.merchant.keys })).status).toBe(200);
 });
@@ -90,7 +90,9 @@ describe('sign-in lockout per email', () => {
     const { merchant: m } = await sys.merchantWithShop();
     const known = await fortyAtOnce(m.email);
     const unknown = await fortyAtOnce('nobody-here@example.com');
-    console.log(`40 parallel wrong passwords: known email ${known.unauthorized}×401 ${known.limited}×429, unknown email ${unknown.unauthorized}×401 ${unknown.limited}×429`);
+    console.log(
+      `40 parallel wrong passwords: known email ${known.unauthorized}×401 ${known.limited}×429, unknown email ${unknown.unauthorized}×401 ${unknown.limited}×429`,
+    );
     // Each attempt takes its point atomically before the password is checked: exactly the budget gets a guess.
     expect(known).toEqual({ unauthorized: 10, limited: 30 });
     expect(unknown).toEqual(known);
@@ -139,7 +141,11 @@ it('counts failed cashier-key authentications against the same per-IP budget as 
   const answers = await Promise.all(Array.from({ length: 8 }, () => create({ Authorization: `Bearer ${wrongKey}`, ...from(ip) })));
   const statuses = answers.map((r) => r.status);
   expect({ unauthorized: countOf(statuses, 401), limited: countOf(statuses, 429) }).toEqual({ unauthorized: 5, limited: 3 });
-  expectError(answers.find((r) => r.status === 429)!, 429, 'common.err.rate_limited');
+  expectError(
+    answers.find((r) => r.status === 429)!,
+    429,
+    'common.err.rate_limited',
+  );
   // One budget per address: its wrong API key pairs are refused now too, on the session route family as well.
   const wrongPair = { 'X-API-Key': merchant.apiKey, 'X-API-Secret': 'sk_live_not-the-secret', ...from(ip) };
   expectError(await sys.http.get('/merchant/v1/payment-links', { headers: wrongPair }), 429, 'common.err.rate_limited');
@@ -152,7 +158,7 @@ it('counts failed cashier-key authentications against the same per-IP budget as 
   expect(Number(rows[0]!.n)).toBe(0);
 });
 
-it('limits the checkout\'s method selection per client IP', async () => {
+it("limits the checkout's method selection per client IP", async () => {
   const { merchant: m, shop: s } = await sys.merchantWithShop();
   const link = await sys.http.post('/merchant/v1/payment-links', { shop_id: s.id, amount: '10.00' }, { headers: m.keys });
   expect(link.status).toBe(201);

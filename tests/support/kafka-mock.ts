@@ -105,7 +105,9 @@ export class KafkaMockCluster {
     const first = await Promise.race([
       lines.next(),
       new Promise<never>((_, reject) => child.once('error', reject)),
-      new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`kafka-mock exited at start (code ${code}): ${lastStderr()}`)))),
+      new Promise<never>((_, reject) =>
+        child.once('exit', (code) => reject(new Error(`kafka-mock exited at start (code ${code}): ${lastStderr()}`))),
+      ),
     ]);
     if (first.done || !/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/.test(first.value)) {
       child.kill('SIGKILL');

@@ -15,7 +15,6 @@ import { eventually, freePort } from '@pl/testing';
 const run = promisify(execFile);
 const isRoot = process.getuid?.() === 0;
 
-
 /** Sends `line` (if any) to 127.0.0.1:port and resolves true when the first bytes back start with `expect`. */
 function answers(port: number, expect: string, line?: string): Promise<boolean> {
   return new Promise((resolve) => {

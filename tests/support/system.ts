@@ -110,8 +110,7 @@ export interface TestSystem {
 /** The sandbox provider's payment id for a link. */
 export const sandboxPaymentId = (linkId: string): string => `sbx_${linkId}`;
 
-export const signProviderBody = (body: string, secret = TEST_PROVIDER_SECRET): string =>
-  createHmac('sha256', secret).update(body).digest('hex');
+export const signProviderBody = (body: string, secret = TEST_PROVIDER_SECRET): string => createHmac('sha256', secret).update(body).digest('hex');
 
 const proxyFor = async (url: string): Promise<FaultProxy> => {
   const u = new URL(url);
@@ -134,9 +133,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   await migrateLinks(database.url, log);
   await migrateNotifier(database.url, log);
 
-  const faults = options.faults
-    ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) }
-    : undefined;
+  const faults = options.faults ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) } : undefined;
   const namespace = uniqueNamespace('it');
   const env: Record<string, string> = {
     NODE_ENV: 'test',

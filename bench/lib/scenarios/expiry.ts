@@ -29,31 +29,40 @@ export async function expiryScenario(ctx: BenchContext): Promise<void> {
   if (Date.now() < loadStartAt) await new Promise((r) => setTimeout(r, loadStartAt - Date.now()));
 
   const stillDue = async (): Promise<boolean> =>
-    (await fixtures.sql<{ due: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM links.payment_links WHERE status = 'pending' AND expires_at <= now() AND merchant_id = $1) AS due`,
-      [owner.id],
-    ))[0]?.due === true;
+    (
+      await fixtures.sql<{ due: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM links.payment_links WHERE status = 'pending' AND expires_at <= now() AND merchant_id = $1) AS due`,
+        [owner.id],
+      )
+    )[0]?.due === true;
   const sweep: { noneLeftAt: number | null } = { noneLeftAt: null };
-  const run = await measureClosed(ctx, 'create during expiry sweep', 'gateway', sys.gatewayUrl, apiRequest('POST', LINKS_PATH, writer.merchant, { body: createBody(writer.shopId) }), {
-    seconds: LONGEST_SECONDS,
-    stoppable: true,
-    timeline: true,
-    note: `${n.toLocaleString('en')} links due`,
-    duringMeasure: async (stop) => {
-      while (Date.now() < dueAt + 500) await new Promise((r) => setTimeout(r, 100));
-      const deadline = dueAt + (LONGEST_SECONDS - BASELINE_SECONDS - 5) * 1000;
-      while (Date.now() < deadline) {
-        if (!(await stillDue())) {
-          sweep.noneLeftAt = Date.now();
-          break;
+  const run = await measureClosed(
+    ctx,
+    'create during expiry sweep',
+    'gateway',
+    sys.gatewayUrl,
+    apiRequest('POST', LINKS_PATH, writer.merchant, { body: createBody(writer.shopId) }),
+    {
+      seconds: LONGEST_SECONDS,
+      stoppable: true,
+      timeline: true,
+      note: `${n.toLocaleString('en')} links due`,
+      duringMeasure: async (stop) => {
+        while (Date.now() < dueAt + 500) await new Promise((r) => setTimeout(r, 100));
+        const deadline = dueAt + (LONGEST_SECONDS - BASELINE_SECONDS - 5) * 1000;
+        while (Date.now() < deadline) {
+          if (!(await stillDue())) {
+            sweep.noneLeftAt = Date.now();
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 250));
         }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      // A little of the load after the sweep, then stop.
-      await new Promise((r) => setTimeout(r, 2000));
-      stop();
+        // A little of the load after the sweep, then stop.
+        await new Promise((r) => setTimeout(r, 2000));
+        stop();
+      },
     },
-  });
+  );
   const noneLeftAt = sweep.noneLeftAt;
   const [stats] = await fixtures.sql<{ expired: string; left: string; first: Date | null; last: Date | null }>(
     `SELECT count(*) FILTER (WHERE status = 'expired') AS expired, count(*) FILTER (WHERE status = 'pending') AS left,
@@ -68,7 +77,8 @@ export async function expiryScenario(ctx: BenchContext): Promise<void> {
   const before = windowP(run.startedAt, dueAt);
   const during = firstAt !== null ? windowP(firstAt, noneLeftAt ?? Date.now()) : null;
   const p99Ratio = during && before.p99 ? during.p99 / before.p99 : NaN;
-  const rps = (from: number, to: number): number => Math.round((timeline.filter(([t]) => t >= from && t < to).length / ((to - from) / 1000)) * 10) / 10;
+  const rps = (from: number, to: number): number =>
+    Math.round((timeline.filter(([t]) => t >= from && t < to).length / ((to - from) / 1000)) * 10) / 10;
   ctx.rows.push({
     scenario: 'create before the sweep',
     target: 'gateway',
@@ -94,7 +104,17 @@ export async function expiryScenario(ctx: BenchContext): Promise<void> {
       ? `not finished: ${stats?.left} of ${n} still pending after ${LONGEST_SECONDS} s`
       : `${Number(stats?.expired).toLocaleString('en')} expired in ${sweepSeconds.toFixed(1)} s (first batch ${firstAt !== null ? ((firstAt - dueAt) / 1000).toFixed(1) : '–'} s after they fell due)`;
   ctx.log(`    sweep: ${sweepText}; create p99 before ${before.p99} ms, during ${during?.p99 ?? '–'} ms (${during?.count ?? 0} creates)`);
-  ctx.details.expiry = { dueLinks: n, sweepSeconds, firstBatchAfterDueMs: firstAt !== null ? firstAt - dueAt : null, expired: Number(stats?.expired), left: Number(stats?.left), before, during, errors: run.row.errors, cpu: run.cpu };
+  ctx.details.expiry = {
+    dueLinks: n,
+    sweepSeconds,
+    firstBatchAfterDueMs: firstAt !== null ? firstAt - dueAt : null,
+    expired: Number(stats?.expired),
+    left: Number(stats?.left),
+    before,
+    during,
+    errors: run.row.errors,
+    cpu: run.cpu,
+  };
   check(ctx, `expiry: ${n.toLocaleString('en')} due links swept in ≤ 10 s`, sweepText, sweepSeconds !== null && sweepSeconds <= 10);
   check(
     ctx,

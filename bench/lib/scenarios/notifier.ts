@@ -13,7 +13,9 @@ import { ROOT } from '../system';
 function concurrencyInEffect(env: Record<string, string>): string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module the process runs, not the source
-    const { loadConfig } = require(join(ROOT, 'services', 'notifier', 'dist', 'config.js')) as { loadConfig: (e: NodeJS.ProcessEnv) => Record<string, unknown> };
+    const { loadConfig } = require(join(ROOT, 'services', 'notifier', 'dist', 'config.js')) as {
+      loadConfig: (e: NodeJS.ProcessEnv) => Record<string, unknown>;
+    };
     const c = loadConfig(env);
     return `WEBHOOK_CONCURRENCY=${String(c.WEBHOOK_CONCURRENCY)}, WEBHOOK_PER_ENDPOINT_CONCURRENCY=${String(c.WEBHOOK_PER_ENDPOINT_CONCURRENCY)} (production defaults)`;
   } catch {

@@ -60,14 +60,17 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
     // Items come in the order sent: the first `warm` are the warm-up.
     const measured = result.items.filter((_, i) => i >= warm);
     const accepted = measured.filter((r) => r.status === 200);
-    await receiver.waitForAll(accepted.map((r) => r.key), 30_000);
+    await receiver.waitForAll(
+      accepted.map((r) => r.key),
+      30_000,
+    );
     const { cpu, pg } = await watch.stop();
     // Spans leave the services in batches (every 5 s at the latest); wait for the last ones before timing.
     if (stagesWanted) await new Promise((r) => setTimeout(r, 6000));
     const stages = stagesWanted ? paymentStages(ctx.sink.stopRecording()) : null;
 
     const callback = summarize(accepted.map((r) => r.answeredAt - r.sentAt));
-    const endToEnd = accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => (receiver.firstByLink.get(r.key)!) - r.answeredAt);
+    const endToEnd = accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => receiver.firstByLink.get(r.key)! - r.answeredAt);
     const e2e = summarize(endToEnd);
     const missing = accepted.length - endToEnd.length;
     const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;
@@ -102,8 +105,24 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
       ctx.log(`    stages of ${stages.payments} payments (p50 / p99 ms):`);
       for (const st of stages.stages) ctx.log(`      ${st.stage.padEnd(52)} ${String(st.p50).padStart(7)} / ${st.p99}`);
     }
-    ctx.details.payment = { rate, achieved, callback, endToEnd: e2e, missing, rejected: measured.length - accepted.length, maxSendLagMs: result.maxSendLagMs, cpu, postgresActivity: pg, stages };
-    check(ctx, `payment path p99 ≤ 100 ms (callback accepted → webhook received) at ${rate}/s`, `p99 ${e2e.p99} ms (p50 ${e2e.p50}, max ${e2e.max}), ${missing} missing`, e2e.p99 <= 100 && missing === 0 && accepted.length === measured.length);
+    ctx.details.payment = {
+      rate,
+      achieved,
+      callback,
+      endToEnd: e2e,
+      missing,
+      rejected: measured.length - accepted.length,
+      maxSendLagMs: result.maxSendLagMs,
+      cpu,
+      postgresActivity: pg,
+      stages,
+    };
+    check(
+      ctx,
+      `payment path p99 ≤ 100 ms (callback accepted → webhook received) at ${rate}/s`,
+      `p99 ${e2e.p99} ms (p50 ${e2e.p50}, max ${e2e.max}), ${missing} missing`,
+      e2e.p99 <= 100 && missing === 0 && accepted.length === measured.length,
+    );
   } finally {
     await receiver.close();
   }

@@ -19,7 +19,14 @@ export async function scaleScenario(ctx: BenchContext, small: { first: Row; deep
   const started = Date.now();
   const chunk = 100_000;
   for (let from = settings.smallLinks; from < total; from += chunk) {
-    await fixtures.seedHistory({ merchantId: reader.merchant.id, shopId: reader.shopId, from, count: Math.min(chunk, total - from), newest, ...HISTORY });
+    await fixtures.seedHistory({
+      merchantId: reader.merchant.id,
+      shopId: reader.shopId,
+      from,
+      count: Math.min(chunk, total - from),
+      newest,
+      ...HISTORY,
+    });
   }
   await fixtures.settleAfterBulkLoad();
   ctx.log(`    seeded, vacuumed and checkpointed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

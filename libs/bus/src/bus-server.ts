@@ -16,10 +16,7 @@ export interface HandlerContext {
   log: Logger;
 }
 
-export type SubjectHandler<Req extends z.ZodType, Res extends z.ZodType> = (
-  request: z.output<Req>,
-  ctx: HandlerContext,
-) => Promise<z.input<Res>>;
+export type SubjectHandler<Req extends z.ZodType, Res extends z.ZodType> = (request: z.output<Req>, ctx: HandlerContext) => Promise<z.input<Res>>;
 
 export interface BusServerOptions {
   /** Where `nats_server_request_duration_seconds` is recorded; none when absent. */
@@ -48,10 +45,7 @@ export class BusServer {
     this.duration = busHistogram(options.metrics, 'server');
   }
 
-  handle<Req extends z.ZodType, Res extends z.ZodType>(
-    subject: SubjectContract<Req, Res>,
-    handler: SubjectHandler<Req, Res>,
-  ): void {
+  handle<Req extends z.ZodType, Res extends z.ZodType>(subject: SubjectContract<Req, Res>, handler: SubjectHandler<Req, Res>): void {
     const sub = this.nc.subscribe(subjectName(this.namespace, subject.name), {
       queue: this.queue,
       callback: (err, msg) => {

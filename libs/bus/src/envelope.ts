@@ -18,8 +18,7 @@ const OK_PREFIX = '{"ok":true,"data":';
 export const okReplyText = (data: unknown): string => `${OK_PREFIX}${JSON.stringify(data ?? null)}}`;
 
 /** A reply as a responder sends it: the UTF-8 bytes of the envelope (a successful one as {@link okReplyText} writes it). */
-export const replyBytes = (reply: ReplyEnvelope<unknown>): Buffer =>
-  Buffer.from(reply.ok ? okReplyText(reply.data) : JSON.stringify(reply), 'utf8');
+export const replyBytes = (reply: ReplyEnvelope<unknown>): Buffer => Buffer.from(reply.ok ? okReplyText(reply.data) : JSON.stringify(reply), 'utf8');
 
 /** NATS's own default `max_payload` (1 MiB): the limit until a server has said otherwise. */
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
@@ -28,8 +27,7 @@ export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
  * The largest message the connected NATS server accepts, as it announced in its INFO (it may differ after a
  * reconnect to another server), or {@link DEFAULT_MAX_PAYLOAD} before any.
  */
-export const maxPayloadOf = (nc: { readonly info?: { max_payload: number } | undefined }): number =>
-  nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+export const maxPayloadOf = (nc: { readonly info?: { max_payload: number } | undefined }): number => nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
 
 const OK_PREFIX_BYTES = Buffer.from(OK_PREFIX, 'utf8');
 const CLOSING_BRACE = 0x7d;

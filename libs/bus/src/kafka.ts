@@ -130,24 +130,39 @@ interface ConsumerMetrics {
 function consumerMetrics(registry: Registry): ConsumerMetrics {
   const registers = [registry];
   return {
-    lag: registeredMetric(registry, 'kafka_consumer_lag', () => new Gauge({
-      name: 'kafka_consumer_lag',
-      help: 'Messages in the partition after the last one handled (high watermark - 1 - last offset), as of the last fetched batch',
-      labelNames: ['topic', 'partition'],
-      registers,
-    })),
-    lastOffset: registeredMetric(registry, 'kafka_consumer_last_offset', () => new Gauge({
-      name: 'kafka_consumer_last_offset',
-      help: 'Offset of the last message handled, per partition',
-      labelNames: ['topic', 'partition'],
-      registers,
-    })),
-    messages: registeredMetric(registry, 'kafka_consumer_messages_total', () => new Counter({
-      name: 'kafka_consumer_messages_total',
-      help: 'Messages handed to the handler, by outcome (ok, or error: it comes again)',
-      labelNames: ['topic', 'outcome'],
-      registers,
-    })),
+    lag: registeredMetric(
+      registry,
+      'kafka_consumer_lag',
+      () =>
+        new Gauge({
+          name: 'kafka_consumer_lag',
+          help: 'Messages in the partition after the last one handled (high watermark - 1 - last offset), as of the last fetched batch',
+          labelNames: ['topic', 'partition'],
+          registers,
+        }),
+    ),
+    lastOffset: registeredMetric(
+      registry,
+      'kafka_consumer_last_offset',
+      () =>
+        new Gauge({
+          name: 'kafka_consumer_last_offset',
+          help: 'Offset of the last message handled, per partition',
+          labelNames: ['topic', 'partition'],
+          registers,
+        }),
+    ),
+    messages: registeredMetric(
+      registry,
+      'kafka_consumer_messages_total',
+      () =>
+        new Counter({
+          name: 'kafka_consumer_messages_total',
+          help: 'Messages handed to the handler, by outcome (ok, or error: it comes again)',
+          labelNames: ['topic', 'outcome'],
+          registers,
+        }),
+    ),
   };
 }
 

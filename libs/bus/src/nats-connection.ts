@@ -37,7 +37,13 @@ export async function natsAnswers(nc: NatsConnection, timeoutMs = 1000): Promise
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([nc.flush().then(() => true, () => false), late]);
+    return await Promise.race([
+      nc.flush().then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -41,7 +41,11 @@ export class ShopCopies<V> {
   ) {
     this.now = options.now ?? Date.now;
     this.entries = new LRUCache({ max: options.maxEntries });
-    bus.subscribe(broadcasts.shopsChanged, ({ shop_id }) => this.forget(shop_id), () => this.forget(null));
+    bus.subscribe(
+      broadcasts.shopsChanged,
+      ({ shop_id }) => this.forget(shop_id),
+      () => this.forget(null),
+    );
   }
 
   get(shopId: number): Promise<V> {

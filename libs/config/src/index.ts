@@ -11,7 +11,10 @@ export const commonEnv = {
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Prefix of every NATS subject, so several systems can share one NATS (tests, tenants). */
-  BUS_NAMESPACE: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('pl'),
+  BUS_NAMESPACE: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/)
+    .default('pl'),
   IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
   NATS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -55,12 +55,9 @@ describe('parseJsonPreservingNumbers', () => {
 });
 
 describe('listLinksQuery', () => {
-  it.each([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { status: 'done' }, { shop_id: '-1' }, { page: '2' }])(
-    'rejects %j',
-    (q) => {
-      expect(listLinksQuery.safeParse(q).success).toBe(false);
-    },
-  );
+  it.each([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { status: 'done' }, { shop_id: '-1' }, { page: '2' }])('rejects %j', (q) => {
+    expect(listLinksQuery.safeParse(q).success).toBe(false);
+  });
 
   it('reads limit as a number', () => {
     expect(listLinksQuery.parse({ limit: '100' }).limit).toBe(100);

@@ -19,9 +19,7 @@ describe('zod issues as the one details shape', () => {
       const error = problemsOf(json);
       expect(JSON.stringify(error.toWire())).not.toMatch(/JsonNumberText|received/);
     }
-    expect(problemsOf('{"amount":"1","order_id":1.5}').details).toEqual([
-      { field: 'order_id', code: 'invalid_type', message: 'must be a string' },
-    ]);
+    expect(problemsOf('{"amount":"1","order_id":1.5}').details).toEqual([{ field: 'order_id', code: 'invalid_type', message: 'must be a string' }]);
     expect(problemsOf('{"amount":true}').details).toEqual([
       { field: 'amount', code: 'invalid_union', message: 'must be a number or a decimal string' },
     ]);

@@ -76,8 +76,7 @@ export interface BroadcastContract<M extends z.ZodType> {
   readonly message: M;
 }
 
-const broadcast = <M extends z.ZodType>(name: string, message: M) =>
-  ({ name, message }) as const satisfies BroadcastContract<M>;
+const broadcast = <M extends z.ZodType>(name: string, message: M) => ({ name, message }) as const satisfies BroadcastContract<M>;
 
 /**
  * A shop's row changed (status, fee settings, webhook, name): copies of it must be dropped. `shop_id` null

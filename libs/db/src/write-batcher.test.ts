@@ -34,7 +34,10 @@ describe('write batcher', () => {
     w.finish();
     await expect(Promise.all(first)).resolves.toEqual([10, 20]);
     await settle();
-    expect(w.batches).toEqual([[1, 2], [3, 4, 5]]);
+    expect(w.batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
     w.finish();
     await expect(Promise.all(rest)).resolves.toEqual([30, 40, 50]);
   });

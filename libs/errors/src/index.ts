@@ -88,28 +88,22 @@ export const validationFailed = (message: string, details: readonly FieldIssue[]
 /** 400 validation_failed for one field: `field` and the message say what is wrong with it. */
 export const invalidField = (field: string, message: string, code = 'custom'): AppError =>
   validationFailed(`${field || 'input'} ${message}`, [{ field, code, message }]);
-export const invalidJson = (message = 'Request body is not valid JSON'): AppError =>
-  new AppError('invalid_json', 'common.err.invalid_json', message);
+export const invalidJson = (message = 'Request body is not valid JSON'): AppError => new AppError('invalid_json', 'common.err.invalid_json', message);
 export const unauthorized = (message = 'Missing or invalid credentials'): AppError =>
   new AppError('unauthorized', 'common.err.unauthorized', message);
-export const forbidden = (message = 'Access to this resource is not allowed'): AppError =>
-  new AppError('forbidden', 'common.err.forbidden', message);
-export const notFound = (message = 'Resource not found'): AppError =>
-  new AppError('not_found', 'common.err.not_found', message);
+export const forbidden = (message = 'Access to this resource is not allowed'): AppError => new AppError('forbidden', 'common.err.forbidden', message);
+export const notFound = (message = 'Resource not found'): AppError => new AppError('not_found', 'common.err.not_found', message);
 export const methodNotAllowed = (message = 'Method not allowed on this route'): AppError =>
   new AppError('method_not_allowed', 'common.err.method_not_allowed', message);
 export const payloadTooLarge = (message = 'Request body exceeds 64 KiB'): AppError =>
   new AppError('payload_too_large', 'common.err.payload_too_large', message);
 export const unsupportedMediaType = (message = 'Content-Type must be application/json'): AppError =>
   new AppError('unsupported_media_type', 'common.err.unsupported_media_type', message);
-export const idempotencyConflict = (message: string): AppError =>
-  new AppError('conflict', 'common.err.idempotency_conflict', message);
-export const rateLimited = (message = 'Too many requests'): AppError =>
-  new AppError('rate_limited', 'common.err.rate_limited', message);
+export const idempotencyConflict = (message: string): AppError => new AppError('conflict', 'common.err.idempotency_conflict', message);
+export const rateLimited = (message = 'Too many requests'): AppError => new AppError('rate_limited', 'common.err.rate_limited', message);
 export const unavailable = (message = 'A dependency is unavailable; retry later'): AppError =>
   new AppError('unavailable', 'common.err.unavailable', message);
-export const internal = (message = 'Internal error'): AppError =>
-  new AppError('internal', 'common.err.internal', message);
+export const internal = (message = 'Internal error'): AppError => new AppError('internal', 'common.err.internal', message);
 
 export const shopNotApproved = (): AppError =>
   new AppError('unprocessable', 'shop.err.not_approved', 'Shop is not approved; payments are unavailable');

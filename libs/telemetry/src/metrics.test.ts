@@ -10,7 +10,9 @@ import { createMetricsRegistry } from './metrics';
 function fullGc(): Promise<void> {
   const seen = new Promise<void>((resolve) => {
     const observer = new PerformanceObserver((list) => {
-      const major = list.getEntries().some((e) => (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+      const major = list
+        .getEntries()
+        .some((e) => (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
       if (!major) return;
       observer.disconnect();
       resolve();

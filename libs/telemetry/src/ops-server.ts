@@ -29,14 +29,20 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     const path = (req.url ?? '').split('?')[0];
-    if (path === '/healthz') { send(200, { status: 'ok' }); return; }
+    if (path === '/healthz') {
+      send(200, { status: 'ok' });
+      return;
+    }
     if (path === '/readyz') {
       // Under the orchestrator's probe time-out (k8s: 3 s), so the answer is ours, not a dropped probe.
       const timer = setTimeout(() => send(503, { status: 'not_ready' }), options.readyTimeoutMs ?? 2000);
-      options.ready().then(
-        (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready' }),
-        () => send(503, { status: 'not_ready' }),
-      ).finally(() => clearTimeout(timer));
+      options
+        .ready()
+        .then(
+          (ok) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready' }),
+          () => send(503, { status: 'not_ready' }),
+        )
+        .finally(() => clearTimeout(timer));
       return;
     }
     const registry = options.metrics;

@@ -1,14 +1,4 @@
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-} from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 export { SpanKind, SpanStatusCode, type Span };
 
@@ -34,10 +24,14 @@ export function currentTraceparent(): string | null {
 
 /** The context a stored or received trace context describes; an empty one when there is none. */
 export function contextFrom(get: (key: string) => string | undefined | null): Context {
-  return propagation.extract(ROOT_CONTEXT, {}, {
-    get: (_carrier, key) => get(key) ?? undefined,
-    keys: () => [TRACEPARENT, 'tracestate'],
-  });
+  return propagation.extract(
+    ROOT_CONTEXT,
+    {},
+    {
+      get: (_carrier, key) => get(key) ?? undefined,
+      keys: () => [TRACEPARENT, 'tracestate'],
+    },
+  );
 }
 
 /** The context of a stored `traceparent`. */

@@ -47,7 +47,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
         applyCustomAttributesOnSpan: (span, _request, response) => {
           // Server spans only: the gateway's X-Request-Id (chosen or accepted) becomes searchable.
           if (!('getHeader' in response)) return;
-          const id = (response).getHeader('x-request-id');
+          const id = response.getHeader('x-request-id');
           if (typeof id === 'string') span.setAttribute(REQUEST_ID_ATTRIBUTE, id);
         },
       }),

@@ -37,7 +37,10 @@ const withAdmin = async <T>(adminUrl: string, fn: (c: Client) => Promise<T>): Pr
 /** A fresh, empty database of its own for one test file, so Jest workers never share state. */
 export async function createTestDatabase(label = 'test', options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const adminUrl = options.hostUrl === undefined ? ADMIN_DATABASE_URL : adminUrlOf(options.hostUrl);
-  const name = `pl_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(5).toString('hex')}`;
+  const name = `pl_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(5).toString('hex')}`;
   await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

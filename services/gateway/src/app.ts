@@ -57,7 +57,9 @@ export async function startGateway(
     const nc = await connectNats(config.NATS_URL, 'gateway', log);
     cleanups.push(() => nc.drain());
 
-    const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS, { metrics });
+    const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS, {
+      metrics,
+    });
     // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
     const lockSeconds = Math.ceil(config.NATS_REQUEST_TIMEOUT_MS / 1000) + 30;
     const accounts = new AccountRepository(db);

@@ -4,7 +4,13 @@ import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, opsPort, parseConfig, publicBas
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
 export { DEV_PROVIDER_SANDBOX_SECRET };
 
-const positiveSeconds = (fallback: number) => z.coerce.number().int().min(1).max(30 * 24 * 3600).default(fallback);
+const positiveSeconds = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(fallback);
 
 const gatewayEnv = {
   ...commonEnv,
@@ -13,7 +19,11 @@ const gatewayEnv = {
   PUBLIC_BASE_URL: publicBaseUrl,
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key, so several systems (tests) can share one Redis. */
-  REDIS_KEY_PREFIX: z.string().max(64).regex(/^[A-Za-z0-9_:.-]*$/).default('pl:'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_:.-]*$/)
+    .default('pl:'),
   SESSION_TTL_SECONDS: positiveSeconds(43_200),
   IDEMPOTENCY_TTL_SECONDS: positiveSeconds(86_400),
   /** Request budgets, shared by all replicas through Redis. */

@@ -24,7 +24,7 @@ describe('API key pairs remembered by the gateway', () => {
     expect((await list(m.keys)).status).toBe(200);
   });
 
-  it('does not let one merchant\'s remembered pair answer for another key', async () => {
+  it("does not let one merchant's remembered pair answer for another key", async () => {
     const [a, b] = [await h.merchant(), await h.merchant()];
     expect((await h.request('GET', '/merchant/v1/payment-links', { headers: a.keys })).status).toBe(200);
     const crossed = { 'X-API-Key': b.keys['X-API-Key'], 'X-API-Secret': a.keys['X-API-Secret'] };

@@ -45,7 +45,10 @@ describe('POST /p/{id}/select', () => {
   it('forwards the choice with the gateway service identity and answers the buyer view without merchant-only fields', async () => {
     const id = randomUUID();
     h.on(subjects.linksSelect.name, async () => buyerReply(id));
-    const res = await h.request('POST', `/p/${id.toUpperCase()}/select`, { body: { method: 'crypto', network: 'USDT-TON' }, headers: { 'X-Request-Id': 'sel-1' } });
+    const res = await h.request('POST', `/p/${id.toUpperCase()}/select`, {
+      body: { method: 'crypto', network: 'USDT-TON' },
+      headers: { 'X-Request-Id': 'sel-1' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toMatchObject({ id, shop_name: 'Shop' });
@@ -68,8 +71,16 @@ describe('POST /p/{id}/select', () => {
   });
 
   it('answers 400 for an unknown network, 415 without JSON and 404 for a non-UUID id, asking nobody', async () => {
-    expectError(await h.request('POST', `/p/${randomUUID()}/select`, { body: { method: 'crypto', network: 'DOGE' } }), 400, 'common.err.validation_failed');
-    expectError(await h.request('POST', `/p/${randomUUID()}/select`, { body: 'method=sbp', headers: { 'content-type': 'text/plain' } }), 415, 'common.err.unsupported_media_type');
+    expectError(
+      await h.request('POST', `/p/${randomUUID()}/select`, { body: { method: 'crypto', network: 'DOGE' } }),
+      400,
+      'common.err.validation_failed',
+    );
+    expectError(
+      await h.request('POST', `/p/${randomUUID()}/select`, { body: 'method=sbp', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'common.err.unsupported_media_type',
+    );
     expectError(await h.request('POST', `/p/${randomUUID()}/select`), 415, 'common.err.unsupported_media_type');
     expectError(await h.request('POST', '/p/not-a-link/select', { body: { method: 'sbp' } }), 404, 'common.err.not_found');
     expect(h.calls).toHaveLength(0);
@@ -110,7 +121,11 @@ describe('POST /callbacks/v1/{provider}', () => {
   });
 
   it('checks the signature before the media type and the body shape', async () => {
-    expectError(await h.request('POST', '/callbacks/v1/sandbox', { body: 'x', headers: { 'content-type': 'text/plain' } }), 401, 'common.err.unauthorized');
+    expectError(
+      await h.request('POST', '/callbacks/v1/sandbox', { body: 'x', headers: { 'content-type': 'text/plain' } }),
+      401,
+      'common.err.unauthorized',
+    );
     const sig = hmacSha256Hex(DEV_PROVIDER_SANDBOX_SECRET, Buffer.from('x'));
     expectError(
       await h.request('POST', '/callbacks/v1/sandbox', { body: 'x', headers: { 'content-type': 'text/plain', 'X-Provider-Signature': sig } }),
@@ -200,7 +215,11 @@ describe('/merchant/v1/webhook-deliveries', () => {
   });
 
   it('refuses a resend body with fields (400), a non-UUID id (404) and passes on 403 from the notifier', async () => {
-    expectError(await h.request('POST', `/merchant/v1/webhook-deliveries/${randomUUID()}/resend`, { headers: keys, body: { force: true } }), 400, 'common.err.validation_failed');
+    expectError(
+      await h.request('POST', `/merchant/v1/webhook-deliveries/${randomUUID()}/resend`, { headers: keys, body: { force: true } }),
+      400,
+      'common.err.validation_failed',
+    );
     expectError(await h.request('POST', '/merchant/v1/webhook-deliveries/42/resend', { headers: keys }), 404, 'common.err.not_found');
     expect(h.calls).toHaveLength(0);
     h.on(subjects.deliveriesResend.name, async () => {
@@ -211,7 +230,11 @@ describe('/merchant/v1/webhook-deliveries', () => {
 
   it('answers 405 for wrong methods and 404 for unknown sub-paths', async () => {
     expectError(await h.request('POST', '/merchant/v1/webhook-deliveries', { headers: keys, body: {} }), 405, 'common.err.method_not_allowed');
-    expectError(await h.request('GET', `/merchant/v1/webhook-deliveries/${randomUUID()}/resend`, { headers: keys }), 405, 'common.err.method_not_allowed');
+    expectError(
+      await h.request('GET', `/merchant/v1/webhook-deliveries/${randomUUID()}/resend`, { headers: keys }),
+      405,
+      'common.err.method_not_allowed',
+    );
     expectError(await h.request('GET', `/merchant/v1/webhook-deliveries/${randomUUID()}`, { headers: keys }), 404, 'common.err.not_found');
   });
 });

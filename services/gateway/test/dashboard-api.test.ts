@@ -45,9 +45,7 @@ describe('sessions', () => {
     expect((await h.request('GET', '/api/v1/payment-links', { headers: { Cookie: `sid=${token}` } })).status).toBe(200);
     const created = await h.request('POST', '/api/v1/payment-links', { headers: { Cookie: `sid=${token}` }, body: { shop_id: 3, amount: '5' } });
     expect(created.status).toBe(201);
-    expect(h.calls.map((c) => c.identity)).toEqual(
-      Array(3).fill({ kind: 'merchant', merchant_id: m.id, auth: 'session', email_confirmed: false }),
-    );
+    expect(h.calls.map((c) => c.identity)).toEqual(Array(3).fill({ kind: 'merchant', merchant_id: m.id, auth: 'session', email_confirmed: false }));
   });
 
   it('requires shop_id on the session create route', async () => {

@@ -79,21 +79,23 @@ export async function startHarness(options: { faults?: boolean } = {}) {
   const calls: Call[] = [];
   const shopsByKey = new Map<string, ShopView>();
   const behaviours = new Map<string, Behaviour>();
-  const record = (subject: string): Behaviour => async (payload, ctx) => {
-    calls.push({ subject, payload, identity: ctx.identity, requestId: ctx.requestId });
-    const custom = behaviours.get(subject);
-    if (custom) return custom(payload, ctx);
-    if (subject === subjects.shopsByCashierKey.name) {
-      const shop = shopsByKey.get((payload as { cashier_key: string }).cashier_key);
-      if (!shop) throw notFound('Shop not found');
-      return shop;
-    }
-    if (subject === subjects.linksList.name) return { has_more: false, next_cursor: null, payment_links: [] };
-    const p = payload as { id?: string; shop_id?: number };
-    const link = sampleLink({ ...(p.id ? { id: p.id } : {}), ...(p.shop_id ? { shop_id: p.shop_id } : {}) });
-    if (subject === subjects.linksCreateOnce.name || subject === subjects.linksCancelOnce.name) return { link, replayed: false };
-    return link;
-  };
+  const record =
+    (subject: string): Behaviour =>
+    async (payload, ctx) => {
+      calls.push({ subject, payload, identity: ctx.identity, requestId: ctx.requestId });
+      const custom = behaviours.get(subject);
+      if (custom) return custom(payload, ctx);
+      if (subject === subjects.shopsByCashierKey.name) {
+        const shop = shopsByKey.get((payload as { cashier_key: string }).cashier_key);
+        if (!shop) throw notFound('Shop not found');
+        return shop;
+      }
+      if (subject === subjects.linksList.name) return { has_more: false, next_cursor: null, payment_links: [] };
+      const p = payload as { id?: string; shop_id?: number };
+      const link = sampleLink({ ...(p.id ? { id: p.id } : {}), ...(p.shop_id ? { shop_id: p.shop_id } : {}) });
+      if (subject === subjects.linksCreateOnce.name || subject === subjects.linksCancelOnce.name) return { link, replayed: false };
+      return link;
+    };
 
   const nc = await connectNats(NATS_URL, 'fake-services', log);
   const server = new BusServer(nc, namespace, new IdentityTokens(DEV_IDENTITY_SECRET), 'fake', log);

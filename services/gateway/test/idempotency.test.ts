@@ -140,7 +140,9 @@ describe('Idempotency-Key on cancel', () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const sent = h.calls.filter((c) => c.subject === subjects.linksCancelOnce.name);
-    expect(sent.map((c) => c.payload)).toEqual([{ id, idempotency: expect.objectContaining({ route: 'merchant-v1-cancel', key_sha256: sha256('c-replay') }) }]);
+    expect(sent.map((c) => c.payload)).toEqual([
+      { id, idempotency: expect.objectContaining({ route: 'merchant-v1-cancel', key_sha256: sha256('c-replay') }) },
+    ]);
   });
 
   it('binds the key to the link: the same key on another link is 409 idempotency_conflict', async () => {

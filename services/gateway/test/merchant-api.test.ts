@@ -32,7 +32,11 @@ describe('account API key authentication', () => {
       401,
       'common.err.unauthorized',
     );
-    expectError(await h.request('GET', '/merchant/v1/payment-links', { headers: { 'X-API-Key': 'nope', 'X-API-Secret': 'x' } }), 401, 'common.err.unauthorized');
+    expectError(
+      await h.request('GET', '/merchant/v1/payment-links', { headers: { 'X-API-Key': 'nope', 'X-API-Secret': 'x' } }),
+      401,
+      'common.err.unauthorized',
+    );
     expect(h.calls).toHaveLength(0);
   });
 
@@ -85,7 +89,11 @@ describe('POST /merchant/v1/payment-links', () => {
 
   it('refuses malformed JSON and duplicate keys with 400 invalid_json', async () => {
     expectError(await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: '{"shop_id": 1,' }), 400, 'common.err.invalid_json');
-    expectError(await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: '{"amount":1,"amount":2}' }), 400, 'common.err.invalid_json');
+    expectError(
+      await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: '{"amount":1,"amount":2}' }),
+      400,
+      'common.err.invalid_json',
+    );
     expectError(await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: '' }), 400, 'common.err.invalid_json');
   });
 
@@ -113,7 +121,11 @@ describe('POST /merchant/v1/payment-links', () => {
     h.on(subjects.linksCreate.name, async () => {
       throw shopNotApproved();
     });
-    expectError(await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: { shop_id: 1, amount: '1' } }), 422, 'shop.err.not_approved');
+    expectError(
+      await h.request('POST', '/merchant/v1/payment-links', { headers: keys, body: { shop_id: 1, amount: '1' } }),
+      422,
+      'shop.err.not_approved',
+    );
   });
 
   it('answers 500 with a generic message and a log id when links fails unexpectedly', async () => {
@@ -183,7 +195,10 @@ describe('GET and cancel by id', () => {
     });
     expectError(res, 415, 'common.err.unsupported_media_type');
     expectError(
-      await h.request('POST', `/merchant/v1/payment-links/${randomUUID()}/cancel`, { headers: { ...keys, 'Content-Type': 'application/json' }, body: '{' }),
+      await h.request('POST', `/merchant/v1/payment-links/${randomUUID()}/cancel`, {
+        headers: { ...keys, 'Content-Type': 'application/json' },
+        body: '{',
+      }),
       400,
       'common.err.invalid_json',
     );

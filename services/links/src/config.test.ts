@@ -24,7 +24,9 @@ describe('links config in production', () => {
   });
 
   it('refuses an http PUBLIC_BASE_URL, the default included, naming it', () => {
-    expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: 'http://pay.example.com' })).toThrow(/PUBLIC_BASE_URL must be an https URL in production/);
+    expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: 'http://pay.example.com' })).toThrow(
+      /PUBLIC_BASE_URL must be an https URL in production/,
+    );
     const { PUBLIC_BASE_URL: _unset, ...withoutBaseUrl } = production;
     expect(() => loadConfig(withoutBaseUrl)).toThrow(/PUBLIC_BASE_URL must be an https URL in production/);
   });

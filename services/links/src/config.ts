@@ -32,7 +32,10 @@ const linksEnv = {
   OUTBOX_PUBLISH_TIMEOUT_MS: millis(15_000, 100, 300_000),
   OUTBOX_MAX_BACKOFF_MS: millis(30_000, 10, 600_000),
   /** Kafka topic of payment events; tests give each system its own. */
-  PAYMENT_EVENTS_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/).default(PAYMENT_EVENTS_TOPIC),
+  PAYMENT_EVENTS_TOPIC: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]{1,249}$/)
+    .default(PAYMENT_EVENTS_TOPIC),
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {

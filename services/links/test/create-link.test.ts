@@ -131,7 +131,7 @@ describe('links.create', () => {
     expect([omitted, same]).toEqual([shopId, shopId]);
   });
 
-  it("answers 403 when a cashier key names another shop than its own", async () => {
+  it('answers 403 when a cashier key names another shop than its own', async () => {
     const other = await system.createShop(merchant);
     await expect(system.createLink(cashier(merchant, shopId), { shop_id: other })).rejects.toMatchObject({
       code: 'common.err.forbidden',
@@ -141,7 +141,10 @@ describe('links.create', () => {
 
   it('answers 400 naming shop_id when an account key omits it', async () => {
     const error = await system.createLink(apiKey(merchant), {}).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'common.err.validation_failed', details: [{ field: 'shop_id', code: 'invalid_type', message: 'is required' }] });
+    expect(error).toMatchObject({
+      code: 'common.err.validation_failed',
+      details: [{ field: 'shop_id', code: 'invalid_type', message: 'is required' }],
+    });
   });
 
   it('refuses a platform service identity', async () => {

@@ -121,7 +121,9 @@ describe('Idempotency-Keys kept by the links service', () => {
       await system.bus.request(subjects.linksCancel, { id: link.id }, apiKey(merchant));
       const key = claim('cancel-refused', link.id, 'merchant-v1-cancel');
       await expect(cancelOnce(link.id, key)).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
-      await expect(cancelOnce(randomUUID(), claim('cancel-unknown', 'x', 'merchant-v1-cancel'))).rejects.toMatchObject({ code: 'common.err.not_found' });
+      await expect(cancelOnce(randomUUID(), claim('cancel-unknown', 'x', 'merchant-v1-cancel'))).rejects.toMatchObject({
+        code: 'common.err.not_found',
+      });
     });
 
     it('resolves 20 concurrent cancels with one key to one move, all answering it', async () => {

@@ -32,7 +32,8 @@ describe('a paid callback for a link that is no longer pending', () => {
   const settle = (gatewayPaymentId: string, status: 'paid' | 'failed' = 'paid'): Promise<PaymentLink> =>
     system.bus.request(subjects.linksSettle, { provider: 'sandbox', gateway_payment_id: gatewayPaymentId, status }, platform);
   const getLink = (id: string): Promise<PaymentLink> => system.bus.request(subjects.linksGet, { id }, apiKey(merchant));
-  const newLink = (): Promise<PaymentLink> => system.createLink(apiKey(merchant), { shop_id: shopId, amount_kopecks: 100000, order_id: 'order-late' });
+  const newLink = (): Promise<PaymentLink> =>
+    system.createLink(apiKey(merchant), { shop_id: shopId, amount_kopecks: 100000, order_id: 'order-late' });
   const lateRows = (linkId: string): Promise<LateRow[]> =>
     system.linksDb.query<LateRow>(
       'SELECT link_id, link_status, provider, gateway_payment_id, payer_amount, received_at FROM late_payments WHERE link_id = $1',
@@ -114,7 +115,12 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect(Math.abs((rows[0]?.received_at.getTime() ?? 0) - arrived)).toBeLessThan(60_000);
       expect((await counter(state)) - before).toBe(1);
       expect(warnedAbout(link.id)).toEqual([
-        expect.objectContaining({ link_id: link.id, link_status: state, component: 'late-payments', msg: expect.stringMatching(/^late payment recorded/) }),
+        expect.objectContaining({
+          link_id: link.id,
+          link_status: state,
+          component: 'late-payments',
+          msg: expect.stringMatching(/^late payment recorded/),
+        }),
       ]);
       expect(await outboxRows(link.id)).toBe(0);
     },
@@ -141,7 +147,9 @@ describe('a paid callback for a link that is no longer pending', () => {
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is paid, not pending' });
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is paid, not pending' });
     await expect(getLink(link.id)).resolves.toEqual(paid);
-    expect(await lateRows(link.id)).toEqual([expect.objectContaining({ link_status: 'paid', gateway_payment_id: `sbx_${link.id}`, payer_amount: '101000' })]);
+    expect(await lateRows(link.id)).toEqual([
+      expect.objectContaining({ link_status: 'paid', gateway_payment_id: `sbx_${link.id}`, payer_amount: '101000' }),
+    ]);
     expect((await counter('paid')) - before).toBe(1);
     expect(await outboxRows(link.id)).toBe(1);
   });
@@ -192,7 +200,9 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect({ round, paid: pay.status === 'fulfilled' }).toEqual({ round, paid: !swept });
       expect(final.status).toBe(swept ? 'expired' : 'paid');
       expect(repeat[0]).toMatchObject({ status: 'rejected', reason: { code: 'payment_link.err.not_pending' } });
-      expect(await lateRows(link.id)).toEqual(swept ? [expect.objectContaining({ link_status: 'expired', gateway_payment_id: `sbx_${link.id}` })] : []);
+      expect(await lateRows(link.id)).toEqual(
+        swept ? [expect.objectContaining({ link_status: 'expired', gateway_payment_id: `sbx_${link.id}` })] : [],
+      );
       expect(await outboxRows(link.id)).toBe(swept ? 0 : 1);
       outcomes[swept ? 'late' : 'paid'] += 1;
     }

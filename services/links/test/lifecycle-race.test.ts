@@ -75,14 +75,17 @@ describe('cancel, pay and expire racing on one link', () => {
       winners[winner] = (winners[winner] ?? 0) + 1;
       expect(due.has(link.id) ? ['paid', 'expired'] : ['paid', 'canceled']).toContain(winner);
 
-      for (const [move, result] of [['canceled', cancel], ['paid', pay]] as const) {
+      for (const [move, result] of [
+        ['canceled', cancel],
+        ['paid', pay],
+      ] as const) {
         if (result.status === 'fulfilled') {
           expect(result.value).toMatchObject({ id: link.id, status: move });
         } else {
           expect(result.reason).toMatchObject({ code: 'payment_link.err.not_pending', message: `Payment link is ${winner}, not pending` });
         }
       }
-      expect((final.paid_at !== null)).toBe(winner === 'paid');
+      expect(final.paid_at !== null).toBe(winner === 'paid');
       expect(outbox.filter((r) => r.message_key === link.id)).toHaveLength(winner === 'paid' ? 1 : 0);
     }
     expect(Object.values(winners).reduce((a, b) => a + b, 0)).toBe(LINKS);

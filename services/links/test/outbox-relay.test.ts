@@ -26,7 +26,12 @@ describe('outbox relay', () => {
     const system = await startLinksSystem(
       'linksrelaydown',
       // This replica's relay points at a closed port: Kafka is "down" for it.
-      { KAFKA_BROKERS: `127.0.0.1:${await freePort()}`, OUTBOX_PUBLISH_TIMEOUT_MS: '300', OUTBOX_POLL_INTERVAL_MS: '50', OUTBOX_MAX_BACKOFF_MS: '200' },
+      {
+        KAFKA_BROKERS: `127.0.0.1:${await freePort()}`,
+        OUTBOX_PUBLISH_TIMEOUT_MS: '300',
+        OUTBOX_POLL_INTERVAL_MS: '50',
+        OUTBOX_MAX_BACKOFF_MS: '200',
+      },
       relayLog.log,
     );
     const kafka = await recordTopic(system.topic);
@@ -111,7 +116,9 @@ describe('outbox relay', () => {
 
     it('leaves a row younger than the publish time-out to the process that wrote it, and claims it after', async () => {
       const id = randomUUID();
-      await db.transaction((client) => insertOutboxEntry(client, { id, topic: 't', key: id, payload: { event_id: id }, headers: { 'event-id': id } }));
+      await db.transaction((client) =>
+        insertOutboxEntry(client, { id, topic: 't', key: id, payload: { event_id: id }, headers: { 'event-id': id } }),
+      );
       const outbox = new OutboxRepository(db);
       const published: string[] = [];
       const publish = async (entries: { id: string }[]): Promise<void> => {
@@ -120,7 +127,10 @@ describe('outbox relay', () => {
       // The writer's own publish may still be in flight for up to the time-out: the poll must not race it.
       expect(await outbox.publishBatch(100, 60_000, publish)).toBe(0);
       expect(published).toEqual([]);
-      const [row] = await db.query<{ age_ms: number }>(`SELECT (EXTRACT(EPOCH FROM now() - created_at) * 1000)::float8 AS age_ms FROM outbox WHERE id = $1`, [id]);
+      const [row] = await db.query<{ age_ms: number }>(
+        `SELECT (EXTRACT(EPOCH FROM now() - created_at) * 1000)::float8 AS age_ms FROM outbox WHERE id = $1`,
+        [id],
+      );
       expect(await outbox.publishBatch(100, Math.max(0, (row?.age_ms ?? 0) - 1), publish)).toBe(1);
       expect(published).toEqual([id]);
       expect(await unpublished(db)).toBe(0);
@@ -177,6 +187,5 @@ describe('outbox relay', () => {
         await kafka.close();
       }
     });
-
   });
 });

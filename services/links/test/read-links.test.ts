@@ -6,11 +6,7 @@ describe('links.get and links.list', () => {
   let system: LinksSystem;
 
   const list = (identity: Identity, query: Partial<ListLinksCommand> = {}): Promise<PaymentLinkPage> =>
-    system.bus.request(
-      subjects.linksList,
-      { limit: 20, cursor: null, status: null, shop_id: null, order_id: null, ...query },
-      identity,
-    );
+    system.bus.request(subjects.linksList, { limit: 20, cursor: null, status: null, shop_id: null, order_id: null, ...query }, identity);
 
   /** Every page of a listing, following next_cursor until has_more is false. */
   const listAll = async (identity: Identity, query: Partial<ListLinksCommand>): Promise<PaymentLinkPage[]> => {
@@ -27,10 +23,9 @@ describe('links.get and links.list', () => {
 
   /** Moves a link's expiry into the past, as if its lifetime had elapsed. */
   const makeDue = (id: string) =>
-    system.linksDb.query(
-      "UPDATE payment_links SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE id = $1",
-      [id],
-    );
+    system.linksDb.query("UPDATE payment_links SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE id = $1", [
+      id,
+    ]);
 
   beforeAll(async () => {
     system = await startLinksSystem('linksread');
@@ -104,7 +99,11 @@ describe('links.get and links.list', () => {
       expect(pages.map((p) => p.payment_links.length)).toEqual([3, 3, 1]);
       expect(pages.flatMap((p) => p.payment_links.map((l) => l.id))).toEqual([...created].reverse());
       // The links cross the bus once; the gateway adds the `payments` alias.
-      const raw = await system.bus.requestJson(subjects.linksList, { limit: 3, cursor: null, status: null, shop_id: null, order_id: null }, apiKey(merchant));
+      const raw = await system.bus.requestJson(
+        subjects.linksList,
+        { limit: 3, cursor: null, status: null, shop_id: null, order_id: null },
+        apiKey(merchant),
+      );
       expect(Object.keys(JSON.parse(raw.toString('utf8')) as object)).toEqual(['has_more', 'next_cursor', 'payment_links']);
       expect(pages[2]?.next_cursor).toBeNull();
     });

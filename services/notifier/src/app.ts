@@ -80,8 +80,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   const ops = await startOpsServer({
     port: config.OPS_PORT,
     // Not Kafka: a notifier without Kafka still sends the deliveries it holds and serves the delivery log.
-    ready: async () =>
-      (await natsAnswers(nc)) && (await db.ping()),
+    ready: async () => (await natsAnswers(nc)) && (await db.ping()),
     metrics,
   });
   log.info({ ops_port: ops.port, namespace: config.BUS_NAMESPACE, topic: config.PAYMENT_EVENTS_TOPIC }, 'notifier service started');

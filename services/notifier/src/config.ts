@@ -31,7 +31,10 @@ const notifierEnv = {
   ...commonEnv,
   OPS_PORT: opsPort(9103),
   KAFKA_GROUP_ID: z.string().min(1).max(200).default('notifier'),
-  PAYMENT_EVENTS_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/).default(PAYMENT_EVENTS_TOPIC),
+  PAYMENT_EVENTS_TOPIC: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]{1,249}$/)
+    .default(PAYMENT_EVENTS_TOPIC),
   /** How long the group waits for a silent member; a restarted notifier waits out its old self this long. */
   KAFKA_SESSION_TIMEOUT_MS: int(6000, 300_000, 10_000),
   /**

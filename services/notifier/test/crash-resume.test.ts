@@ -22,7 +22,9 @@ describe('notifier killed mid-series', () => {
     return proc;
   };
   const exited = (proc: ChildProcess): Promise<number | null> =>
-    proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve(proc.exitCode) : new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.exitCode !== null || proc.signalCode !== null
+      ? Promise.resolve(proc.exitCode)
+      : new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
 
   beforeAll(async () => {
     await system.start({ withNotifier: false });

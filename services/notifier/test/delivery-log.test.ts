@@ -19,7 +19,11 @@ describe('delivery log over NATS', () => {
     receiver = await new Receiver().start();
     shopId = await system.createShop(receiver.url, 'secret');
     strangerShop = await system.createShop(receiver.url, null, stranger);
-    const events = [system.event(shopId, system.merchantId, link1), system.event(shopId, system.merchantId, link2), system.event(strangerShop, stranger, strangerLink)];
+    const events = [
+      system.event(shopId, system.merchantId, link1),
+      system.event(shopId, system.merchantId, link2),
+      system.event(strangerShop, stranger, strangerLink),
+    ];
     for (const e of events) await system.publish(e);
     for (const e of events) {
       await system.settled(e.event_id);
@@ -45,7 +49,15 @@ describe('delivery log over NATS', () => {
           payment_link_id: link1,
           event: 'payment.succeeded',
           status: 'succeeded',
-          attempts: [{ attempt: 1, at: expect.stringMatching(/\+03:00$/) as unknown, status_code: 200, error: null, duration_ms: expect.any(Number) as unknown }],
+          attempts: [
+            {
+              attempt: 1,
+              at: expect.stringMatching(/\+03:00$/) as unknown,
+              status_code: 200,
+              error: null,
+              duration_ms: expect.any(Number) as unknown,
+            },
+          ],
           attempts_omitted: 0,
         },
       ],
@@ -91,8 +103,12 @@ describe('delivery log over NATS', () => {
   });
 
   it('refuses to resend another merchant’s delivery and answers not_found for an unknown one', async () => {
-    await expect(system.bus!.request(subjects.deliveriesResend, { id: ids[strangerLink]! }, system.merchant())).rejects.toMatchObject({ kind: 'forbidden' });
-    await expect(system.bus!.request(subjects.deliveriesResend, { id: randomUUID() }, system.merchant())).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(system.bus!.request(subjects.deliveriesResend, { id: ids[strangerLink]! }, system.merchant())).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
+    await expect(system.bus!.request(subjects.deliveriesResend, { id: randomUUID() }, system.merchant())).rejects.toMatchObject({
+      kind: 'not_found',
+    });
   });
 
   it('shows the newest 20 attempts of a long history and counts the older ones, in the list and the resend reply', async () => {

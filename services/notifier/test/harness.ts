@@ -56,7 +56,10 @@ export class TestSystem {
   readonly topic: string;
   env: Record<string, string> = {};
 
-  constructor(private readonly label: string, private readonly overrides: Record<string, string> = {}) {
+  constructor(
+    private readonly label: string,
+    private readonly overrides: Record<string, string> = {},
+  ) {
     this.namespace = uniqueNamespace(label);
     this.topic = `payment-events-${this.namespace}`;
   }
@@ -65,7 +68,14 @@ export class TestSystem {
     this.database = await createTestDatabase(this.label);
     await migrateShops(this.database.url, log);
     await migrateNotifier(this.database.url, log);
-    const common = { NODE_ENV: 'test', DATABASE_URL: this.database.url, BUS_NAMESPACE: this.namespace, IDENTITY_TOKEN_SECRET: IDENTITY_SECRET, OPS_PORT: '0', LOG_LEVEL: 'silent' };
+    const common = {
+      NODE_ENV: 'test',
+      DATABASE_URL: this.database.url,
+      BUS_NAMESPACE: this.namespace,
+      IDENTITY_TOKEN_SECRET: IDENTITY_SECRET,
+      OPS_PORT: '0',
+      LOG_LEVEL: 'silent',
+    };
     const shopsConfig = loadShopsConfig(common);
     this.shopsService = await startShops(shopsConfig, log);
     this.shopsDb = new Db({ url: this.database.url, schema: SHOPS_SCHEMA, log });
@@ -147,7 +157,9 @@ export class TestSystem {
   }
 
   async delivery(eventId: string): Promise<{ id: string; status: string; webhook_id: string; attempts_made: number; series: number } | undefined> {
-    const { rows } = await this.pg!.query('SELECT id, status, webhook_id, attempts_made, series FROM notifier.deliveries WHERE event_id = $1', [eventId]);
+    const { rows } = await this.pg!.query('SELECT id, status, webhook_id, attempts_made, series FROM notifier.deliveries WHERE event_id = $1', [
+      eventId,
+    ]);
     return rows[0];
   }
 

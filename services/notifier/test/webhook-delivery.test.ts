@@ -150,7 +150,9 @@ describe('webhook delivery', () => {
     const fastEvent = system.event(await system.createShop(fast.url, null));
     await system.publish(fastEvent);
     const hit = await fast.nth(1);
-    const { rows } = await system.pg!.query<{ created_at: Date }>('SELECT created_at FROM notifier.deliveries WHERE event_id = $1', [fastEvent.event_id]);
+    const { rows } = await system.pg!.query<{ created_at: Date }>('SELECT created_at FROM notifier.deliveries WHERE event_id = $1', [
+      fastEvent.event_id,
+    ]);
     // Sent within moments of being stored, although the slow shop had deliveries due all along...
     expect(hit.at - rows[0]!.created_at.getTime()).toBeLessThan(500);
     // ...which never had more than its two endpoint slots.
@@ -158,7 +160,7 @@ describe('webhook delivery', () => {
     slow.release();
   });
 
-  it('holds two shops that share one endpoint to that endpoint\'s two slots together, then delivers all', async () => {
+  it("holds two shops that share one endpoint to that endpoint's two slots together, then delivers all", async () => {
     const shared = await receiver((n) => (n <= 2 ? 'hang' : { status: 200 }));
     const shops = [await system.createShop(shared.url, null), await system.createShop(shared.url, null)];
     const events = shops.flatMap((shopId) => [system.event(shopId), system.event(shopId), system.event(shopId)]);
@@ -174,7 +176,7 @@ describe('webhook delivery', () => {
     expect(shared.maxOpen).toBe(2);
   });
 
-  it('sends to a shop\'s new URL as soon as the shops service announced the change', async () => {
+  it("sends to a shop's new URL as soon as the shops service announced the change", async () => {
     const before = await receiver();
     const after = await receiver();
     const shopId = await system.createShop(before.url, SECRET);

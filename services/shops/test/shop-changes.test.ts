@@ -32,7 +32,10 @@ describe('shop change notices', () => {
   /** Resolves with the first notice from `fromIndex` on that matches. */
   const notice = (match: (n: ShopsChangedMessage) => boolean, fromIndex: number): Promise<void> =>
     new Promise((resolve) => {
-      if (notices.slice(fromIndex).some(match)) { resolve(); return; }
+      if (notices.slice(fromIndex).some(match)) {
+        resolve();
+        return;
+      }
       waiters.push({ match, resolve });
     });
 

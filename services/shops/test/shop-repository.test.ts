@@ -47,9 +47,9 @@ describe('shop repository and use cases', () => {
 
   it('refuses a webhook URL that resolves to a private address with validation_failed', async () => {
     const privateDns: ShopUseCaseDeps = { shops: repo, webhookPolicy: { allowPrivateTargets: false, resolve: async () => ['10.0.0.7'] } };
-    await expect(
-      createShop(privateDns, { merchant_id: merchantId, name: 'X', webhook_url: 'https://internal.example/hook' }),
-    ).rejects.toMatchObject({ code: 'common.err.validation_failed' });
+    await expect(createShop(privateDns, { merchant_id: merchantId, name: 'X', webhook_url: 'https://internal.example/hook' })).rejects.toMatchObject({
+      code: 'common.err.validation_failed',
+    });
   });
 
   it('refuses out-of-range rates and a blank name with validation_failed', async () => {

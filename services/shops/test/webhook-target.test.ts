@@ -31,12 +31,27 @@ describe('shops.webhook_target over NATS', () => {
     database = await createTestDatabase('shopstarget');
     await migrateShops(database.url, log);
     const namespace = uniqueNamespace('shopstarget');
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, IDENTITY_TOKEN_SECRET: SECRET, OPS_PORT: '0' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      BUS_NAMESPACE: namespace,
+      IDENTITY_TOKEN_SECRET: SECRET,
+      OPS_PORT: '0',
+    });
     running = await startShops(config, log);
     db = new Db({ url: database.url, schema: SHOPS_SCHEMA, log });
     const repo = new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY));
     const shop = (name: string, webhook_url: string | null, webhook_secret: string | null) =>
-      repo.createShop({ merchant_id: owner, name, status: 'approved', fee_payer: 'merchant', crypto_bps: 100, sbp_bps: 100, webhook_url, webhook_secret });
+      repo.createShop({
+        merchant_id: owner,
+        name,
+        status: 'approved',
+        fee_payer: 'merchant',
+        crypto_bps: 100,
+        sbp_bps: 100,
+        webhook_url,
+        webhook_secret,
+      });
     signedShop = (await shop('Signed', 'https://example.com/hook', 'topsecret-ключ')).shop.id;
     unsignedShop = (await shop('Unsigned', 'https://example.com/plain', null)).shop.id;
     silentShop = (await shop('Silent', null, null)).shop.id;

@@ -28,7 +28,11 @@ export function composeEnv(service: ComposeService): Record<string, string> {
   if (Array.isArray(env)) {
     return Object.fromEntries(env.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
   }
-  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(env)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, String(v)]),
+  );
 }
 
 export function dependsOn(service: ComposeService): Record<string, string> {

@@ -14,9 +14,7 @@ export interface K8sObject {
 
 /** kubectl from KUBECTL or PATH; a clear failure when missing (CI installs it, see docs/deploy.md). */
 export function findKubectl(): string {
-  const candidates = process.env.KUBECTL
-    ? [process.env.KUBECTL]
-    : (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'kubectl'));
+  const candidates = process.env.KUBECTL ? [process.env.KUBECTL] : (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'kubectl'));
   for (const path of candidates) {
     try {
       accessSync(path, constants.X_OK);

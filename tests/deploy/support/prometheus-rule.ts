@@ -6,8 +6,14 @@ const stringMap = z.record(z.string(), z.string());
 
 const rule = z
   .strictObject({
-    alert: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-    record: z.string().regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/).optional(),
+    alert: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
+    record: z
+      .string()
+      .regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/)
+      .optional(),
     expr: z.string().min(1),
     for: duration.optional(),
     keep_firing_for: duration.optional(),

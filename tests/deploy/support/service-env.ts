@@ -23,12 +23,15 @@ export const LOADERS: Record<ServiceName, Loader> = {
  */
 export function keysReadBy(load: Loader): string[] {
   const seen = new Set<string>();
-  const recorder = new Proxy({}, {
-    get(_target, key) {
-      if (typeof key === 'string' && /^[A-Z][A-Z0-9_]*$/.test(key)) seen.add(key);
-      return undefined;
+  const recorder = new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if (typeof key === 'string' && /^[A-Z][A-Z0-9_]*$/.test(key)) seen.add(key);
+        return undefined;
+      },
     },
-  });
+  );
   load(recorder);
   return [...seen].sort();
 }

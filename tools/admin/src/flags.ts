@@ -34,8 +34,7 @@ export function parseFlags<S extends z.ZodType>(args: string[], options: Options
 }
 
 /** Flags are named as an operator types them in the message (`--email: ...`), by name in `details`. */
-const flagsInvalid = (issues: FieldIssue[]) =>
-  validationFailed(issues.map((i) => `--${i.field}: ${i.message}`).join('; '), issues);
+const flagsInvalid = (issues: FieldIssue[]) => validationFailed(issues.map((i) => `--${i.field}: ${i.message}`).join('; '), issues);
 
 /** A whole number given as a flag, then checked by `inner`. */
 const wholeNumber = <T extends z.ZodType<unknown, number>>(inner: T) =>

@@ -123,14 +123,22 @@ describe('admin CLI', () => {
     const merchantId = await newMerchant('full@example.com');
     const out = await ok([
       'shop:create',
-      '--merchant', merchantId,
-      '--name', 'Full shop',
-      '--status', 'approved',
-      '--fee-payer', 'split',
-      '--crypto-bps', '250',
-      '--sbp-bps', '0',
-      '--webhook-url', 'https://93.184.216.34/hook',
-      '--webhook-secret', 'whsec-plain',
+      '--merchant',
+      merchantId,
+      '--name',
+      'Full shop',
+      '--status',
+      'approved',
+      '--fee-payer',
+      'split',
+      '--crypto-bps',
+      '250',
+      '--sbp-bps',
+      '0',
+      '--webhook-url',
+      'https://93.184.216.34/hook',
+      '--webhook-secret',
+      'whsec-plain',
     ]);
     const shopId = Number(out.shop_id);
     await expect(shops.getShop(shopId)).resolves.toMatchObject({ status: 'approved', feePayer: 'split', cryptoBps: 250, sbpBps: 0 });
@@ -176,9 +184,7 @@ describe('admin CLI', () => {
   it('shop:update changes only the given settings and prints the shop without secrets', async () => {
     const merchantId = await newMerchant('update@example.com');
     const { shop_id: shopId } = await ok(['shop:create', '--merchant', merchantId, '--name', 'Before']);
-    const out = await ok([
-      'shop:update', '--shop', String(shopId), '--status', 'approved', '--sbp-bps', '75', '--webhook-secret', 'new-secret',
-    ]);
+    const out = await ok(['shop:update', '--shop', String(shopId), '--status', 'approved', '--sbp-bps', '75', '--webhook-secret', 'new-secret']);
     expect(out).toEqual({
       id: shopId,
       merchant_id: merchantId,
@@ -198,7 +204,15 @@ describe('admin CLI', () => {
   it('shop:update with empty values clears the webhook URL and secret', async () => {
     const merchantId = await newMerchant('clear@example.com');
     const { shop_id: shopId } = await ok([
-      'shop:create', '--merchant', merchantId, '--name', 'C', '--webhook-url', 'https://93.184.216.34/h', '--webhook-secret', 's',
+      'shop:create',
+      '--merchant',
+      merchantId,
+      '--name',
+      'C',
+      '--webhook-url',
+      'https://93.184.216.34/h',
+      '--webhook-secret',
+      's',
     ]);
     const out = await ok(['shop:update', '--shop', String(shopId), '--webhook-url', '', '--webhook-secret', '']);
     expect(out).toMatchObject({ webhook_url: null, has_webhook_secret: false });
@@ -226,14 +240,22 @@ describe('admin CLI', () => {
     const count = async (db: Db, table: string): Promise<number> =>
       Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]?.n);
     // NUL and lone surrogates cannot travel in argv at all; flags.test.ts covers them in-process.
-    const hostile = [['bell (C0)', '\u0007'], ['next line (C1)', '\u0085'], ['right-to-left override', '\u202e']] as const;
+    const hostile = [
+      ['bell (C0)', '\u0007'],
+      ['next line (C1)', '\u0085'],
+      ['right-to-left override', '\u202e'],
+    ] as const;
 
     it.each(hostile)('merchant:create with %s in --email exits 2 naming the flag, and stores nothing', async (_name, ch) => {
       const before = await count(gatewayDb, 'merchants');
       const run = await fails(['merchant:create', '--email', `ops${ch}@example.com`, '--password', 'correct horse']);
       expect(run.code).toBe(2);
       expect(JSON.parse(run.stderr)).toEqual({
-        error: { code: 'common.err.validation_failed', message: expect.stringContaining('--email'), details: [{ field: 'email', code: 'custom', message: expect.any(String) }] },
+        error: {
+          code: 'common.err.validation_failed',
+          message: expect.stringContaining('--email'),
+          details: [{ field: 'email', code: 'custom', message: expect.any(String) }],
+        },
       });
       expect(await count(gatewayDb, 'merchants')).toBe(before);
     });

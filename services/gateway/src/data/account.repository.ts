@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@pl/db';
 import { AppError } from '@pl/errors';
-import {
-  digestsEqual,
-  DUMMY_PASSWORD_HASH,
-  hashPassword,
-  newApiKeyPair,
-  sha256,
-  verifyPassword,
-} from '../domain/credentials';
+import { digestsEqual, DUMMY_PASSWORD_HASH, hashPassword, newApiKeyPair, sha256, verifyPassword } from '../domain/credentials';
 
 export interface Merchant {
   id: string;
@@ -45,11 +38,7 @@ export class AccountRepository {
           passwordHash,
           input.emailConfirmed,
         ]);
-        await c.query('INSERT INTO api_keys (public_key, merchant_id, secret_sha256) VALUES ($1, $2, $3)', [
-          apiKey,
-          id,
-          sha256(apiSecret),
-        ]);
+        await c.query('INSERT INTO api_keys (public_key, merchant_id, secret_sha256) VALUES ($1, $2, $3)', [apiKey, id, sha256(apiSecret)]);
       });
     } catch (e) {
       if ((e as { code?: string }).code === '23505') {
@@ -75,20 +64,16 @@ export class AccountRepository {
 
   /** The merchant for an email and password, or null; an unknown email takes as long as a wrong password. */
   async findByLogin(email: string, password: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow>(
-      'SELECT id, email, email_confirmed, password_hash FROM merchants WHERE lower(email) = lower($1)',
-      [email],
-    );
+    const rows = await this.db.query<MerchantRow>('SELECT id, email, email_confirmed, password_hash FROM merchants WHERE lower(email) = lower($1)', [
+      email,
+    ]);
     const row = rows[0];
     const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
     return row && ok ? toMerchant(row) : null;
   }
 
   async findById(id: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow>(
-      'SELECT id, email, email_confirmed, password_hash FROM merchants WHERE id = $1',
-      [id],
-    );
+    const rows = await this.db.query<MerchantRow>('SELECT id, email, email_confirmed, password_hash FROM merchants WHERE id = $1', [id]);
     return rows[0] ? toMerchant(rows[0]) : null;
   }
 }

@@ -1,11 +1,5 @@
 import type { BusClient } from '@pl/bus';
-import {
-  subjects,
-  type ListDeliveriesCommand,
-  type MerchantIdentity,
-  type WebhookDelivery,
-  type WebhookDeliveryList,
-} from '@pl/contracts';
+import { subjects, type ListDeliveriesCommand, type MerchantIdentity, type WebhookDelivery, type WebhookDeliveryList } from '@pl/contracts';
 
 /** The notifier's delivery log, asked on behalf of a merchant (the notifier checks ownership). */
 export class DeliveriesClient {

@@ -13,9 +13,7 @@ export interface IdempotencyLease {
   marker: string;
 }
 
-type Stored =
-  | { state: 'in_progress'; fingerprint: string; owner: string }
-  | { state: 'done'; fingerprint: string; status: number; body: unknown };
+type Stored = { state: 'in_progress'; fingerprint: string; owner: string } | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
 // Compare-and-set in one step: a request whose in-progress marker expired (a very slow request)
 // must not overwrite or drop the result of the request that claimed the key after it.
@@ -68,9 +66,7 @@ export class IdempotencyStore {
   async complete(lease: IdempotencyLease, status: number, body: unknown): Promise<void> {
     const { fingerprint } = JSON.parse(lease.marker) as { fingerprint: string };
     const done = JSON.stringify({ state: 'done', fingerprint, status, body } satisfies Stored);
-    await redisCall(WHAT, () =>
-      this.redis.eval(SET_IF_HELD, { keys: [lease.key], arguments: [lease.marker, done, String(this.ttlSeconds)] }),
-    );
+    await redisCall(WHAT, () => this.redis.eval(SET_IF_HELD, { keys: [lease.key], arguments: [lease.marker, done, String(this.ttlSeconds)] }));
   }
 
   /**

@@ -52,9 +52,7 @@ describe('parseCallbackBody', () => {
   it('answers invalid_json for broken JSON or bytes that are not UTF-8, validation_failed for a bad status', () => {
     expect(codeOf(() => parseCallbackBody(Buffer.from('{')))).toBe('common.err.invalid_json');
     expect(codeOf(() => parseCallbackBody(Buffer.from([0x7b, 0xff, 0x7d])))).toBe('common.err.invalid_json');
-    expect(codeOf(() => parseCallbackBody(Buffer.from('{"gateway_payment_id":"x","status":"refunded"}')))).toBe(
-      'common.err.validation_failed',
-    );
+    expect(codeOf(() => parseCallbackBody(Buffer.from('{"gateway_payment_id":"x","status":"refunded"}')))).toBe('common.err.validation_failed');
     expect(codeOf(() => parseCallbackBody(Buffer.from('{"status":"paid"}')))).toBe('common.err.validation_failed');
   });
 });

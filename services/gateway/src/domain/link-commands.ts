@@ -1,11 +1,4 @@
-import {
-  cancelLinkBody,
-  createLinkBody,
-  listLinksQuery,
-  uuid,
-  type CreateLinkCommand,
-  type ListLinksCommand,
-} from '@pl/contracts';
+import { cancelLinkBody, createLinkBody, listLinksQuery, uuid, type CreateLinkCommand, type ListLinksCommand } from '@pl/contracts';
 import { notFound } from '@pl/errors';
 import { parseOrThrow, validationError } from './validation';
 

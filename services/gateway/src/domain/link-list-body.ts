@@ -21,8 +21,7 @@ const LIST_END = Buffer.from('}', 'utf8');
  */
 export function withPaymentsAlias(pageJson: Buffer): Buffer {
   const member = pageJson.indexOf(LINKS_MEMBER);
-  const laidOut =
-    member > 0 && pageJson.subarray(0, PAGE_START.length).equals(PAGE_START) && pageJson[pageJson.length - 1] === CLOSING_BRACE;
+  const laidOut = member > 0 && pageJson.subarray(0, PAGE_START.length).equals(PAGE_START) && pageJson[pageJson.length - 1] === CLOSING_BRACE;
   if (laidOut) {
     const head = pageJson.subarray(1, member);
     const links = pageJson.subarray(member + LINKS_MEMBER.length, pageJson.length - 1);

@@ -73,7 +73,13 @@ describe('toPaymentLink', () => {
 
   it('shows gateway fields once they are set', () => {
     const view = toPaymentLink(
-      record({ gatewayProvider: 'sandbox', network: 'USDT-TRC20', payerCryptoAmount: '12.345678', paidAt: new Date('2026-11-22T08:00:00Z'), status: 'paid' }),
+      record({
+        gatewayProvider: 'sandbox',
+        network: 'USDT-TRC20',
+        payerCryptoAmount: '12.345678',
+        paidAt: new Date('2026-11-22T08:00:00Z'),
+        status: 'paid',
+      }),
       BASE,
     );
     expect(view).toMatchObject({ gateway_provider: 'sandbox', network: 'USDT-TRC20', payer_crypto_amount: '12.345678', status: 'paid' });

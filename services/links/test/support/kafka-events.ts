@@ -73,7 +73,10 @@ export async function recordTopic(topic: string): Promise<TopicRecorder> {
     async settled(keys) {
       const marker = randomBytes(6).toString('hex');
       const unique = [...new Set(keys)];
-      await publisher.publish(topic, unique.map((key) => ({ key, value: '{}', headers: { [MARKER_HEADER]: marker } })));
+      await publisher.publish(
+        topic,
+        unique.map((key) => ({ key, value: '{}', headers: { [MARKER_HEADER]: marker } })),
+      );
       const arrived = (): number => events.filter((e) => e.headers[MARKER_HEADER] === marker).length;
       await until(() => arrived() === unique.length, 'markers did not arrive');
       return real();
@@ -83,4 +86,3 @@ export async function recordTopic(topic: string): Promise<TopicRecorder> {
     },
   };
 }
-

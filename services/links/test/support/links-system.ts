@@ -72,11 +72,7 @@ export interface LinksSystem {
   stop(): Promise<void>;
 }
 
-export async function startLinksSystem(
-  label: string,
-  linksEnv: NodeJS.ProcessEnv = {},
-  linksLog: pino.Logger = log,
-): Promise<LinksSystem> {
+export async function startLinksSystem(label: string, linksEnv: NodeJS.ProcessEnv = {}, linksLog: pino.Logger = log): Promise<LinksSystem> {
   const database: TestDatabase = await createTestDatabase(label);
   await migrateShops(database.url, log);
   await migrateLinks(database.url, log);

@@ -8,7 +8,11 @@ export interface LogLine {
 }
 
 /** A pino logger whose lines a test can read and wait for. */
-export function recordingLogger(level: pino.Level = 'debug'): { log: pino.Logger; lines: LogLine[]; until(match: (lines: LogLine[]) => boolean): Promise<void> } {
+export function recordingLogger(level: pino.Level = 'debug'): {
+  log: pino.Logger;
+  lines: LogLine[];
+  until(match: (lines: LogLine[]) => boolean): Promise<void>;
+} {
   const lines: LogLine[] = [];
   const waiters = new Set<() => void>();
   const stream = new Writable({

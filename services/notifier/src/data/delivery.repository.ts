@@ -62,7 +62,10 @@ const RECORD_BATCH = 200;
 /** Most Kafka slices (each up to the subscriber's slice size) stored by one statement. */
 const STORE_BATCH = 16;
 
-interface StoredEvent { event: PaymentSucceededEvent; delivery: NewDelivery }
+interface StoredEvent {
+  event: PaymentSucceededEvent;
+  delivery: NewDelivery;
+}
 
 /** The notifier's tables: received events, deliveries and their attempts. */
 export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQueue {

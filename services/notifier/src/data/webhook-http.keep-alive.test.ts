@@ -69,7 +69,7 @@ describe('webhook connections', () => {
     }
   });
 
-  it('does not send again when a fresh connection is dropped: that is the attempt\'s failure', async () => {
+  it("does not send again when a fresh connection is dropped: that is the attempt's failure", async () => {
     const r = await receiver((req) => req.socket.destroy());
     try {
       expect(await send(r.url)).toMatchObject({ ok: false, statusCode: null, error: 'connection failed: ECONNRESET' });

@@ -78,13 +78,23 @@ class BlockedTargetError extends Error {
 export function guardedLookup(allowPrivateTargets: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) { callback(err, '', 0); return; }
-      if (!allowPrivateTargets && (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address)))) {
-        callback(new BlockedTargetError(BLOCKED), '', 0); return;
+      if (err) {
+        callback(err, '', 0);
+        return;
       }
-      if (options.all) { callback(null, addresses); return; }
+      if (!allowPrivateTargets && (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address)))) {
+        callback(new BlockedTargetError(BLOCKED), '', 0);
+        return;
+      }
+      if (options.all) {
+        callback(null, addresses);
+        return;
+      }
       const first = addresses[0];
-      if (!first) { callback(new BlockedTargetError(BLOCKED), '', 0); return; }
+      if (!first) {
+        callback(new BlockedTargetError(BLOCKED), '', 0);
+        return;
+      }
       callback(null, first.address, first.family);
     });
   };
@@ -187,12 +197,19 @@ export class HttpWebhookSender implements WebhookSender {
       try {
         target = new URL(url);
       } catch {
-        finish('webhook url is invalid'); return;
+        finish('webhook url is invalid');
+        return;
       }
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') { finish('webhook url must use http or https'); return; }
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        finish('webhook url must use http or https');
+        return;
+      }
       const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
       // An IP literal never goes through lookup, so it is judged here.
-      if (!allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) { finish(BLOCKED); return; }
+      if (!allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) {
+        finish(BLOCKED);
+        return;
+      }
 
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       const agent = target.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
@@ -220,7 +237,10 @@ export class HttpWebhookSender implements WebhookSender {
         sent.on('error', (err) => {
           const code = (err as { code?: unknown }).code;
           // The receiver closed a kept connection as we reused it: the same attempt goes once more, on a fresh one.
-          if (!response && !settled && reuse && sent.reusedSocket && typeof code === 'string' && STALE_CONNECTION.has(code)) { go(false); return; }
+          if (!response && !settled && reuse && sent.reusedSocket && typeof code === 'string' && STALE_CONNECTION.has(code)) {
+            go(false);
+            return;
+          }
           finish(response ? null : describeError(err));
         });
         sent.end(body);

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { crashPoint } from '@pl/config';
-import type { AttemptResult, AttemptVerdict, ClaimedDelivery, DeliveryQueue, EndpointRoom, WebhookSender, WebhookTarget, WebhookTargetSource } from './delivery';
+import type {
+  AttemptResult,
+  AttemptVerdict,
+  ClaimedDelivery,
+  DeliveryQueue,
+  EndpointRoom,
+  WebhookSender,
+  WebhookTarget,
+  WebhookTargetSource,
+} from './delivery';
 import type { FreshDeliverySlots } from './payment-event';
 import { nextRetryDelayMs, type RetryPolicy } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
@@ -189,7 +198,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
         // Rows of full endpoints were not even read, so any excluded shop may have some waiting.
         this.starved = claims.length === free || seen > claims.length || excludeShops.length > 0;
         if (claims.length > 0 && claims.length === free) this.again = true;
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have come while claiming; narrowing cannot see it
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have come while claiming; narrowing cannot see it
       } while (this.again && !this.stopped);
     } catch (err) {
       this.log.warn({ err }, 'claiming due webhook deliveries failed; the poll tries again');
@@ -291,10 +300,13 @@ export class DeliveryWorker implements FreshDeliverySlots {
     if (this.stopped || when >= this.dueAt) return;
     clearTimeout(this.dueTimer);
     this.dueAt = when;
-    this.dueTimer = setTimeout(() => {
-      this.dueAt = Number.POSITIVE_INFINITY;
-      this.wake();
-    }, Math.max(0, when - Date.now()));
+    this.dueTimer = setTimeout(
+      () => {
+        this.dueAt = Number.POSITIVE_INFINITY;
+        this.wake();
+      },
+      Math.max(0, when - Date.now()),
+    );
   }
 }
 

@@ -5,7 +5,16 @@ import { acceptPaymentEvents, type EventInbox, type NewDelivery } from './paymen
 
 /** Pure units: the worker and the intake with in-memory stand-ins for the database and the network. */
 
-const ok = (): AttemptResult => ({ at: new Date(), durationMs: 1, statusCode: 200, error: null, responseHead: null, ok: true, throttled: false, retryAfterMs: null });
+const ok = (): AttemptResult => ({
+  at: new Date(),
+  durationMs: 1,
+  statusCode: 200,
+  error: null,
+  responseHead: null,
+  ok: true,
+  throttled: false,
+  retryAfterMs: null,
+});
 
 /** A sender whose requests the test answers by hand, so attempts stay in flight as long as it wants. */
 function heldSender(): WebhookSender & { sent: string[]; answerAll(): void } {
@@ -68,7 +77,16 @@ const event = (shopId: number): PaymentSucceededEvent => {
     event: 'payment.succeeded',
     occurred_at: '2026-11-24T10:00:00+03:00',
     merchant_id: '00000000-0000-4000-8000-999999999999',
-    data: { payment_link_id: id, id, shop_id: shopId, order_id: null, amount: '10.00', merchant_credit: '9.90', status: 'paid', paid_at: '2026-11-24T10:00:00+03:00' },
+    data: {
+      payment_link_id: id,
+      id,
+      shop_id: shopId,
+      order_id: null,
+      amount: '10.00',
+      merchant_credit: '9.90',
+      status: 'paid',
+      paid_at: '2026-11-24T10:00:00+03:00',
+    },
   };
 };
 

@@ -20,10 +20,7 @@ export const hexSignature = (body: Buffer, secret: string): string => createHmac
  * the secret; a Standard Webhooks library verifies it with `whsec_` + base64 of those bytes.
  */
 export function standardSignature(webhookId: string, timestamp: number, body: Buffer, secret: string): string {
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${webhookId}.${timestamp}.`)
-    .update(body)
-    .digest('base64');
+  const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${webhookId}.${timestamp}.`).update(body).digest('base64');
   return `v1,${mac}`;
 }
 

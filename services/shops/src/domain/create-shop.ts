@@ -8,10 +8,7 @@ export interface ShopUseCaseDeps {
 }
 
 /** Registers a shop for an existing merchant and issues its first cashier key (returned once). */
-export async function createShop(
-  deps: ShopUseCaseDeps,
-  input: NewShopInput,
-): Promise<{ shop: Shop; cashierKey: string }> {
+export async function createShop(deps: ShopUseCaseDeps, input: NewShopInput): Promise<{ shop: Shop; cashierKey: string }> {
   const shop = parseOrThrow(newShopInput, input, 'Shop settings');
   if (shop.webhook_url !== null) shop.webhook_url = await assertWebhookTarget(shop.webhook_url, deps.webhookPolicy);
   return deps.shops.createShop(shop);

@@ -10,11 +10,7 @@ const flags = z.strictObject({
 
 /** `merchant:create --email E --password P [--email-confirmed]` -> the merchant id and its API key pair. */
 export async function merchantCreate(args: string[], ctx: AdminContext): Promise<object> {
-  const f = parseFlags(
-    args,
-    { email: { type: 'string' }, password: { type: 'string' }, 'email-confirmed': { type: 'boolean' } },
-    flags,
-  );
+  const f = parseFlags(args, { email: { type: 'string' }, password: { type: 'string' }, 'email-confirmed': { type: 'boolean' } }, flags);
   const { merchant, apiKey, apiSecret } = await ctx.accounts().createMerchant({
     email: f.email,
     password: f.password,

@@ -16,8 +16,7 @@ export interface CallbackVerifier {
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
 /** hex(HMAC-SHA256(raw body, secret)), the form the sandbox provider signs with. */
-export const hmacSha256Hex = (secret: string, rawBody: Buffer): string =>
-  createHmac('sha256', secret).update(rawBody).digest('hex');
+export const hmacSha256Hex = (secret: string, rawBody: Buffer): string => createHmac('sha256', secret).update(rawBody).digest('hex');
 
 /**
  * Compares a hex signature with the expected HMAC in constant time. The shape check comes first so

@@ -72,7 +72,10 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
 
   router.get('/assets/:file', (req, res, next) => {
     const asset = assets.byName.get(req.params.file);
-    if (!asset) { next(); return; }
+    if (!asset) {
+      next();
+      return;
+    }
     // The page links each asset by content hash, so that exact version can be cached for good.
     const cache = req.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache';
     res.set({ 'Content-Type': asset.contentType, 'Cache-Control': cache }).send(asset.body);
@@ -92,7 +95,10 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
       sendErrorPage(res, lang, e);
     }
   };
-  router.route('/:id').get(page).all(wrongMethod(['GET']));
+  router
+    .route('/:id')
+    .get(page)
+    .all(wrongMethod(['GET']));
 
   // For the page's script: the panel as it is now (after a selection, or when the status changed).
   router

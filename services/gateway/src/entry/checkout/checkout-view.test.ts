@@ -63,8 +63,14 @@ describe('renderPanel', () => {
 
   it('shows the chosen network checked, its exact coin amount, address and a QR', async () => {
     const page = await render({
-      network: 'USDT-TRC20', deposit_address: 'TAddr', payer_currency: 'USDT', to_currency: 'USDT',
-      payer_crypto_amount: '10.631579', qr: 'tron:TAddr?amount=10.631579', gateway_provider: 'sandbox', gateway_payment_id: 'sbx_x',
+      network: 'USDT-TRC20',
+      deposit_address: 'TAddr',
+      payer_currency: 'USDT',
+      to_currency: 'USDT',
+      payer_crypto_amount: '10.631579',
+      qr: 'tron:TAddr?amount=10.631579',
+      gateway_provider: 'sandbox',
+      gateway_payment_id: 'sbx_x',
     });
     expect(page).toMatch(/value="USDT-TRC20" checked/);
     expect(page).toContain('data-copy="10.631579"');
@@ -79,7 +85,16 @@ describe('renderPanel', () => {
   });
 
   it.each(['paid', 'expired', 'canceled', 'failed'] as const)('shows a final %s view with no way to pay', async (status) => {
-    const page = await render({ status, paid_at: status === 'paid' ? '2026-11-22T09:45:00+03:00' : null, network: 'SBP', deposit_address: 'AS1', qr: 'https://qr.nspk.ru/AS1' }, 'ru');
+    const page = await render(
+      {
+        status,
+        paid_at: status === 'paid' ? '2026-11-22T09:45:00+03:00' : null,
+        network: 'SBP',
+        deposit_address: 'AS1',
+        qr: 'https://qr.nspk.ru/AS1',
+      },
+      'ru',
+    );
     expect(page).toContain(`data-testid="final-${status}"`);
     expect(page).not.toMatch(/<form|<button|id="countdown"|qr-code/);
   });

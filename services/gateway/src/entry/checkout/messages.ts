@@ -134,7 +134,8 @@ const en: Messages = {
   selectFailed: 'Could not select this payment method. Please try again.',
   detailsHeading: 'Payment details',
   sbpInstructions: 'Scan the QR code with your phone camera or bank app and confirm the payment.',
-  cryptoInstructions: (amount, chain) => `Send exactly ${amount} on the ${chain} network to the address below. A different amount or network will not be credited.`,
+  cryptoInstructions: (amount, chain) =>
+    `Send exactly ${amount} on the ${chain} network to the address below. A different amount or network will not be credited.`,
   sbpPaymentId: 'SBP payment ID',
   depositAddress: 'Deposit address',
   amountToSend: 'Amount to send',

@@ -32,5 +32,12 @@ export interface CheckoutAssets {
 export function loadCheckoutAssets(): CheckoutAssets {
   const script = load('checkout.js', 'text/javascript; charset=utf-8');
   const style = load('checkout.css', 'text/css; charset=utf-8');
-  return { script, style, byName: new Map([['checkout.js', script], ['checkout.css', style]]) };
+  return {
+    script,
+    style,
+    byName: new Map([
+      ['checkout.js', script],
+      ['checkout.css', style],
+    ]),
+  };
 }

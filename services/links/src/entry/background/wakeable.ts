@@ -45,5 +45,4 @@ export class Wakeable {
 }
 
 /** Exponential backoff from `baseMs`, doubling per failure up to `maxMs`. */
-export const backoffMs = (failures: number, baseMs: number, maxMs: number): number =>
-  Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 20));
+export const backoffMs = (failures: number, baseMs: number, maxMs: number): number => Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 20));

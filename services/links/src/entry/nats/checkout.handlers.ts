@@ -16,7 +16,5 @@ export function registerCheckoutHandlers(server: BusServer, deps: LinkDeps, publ
     const { link, shopName } = await selectMethod(deps, ctx.identity, command);
     return toBuyerLinkView(link, shopName, publicBaseUrl);
   });
-  server.handle(subjects.linksSettle, async (command, ctx) =>
-    toPaymentLink(await settlePayment(deps, ctx.identity, command), publicBaseUrl),
-  );
+  server.handle(subjects.linksSettle, async (command, ctx) => toPaymentLink(await settlePayment(deps, ctx.identity, command), publicBaseUrl));
 }

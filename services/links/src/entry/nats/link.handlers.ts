@@ -10,16 +10,10 @@ import type { LinkDeps } from '../../domain/ports';
 
 /** The links subjects: the bus has already verified the identity token and parsed the payload. */
 export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBaseUrl: string): void {
-  server.handle(subjects.linksCreate, async (command, ctx) =>
-    toPaymentLink(await createLink(deps, ctx.identity, command), publicBaseUrl),
-  );
+  server.handle(subjects.linksCreate, async (command, ctx) => toPaymentLink(await createLink(deps, ctx.identity, command), publicBaseUrl));
   server.handle(subjects.linksGet, async ({ id }, ctx) => toPaymentLink(await getLink(deps, ctx.identity, id), publicBaseUrl));
-  server.handle(subjects.linksList, async (command, ctx) =>
-    toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl),
-  );
-  server.handle(subjects.linksCancel, async ({ id }, ctx) =>
-    toPaymentLink(await cancelLink(deps, ctx.identity, id), publicBaseUrl),
-  );
+  server.handle(subjects.linksList, async (command, ctx) => toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl));
+  server.handle(subjects.linksCancel, async ({ id }, ctx) => toPaymentLink(await cancelLink(deps, ctx.identity, id), publicBaseUrl));
   const reply = ({ link, replayed }: LinkAnswer) => ({ link: toPaymentLink(link, publicBaseUrl), replayed });
   server.handle(subjects.linksCreateOnce, async (command, ctx) => reply(await createLinkOnce(deps, ctx.identity, command)));
   server.handle(subjects.linksCancelOnce, async (command, ctx) => reply(await cancelLinkOnce(deps, ctx.identity, command)));

@@ -6,7 +6,5 @@ import { toShopView, type ShopStore } from '../../domain/shop';
 /** The shops service's NATS subjects: thin adapters from messages to use cases. */
 export function registerShopHandlers(server: BusServer, shops: ShopStore): void {
   server.handle(subjects.shopsGet, async (req, ctx) => toShopView(await getShopFor(shops, ctx.identity, req.shop_id)));
-  server.handle(subjects.shopsByCashierKey, async (req, ctx) =>
-    toShopView(await findShopByCashierKey(shops, ctx.identity, req.cashier_key)),
-  );
+  server.handle(subjects.shopsByCashierKey, async (req, ctx) => toShopView(await findShopByCashierKey(shops, ctx.identity, req.cashier_key)));
 }

@@ -11,27 +11,38 @@
   var pollMs = Number(root.getAttribute('data-poll-ms')) || 2000;
   var announcer = document.getElementById('announcer');
   var base = '/p/' + encodeURIComponent(linkId);
-  var msg = function (name) { return root.getAttribute('data-msg-' + name) || ''; };
+  var msg = function (name) {
+    return root.getAttribute('data-msg-' + name) || '';
+  };
 
   var clockOffset = 0; // server time minus this device's time, so a wrong phone clock does not matter
   var countdownTimer = null;
   var pollTimer = null;
   var refreshing = null;
 
-  function panel() { return document.getElementById('checkout'); }
-  function isPending() { var p = panel(); return !!p && p.getAttribute('data-status') === 'pending'; }
+  function panel() {
+    return document.getElementById('checkout');
+  }
+  function isPending() {
+    var p = panel();
+    return !!p && p.getAttribute('data-status') === 'pending';
+  }
 
   function announce(text) {
     // Clearing first makes screen readers repeat a message that happens to be the same as the last one.
     announcer.textContent = '';
-    window.setTimeout(function () { announcer.textContent = text; }, 50);
+    window.setTimeout(function () {
+      announcer.textContent = text;
+    }, 50);
   }
 
   // Same as formatRemaining in format.ts.
   function formatRemaining(ms) {
     var total = Math.max(0, Math.floor(ms / 1000));
     var days = Math.floor(total / 86400);
-    var pad = function (n) { return (n < 10 ? '0' : '') + n; };
+    var pad = function (n) {
+      return (n < 10 ? '0' : '') + n;
+    };
     var clock = pad(Math.floor((total % 86400) / 3600)) + ':' + pad(Math.floor((total % 3600) / 60)) + ':' + pad(total % 60);
     return days > 0 ? days + '\u00a0' + msg('day') + ' ' + clock : clock;
   }
@@ -85,7 +96,9 @@
           if (first) first.focus();
         }
       })
-      .finally(function () { refreshing = null; });
+      .finally(function () {
+        refreshing = null;
+      });
     return refreshing;
   }
 
@@ -99,7 +112,9 @@
     var p = panel();
     if (!p || !isPending()) return;
     fetch(base + '/status', { headers: { Accept: 'application/json' }, cache: 'no-store' })
-      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (res) {
+        return res.ok ? res.json() : null;
+      })
       .then(function (view) {
         var now = panel();
         if (!view || !now) return;
@@ -108,7 +123,9 @@
           return refreshPanel(null);
         }
       })
-      .catch(function () { /* offline for a moment: the next poll tries again */ })
+      .catch(function () {
+        /* offline for a moment: the next poll tries again */
+      })
       .finally(schedulePoll);
   }
 
@@ -162,9 +179,14 @@
       document.body.appendChild(area);
       area.select();
       var ok;
-      try { ok = document.execCommand('copy'); } catch (_unsupported) { ok = false; }
+      try {
+        ok = document.execCommand('copy');
+      } catch (_unsupported) {
+        ok = false;
+      }
       document.body.removeChild(area);
-      if (ok) resolve(); else reject(new Error('copy'));
+      if (ok) resolve();
+      else reject(new Error('copy'));
     });
   }
 
@@ -184,9 +206,14 @@
         button.textContent = msg('copied');
         button.classList.add('done');
         announce(msg('copied'));
-        window.setTimeout(function () { button.textContent = label; button.classList.remove('done'); }, 2000);
+        window.setTimeout(function () {
+          button.textContent = label;
+          button.classList.remove('done');
+        }, 2000);
       })
-      .catch(function () { announce(msg('copy-failed')); });
+      .catch(function () {
+        announce(msg('copy-failed'));
+      });
   });
 
   document.addEventListener('visibilitychange', function () {

@@ -9,8 +9,7 @@ interface ErrorBody {
 }
 
 /** Errors thrown by express itself for a path it cannot decode (`%E0`): such a path names nothing. */
-const isUndecodablePath = (e: unknown): boolean =>
-  e instanceof URIError || (e instanceof Error && e.message.includes('Failed to decode param'));
+const isUndecodablePath = (e: unknown): boolean => e instanceof URIError || (e instanceof Error && e.message.includes('Failed to decode param'));
 
 /**
  * Every error becomes an AppError. Unexpected ones (and `internal` errors from other services,
@@ -27,7 +26,10 @@ export function toClientError(e: unknown, log: Logger, requestId: string): AppEr
 /** The one place that turns an error into an HTTP response: `{ error: { code, message, details? } }`. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, next) => {
-    if (res.headersSent) { next(err); return; }
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
     const error = toClientError(err, log, requestIdOf(res));
     const status = HTTP_STATUS_BY_KIND[error.kind];
     // A rate limiter has already said how long to wait; other 429s and 503s get a short default.

@@ -13,12 +13,7 @@ const refuse = (res: Response, d: LimitDecision): never => {
  * look-up). A miss counts against the IP; the atomic count decides, so parallel misses beyond the budget are
  * 429, not 401. Null means a miss the caller answers 401.
  */
-export async function lookUpCountingFailures<T>(
-  limits: RateLimits,
-  req: Request,
-  res: Response,
-  lookUp: () => Promise<T | null>,
-): Promise<T | null> {
+export async function lookUpCountingFailures<T>(limits: RateLimits, req: Request, res: Response, lookUp: () => Promise<T | null>): Promise<T | null> {
   const ip = req.ip ?? 'unknown';
   const spent = await limits.authFailuresSpent(ip);
   if (spent) refuse(res, spent);

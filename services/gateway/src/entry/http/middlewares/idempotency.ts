@@ -28,8 +28,7 @@ interface IdempotencyLocals {
 }
 
 /** The key this request claimed, as the links service keeps it; null for a request without one. */
-export const idempotencyClaimOf = (res: Response): IdempotencyClaim | null =>
-  (res.locals as IdempotencyLocals).idempotencyClaim ?? null;
+export const idempotencyClaimOf = (res: Response): IdempotencyClaim | null => (res.locals as IdempotencyLocals).idempotencyClaim ?? null;
 
 /** Answers with the links service's link; its replays are marked as this cache's are. */
 export function sendLinkAnswer(res: Response, status: number, answer: IdempotentLinkReply): void {
@@ -64,9 +63,7 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
     settled = true;
     const status = res.statusCode;
     const work = status >= 500 ? store.release(lease) : store.complete(lease, status, storedBody(body));
-    work
-      .catch((err: unknown) => log.warn({ err, status }, 'could not settle idempotency key'))
-      .finally(() => send(body));
+    work.catch((err: unknown) => log.warn({ err, status }, 'could not settle idempotency key')).finally(() => send(body));
     return res;
   };
   res.on('close', () => {
@@ -81,7 +78,10 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
 export function idempotency(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): RequestHandler {
   return async (req, res, next) => {
     const key = req.get(IDEMPOTENCY_HEADER);
-    if (key === undefined) { next(); return; }
+    if (key === undefined) {
+      next();
+      return;
+    }
     if (!isValidIdempotencyKey(key)) {
       throw validationError(
         [{ field: IDEMPOTENCY_HEADER, code: 'invalid_format', message: 'must be 1 to 255 printable ASCII characters' }],

@@ -1,10 +1,13 @@
 import { isJsonMediaType } from './json-body';
 
 describe('isJsonMediaType', () => {
-  it.each(['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8'])(
-    'accepts %j',
-    (ct) => expect(isJsonMediaType(ct)).toBe(true),
-  );
+  it.each([
+    'application/json',
+    'Application/JSON',
+    'application/json; charset=utf-8',
+    'application/json;charset="UTF-8"',
+    'application/json; charset=utf8',
+  ])('accepts %j', (ct) => expect(isJsonMediaType(ct)).toBe(true));
 
   it.each([
     'text/plain',
@@ -16,8 +19,5 @@ describe('isJsonMediaType', () => {
     'application/json\u0000',
     'multipart/form-data',
     '',
-  ])(
-    'refuses %j',
-    (ct) => expect(isJsonMediaType(ct)).toBe(false),
-  );
+  ])('refuses %j', (ct) => expect(isJsonMediaType(ct)).toBe(false));
 });

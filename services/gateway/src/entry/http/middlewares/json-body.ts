@@ -20,8 +20,7 @@ export function isJsonMediaType(contentType: string): boolean {
 }
 
 /** What the headers say: no Transfer-Encoding and no (or a zero) Content-Length means no body at all. */
-const hasNoBody = (req: Request): boolean =>
-  req.get('transfer-encoding') === undefined && (req.get('content-length') ?? '0') === '0';
+const hasNoBody = (req: Request): boolean => req.get('transfer-encoding') === undefined && (req.get('content-length') ?? '0') === '0';
 
 const isRawBodyError = (e: unknown): e is getRawBody.RawBodyError =>
   typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string' && typeof (e as { status?: unknown }).status === 'number';
@@ -67,7 +66,8 @@ export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
     const bodyless = options.emptyAs !== undefined;
     if (bodyless && hasNoBody(req)) {
       setBody(res, options.emptyAs);
-      next(); return;
+      next();
+      return;
     }
     const contentType = req.get('content-type');
     if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
@@ -78,7 +78,8 @@ export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
     const raw = await readBody(req, res);
     if (bodyless && raw.length === 0) {
       setBody(res, options.emptyAs);
-      next(); return;
+      next();
+      return;
     }
     let parsed: unknown;
     try {

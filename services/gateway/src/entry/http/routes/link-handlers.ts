@@ -9,9 +9,7 @@ import { validate } from '../middlewares/validate';
 
 /** Validation of a create body; cashier keys carry their shop, so only they may leave shop_id out. */
 export const validateCreate = (shopId: 'required' | 'unless-cashier'): RequestHandler =>
-  validate((body, res) =>
-    toCreateLinkCommand(body, { requireShopId: shopId === 'required' || identityOf(res).auth !== 'cashier' }),
-  );
+  validate((body, res) => toCreateLinkCommand(body, { requireShopId: shopId === 'required' || identityOf(res).auth !== 'cashier' }));
 
 export const validateCancel: RequestHandler = validate((body) => {
   checkCancelBody(body);

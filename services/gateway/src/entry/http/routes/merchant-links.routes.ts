@@ -19,7 +19,10 @@ export function merchantLinksRoutes(deps: HttpDeps): Router {
     )
     .get(chain(...auth, listLinks(deps.links)))
     .all(wrongMethod(['GET', 'POST']));
-  router.route('/:id').get(chain(...auth, getLink(deps.links))).all(wrongMethod(['GET']));
+  router
+    .route('/:id')
+    .get(chain(...auth, getLink(deps.links)))
+    .all(wrongMethod(['GET']));
   router
     .route('/:id/cancel')
     .post(

@@ -29,13 +29,13 @@ export function providerCallbackRoutes(deps: HttpDeps): Router {
       if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
       const body = parseCallbackBody(raw);
       try {
-        await deps.links.settle(
-          { provider: provider.name, gateway_payment_id: body.gateway_payment_id, status: body.status },
-          requestIdOf(res),
-        );
+        await deps.links.settle({ provider: provider.name, gateway_payment_id: body.gateway_payment_id, status: body.status }, requestIdOf(res));
       } catch (e) {
         if (!(isAppError(e) && e.code === 'payment_link.err.not_pending')) throw e;
-        deps.log.info({ provider: provider.name, request_id: requestIdOf(res) }, 'callback for a link no longer pending: a repeat, or a late payment links recorded');
+        deps.log.info(
+          { provider: provider.name, request_id: requestIdOf(res) },
+          'callback for a link no longer pending: a repeat, or a late payment links recorded',
+        );
       }
       res.json(RECEIVED);
     })
