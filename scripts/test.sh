@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test [-- jest args]`: local dependencies (Postgres, Redis, NATS, a Kafka mock unless KAFKA_BROKERS is
-# set) -> build -> typecheck -> jest. Exits with jest's code; stops the Kafka mock it started.
+# set) -> build -> typecheck -> lint -> format check -> jest. Exits with the first failing step's code, else
+# jest's; stops the Kafka mock it started.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +28,11 @@ echo "test: building (tsc -b)" >&2
 npm run --silent build
 echo "test: typechecking" >&2
 npm run --silent typecheck
+# Zero findings or no tests: a wrong import (pg in domain/, one service into another) fails here.
+echo "test: linting (eslint)" >&2
+npm run --silent lint
+echo "test: checking the format (prettier; npm run format fixes it)" >&2
+npm run --silent format:check >/dev/null
 
 RESULTS=".local/jest-results.json"
 rm -f "$RESULTS"
