@@ -1,6 +1,7 @@
 // ESLint flat config: typescript-eslint's strict type-aware rules for all TypeScript, plus the layering
 // rules of the architecture (style.md "Our layout"), so a wrong import fails `npm test` instead of review.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
@@ -10,7 +11,7 @@ import tseslint from 'typescript-eslint';
 // through its parameters, so it runs behind HTTP, NATS and Kafka alike and is tested without servers.
 const INFRASTRUCTURE_PACKAGES = ['express', 'express/**', 'nats', 'kafkajs', 'pg', 'pg/**', 'pg-*', 'redis', '@redis/*', 'pino', 'pino-*'];
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '.local/**', 'test-results/**', 'coverage/**'],
   },
