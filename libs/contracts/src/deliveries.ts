@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { moscowDate, uuid } from './fields';
+import { CURSOR_MAX_LENGTH, moscowDate, PAGE_LIMIT_MAX, uuid } from './fields';
 import { identifierText } from './text';
 
 export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
@@ -47,9 +47,9 @@ export const listDeliveriesQuery = z.strictObject({
     .string()
     .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
     .transform(Number)
-    .pipe(z.number().int().min(1).max(100))
+    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
     .optional(),
-  cursor: identifierText(512).optional(),
+  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
 });
 
 /** Where and how to sign a shop's webhooks; only the notifier asks, and only at send time. */

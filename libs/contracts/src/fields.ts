@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { parseAmountText } from '@pl/money';
+import { FEE_PAYERS, MAX_AMOUNT_KOPECKS, parseAmountText, type FeePayer } from '@pl/money';
 import { JsonNumberText } from './json';
+import { freeText, identifierText } from './text';
 
 /**
  * `amount` as the client sent it: a JSON number (judged by its source text) or a decimal string.
@@ -28,10 +29,30 @@ export const positiveId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 export const uuid = z.uuid();
 export const linkStatus = z.enum(['pending', 'paid', 'expired', 'canceled', 'failed']);
 export type LinkStatus = z.infer<typeof linkStatus>;
-export const feePayer = z.enum(['merchant', 'client', 'split']);
+export const feePayer = z.enum(FEE_PAYERS);
+/** Re-exported so services that know only the contracts name the fee payer by the same type the fee math uses. */
+export type { FeePayer };
 export const shopStatus = z.enum(['approved', 'pending', 'rejected', 'blocked']);
 export type ShopStatus = z.infer<typeof shopStatus>;
 export const bps = z.number().int().min(0).max(10000);
 /** Dates on the wire: RFC 3339 with the +03:00 offset. */
 export const moscowDate = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?\+03:00$/);
 export const moneyText = z.string().regex(/^-?\d+\.\d{2}$/);
+
+/**
+ * The bounds of a link's fields, one set for every wire that carries them (the HTTP body and query, the bus
+ * command the gateway sends links), so the gateway can never accept what links then refuses.
+ */
+export const ORDER_ID_MAX_LENGTH = 128;
+export const DESCRIPTION_MAX_LENGTH = 1024;
+/** 30 days. */
+export const EXPIRES_IN_MINUTES_MAX = 43_200;
+export const PAGE_LIMIT_MAX = 100;
+/** Cursors are opaque, but a list request must still fit a bus message whatever a client sends. */
+export const CURSOR_MAX_LENGTH = 512;
+
+export const linkOrderId = identifierText(ORDER_ID_MAX_LENGTH);
+export const linkDescription = freeText(DESCRIPTION_MAX_LENGTH);
+export const expiresInMinutes = z.number().int().min(1).max(EXPIRES_IN_MINUTES_MAX);
+/** An amount once parsed: what {@link amountInput} produces. */
+export const amountKopecks = z.number().int().min(1).max(Number(MAX_AMOUNT_KOPECKS));

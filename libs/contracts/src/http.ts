@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { amountInput, linkStatus, positiveId } from './fields';
-import { freeText, identifierText } from './text';
+import { amountInput, CURSOR_MAX_LENGTH, linkDescription, expiresInMinutes, linkStatus, linkOrderId, PAGE_LIMIT_MAX, positiveId } from './fields';
+import { identifierText } from './text';
 
 /**
  * Body of the three create routes. Which routes need `shop_id` is decided by the route, not here. The optional
@@ -10,9 +10,9 @@ export const createLinkBody = z.strictObject({
   shop_id: positiveId.optional(),
   amount: amountInput,
   currency: z.literal('RUB').optional(),
-  order_id: identifierText(128).nullable().optional(),
-  description: freeText(1024).nullable().optional(),
-  expires_in_minutes: z.number().int().min(1).max(43200).optional(),
+  order_id: linkOrderId.nullable().optional(),
+  description: linkDescription.nullable().optional(),
+  expires_in_minutes: expiresInMinutes.optional(),
 });
 export type CreateLinkBody = z.output<typeof createLinkBody>;
 
@@ -34,11 +34,11 @@ const intText = (min: number, max: number) =>
 
 /** Query string of the list routes; every value arrives as a string. */
 export const listLinksQuery = z.strictObject({
-  limit: intText(1, 100).optional(),
-  cursor: identifierText(512).optional(),
+  limit: intText(1, PAGE_LIMIT_MAX).optional(),
+  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
   status: linkStatus.optional(),
   shop_id: intText(1, Number.MAX_SAFE_INTEGER).optional(),
-  order_id: identifierText(128).optional(),
+  order_id: linkOrderId.optional(),
 });
 export type ListLinksQuery = z.output<typeof listLinksQuery>;
 

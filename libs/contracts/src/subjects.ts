@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { linkStatus, positiveId, uuid } from './fields';
-import { freeText, identifierText } from './text';
+import {
+  amountKopecks,
+  CURSOR_MAX_LENGTH,
+  linkDescription,
+  expiresInMinutes,
+  linkStatus,
+  linkOrderId,
+  PAGE_LIMIT_MAX,
+  positiveId,
+  uuid,
+} from './fields';
+import { identifierText } from './text';
 import { paymentLink, paymentLinkPage } from './link';
 import { shopView } from './shop';
 import { buyerLinkView, cryptoNetwork } from './checkout';
@@ -19,19 +29,19 @@ const subject = <Req extends z.ZodType, Res extends z.ZodType>(name: string, req
 
 export const createLinkCommand = z.strictObject({
   shop_id: positiveId.optional(),
-  amount_kopecks: z.number().int().min(1).max(9_999_999_999),
-  order_id: identifierText(128).nullable(),
-  description: freeText(1024).nullable(),
-  expires_in_minutes: z.number().int().min(1).max(43200),
+  amount_kopecks: amountKopecks,
+  order_id: linkOrderId.nullable(),
+  description: linkDescription.nullable(),
+  expires_in_minutes: expiresInMinutes,
 });
 export type CreateLinkCommand = z.infer<typeof createLinkCommand>;
 
 export const listLinksCommand = z.strictObject({
-  limit: z.number().int().min(1).max(100),
-  cursor: identifierText(512).nullable(),
+  limit: z.number().int().min(1).max(PAGE_LIMIT_MAX),
+  cursor: identifierText(CURSOR_MAX_LENGTH).nullable(),
   status: linkStatus.nullable(),
   shop_id: positiveId.nullable(),
-  order_id: identifierText(128).nullable(),
+  order_id: linkOrderId.nullable(),
 });
 export type ListLinksCommand = z.infer<typeof listLinksCommand>;
 
@@ -62,7 +72,7 @@ export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 
 export const listDeliveriesCommand = z.strictObject({
   payment_link_id: uuid.nullable(),
-  limit: z.number().int().min(1).max(100),
+  limit: z.number().int().min(1).max(PAGE_LIMIT_MAX),
   cursor: z.string().nullable(),
 });
 export type ListDeliveriesCommand = z.infer<typeof listDeliveriesCommand>;

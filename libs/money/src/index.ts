@@ -3,8 +3,9 @@
  * string and leave as `"<digits>.<2 digits>"`; no float ever holds a money value.
  */
 
-export type FeePayer = 'merchant' | 'client' | 'split';
-export const FEE_PAYERS: readonly FeePayer[] = ['merchant', 'client', 'split'];
+/** Who bears the platform fee; the one list behind the fee math, the wire enum (`@pl/contracts`) and the shops' rows. */
+export const FEE_PAYERS = ['merchant', 'client', 'split'] as const;
+export type FeePayer = (typeof FEE_PAYERS)[number];
 
 export const MAX_AMOUNT_KOPECKS = 9_999_999_999n;
 const AMOUNT_TEXT = /^(0|[1-9][0-9]{0,7})(\.[0-9]{1,2})?$/;

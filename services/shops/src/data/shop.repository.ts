@@ -2,8 +2,8 @@ import { returnedRow, type Db } from '@pl/db';
 import { notFound } from '@pl/errors';
 import { cashierKeyDigest, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
-import type { FeePayer, NewShop, Shop, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
-import type { ShopStatus } from '@pl/contracts';
+import type { NewShop, Shop, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
+import type { FeePayer, ShopStatus } from '@pl/contracts';
 
 interface ShopRow {
   id: string;

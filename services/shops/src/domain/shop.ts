@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { bps, feePayer, identifierText, shopStatus, uuid, type ShopStatus, type ShopView } from '@pl/contracts';
-
-export type FeePayer = z.infer<typeof feePayer>;
+import { bps, feePayer, identifierText, shopStatus, uuid, type FeePayer, type ShopStatus, type ShopView } from '@pl/contracts';
 
 /** A shop as the shops service holds it; the webhook secret itself never leaves the data layer here. */
 export interface Shop {
