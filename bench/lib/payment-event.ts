@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMessage } from '@pl/bus';
-import { formatMoscow, paymentSucceededEvent } from '@pl/contracts';
+import { formatMoscow, paymentEventHeaders, paymentSucceededEvent } from '@pl/contracts';
 
 /**
  * The `n`th `payment.succeeded` event of a run (the shops take turns), for a new link id, exactly as the links
@@ -32,7 +32,7 @@ export function paymentSucceededMessage(merchantId: string, shopIds: readonly nu
     message: {
       key: linkId,
       value: JSON.stringify(event),
-      headers: { 'event-id': eventId, 'event-type': event.event, 'content-type': 'application/json' },
+      headers: paymentEventHeaders(event),
     },
   };
 }

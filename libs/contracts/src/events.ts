@@ -22,3 +22,18 @@ export const paymentSucceededEvent = z.object({
   }),
 });
 export type PaymentSucceededEvent = z.infer<typeof paymentSucceededEvent>;
+
+/**
+ * Kafka headers of every payment event: its id (the same as the payload's `event_id`, so a consumer can dedupe
+ * before parsing), its type and the payload's content type. Trace context travels beside them (`traceparent`).
+ */
+export const EVENT_ID_HEADER = 'event-id';
+export const EVENT_TYPE_HEADER = 'event-type';
+export const CONTENT_TYPE_HEADER = 'content-type';
+
+/** The headers a payment event is published with. */
+export const paymentEventHeaders = (event: PaymentSucceededEvent): Record<string, string> => ({
+  [EVENT_ID_HEADER]: event.event_id,
+  [EVENT_TYPE_HEADER]: event.event,
+  [CONTENT_TYPE_HEADER]: 'application/json',
+});

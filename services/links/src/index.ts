@@ -1,6 +1,9 @@
 export { startLinks, createOutboxRelay } from './app';
 export { loadConfig, kafkaBrokers, type LinksConfig } from './config';
 export { migrateLinks, LINKS_SCHEMA } from './data/migrate';
-export { EVENT_ID_HEADER, EVENT_TYPE_HEADER, CONTENT_TYPE_HEADER } from './domain/payment-event';
+// The operators' CLI lists late payments and the benchmarks page through links with the service's own code.
+export { LatePaymentRepository } from './data/late-payment.repository';
+export type { LatePayment } from './domain/late-payment';
+export { encodeCursor, decodeCursor } from './domain/cursor';
 export type { PaymentProvider, ProviderPayment, PaymentRequest } from './domain/providers/payment-provider';
 export { SandboxProvider, SANDBOX_PROVIDER } from './domain/providers/sandbox.provider';

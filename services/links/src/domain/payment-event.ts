@@ -1,13 +1,8 @@
-import { formatMoscow, PAYMENT_EVENTS_TOPIC, type PaymentSucceededEvent, paymentSucceededEvent } from '@pl/contracts';
+import { formatMoscow, PAYMENT_EVENTS_TOPIC, paymentEventHeaders, type PaymentSucceededEvent, paymentSucceededEvent } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import type { LinkRecord, OutboxEntry } from './link';
 
 export { PAYMENT_EVENTS_TOPIC };
-
-/** Kafka headers of every event: its id (consumers dedupe by it) and the payload's content type. */
-export const EVENT_ID_HEADER = 'event-id';
-export const EVENT_TYPE_HEADER = 'event-type';
-export const CONTENT_TYPE_HEADER = 'content-type';
 
 /**
  * `payment.succeeded` for a link that was just paid, checked against its contract before it is stored:
@@ -37,6 +32,6 @@ export function paymentSucceeded(paid: LinkRecord, eventId: string, topic: strin
     topic,
     key: paid.id,
     payload: event,
-    headers: { [EVENT_ID_HEADER]: eventId, [EVENT_TYPE_HEADER]: event.event, [CONTENT_TYPE_HEADER]: 'application/json' },
+    headers: paymentEventHeaders(event),
   };
 }
