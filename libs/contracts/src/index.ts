@@ -12,3 +12,4 @@ export * from './events';
 export * from './checkout';
 export * from './deliveries';
 export * from './moscow-time';
+export * from './cursor';

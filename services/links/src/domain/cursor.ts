@@ -1,4 +1,4 @@
-import { invalidField } from '@pl/errors';
+import { cursorBigint, cursorCodec, cursorUuid } from '@pl/contracts';
 
 /** A position in the list's (created_at desc, id desc) order. */
 export interface LinkCursor {
@@ -6,23 +6,8 @@ export interface LinkCursor {
   id: string;
 }
 
-const VERSION = 'v1';
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const BODY = /^v1:(0|[1-9][0-9]{0,17}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** Opaque to clients: base64url of `v1:<created_at micros>:<id>`; anything this service did not produce is 400. */
+const linkCursor = cursorCodec<LinkCursor>({ createdAtMicros: cursorBigint(18), id: cursorUuid });
 
-/** Opaque to clients: base64url of `v1:<created_at micros>:<id>`. */
-export function encodeCursor(cursor: LinkCursor): string {
-  return Buffer.from(`${VERSION}:${cursor.createdAtMicros.toString()}:${cursor.id}`, 'utf8').toString('base64url');
-}
-
-/** The position a cursor names; anything this service did not produce is 400. */
-export function decodeCursor(text: string): LinkCursor {
-  const malformed = () => invalidField('cursor', 'is malformed');
-  if (!BASE64URL.test(text)) throw malformed();
-  const decoded = Buffer.from(text, 'base64url');
-  // Node's decoder skips junk silently; re-encoding must give the input back for it to be ours.
-  if (decoded.toString('base64url') !== text) throw malformed();
-  const m = BODY.exec(decoded.toString('utf8'));
-  if (!m?.[1] || !m[2]) throw malformed();
-  return { createdAtMicros: BigInt(m[1]), id: m[2] };
-}
+export const encodeCursor = linkCursor.encode;
+export const decodeCursor = linkCursor.decode;

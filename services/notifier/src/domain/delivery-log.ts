@@ -1,22 +1,13 @@
-import { ATTEMPT_ERROR_MAX_LENGTH, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
+import { ATTEMPT_ERROR_MAX_LENGTH, cursorBigint, cursorCodec, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
-import { forbidden, invalidField, notFound } from '@pl/errors';
+import { forbidden, notFound } from '@pl/errors';
 import type { DeliveryRecord, DeliveryStore } from './delivery';
 
-const CURSOR = /^v1:(0|[1-9][0-9]{0,18})$/;
-const malformedCursor = () => invalidField('cursor', 'is malformed');
+/** Opaque to clients: base64url of `v1:<seq>`, the position in the log's (seq desc) order. */
+const deliveryCursor = cursorCodec<{ seq: bigint }>({ seq: cursorBigint(19) });
 
-/** Opaque to clients: base64url of `v1:<seq>`. */
-export const encodeDeliveryCursor = (seq: bigint): string => Buffer.from(`v1:${seq.toString()}`, 'utf8').toString('base64url');
-
-export function decodeDeliveryCursor(text: string): bigint {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw malformedCursor();
-  const decoded = Buffer.from(text, 'base64url');
-  if (decoded.toString('base64url') !== text) throw malformedCursor();
-  const m = CURSOR.exec(decoded.toString('utf8'));
-  if (!m?.[1]) throw malformedCursor();
-  return BigInt(m[1]);
-}
+export const encodeDeliveryCursor = (seq: bigint): string => deliveryCursor.encode({ seq });
+export const decodeDeliveryCursor = (text: string): bigint => deliveryCursor.decode(text).seq;
 
 /**
  * An attempt's error as merchants read it: printable ASCII, at most {@link ATTEMPT_ERROR_MAX_LENGTH} characters.
