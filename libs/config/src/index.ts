@@ -1,14 +1,13 @@
 import { z } from 'zod';
+import { intSetting } from './env';
 import { DEV_IDENTITY_SECRET, unsafeProductionSettings } from './production-safety';
-
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Settings every service reads. Defaults point at services on 127.0.0.1 with their standard ports. */
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/payment_links'),
   /** Connections per process: replicas × this (+1 per LISTEN) must fit the server's max_connections. */
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_POOL_MAX: intSetting({ min: 1, max: 100, default: 10 }),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Prefix of every NATS subject, so several systems can share one NATS (tests, tenants). */
   BUS_NAMESPACE: z
@@ -16,13 +15,11 @@ export const commonEnv = {
     .regex(/^[a-zA-Z0-9_-]+$/)
     .default('pl'),
   IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
-  NATS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  NATS_REQUEST_TIMEOUT_MS: intSetting({ min: 100, max: 60_000, default: 5000 }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:9092'),
 };
-
-export const opsPort = port;
 
 /**
  * Parses the environment once at start and fails fast, naming every bad variable, so a pod with a
@@ -48,6 +45,7 @@ export interface RunningService {
   /** Stops taking work, finishes what is in flight, closes connections. */
   stop(): Promise<void>;
 }
+export { flag, intSetting, kafkaTopic, port } from './env';
 export { CRASH_POINT_ENV, crashPoint, type CrashPointName } from './crash-point';
 export {
   DEV_IDENTITY_SECRET,

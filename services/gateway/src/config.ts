@@ -1,21 +1,16 @@
 import { z } from 'zod';
-import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, opsPort, parseConfig, publicBaseUrl } from '@pl/config';
+import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
 export { DEV_PROVIDER_SANDBOX_SECRET };
 
-const positiveSeconds = (fallback: number) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(30 * 24 * 3600)
-    .default(fallback);
+/** A lifetime or window in seconds, up to 30 days. */
+const positiveSeconds = (fallback: number) => intSetting({ min: 1, max: 30 * 24 * 3600, default: fallback });
 
 const gatewayEnv = {
   ...commonEnv,
-  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  OPS_PORT: opsPort(9100),
+  GATEWAY_PORT: port(8080),
+  OPS_PORT: port(9100),
   PUBLIC_BASE_URL: publicBaseUrl,
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key, so several systems (tests) can share one Redis. */
@@ -27,19 +22,19 @@ const gatewayEnv = {
   SESSION_TTL_SECONDS: positiveSeconds(43_200),
   IDEMPOTENCY_TTL_SECONDS: positiveSeconds(86_400),
   /** Request budgets, shared by all replicas through Redis. */
-  RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
-  RATE_LIMIT_CASHIER_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_API_KEY_PER_MINUTE: intSetting({ min: 1, default: 1200 }),
+  RATE_LIMIT_CASHIER_PER_MINUTE: intSetting({ min: 1, default: 600 }),
+  RATE_LIMIT_SESSION_PER_MINUTE: intSetting({ min: 1, default: 600 }),
+  RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: intSetting({ min: 1, default: 20 }),
   /** `POST /p/{id}/select` per client IP: the buyer's checkout carries no credential to count. */
-  RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: intSetting({ min: 1, default: 600 }),
   /** Failed API-key authentications per client IP; beyond them, 429 until the minute is over. */
-  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: intSetting({ min: 1, default: 30 }),
   /** Failed logins for one email within the window (merchant-dashboard.md: 10 in 15 minutes), then 429. */
-  LOGIN_LOCKOUT_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_LOCKOUT_FAILURES: intSetting({ min: 1, default: 10 }),
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (0: none). */
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  TRUST_PROXY_HOPS: intSetting({ min: 0, max: 10, default: 0 }),
   /** HMAC key the sandbox provider signs its callbacks with (`X-Provider-Signature`). */
   PROVIDER_SANDBOX_SECRET: z.string().min(32).default(DEV_PROVIDER_SANDBOX_SECRET),
 };

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import { commonEnv, opsPort, parseConfig, publicBaseUrl } from '@pl/config';
+import { commonEnv, intSetting, kafkaTopic, parseConfig, port, publicBaseUrl } from '@pl/config';
 import { parseExchangeRates, type ExchangeRates } from './domain/providers/exchange-rates';
-
-const millis = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 const linksEnv = {
   ...commonEnv,
-  OPS_PORT: opsPort(9101),
+  OPS_PORT: port(9101),
   /** Base of the buyer-facing checkout URL; kept without a trailing slash. */
   PUBLIC_BASE_URL: publicBaseUrl,
   /** RUB per coin for the sandbox provider: `COIN=decimal` for every coin, comma-separated. */
@@ -23,19 +21,16 @@ const linksEnv = {
       }
     }),
   /** How often the sweeper expires due links, and how many one statement moves. */
-  EXPIRY_SWEEP_INTERVAL_MS: millis(5000, 10, 3_600_000),
-  EXPIRY_SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  EXPIRY_SWEEP_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 5000 }),
+  EXPIRY_SWEEP_BATCH_SIZE: intSetting({ min: 1, max: 10_000, default: 1000 }),
   /** The relay's poll for events nobody published; also the first backoff step while Kafka is down. */
-  OUTBOX_POLL_INTERVAL_MS: millis(1000, 10, 600_000),
-  OUTBOX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  OUTBOX_POLL_INTERVAL_MS: intSetting({ min: 10, max: 600_000, default: 1000 }),
+  OUTBOX_BATCH_SIZE: intSetting({ min: 1, max: 1000, default: 100 }),
   /** Longest wait for Kafka's acknowledgement; the poll leaves events younger than this to their writer. */
-  OUTBOX_PUBLISH_TIMEOUT_MS: millis(15_000, 100, 300_000),
-  OUTBOX_MAX_BACKOFF_MS: millis(30_000, 10, 600_000),
+  OUTBOX_PUBLISH_TIMEOUT_MS: intSetting({ min: 100, max: 300_000, default: 15_000 }),
+  OUTBOX_MAX_BACKOFF_MS: intSetting({ min: 10, max: 600_000, default: 30_000 }),
   /** Kafka topic of payment events; tests give each system its own. */
-  PAYMENT_EVENTS_TOPIC: z
-    .string()
-    .regex(/^[a-zA-Z0-9._-]{1,249}$/)
-    .default(PAYMENT_EVENTS_TOPIC),
+  PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, opsPort, parseConfig } from '@pl/config';
+import { commonEnv, flag, intSetting, kafkaTopic, parseConfig, port } from '@pl/config';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 
 /** Delays before attempts 2..8 (the first attempt goes out at once): 10 s, 1 min, 10 min, 1 h, 6 h, 24 h, 40 h. */
@@ -20,34 +20,24 @@ const retryDelays = z
     return delays;
   });
 
-const flag = z
-  .enum(['true', 'false'])
-  .default('false')
-  .transform((v) => v === 'true');
-
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
-
 const notifierEnv = {
   ...commonEnv,
-  OPS_PORT: opsPort(9103),
+  OPS_PORT: port(9103),
   KAFKA_GROUP_ID: z.string().min(1).max(200).default('notifier'),
-  PAYMENT_EVENTS_TOPIC: z
-    .string()
-    .regex(/^[a-zA-Z0-9._-]{1,249}$/)
-    .default(PAYMENT_EVENTS_TOPIC),
+  PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
   /** How long the group waits for a silent member; a restarted notifier waits out its old self this long. */
-  KAFKA_SESSION_TIMEOUT_MS: int(6000, 300_000, 10_000),
+  KAFKA_SESSION_TIMEOUT_MS: intSetting({ min: 6000, max: 300_000, default: 10_000 }),
   /**
    * Longest a fetch waits for new events. A broker answers as soon as an event arrives, so this only sets
    * how often an idle consumer asks; the librdkafka mock (local runs, tests, the bench) holds every empty
    * fetch for the whole wait, so there it adds up to this much to an event's latency.
    */
-  KAFKA_FETCH_MAX_WAIT_MS: int(1, 10_000, 10),
+  KAFKA_FETCH_MAX_WAIT_MS: intSetting({ min: 1, max: 10_000, default: 10 }),
   WEBHOOK_RETRY_DELAYS_MS: retryDelays,
   /** Per-attempt time-out of a webhook request. */
-  WEBHOOK_TIMEOUT_MS: int(100, 120_000, 10_000),
+  WEBHOOK_TIMEOUT_MS: intSetting({ min: 100, max: 120_000, default: 10_000 }),
   /** The least wait after a time-out or a 429: a struggling receiver gets room to recover. */
-  WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: int(0, 3_600_000, 60_000),
+  WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: intSetting({ min: 0, max: 3_600_000, default: 60_000 }),
   /** Local runs and tests deliver to 127.0.0.1; deployments refuse private, loopback and link-local targets. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   /**
@@ -56,15 +46,15 @@ const notifierEnv = {
    * time-outs. 20 per endpoint is what one modest merchant server is asked to serve at once, 2 % of the
    * process, and 50 endpoints at 20 fill it (docs/design-decisions.md, "Webhook concurrency").
    */
-  WEBHOOK_CONCURRENCY: int(1, 10_000, 1000),
-  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(1, 1000, 20),
+  WEBHOOK_CONCURRENCY: intSetting({ min: 1, max: 10_000, default: 1000 }),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: intSetting({ min: 1, max: 1000, default: 20 }),
   /** Fallback poll for due deliveries (other replicas' work, expired leases); new events wake the worker at once. */
-  WEBHOOK_POLL_INTERVAL_MS: int(10, 60_000, 500),
+  WEBHOOK_POLL_INTERVAL_MS: intSetting({ min: 10, max: 60_000, default: 500 }),
   /**
    * How long a claimed delivery stays with its worker; a crashed worker's claims are resumed by another
    * after this. Must outlast an attempt (the target look-up plus the request time-out).
    */
-  WEBHOOK_LEASE_MS: int(1000, 3_600_000, 60_000),
+  WEBHOOK_LEASE_MS: intSetting({ min: 1000, max: 3_600_000, default: 60_000 }),
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { commonEnv, DEV_WEBHOOK_SECRET_KEY, opsPort, parseConfig } from '@pl/config';
+import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, parseConfig, port } from '@pl/config';
 
 /** Development-only webhook-secret key (32 bytes, base64); refused when NODE_ENV=production (libs/config). */
 export { DEV_WEBHOOK_SECRET_KEY };
-
-const flag = z
-  .enum(['true', 'false'])
-  .default('false')
-  .transform((v) => v === 'true');
 
 /**
  * Settings for reading and writing shop records, shared with the admin CLI: both must seal webhook
@@ -25,7 +20,7 @@ export const shopStorageEnv = {
 
 /** Reads the environment once; in production the development key and private webhook targets are refused. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseConfig({ ...commonEnv, OPS_PORT: opsPort(9102), ...shopStorageEnv }, env);
+  return parseConfig({ ...commonEnv, OPS_PORT: port(9102), ...shopStorageEnv }, env);
 }
 
 export type ShopsConfig = ReturnType<typeof loadConfig>;
