@@ -16,76 +16,63 @@ function amounts(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
   const fee = buyerFee(view.payer_amount, view.amount);
   const total = view.status === 'pending' ? t.total : view.status === 'paid' ? t.totalPaid : t.totalFinal;
   return html`<dl class="amounts">
-    ${
-      fee === null
-        ? null
-        : html`<div>
-              <dt>${t.orderAmount}</dt>
-              <dd>${formatRub(view.amount, lang)}</dd>
-            </div>
-            <div>
-              <dt>${t.fee}</dt>
-              <dd data-testid="fee">${formatRub(fee, lang)}</dd>
-            </div>`
-    }
-    <div class="total">
-      <dt>${total}</dt>
-      <dd data-testid="payer-amount">${formatRub(view.payer_amount, lang)}</dd>
-    </div>
-  </dl>`;
+        ${
+          fee === null
+            ? null
+            : html`<div><dt>${t.orderAmount}</dt><dd>${formatRub(view.amount, lang)}</dd></div>
+        <div><dt>${t.fee}</dt><dd data-testid="fee">${formatRub(fee, lang)}</dd></div>`
+        }
+        <div class="total"><dt>${total}</dt><dd data-testid="payer-amount">${formatRub(view.payer_amount, lang)}</dd></div>
+      </dl>`;
 }
 
 function countdown(view: BuyerLinkView, lang: Language, t: Messages, now: Date): SafeHtml | null {
   if (view.expires_at === null) return null;
   const left = new Date(view.expires_at).getTime() - now.getTime();
   return html`<div class="deadline">
-    <p class="timer">
-      <span id="countdown-label">${t.timeLeft}</span>
-      <span id="countdown" role="timer" aria-labelledby="countdown-label" data-expires-at="${view.expires_at}">${formatRemaining(left, lang)}</span>
-    </p>
-    <p class="muted"><time datetime="${view.expires_at}">${t.payBefore(formatDateTime(view.expires_at, lang))}</time></p>
-  </div>`;
+        <p class="timer"><span id="countdown-label">${t.timeLeft}</span>
+          <span id="countdown" role="timer" aria-labelledby="countdown-label" data-expires-at="${view.expires_at}">${formatRemaining(left, lang)}</span></p>
+        <p class="muted"><time datetime="${view.expires_at}">${t.payBefore(formatDateTime(view.expires_at, lang))}</time></p>
+      </div>`;
 }
 
 function methodOption(value: string, label: SafeHtml, checked: boolean): SafeHtml {
   const id = `method-${value.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
   return html`<div class="option">
-    <input type="radio" name="method" id="${id}" value="${value}" ${checked ? html` checked` : null} />
-    <label for="${id}">${label}</label>
-  </div>`;
+            <input type="radio" name="method" id="${id}" value="${value}"${checked ? html` checked` : null}>
+            <label for="${id}">${label}</label>
+          </div>`;
 }
 
 function methods(view: BuyerLinkView, t: Messages): SafeHtml {
   const current = isSbp(view) ? 'sbp' : view.network;
   return html`<section class="methods" aria-labelledby="method-heading">
-    <form id="method-form" novalidate>
-      <fieldset>
-        <legend><h2 id="method-heading">${t.chooseMethod}</h2></legend>
-        ${methodOption('sbp', html`<span class="name">${t.sbpName}</span> <span class="hint">${t.sbpHint}</span>`, current === 'sbp')}
-        <p class="group-label" id="crypto-label">${t.cryptoGroup}</p>
-        <div class="group" role="group" aria-labelledby="crypto-label">
+      <form id="method-form" novalidate>
+        <fieldset>
+          <legend><h2 id="method-heading">${t.chooseMethod}</h2></legend>
+          ${methodOption('sbp', html`<span class="name">${t.sbpName}</span> <span class="hint">${t.sbpHint}</span>`, current === 'sbp')}
+          <p class="group-label" id="crypto-label">${t.cryptoGroup}</p>
+          <div class="group" role="group" aria-labelledby="crypto-label">
           ${CRYPTO_NETWORKS.map((n) => {
             const { coin, chain } = networkLabel(n);
             return methodOption(n, html`<span class="name">${coin}</span> <span class="hint">${chain}</span>`, current === n);
           })}
-        </div>
-      </fieldset>
-      ${view.fee_payer === 'merchant' ? null : html`<p class="muted">${t.feeDependsOnMethod}</p>`}
-      <p class="form-error" id="method-error" role="alert"></p>
-      <button type="submit" class="primary">${hasSelection(view) ? t.changeMethod : t.showDetails}</button>
-      <noscript><p class="form-error">${t.noScript}</p></noscript>
-    </form>
-  </section>`;
+          </div>
+        </fieldset>
+        ${view.fee_payer === 'merchant' ? null : html`<p class="muted">${t.feeDependsOnMethod}</p>`}
+        <p class="form-error" id="method-error" role="alert"></p>
+        <button type="submit" class="primary">${hasSelection(view) ? t.changeMethod : t.showDetails}</button>
+        <noscript><p class="form-error">${t.noScript}</p></noscript>
+      </form>
+    </section>`;
 }
 
 function copyable(id: string, label: string, value: string, shown: string, t: Messages): SafeHtml {
   return html`<div class="field">
-    <dt id="${id}-label">${label}</dt>
-    <dd>
-      <code id="${id}" class="value">${shown}</code>
-      <button type="button" class="copy" data-copy="${value}" aria-label="${t.copy}: ${label}">${t.copy}</button>
-    </dd>
-  </div>`;
+          <dt id="${id}-label">${label}</dt>
+          <dd><code id="${id}" class="value">${shown}</code>
+            <button type="button" class="copy" data-copy="${value}" aria-label="${t.copy}: ${label}">${t.copy}</button></dd>
+        </div>`;
 }
 
 async function details(view: BuyerLinkView, lang: Language, t: Messages): Promise<SafeHtml> {
@@ -100,30 +87,26 @@ async function details(view: BuyerLinkView, lang: Language, t: Messages): Promis
       : null;
   const fields =
     sbp || crypto === null
-      ? html`<div class="field">
-            <dt>${t.total}</dt>
-            <dd class="value strong" data-testid="send-amount">${formatRub(view.payer_amount, lang)}</dd>
-          </div>
-          ${copyable('deposit', t.sbpPaymentId, address, address, t)}`
+      ? html`<div class="field"><dt>${t.total}</dt><dd class="value strong" data-testid="send-amount">${formatRub(view.payer_amount, lang)}</dd></div>
+        ${copyable('deposit', t.sbpPaymentId, address, address, t)}`
       : html`${copyable('send-amount', t.amountToSend, crypto.amount, crypto.shown, t)}
-          <div class="field">
-            <dt>${t.network}</dt>
-            <dd class="value plain" data-testid="network">${coin} · ${chain}</dd>
-          </div>
-          ${copyable('deposit', t.depositAddress, address, address, t)}`;
+        <div class="field"><dt>${t.network}</dt><dd class="value plain" data-testid="network">${coin} · ${chain}</dd></div>
+        ${copyable('deposit', t.depositAddress, address, address, t)}`;
   const instructions = sbp || crypto === null ? t.sbpInstructions : t.cryptoInstructions(crypto.shown, chain);
   const appLink =
     view.qr !== null && APP_LINK.test(view.qr)
       ? html`<p><a class="button secondary" href="${view.qr}" rel="noreferrer">${sbp ? t.openInApp : t.openInWallet}</a></p>`
       : null;
   return html`<section class="details" id="details" aria-labelledby="details-heading" data-method="${sbp ? 'sbp' : view.network}">
-    <h2 id="details-heading" tabindex="-1">${t.detailsHeading}</h2>
-    <p>${instructions}</p>
-    ${qr === null ? null : html`<figure class="qr">${qr}</figure>`}
-    <dl class="fields">${fields}</dl>
-    ${appLink}
-    <p class="waiting"><span class="pulse" aria-hidden="true"></span>${t.waiting}</p>
-  </section>`;
+      <h2 id="details-heading" tabindex="-1">${t.detailsHeading}</h2>
+      <p>${instructions}</p>
+      ${qr === null ? null : html`<figure class="qr">${qr}</figure>`}
+      <dl class="fields">
+        ${fields}
+      </dl>
+      ${appLink}
+      <p class="waiting"><span class="pulse" aria-hidden="true"></span>${t.waiting}</p>
+    </section>`;
 }
 
 function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
@@ -138,16 +121,14 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
           : [t.failedHeading, t.failedText];
   const paidAt = view.paid_at ?? view.updated_at;
   return html`<section class="final ${paid ? 'final-ok' : 'final-stop'}" aria-labelledby="final-heading" data-testid="final-${view.status}">
-    <div class="badge" aria-hidden="true">${paid ? '✓' : '×'}</div>
-    <h2 id="final-heading" tabindex="-1">${heading}</h2>
-    ${
-      paid
-        ? html`<p>${t.paidText}</p>
-            <p class="paid-at">${t.paidAt}: <time datetime="${paidAt}" data-testid="paid-at">${formatDateTime(paidAt, lang)}</time></p>`
-        : html`<p>${text}</p>
-            <p class="muted">${t.noPayment}</p>`
-    }
-  </section>`;
+      <div class="badge" aria-hidden="true">${paid ? '✓' : '×'}</div>
+      <h2 id="final-heading" tabindex="-1">${heading}</h2>
+      ${
+        paid
+          ? html`<p>${t.paidText}</p><p class="paid-at">${t.paidAt}: <time datetime="${paidAt}" data-testid="paid-at">${formatDateTime(paidAt, lang)}</time></p>`
+          : html`<p>${text}</p><p class="muted">${t.noPayment}</p>`
+      }
+    </section>`;
 }
 
 /**
@@ -158,20 +139,16 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
 export async function renderPanel(view: BuyerLinkView, lang: Language, now: Date): Promise<SafeHtml> {
   const t = MESSAGES[lang];
   const pending = view.status === 'pending';
-  return html`<div
-    id="checkout"
-    class="card"
-    data-status="${view.status}"
-    data-updated-at="${view.updated_at}"
-    data-server-now="${now.toISOString()}"
-  >
+  return html`<div id="checkout" class="card" data-status="${view.status}" data-updated-at="${view.updated_at}" data-server-now="${now.toISOString()}">
     <section class="summary" aria-labelledby="shop-name">
       <p class="eyebrow">${t.paymentTo}</p>
       <h1 id="shop-name">${isolated(view.shop_name)}</h1>
       ${view.description ? html`<p class="description"><span class="sr-only">${t.description}: </span>${isolated(view.description)}</p>` : null}
-      ${amounts(view, lang, t)} ${pending ? countdown(view, lang, t, now) : null}
+      ${amounts(view, lang, t)}
+      ${pending ? countdown(view, lang, t, now) : null}
     </section>
-    ${pending ? methods(view, t) : null} ${pending && hasSelection(view) ? await details(view, lang, t) : null}
+    ${pending ? methods(view, t) : null}
+    ${pending && hasSelection(view) ? await details(view, lang, t) : null}
     ${pending ? null : finalView(view, lang, t)}
   </div>`;
 }
@@ -185,19 +162,10 @@ export const STATUS_POLL_MS = 2000;
  */
 export async function renderCheckoutMain(view: BuyerLinkView, lang: Language, now: Date): Promise<SafeHtml> {
   const t = MESSAGES[lang];
-  return html`<div
-    id="checkout-root"
-    data-link-id="${view.id}"
-    data-lang="${lang}"
-    data-poll-ms="${STATUS_POLL_MS}"
-    data-msg-copied="${t.copied}"
-    data-msg-copy-failed="${t.copyFailed}"
-    data-msg-selecting="${t.selecting}"
-    data-msg-select-failed="${t.selectFailed}"
-    data-msg-choose-first="${t.chooseFirst}"
-    data-msg-status-changed="${t.statusChanged}"
-    data-msg-day="${lang === 'ru' ? 'д' : 'd'}"
-  >
+  return html`<div id="checkout-root" data-link-id="${view.id}" data-lang="${lang}" data-poll-ms="${STATUS_POLL_MS}"
+      data-msg-copied="${t.copied}" data-msg-copy-failed="${t.copyFailed}" data-msg-selecting="${t.selecting}"
+      data-msg-select-failed="${t.selectFailed}" data-msg-choose-first="${t.chooseFirst}"
+      data-msg-status-changed="${t.statusChanged}" data-msg-day="${lang === 'ru' ? 'д' : 'd'}">
     ${await renderPanel(view, lang, now)}
     <p id="announcer" class="sr-only" role="status" aria-live="polite"></p>
   </div>`;
