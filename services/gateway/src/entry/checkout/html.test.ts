@@ -14,12 +14,9 @@ describe('html template', () => {
   });
 
   it('renders lists and skips null, undefined and false', () => {
-    expect(
-      html`<ul>
-          ${['x', '<y>'].map((s) => html`<li>${s}</li>`)}
-        </ul>
-        ${null}${undefined}${false}${0}`.value,
-    ).toBe('<ul><li>x</li><li>&lt;y&gt;</li></ul>0');
+    expect(html`<ul>${['x', '<y>'].map((s) => html`<li>${s}</li>`)}</ul>${null}${undefined}${false}${0}`.value).toBe(
+      '<ul><li>x</li><li>&lt;y&gt;</li></ul>0',
+    );
   });
 
   it('escapeHtml leaves plain text alone', () => {
