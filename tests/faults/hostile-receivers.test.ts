@@ -1,3 +1,4 @@
+import { eventually } from '@pl/testing';
 import { startHostileReceivers, type HostileBehaviour, type HostileReceiver } from '../support/hostile-receivers';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestSystem } from '../support/system';
 
@@ -174,16 +175,19 @@ describe('hostile webhook receivers', () => {
 
   it('logs every hostile attempt as failed with what went wrong, follows no redirect and lets go of every connection', async () => {
     // Slot holders' first attempts end at their time-out; until then the log holds only the fast failures.
-    const deadline = hostileStartedAt + TIMEOUT_MS + 10_000;
     let rows: AttemptRow[] = [];
     const names = Object.keys(EXPECTED) as (keyof typeof EXPECTED)[];
-    for (;;) {
-      rows = await attemptRows();
-      const seen = new Set(rows.map((r) => nameOf(r.endpoint)));
-      if (names.every((n) => seen.has(n))) break;
-      if (performance.now() > deadline) throw new Error(`no attempt logged yet for ${names.filter((n) => !seen.has(n)).join(', ')}`);
-      await new Promise((r) => setTimeout(r, 200)); // polling the log: the attempts end inside the notifier
-    }
+    const unseen = () => names.filter((n) => !rows.some((r) => nameOf(r.endpoint) === n));
+    // Polling the log: the attempts end inside the notifier.
+    await eventually(
+      async () => {
+        rows = await attemptRows();
+        return unseen().length === 0;
+      },
+      () => `an attempt logged for every hostile receiver (none yet for ${unseen().join(', ')})`,
+      hostileStartedAt + TIMEOUT_MS + 10_000 - performance.now(),
+      200,
+    );
 
     for (const name of names) {
       const mine = rows.filter((r) => nameOf(r.endpoint) === name);

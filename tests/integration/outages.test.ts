@@ -1,3 +1,4 @@
+import { eventually } from '@pl/testing';
 import { expectError } from '../support/http';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
@@ -16,15 +17,15 @@ const createLink = () => sys.http.post('/merchant/v1/payment-links', { shop_id: 
 const listWithSession = () => sys.http.get('/api/v1/payment-links', { headers: { Authorization: `Bearer ${token}` } });
 
 /** Calls fn until it answers the wanted status; the services reconnect on their own, so no fixed sleep. */
-async function eventually(fn: () => Promise<{ status: number }>, status: number, withinMs = 15_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
+async function answers(fn: () => Promise<{ status: number }>, status: number, withinMs = 15_000): Promise<void> {
   let last = 0;
-  while (Date.now() < deadline) {
-    last = (await fn()).status;
-    if (last === status) return;
-    await new Promise((r) => setTimeout(r, 100)); // polling the recovery itself: there is no event to await from outside
-  }
-  throw new Error(`still ${last}, wanted ${status}`);
+  // Polling the recovery itself: there is no event to await from outside.
+  await eventually(
+    async () => (last = (await fn()).status) === status,
+    () => `still ${last}, wanted ${status}`,
+    withinMs,
+    100,
+  );
 }
 
 const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
@@ -46,8 +47,8 @@ describe.each(['postgres', 'redis', 'nats'] as const)('when %s goes down', (depe
     } finally {
       sys.faults![dependency].up();
     }
-    await eventually(createLink, 201);
-    await eventually(listWithSession, 200);
+    await answers(createLink, 201);
+    await answers(listWithSession, 200);
   });
 });
 
@@ -69,6 +70,6 @@ it('loses nothing: a link created before a Postgres outage reads back unchanged 
   } finally {
     sys.faults!.postgres.up();
   }
-  await eventually(read, 200);
+  await answers(read, 200);
   expect((await read()).body).toEqual(created.body);
 });

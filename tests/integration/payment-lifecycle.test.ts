@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { scrapedSum } from '../support/metrics';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -411,13 +412,16 @@ describe('late payments', () => {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON
 async function waitForDelivery(linkId: string, who: TestMerchant, done: (d: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: who.keys });
-    expect(res.status).toBe(200);
-    const delivery = res.body.deliveries[0];
-    if (res.body.deliveries.length === 1 && done(delivery)) return delivery;
-    if (Date.now() > deadline) throw new Error(`delivery of ${linkId} never settled: ${res.text}`);
-    await new Promise((r) => setImmediate(r));
-  }
+  let last: ApiResponse | undefined;
+  await eventually(
+    async () => {
+      last = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: who.keys });
+      expect(last.status).toBe(200);
+      return last.body.deliveries.length === 1 && done(last.body.deliveries[0]);
+    },
+    () => `delivery of ${linkId} settles (last read: ${last?.text ?? 'none'})`,
+    10_000,
+    10,
+  );
+  return last?.body.deliveries[0];
 }

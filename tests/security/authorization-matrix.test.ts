@@ -1,3 +1,4 @@
+import { eventually } from '@pl/testing';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -98,10 +99,19 @@ const paidLinkDelivery = async (owner: 'me' | 'them'): Promise<{ linkId: string;
   const linkId = await createLink(owner);
   expect((await sys.providerCallback(sandboxPaymentId(linkId), 'paid')).status).toBe(200);
   await receiver.nthFor(linkId, 1);
-  for (;;) {
-    const list = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: o.merchant.keys });
-    if (list.body.deliveries?.[0]) return { linkId, deliveryId: list.body.deliveries[0].id as string };
-  }
+  // The receiver is answered before the notifier records the attempt: read the log until the delivery is listed.
+  let deliveryId: string | undefined;
+  await eventually(
+    async () => {
+      const list = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: o.merchant.keys });
+      deliveryId = list.body.deliveries?.[0]?.id;
+      return deliveryId !== undefined;
+    },
+    `the delivery of ${linkId} is listed`,
+    10_000,
+    10,
+  );
+  return { linkId, deliveryId: deliveryId! };
 };
 
 type Outcome = [number, string | null];

@@ -3,12 +3,20 @@
  * row, a server's answer). Each gives up at its deadline with the name of what it waited for.
  */
 
-/** Resolves with the milliseconds it took once `done` answers true; checks every `everyMs`; a throw from `done` ends the wait. */
-export async function eventually(done: () => boolean | Promise<boolean>, what: string, withinMs: number, everyMs = 50): Promise<number> {
+/**
+ * Resolves with the milliseconds it took once `done` answers true; checks every `everyMs`; a throw from `done` ends the wait.
+ * `what` may be a function, read at the deadline, so the failure can name what the last check saw.
+ */
+export async function eventually(
+  done: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  withinMs: number,
+  everyMs = 50,
+): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await done()) return Date.now() - started;
-    if (Date.now() - started >= withinMs) throw new Error(`${what}: not within ${withinMs} ms`);
+    if (Date.now() - started >= withinMs) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${withinMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

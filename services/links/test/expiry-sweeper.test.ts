@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from '@pl/testing';
 import { apiKey, startLinksSystem, type LinksSystem } from './support/links-system';
 
 describe('expiry sweeper', () => {
@@ -24,10 +25,12 @@ describe('expiry sweeper', () => {
     // Straight from the table: an API read would expire the links itself.
     const statuses = () =>
       system.linksDb.query<{ id: string; status: string }>('SELECT id, status FROM payment_links WHERE merchant_id = $1', [merchant]);
-    const deadline = Date.now() + 10_000;
-    while ((await statuses()).some((r) => due.includes(r.id) && r.status !== 'expired') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(
+      async () => (await statuses()).every((r) => !due.includes(r.id) || r.status === 'expired'),
+      'the sweeper expires the due links',
+      10_000,
+      25,
+    );
     for (const row of await statuses()) expect(row.status).toBe(due.includes(row.id) ? 'expired' : 'pending');
   });
 });

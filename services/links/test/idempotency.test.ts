@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { subjects, type CreateLinkCommand, type Identity, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
 import { IdempotencyRepository } from '../src/data/idempotency.repository';
 import { apiKey, cashier, startLinksSystem, type LinksSystem } from './support/links-system';
+import { sampleNewLink } from './support/sample-link';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 /** A claim as the gateway sends it: the key's digest, the route, the fingerprint of what was asked. */
@@ -140,22 +141,22 @@ describe('Idempotency-Keys kept by the links service', () => {
 
     it('reads a kept link back exactly as the insert returned it', async () => {
       const key = { scope, keySha256: sha256('repo-read'), fingerprint: sha256('x') };
-      const inserted = await records.insertLink(newLinkRow(merchant, shopId), key);
+      const inserted = await records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), key);
       expect(await records.find(scope, key.keySha256)).toEqual({ fingerprint: key.fingerprint, link: inserted });
     });
 
     it('answers key_taken for a second insert with the key, and leaves no second link', async () => {
       const key = { scope, keySha256: sha256('repo-taken'), fingerprint: sha256('x') };
-      await records.insertLink(newLinkRow(merchant, shopId, 'repo-taken'), key);
-      await expect(records.insertLink(newLinkRow(merchant, shopId, 'repo-taken'), key)).resolves.toBe('key_taken');
+      await records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-taken' }), key);
+      await expect(records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-taken' }), key)).resolves.toBe('key_taken');
       expect(await linksWithOrder('repo-taken')).toHaveLength(1);
     });
 
     it('purges records past 24 hours and keeps younger ones', async () => {
       const old = { scope, keySha256: sha256('repo-old'), fingerprint: sha256('x') };
       const young = { scope, keySha256: sha256('repo-young'), fingerprint: sha256('x') };
-      await records.insertLink(newLinkRow(merchant, shopId), old);
-      await records.insertLink(newLinkRow(merchant, shopId), young);
+      await records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), old);
+      await records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), young);
       await system.linksDb.query(`UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 second' WHERE key_sha256 = $1`, [
         old.keySha256,
       ]);
@@ -168,24 +169,3 @@ describe('Idempotency-Keys kept by the links service', () => {
     });
   });
 });
-
-/** A new link as create hands it to the store. */
-function newLinkRow(merchantId: string, shopId: number, orderId: string | null = null) {
-  return {
-    id: randomUUID(),
-    merchantId,
-    shopId,
-    orderId,
-    description: null,
-    amount: 10000,
-    feeBps: 100,
-    feePercentBp: 100,
-    cryptoBps: 100,
-    sbpBps: 100,
-    feePayer: 'merchant' as const,
-    payerAmount: 10000,
-    merchantCredit: 9900,
-    platformRevenue: 100,
-    expiresInMinutes: 60,
-  };
-}

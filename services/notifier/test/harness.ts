@@ -5,7 +5,7 @@ import { BusClient, IdentityTokens, connectNats, createEventPublisher, type Even
 import type { RunningService } from '@pl/config';
 import type { Identity, PaymentSucceededEvent } from '@pl/contracts';
 import { Db } from '@pl/db';
-import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { NatsConnection } from 'nats';
 import { startShops } from '../../shops/src/app';
 import { loadConfig as loadShopsConfig } from '../../shops/src/config';
@@ -175,13 +175,17 @@ export class TestSystem {
 
   /** Waits until the event's delivery reaches a final status (the row is written after the receiver answered). */
   async settled(eventId: string, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const d = await this.delivery(eventId);
-      if (d && d.status !== 'pending') return d.status;
-      if (Date.now() > deadline) throw new Error(`delivery of ${eventId} still ${d?.status ?? 'missing'}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    let status: string | undefined;
+    await eventually(
+      async () => {
+        status = (await this.delivery(eventId))?.status;
+        return status !== undefined && status !== 'pending';
+      },
+      () => `delivery of ${eventId} settles (still ${status ?? 'missing'})`,
+      timeoutMs,
+      25,
+    );
+    return status!;
   }
 
   merchant(merchantId = this.merchantId): Identity {

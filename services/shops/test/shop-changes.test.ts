@@ -5,7 +5,7 @@ import { BusClient, IdentityTokens, connectNats } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { broadcasts, type ShopsChangedMessage } from '@pl/contracts';
 import { Db } from '@pl/db';
-import { createTestDatabase, FaultProxy, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, FaultProxy, uniqueNamespace, withDeadline, type TestDatabase } from '@pl/testing';
 import { startShops } from '../src/app';
 import { loadConfig } from '../src/config';
 import { migrateShops, SHOPS_SCHEMA } from '../src/data/migrate';
@@ -29,15 +29,23 @@ describe('shop change notices', () => {
   const notices: ShopsChangedMessage[] = [];
   const waiters: { match: (n: ShopsChangedMessage) => boolean; resolve: () => void }[] = [];
 
-  /** Resolves with the first notice from `fromIndex` on that matches. */
-  const notice = (match: (n: ShopsChangedMessage) => boolean, fromIndex: number): Promise<void> =>
-    new Promise((resolve) => {
-      if (notices.slice(fromIndex).some(match)) {
-        resolve();
-        return;
-      }
-      waiters.push({ match, resolve });
-    });
+  /**
+   * Resolves with the first notice from `fromIndex` on that matches; fails naming `what` and the notices seen
+   * since `fromIndex` after `withinMs` (well inside the test's time-out, so a missing notice is reported as such).
+   */
+  const notice = (match: (n: ShopsChangedMessage) => boolean, fromIndex: number, what: string, withinMs = 10_000): Promise<void> =>
+    withDeadline(
+      new Promise<void>((resolve) => {
+        if (notices.slice(fromIndex).some(match)) {
+          resolve();
+          return;
+        }
+        waiters.push({ match, resolve });
+      }),
+      withinMs,
+      what,
+      () => `notices seen: ${JSON.stringify(notices.slice(fromIndex))}`,
+    );
 
   const newShop = async (): Promise<number> =>
     (
@@ -93,7 +101,7 @@ describe('shop change notices', () => {
   });
 
   it('announces that any shop may have changed once it starts listening', async () => {
-    await notice((n) => n.shop_id === null, 0);
+    await notice((n) => n.shop_id === null, 0, 'the any-shop notice at start');
   });
 
   it('announces a committed change with the shop id, and nothing for a change that was rolled back', async () => {
@@ -107,7 +115,7 @@ describe('shop change notices', () => {
       .catch(() => undefined);
     await repo.updateShop(changed, { crypto_bps: 250 });
     // Notices leave in commit order on one connection, so once the later one is here an earlier one would be too.
-    await notice((n) => n.shop_id === changed, from);
+    await notice((n) => n.shop_id === changed, from, `the notice of shop ${changed}`);
     expect(notices.slice(from)).toEqual([{ shop_id: changed }]);
   });
 
@@ -115,17 +123,18 @@ describe('shop change notices', () => {
     const shopId = await newShop();
     const from = notices.length;
     await db.query('UPDATE shops SET webhook_url = $2 WHERE id = $1', [shopId, 'https://example.com/hook']);
-    await notice((n) => n.shop_id === shopId, from);
+    await notice((n) => n.shop_id === shopId, from, `the notice of shop ${shopId}`);
   });
 
   it('announces that any shop may have changed after its database connection came back', async () => {
     const from = notices.length;
     proxy.down();
     proxy.up();
-    await notice((n) => n.shop_id === null, from);
+    // The service reconnects with a back-off of its own, hence the longer deadline.
+    await notice((n) => n.shop_id === null, from, 'the any-shop notice after the connection came back', 20_000);
     // And it listens again: a change after the break is announced by id.
     const shopId = await newShop();
     await repo.updateShop(shopId, { name: 'Tea room 2' });
-    await notice((n) => n.shop_id === shopId, from);
+    await notice((n) => n.shop_id === shopId, from, `the notice of shop ${shopId} after the break`);
   });
 });

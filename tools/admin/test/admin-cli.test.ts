@@ -10,6 +10,7 @@ import { LatePaymentRepository } from '../../../services/links/src/data/late-pay
 import { LinkRepository } from '../../../services/links/src/data/link.repository';
 import { LINKS_SCHEMA, migrateLinks } from '../../../services/links/src/data/migrate';
 import type { FinalStatus } from '../../../services/links/src/domain/link';
+import { sampleNewLink } from '../../../services/links/test/support/sample-link';
 import { DEV_WEBHOOK_SECRET_KEY } from '../../../services/shops/src/config';
 import { migrateShops, SHOPS_SCHEMA } from '../../../services/shops/src/data/migrate';
 import { ShopRepository } from '../../../services/shops/src/data/shop.repository';
@@ -277,24 +278,22 @@ describe('admin CLI', () => {
     /** A link of 1000.00 (fee 1%, paid by the client) moved to `status`, then paid late at `receivedAt`. */
     const latePayment = async (status: Exclude<FinalStatus, 'paid' | 'expired'>, receivedAt: string): Promise<string> => {
       const links = new LinkRepository(linksDb);
-      const id = randomUUID();
-      await links.insert({
-        id,
-        merchantId,
-        shopId: 7,
-        orderId: `order-${status}`,
-        description: null,
-        amount: 100000,
-        feeBps: 100,
-        feePercentBp: 100,
-        cryptoBps: 100,
-        sbpBps: 100,
-        feePayer: 'client',
-        payerAmount: 101000,
-        merchantCredit: 100000,
-        platformRevenue: 1000,
-        expiresInMinutes: 60,
-      });
+      const { id } = await links.insert(
+        sampleNewLink({
+          merchantId,
+          shopId: 7,
+          orderId: `order-${status}`,
+          amount: 100000,
+          feeBps: 100,
+          feePercentBp: 100,
+          cryptoBps: 100,
+          sbpBps: 100,
+          feePayer: 'client',
+          payerAmount: 101000,
+          merchantCredit: 100000,
+          platformRevenue: 1000,
+        }),
+      );
       await links.transition(id, status);
       const late = { id: randomUUID(), linkId: id, provider: 'sandbox', gatewayPaymentId: `sbx_${id}`, receivedAt: new Date(receivedAt) };
       await expect(new LatePaymentRepository(linksDb).recordIfLate(late)).resolves.toMatchObject({ linkStatus: status });

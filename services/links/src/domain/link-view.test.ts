@@ -2,41 +2,11 @@ import { paymentLink, paymentLinkPage } from '@pl/contracts';
 import { decodeCursor } from './cursor';
 import type { LinkRecord } from './link';
 import { toPaymentLink, toPaymentLinkPage } from './link-view';
+import { sampleLinkRecord } from '../../test/support/sample-link';
 
 const BASE = 'https://pay.example.com';
 
-const record = (overrides: Partial<LinkRecord> = {}): LinkRecord => ({
-  id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
-  merchantId: '11111111-2222-4333-8444-555555555555',
-  shopId: 42,
-  orderId: null,
-  description: null,
-  currency: 'RUB',
-  amount: 123456,
-  feeBps: 150,
-  feePercentBp: 150,
-  cryptoBps: 150,
-  sbpBps: 70,
-  feePayer: 'split',
-  payerAmount: 124382,
-  merchantCredit: 122530,
-  platformRevenue: 1852,
-  status: 'pending',
-  gatewayProvider: null,
-  gatewayPaymentId: null,
-  toCurrency: null,
-  network: null,
-  depositAddress: null,
-  payerCurrency: null,
-  payerCryptoAmount: null,
-  qr: null,
-  expiresAt: new Date('2026-11-23T07:15:00.123Z'),
-  paidAt: null,
-  createdAt: new Date('2026-11-22T07:15:00.123Z'),
-  createdAtMicros: 1_795_331_700_123_456n,
-  updatedAt: new Date('2026-11-22T07:15:00.123Z'),
-  ...overrides,
-});
+const record = (over: Partial<LinkRecord> = {}): LinkRecord => sampleLinkRecord({ id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', ...over });
 
 describe('toPaymentLink', () => {
   it('writes money as rouble strings with two decimals', () => {
