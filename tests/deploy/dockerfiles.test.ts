@@ -1,22 +1,29 @@
-// The Dockerfiles, checked offline (no Docker engine here): everything they COPY exists (from the build
-// context, or is produced by the build stage), each service image carries exactly the libraries it runs with,
+// The Dockerfile, checked offline (no Docker engine here): one multi-stage file with a target per image.
+// Everything it COPYs exists (in the build context, or produced by the build stage), the runtime base installs
+// production dependencies from the lockfile, each service target carries exactly the libraries it runs with,
 // runs as a non-root user with a health check, and starts the service.
-import { readText, exists, emitsDist, projectDependencies, SERVICES } from './support/repo';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readText, exists, emitsDist, projectDependencies, ROOT, SERVICES } from './support/repo';
 
 interface Instruction {
   keyword: string;
   args: string;
 }
 
+interface Stage {
+  name: string;
+  base: string;
+  instructions: Instruction[];
+}
+
 /** Instructions of a Dockerfile: continuation lines joined, comments and parser directives dropped. */
 function parseDockerfile(path: string): Instruction[] {
-  const lines = readText(path).split('\n');
   const out: Instruction[] = [];
   let pending = '';
-  for (const raw of lines) {
+  for (const raw of readText(path).split('\n')) {
     const line = raw.trim();
-    if (pending === '' && (line === '' || line.startsWith('#'))) continue;
-    if (line.startsWith('#')) continue; // a comment inside a continued instruction
+    if (line.startsWith('#') || (pending === '' && line === '')) continue; // a comment, also inside a continued instruction
     if (line.endsWith('\\')) {
       pending += `${line.slice(0, -1)} `;
       continue;
@@ -29,22 +36,19 @@ function parseDockerfile(path: string): Instruction[] {
   return out;
 }
 
-/** Instructions grouped by stage (each starts at a FROM). */
-function stages(instructions: Instruction[]): Instruction[][] {
-  const out: Instruction[][] = [];
+/** Stages by name (`FROM <base> AS <name>`); the instructions after each FROM up to the next. */
+function stagesOf(instructions: Instruction[]): Map<string, Stage> {
+  const out = new Map<string, Stage>();
+  let current: Stage | undefined;
   for (const i of instructions) {
-    if (i.keyword === 'FROM') out.push([]);
-    out[out.length - 1]?.push(i);
+    if (i.keyword === 'FROM') {
+      const m = /^(\S+)\s+AS\s+(\S+)$/i.exec(i.args);
+      if (!m) throw new Error(`every stage is named: FROM ${i.args}`);
+      current = { base: m[1]!, name: m[2]!, instructions: [] };
+      out.set(current.name, current);
+    } else current?.instructions.push(i);
   }
   return out;
-}
-
-/** The text of the build stage, from its FROM to the next FROM. */
-function buildStageText(path: string): string {
-  const text = readText(path);
-  const first = text.indexOf('\nFROM ');
-  const second = text.indexOf('\nFROM ', first + 1);
-  return text.slice(first, second);
 }
 
 interface Copy {
@@ -53,116 +57,147 @@ interface Copy {
   dest: string;
 }
 
-function copies(stage: Instruction[]): Copy[] {
-  return stage
+function copies(stage: Stage): Copy[] {
+  return stage.instructions
     .filter((i) => i.keyword === 'COPY')
     .map((i) => {
       const words = i.args.split(/\s+/);
-      const flags = words.filter((w) => w.startsWith('--'));
       const paths = words.filter((w) => !w.startsWith('--'));
-      const from = flags.find((f) => f.startsWith('--from='))?.slice('--from='.length);
+      const from = words.find((f) => f.startsWith('--from='))?.slice('--from='.length);
       return { from, sources: paths.slice(0, -1), dest: paths[paths.length - 1] ?? '' };
     });
 }
 
-/**
- * Whether the build stage (which holds the repository at /app after `npm install && npm run build`) has this
- * path: it is in the repository, or under the `dist` a TypeScript project emits, or node_modules.
- */
+/** What a stage's COPYs bring in, repository-relative (`/app/` dropped). */
+const copiedPaths = (stage: Stage): string[] => copies(stage).flatMap((c) => c.sources.map((s) => s.replace(/^\/app\//, '')));
+
+/** Whether the build stage (the repository at /app after `npm install && npm run build`) has this path. */
 function buildStageHas(appPath: string): boolean {
   const path = appPath.replace(/^\/app\/?/, '');
-  if (path === 'node_modules') return true;
   const dist = /^(.+)\/dist(\/.*)?$/.exec(path);
   if (dist) {
-    const project = dist[1]!;
     const inside = dist[2] ?? '';
-    if (!emitsDist(project)) return false;
-    return inside === '' || exists(`${project}/src${inside.replace(/\.js$/, '.ts')}`);
+    return emitsDist(dist[1]!) && (inside === '' || exists(`${dist[1]!}/src${inside.replace(/\.js$/, '.ts')}`));
   }
   return exists(path);
 }
 
-const DOCKERFILES = [...SERVICES.map((s) => `services/${s}/Dockerfile`), 'deploy/Dockerfile'];
-const OPS_PORTS: Record<string, number> = { gateway: 9100, links: 9101, shops: 9102, notifier: 9103 };
-
-describe.each(DOCKERFILES)('%s', (path) => {
-  const instructions = parseDockerfile(path);
-  const [build, runtime] = stages(instructions);
-
-  test('is multi-stage: a build stage that installs with the lockfile, builds and prunes to production dependencies', () => {
-    expect(stages(instructions)).toHaveLength(2);
-    expect(build?.[0]?.args).toBe('node:20-bookworm-slim AS build');
-    const run =
-      build
-        ?.filter((i) => i.keyword === 'RUN')
-        .map((i) => i.args)
-        .join(' ') ?? '';
-    expect(run).toMatch(/npm install --no-audit --no-fund/);
-    expect(run).toMatch(/npm run build/);
-    expect(run).toMatch(/npm prune --omit=dev/);
-    expect(run).not.toMatch(/npm ci\b/);
+/** Every workspace folder of the root package.json (its globs are `<dir>/*`). */
+function workspaces(): string[] {
+  const globs = (JSON.parse(readText('package.json')) as { workspaces: string[] }).workspaces;
+  return globs.flatMap((glob) => {
+    const dir = glob.replace(/\/\*$/, '');
+    return readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && exists(`${dir}/${e.name}/package.json`))
+      .map((e) => `${dir}/${e.name}`);
   });
+}
 
-  test('copies only what exists: build-context sources are in the repository (node_modules and dist ignored), build-stage sources are produced there', () => {
-    const ignore = readText(`${path}.dockerignore`);
-    for (const pattern of ['**/node_modules', '**/dist', '.git']) expect(ignore.split('\n')).toContain(pattern);
-    for (const stage of [build, runtime]) {
-      for (const copy of copies(stage ?? [])) {
-        for (const source of copy.sources) {
-          if (copy.from === undefined) expect(`${source}: ${exists(source)}`).toBe(`${source}: true`);
-          else {
-            expect(copy.from).toBe('build');
-            expect(`${source}: ${buildStageHas(source)}`).toBe(`${source}: true`);
-          }
+/** The user a target runs as: its own last USER, else its base stage's, else root. */
+function userOf(stages: Map<string, Stage>, name: string): string {
+  const stage = stages.get(name);
+  if (!stage) return 'root';
+  return stage.instructions.filter((i) => i.keyword === 'USER').pop()?.args ?? userOf(stages, stage.base);
+}
+
+const stages = stagesOf(parseDockerfile('Dockerfile'));
+const stage = (name: string): Stage => {
+  const found = stages.get(name);
+  if (!found) throw new Error(`no stage ${name} in Dockerfile`);
+  return found;
+};
+const OPS_PORTS: Record<string, number> = { gateway: 9100, links: 9101, shops: 9102, notifier: 9103 };
+const TARGETS = [...SERVICES, 'migrate'];
+
+test('is the one Dockerfile: a build stage, a runtime base and a target per image, and no per-service copies beside it', () => {
+  expect([...stages.keys()].sort()).toEqual(['build', 'runtime', ...TARGETS].sort());
+  for (const target of TARGETS) expect(`${target}: ${stage(target).base}`).toBe(`${target}: runtime`);
+  for (const old of [...SERVICES.map((s) => `services/${s}/Dockerfile`), 'deploy/Dockerfile']) expect(`${old}: ${exists(old)}`).toBe(`${old}: false`);
+});
+
+test('builds and runs on the Node LTS line that package.json engines names, in a slim image', () => {
+  const major = /(\d+)/.exec((JSON.parse(readText('package.json')) as { engines: { node: string } }).engines.node)?.[1];
+  for (const name of ['build', 'runtime']) expect(stage(name).base).toBe(`node:${major}-bookworm-slim`);
+});
+
+test('the build stage installs with the lockfile and compiles every workspace', () => {
+  const run = stage('build')
+    .instructions.filter((i) => i.keyword === 'RUN')
+    .map((i) => i.args)
+    .join(' ');
+  expect(run).toMatch(/npm install --no-audit --no-fund/);
+  expect(run).toMatch(/npm run build/);
+});
+
+test('the runtime base installs production dependencies only, with npm ci, from every workspace manifest and nothing else', () => {
+  const runtime = stage('runtime');
+  const run = runtime.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+  expect(run).toEqual([expect.stringMatching(/npm ci --omit=dev\b/)]);
+  expect(runtime.instructions.find((i) => i.keyword === 'ENV')?.args).toMatch(/NODE_ENV=production/);
+  expect(copies(runtime).every((c) => c.from === undefined)).toBe(true);
+  const manifests = ['package.json', 'package-lock.json', ...workspaces().map((w) => `${w}/package.json`)].sort();
+  expect(copiedPaths(runtime).sort()).toEqual(manifests);
+});
+
+test('copies only what exists: context sources are in the repository (node_modules and dist ignored), build-stage sources are produced there', () => {
+  const ignore = readText('.dockerignore').split('\n');
+  for (const pattern of ['**/node_modules', '**/dist', '.git']) expect(ignore).toContain(pattern);
+  for (const s of stages.values()) {
+    for (const copy of copies(s)) {
+      for (const source of copy.sources) {
+        if (copy.from === undefined) expect(`${source}: ${source === '.' || exists(source)}`).toBe(`${source}: true`);
+        else {
+          expect(copy.from).toBe('build');
+          expect(`${source}: ${buildStageHas(source)}`).toBe(`${source}: true`);
         }
       }
     }
-  });
+  }
+});
 
-  test('runs as a non-root user from production dependencies only', () => {
-    const user = runtime?.filter((i) => i.keyword === 'USER').pop()?.args ?? 'root';
-    expect(user).not.toMatch(/^(root|0)(:|$)/);
-    const runtimeCopies = copies(runtime ?? []);
-    expect(runtimeCopies.every((c) => c.from === 'build')).toBe(true);
-    expect(runtime?.some((i) => i.keyword === 'RUN' && /npm (install|ci)/.test(i.args))).toBe(false);
-    expect(runtime?.find((i) => i.keyword === 'ENV')?.args).toMatch(/NODE_ENV=production/);
-  });
-
-  test('shares its build stage text with every other Dockerfile, so BuildKit builds it once', () => {
-    expect(buildStageText(path)).toBe(buildStageText('deploy/Dockerfile'));
+describe.each(TARGETS)('target %s', (target) => {
+  test('runs as a non-root user and installs nothing of its own', () => {
+    expect(userOf(stages, target)).not.toMatch(/^(root|0)(:|$)/);
+    expect(stage(target).instructions.some((i) => i.keyword === 'RUN')).toBe(false);
   });
 });
 
-describe.each(SERVICES)('services/%s/Dockerfile', (service) => {
-  const path = `services/${service}/Dockerfile`;
-  const runtime = stages(parseDockerfile(path))[1] ?? [];
-  const copied = copies(runtime).flatMap((c) => c.sources.map((s) => s.replace(/^\/app\//, '')));
+describe.each(SERVICES)('target %s', (service) => {
+  const runtime = stage(service);
+  const copied = copiedPaths(runtime);
 
   test('starts the service and checks /healthz on its ops port with node', () => {
-    expect(runtime.filter((i) => i.keyword === 'CMD').pop()?.args).toBe(`["node", "services/${service}/dist/main.js"]`);
+    expect(runtime.instructions.filter((i) => i.keyword === 'CMD').pop()?.args).toBe(`["node", "services/${service}/dist/main.js"]`);
     expect(copied).toContain(`services/${service}/dist`);
-    const health = runtime.find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
+    const health = runtime.instructions.find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
     expect(health).toMatch(/CMD \["node", "-e", /);
     expect(health).toContain('/healthz');
     expect(health).toContain(`process.env.OPS_PORT || ${OPS_PORTS[service]}`);
-    expect(runtime.find((i) => i.keyword === 'EXPOSE')?.args.split(' ')).toContain(String(OPS_PORTS[service]));
+    expect(runtime.instructions.find((i) => i.keyword === 'EXPOSE')?.args.split(' ')).toContain(String(OPS_PORTS[service]));
   });
 
   test('carries exactly the libraries the service runs with (its project references), its migrations and its assets', () => {
     const needed = [...projectDependencies(`services/${service}`)].filter((p) => p.startsWith('libs/')).sort();
     const libs = [...new Set(copied.filter((p) => p.startsWith('libs/')).map((p) => p.split('/').slice(0, 2).join('/')))].sort();
     expect(libs).toEqual(needed);
-    for (const lib of needed) expect(copied).toEqual(expect.arrayContaining([`${lib}/package.json`, `${lib}/dist`]));
+    for (const lib of needed) expect(copied).toContain(`${lib}/dist`);
+    expect(copied.filter((p) => p.startsWith('services/') && !p.startsWith(`services/${service}/`))).toEqual([]);
     if (exists(`services/${service}/migrations`)) expect(copied).toContain(`services/${service}/migrations`);
     if (service === 'gateway') expect(copied).toContain('services/gateway/src/entry/checkout/assets');
   });
 });
 
-test('deploy/Dockerfile is the migrations image: every service migrations folder and scripts/migrate-all.js', () => {
-  const runtime = stages(parseDockerfile('deploy/Dockerfile'))[1] ?? [];
-  const copied = copies(runtime).flatMap((c) => c.sources.map((s) => s.replace(/^\/app\//, '')));
+test('target migrate is the migrations job: every service migrations folder, the libraries they run with and scripts/migrate-all.js', () => {
+  const migrate = stage('migrate');
+  const copied = copiedPaths(migrate);
   for (const service of SERVICES) expect(copied).toEqual(expect.arrayContaining([`services/${service}/dist`, `services/${service}/migrations`]));
+  const needed = [...new Set(SERVICES.flatMap((s) => [...projectDependencies(`services/${s}`)].filter((p) => p.startsWith('libs/'))))].sort();
+  expect(
+    copied
+      .filter((p) => p.startsWith('libs/'))
+      .map((p) => p.replace(/\/dist$/, ''))
+      .sort(),
+  ).toEqual(needed);
   expect(copied).toContain('scripts/migrate-all.js');
-  expect(copied).toContain('libs/telemetry/dist');
-  expect(runtime.filter((i) => i.keyword === 'CMD').pop()?.args).toBe('["node", "scripts/migrate-all.js"]');
+  expect(migrate.instructions.filter((i) => i.keyword === 'CMD').pop()?.args).toBe('["node", "scripts/migrate-all.js"]');
 });

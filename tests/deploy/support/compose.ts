@@ -3,7 +3,7 @@ import { readText } from './repo';
 
 export interface ComposeService {
   image?: string;
-  build?: { context?: string; dockerfile?: string } | string;
+  build?: { context?: string; dockerfile?: string; target?: string } | string;
   command?: string[] | string;
   environment?: Record<string, string | number | boolean | null> | string[];
   depends_on?: Record<string, { condition: string }> | string[];
