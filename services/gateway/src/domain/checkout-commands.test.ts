@@ -1,5 +1,10 @@
 import { isAppError } from '@pl/errors';
-import { parseCallbackBody, toDeliveryId, toListDeliveriesCommand, toSelectCommand } from './checkout-commands';
+import { listDeliveriesInput, parseCallbackBody, selectMethodInput, toDeliveryId, toSelectCommand as toCommand } from './checkout-commands';
+import { parseOrThrow } from './validation';
+
+/** As the select route does it: the body through its schema first, then the path id. */
+const toSelectCommand = (id: string, body: unknown) => toCommand(id, parseOrThrow(selectMethodInput, body, 'Request body'));
+const toListDeliveriesCommand = (query: unknown) => parseOrThrow(listDeliveriesInput, query, 'Query');
 
 const ID = '0B9E4D1C-7F2A-4C3B-9D8E-1A2B3C4D5E6F';
 

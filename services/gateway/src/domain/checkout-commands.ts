@@ -1,5 +1,5 @@
+import type { z } from 'zod';
 import {
-  cancelLinkBody,
   listDeliveriesQuery,
   providerCallbackBody,
   selectMethodBody,
@@ -15,10 +15,18 @@ import { parseOrThrow } from './validation';
 const DEFAULT_DELIVERIES_LIMIT = 20;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/** The buyer's choice for links.select; the link id comes from the path (a non-UUID is 404). */
-export function toSelectCommand(id: unknown, body: unknown): SelectMethodCommand {
-  const parsed = parseOrThrow(selectMethodBody, body, 'Request body');
-  return { id: toLinkId(id), method: parsed.method, network: parsed.method === 'crypto' ? parsed.network : null };
+/** The buyer's choice of method, as links.select takes it (without the link id). */
+export const selectMethodInput = selectMethodBody.transform((parsed): Omit<SelectMethodCommand, 'id'> => ({
+  method: parsed.method,
+  network: parsed.method === 'crypto' ? parsed.network : null,
+}));
+
+/**
+ * The command for links.select: the buyer's choice, parsed first (an invalid body is 400 whatever the path), and
+ * the link id from the path (a non-UUID is 404).
+ */
+export function toSelectCommand(id: unknown, choice: z.output<typeof selectMethodInput>): SelectMethodCommand {
+  return { id: toLinkId(id), ...choice };
 }
 
 /**
@@ -35,19 +43,12 @@ export function parseCallbackBody(raw: Buffer): ProviderCallbackBody {
   return parseOrThrow(providerCallbackBody, parsed, 'Callback body');
 }
 
-export function toListDeliveriesCommand(query: unknown): ListDeliveriesCommand {
-  const q = parseOrThrow(listDeliveriesQuery, query, 'Query');
-  return {
-    payment_link_id: q.payment_link_id?.toLowerCase() ?? null,
-    limit: q.limit ?? DEFAULT_DELIVERIES_LIMIT,
-    cursor: q.cursor ?? null,
-  };
-}
-
-/** Resend takes an empty JSON object (or no body) and nothing else, like cancel. */
-export function checkResendBody(body: unknown): void {
-  parseOrThrow(cancelLinkBody, body, 'Request body');
-}
+/** The delivery log's query, parsed into the command for the notifier with its defaults. */
+export const listDeliveriesInput = listDeliveriesQuery.transform((q): ListDeliveriesCommand => ({
+  payment_link_id: q.payment_link_id?.toLowerCase() ?? null,
+  limit: q.limit ?? DEFAULT_DELIVERIES_LIMIT,
+  cursor: q.cursor ?? null,
+}));
 
 /** A path id that is not a UUID cannot name a delivery. */
 export function toDeliveryId(id: unknown): string {

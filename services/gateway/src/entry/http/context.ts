@@ -1,17 +1,16 @@
 import type { Response } from 'express';
 import type { MerchantIdentity } from '@pl/contracts';
-import { internal, unauthorized } from '@pl/errors';
+import { unauthorized } from '@pl/errors';
 
-/** What the middlewares leave for the ones after them, in `res.locals`. */
+/**
+ * What the middlewares leave for the ones after them, in `res.locals`: who the caller is. A route's parsed input
+ * is not here: `route()` hands it to the handler as a typed value.
+ */
 interface GatewayLocals {
   requestId?: string;
   identity?: MerchantIdentity;
   /** The session token the request was authenticated with (logout ends it). */
   sessionToken?: string;
-  /** The parsed JSON body; numbers other than safe integers stay JsonNumberText. */
-  body?: unknown;
-  /** The validated command built from the body. */
-  command?: unknown;
 }
 
 const locals = (res: Response): GatewayLocals => res.locals as GatewayLocals;
@@ -34,20 +33,3 @@ export const identityOf = (res: Response): MerchantIdentity => {
 };
 
 export const sessionTokenOf = (res: Response): string | undefined => locals(res).sessionToken;
-
-export const setBody = (res: Response, body: unknown): void => {
-  locals(res).body = body;
-};
-export const bodyOf = (res: Response): unknown => locals(res).body;
-
-export const setCommand = (res: Response, command: unknown): void => {
-  locals(res).command = command;
-};
-
-/** The command a `validate` middleware built; the type is the one its builder returned. */
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- an unchecked cast; issue 20's typed route() helper replaces it
-export const commandOf = <T>(res: Response): T => {
-  const { command } = locals(res);
-  if (command === undefined) throw internal('Route is missing its validation step');
-  return command as T;
-};

@@ -1,11 +1,11 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { idempotencyScope, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
 import { idempotencyConflict } from '@pl/errors';
 import { keyDigest, type IdempotencyLease, type IdempotencyStore } from '../../../data/idempotency.store';
 import { bodyFingerprint } from '../../../domain/canonical-json';
 import { validationError } from '../../../domain/validation';
-import { bodyOf, identityOf } from '../context';
+import { identityOf } from '../context';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -17,18 +17,22 @@ export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,2
 export { idempotencyScope };
 
 /** What a key binds a request to: a create's body; for a cancel, the link it names too (see {@link linkAndBody}). */
-export type FingerprintSource = (req: Request, res: Response) => unknown;
-const bodyOnly: FingerprintSource = (_req, res) => bodyOf(res);
+export type FingerprintSource = (req: Request, body: unknown) => unknown;
+const bodyOnly: FingerprintSource = (_req, body) => body;
 /** A cancel's body is empty: the key is bound to the link, so reusing it for another link is a conflict. */
-export const linkAndBody: FingerprintSource = (req, res) => ({ id: req.params.id ?? '', body: bodyOf(res) });
+export const linkAndBody: FingerprintSource = (req, body) => ({ id: req.params.id ?? '', body });
 
-interface IdempotencyLocals {
-  /** The claimed key, for the handler to send with its request to the links service. */
-  idempotencyClaim?: IdempotencyClaim;
-}
+/**
+ * What the idempotency step decided: the request was answered here (a replay), or it goes on, with the key it
+ * claimed (as the links service keeps it, for the handler to send along), or null for a request without one.
+ */
+export type IdempotencyOutcome = { answered: true } | { answered: false; claim: IdempotencyClaim | null };
 
-/** The key this request claimed, as the links service keeps it; null for a request without one. */
-export const idempotencyClaimOf = (res: Response): IdempotencyClaim | null => (res.locals as IdempotencyLocals).idempotencyClaim ?? null;
+/**
+ * The idempotency step of a route, after validation (an invalid request never claims a key). `body` is the JSON
+ * body as parsed, before validation: the fingerprint is over what the client sent.
+ */
+export type IdempotencyStep = (req: Request, res: Response, body: unknown) => Promise<IdempotencyOutcome>;
 
 /** Answers with the links service's link; its replays are marked as this cache's are. */
 export function sendLinkAnswer(res: Response, status: number, answer: IdempotentLinkReply): void {
@@ -75,25 +79,22 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
  * Idempotency-Key handling for a create or cancel route; `route` names the route within the merchant's scope.
  * Replays this cache holds are answered here; a claimed key goes on with the request to the links service.
  */
-export function idempotency(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): RequestHandler {
-  return async (req, res, next) => {
+export function idempotency(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): IdempotencyStep {
+  return async (req, res, body) => {
     const key = req.get(IDEMPOTENCY_HEADER);
-    if (key === undefined) {
-      next();
-      return;
-    }
+    if (key === undefined) return { answered: false, claim: null };
     if (!isValidIdempotencyKey(key)) {
       throw validationError(
         [{ field: IDEMPOTENCY_HEADER, code: 'invalid_format', message: 'must be 1 to 255 printable ASCII characters' }],
         'Idempotency-Key header',
       );
     }
-    const fingerprint = bodyFingerprint(bindTo(req, res));
+    const fingerprint = bodyFingerprint(bindTo(req, body));
     const claim = await store.claim(idempotencyScope(identityOf(res), route), key, fingerprint);
     switch (claim.outcome) {
       case 'replay':
         res.set(REPLAYED_HEADER, 'true').status(claim.status).json(claim.body);
-        return;
+        return { answered: true };
       case 'conflict':
         throw idempotencyConflict(
           claim.reason === 'in_progress'
@@ -101,9 +102,8 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger,
             : 'This Idempotency-Key was already used with a different request body',
         );
       case 'claimed':
-        (res.locals as IdempotencyLocals).idempotencyClaim = { route, key_sha256: keyDigest(key), fingerprint };
         settleOnResponse(res, store, claim.lease, log);
-        next();
+        return { answered: false, claim: { route, key_sha256: keyDigest(key), fingerprint } };
     }
   };
 }

@@ -1,9 +1,8 @@
 import { parse as parseContentType } from 'content-type';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import getRawBody from 'raw-body';
 import { parseJsonPreservingNumbers } from '@pl/contracts';
 import { AppError, invalidJson, payloadTooLarge, unsupportedMediaType } from '@pl/errors';
-import { setBody } from '../context';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -61,34 +60,21 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * whatever its Content-Type says, and so does an `application/json` one whose body turns out empty (chunked).
  * A body that is there must still be JSON.
  */
-export function jsonBody(options: { emptyAs?: unknown } = {}): RequestHandler {
-  return async (req, res, next) => {
-    const bodyless = options.emptyAs !== undefined;
-    if (bodyless && hasNoBody(req)) {
-      setBody(res, options.emptyAs);
-      next();
-      return;
-    }
-    const contentType = req.get('content-type');
-    if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
-    const encoding = req.get('content-encoding');
-    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-      throw unsupportedMediaType('Content-Encoding is not supported; send the JSON body uncompressed');
-    }
-    const raw = await readBody(req, res);
-    if (bodyless && raw.length === 0) {
-      setBody(res, options.emptyAs);
-      next();
-      return;
-    }
-    let parsed: unknown;
-    try {
-      parsed = parseJsonPreservingNumbers(utf8.decode(raw));
-    } catch (e) {
-      if (e instanceof AppError) throw e;
-      throw invalidJson();
-    }
-    setBody(res, parsed);
-    next();
-  };
+export async function readJsonBody(req: Request, res: Response, options: { emptyAs?: unknown } = {}): Promise<unknown> {
+  const bodyless = options.emptyAs !== undefined;
+  if (bodyless && hasNoBody(req)) return options.emptyAs;
+  const contentType = req.get('content-type');
+  if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
+  const encoding = req.get('content-encoding');
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    throw unsupportedMediaType('Content-Encoding is not supported; send the JSON body uncompressed');
+  }
+  const raw = await readBody(req, res);
+  if (bodyless && raw.length === 0) return options.emptyAs;
+  try {
+    return parseJsonPreservingNumbers(utf8.decode(raw));
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw invalidJson();
+  }
 }

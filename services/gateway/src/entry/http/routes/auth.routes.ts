@@ -1,16 +1,15 @@
 import { Router, type Response } from 'express';
 import { stringifySetCookie } from 'cookie';
-import { formatMoscow, type LoginBody, loginBody } from '@pl/contracts';
-import { rateLimited, unauthorized } from '@pl/errors';
-import { parseOrThrow } from '../../../domain/validation';
+import { formatMoscow, loginBody } from '@pl/contracts';
+import { rateLimited } from '@pl/errors';
+import { signIn } from '../../../domain/sign-in';
 import type { HttpDeps } from '../deps';
-import { commandOf, sessionTokenOf } from '../context';
+import { sessionTokenOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { applyLimitHeaders, limitLoginByIp, loginNameKey } from '../middlewares/rate-limit';
 import { SESSION_COOKIE } from '../middlewares/credentials';
-import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
-import { validate } from '../middlewares/validate';
+import { route } from '../route';
 
 const setSessionCookie = (res: Response, value: string, expires: Date, secure: boolean): void => {
   const maxAge = Math.max(0, Math.floor((expires.getTime() - Date.now()) / 1000));
@@ -19,31 +18,32 @@ const setSessionCookie = (res: Response, value: string, expires: Date, secure: b
 
 /** `POST /api/v1/auth/login` and `/logout`: dashboard sessions. */
 export function authRoutes(deps: HttpDeps): Router {
+  // Failed sign-ins are counted under the normalised email, hashed: no address lands in Redis.
+  const signInPorts = {
+    accounts: deps.accounts,
+    sessions: deps.sessions,
+    limiter: {
+      attempt: (email: string) => deps.rateLimits.loginAttempt(loginNameKey(email)),
+      succeeded: (email: string) => deps.rateLimits.loginSucceeded(loginNameKey(email)),
+    },
+  };
   const router = Router();
   router
     .route('/login')
     .post(
       limitLoginByIp(deps.rateLimits),
-      jsonBody(),
-      validate((body) => parseOrThrow(loginBody, body, 'Request body')),
-      async (_req, res) => {
-        const { email, password } = commandOf<LoginBody>(res);
-        // Counted per email whether or not the account exists, so a lockout reveals nothing either. The attempt
-        // takes its point before the password is checked, in one atomic step: parallel guesses cannot all pass.
-        const nameKey = loginNameKey(email);
-        const attempt = await deps.rateLimits.loginAttempt(nameKey);
-        if (!attempt.allowed) {
-          applyLimitHeaders(res, attempt);
-          throw rateLimited('Too many failed logins for this email; retry later');
-        }
-        const merchant = await deps.accounts.findByLogin(email, password);
-        // One message for an unknown email and a wrong password: the answer must not reveal accounts.
-        if (!merchant) throw unauthorized('Invalid email or password');
-        await deps.rateLimits.loginSucceeded(nameKey);
-        const { token, session } = await deps.sessions.create(merchant.id);
-        setSessionCookie(res, token, session.expiresAt, deps.secureCookies);
-        res.json({ session_token: token, expires_at: formatMoscow(session.expiresAt) });
-      },
+      route({
+        body: loginBody,
+        handle: async ({ res, body }) => {
+          const result = await signIn(signInPorts, body);
+          if (result.outcome === 'locked_out') {
+            applyLimitHeaders(res, result.decision);
+            throw rateLimited('Too many failed logins for this email; retry later');
+          }
+          setSessionCookie(res, result.token, result.expiresAt, deps.secureCookies);
+          res.json({ session_token: result.token, expires_at: formatMoscow(result.expiresAt) });
+        },
+      }),
     )
     .all(wrongMethod(['POST']));
   router

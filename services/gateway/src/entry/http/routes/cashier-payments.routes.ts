@@ -2,27 +2,16 @@ import { Router } from 'express';
 import type { HttpDeps } from '../deps';
 import { authenticateCashier } from '../middlewares/authenticate-cashier';
 import { chain } from '../middlewares/chain';
-import { idempotency } from '../middlewares/idempotency';
-import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
-import { createLink, validateCreate } from './link-handlers';
+import { createLink } from './link-handlers';
 
 /** Route 3: `POST /api/v1/merchant/payments`, cashier key only; the shop comes from the key. */
 export function cashierPaymentsRoutes(deps: HttpDeps): Router {
   const router = Router();
   router
     .route('/')
-    .post(
-      chain(
-        authenticateCashier(deps),
-        limitByCredential(deps.rateLimits),
-        jsonBody(),
-        validateCreate('unless-cashier'),
-        idempotency(deps.idempotency, 'api-v1-merchant-payments', deps.log),
-        createLink(deps.links),
-      ),
-    )
+    .post(chain(authenticateCashier(deps), limitByCredential(deps.rateLimits), createLink(deps, 'api-v1-merchant-payments', 'unless-cashier')))
     .all(wrongMethod(['POST']));
   return router;
 }

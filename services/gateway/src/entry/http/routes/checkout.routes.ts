@@ -1,12 +1,10 @@
 import { Router } from 'express';
-import type { SelectMethodCommand } from '@pl/contracts';
-import { toSelectCommand } from '../../../domain/checkout-commands';
+import { selectMethodInput, toSelectCommand } from '../../../domain/checkout-commands';
 import type { HttpDeps } from '../deps';
-import { commandOf, requestIdOf } from '../context';
-import { jsonBody } from '../middlewares/json-body';
+import { requestIdOf } from '../context';
 import { limitSelectByIp } from '../middlewares/rate-limit';
 import { wrongMethod } from '../middlewares/not-found';
-import { validate } from '../middlewares/validate';
+import { route } from '../route';
 
 /**
  * `/p/{id}/...`: the buyer's checkout. No credentials: knowing the link id is the capability, so the
@@ -18,14 +16,15 @@ export function checkoutRoutes(deps: HttpDeps): Router {
     .route('/:id/select')
     .post(
       limitSelectByIp(deps.rateLimits),
-      jsonBody(),
-      validate((body, res) => toSelectCommand(res.req.params.id, body)),
-      async (_req, res) => {
-        const view = await deps.links.select(commandOf<SelectMethodCommand>(res), requestIdOf(res));
-        // The view carries a deposit address and amounts for this buyer only: no shared caches.
-        res.set('Cache-Control', 'no-store');
-        res.json(view);
-      },
+      route({
+        body: selectMethodInput,
+        handle: async ({ req, res, body }) => {
+          const view = await deps.links.select(toSelectCommand(req.params.id, body), requestIdOf(res));
+          // The view carries a deposit address and amounts for this buyer only: no shared caches.
+          res.set('Cache-Control', 'no-store');
+          res.json(view);
+        },
+      }),
     )
     .all(wrongMethod(['POST']));
   return router;

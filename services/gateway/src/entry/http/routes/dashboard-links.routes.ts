@@ -3,11 +3,9 @@ import type { HttpDeps } from '../deps';
 import { authenticateCashierOrSession } from '../middlewares/authenticate-cashier';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
-import { idempotency, linkAndBody } from '../middlewares/idempotency';
-import { jsonBody } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
-import { cancelLink, createLink, listLinks, validateCancel, validateCreate } from './link-handlers';
+import { cancelLink, createLink, listLinks } from './link-handlers';
 
 /** Routes 2, 5, 8: `/api/v1/payment-links`, dashboard session (a cashier key may also create). */
 export function dashboardLinksRoutes(deps: HttpDeps): Router {
@@ -15,29 +13,12 @@ export function dashboardLinksRoutes(deps: HttpDeps): Router {
   const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
   router
     .route('/')
-    .post(
-      chain(
-        authenticateCashierOrSession(deps),
-        limitByCredential(deps.rateLimits),
-        jsonBody(),
-        validateCreate('unless-cashier'),
-        idempotency(deps.idempotency, 'api-v1-create', deps.log),
-        createLink(deps.links),
-      ),
-    )
+    .post(chain(authenticateCashierOrSession(deps), limitByCredential(deps.rateLimits), createLink(deps, 'api-v1-create', 'unless-cashier')))
     .get(chain(...session, listLinks(deps.links)))
     .all(wrongMethod(['GET', 'POST']));
   router
     .route('/:id/cancel')
-    .post(
-      chain(
-        ...session,
-        jsonBody({ emptyAs: {} }),
-        validateCancel,
-        idempotency(deps.idempotency, 'api-v1-cancel', deps.log, linkAndBody),
-        cancelLink(deps.links),
-      ),
-    )
+    .post(chain(...session, cancelLink(deps, 'api-v1-cancel')))
     .all(wrongMethod(['POST']));
   return router;
 }
