@@ -19,7 +19,7 @@ import { ShopsClient } from './data/shops.client';
 import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
 import { closeServer } from './entry/http/close-server';
 import { observeRequests } from './entry/http/middlewares/http-metrics';
-import { createHttpApp } from './entry/http/server';
+import { createHttpApp } from './entry/server';
 
 /** How long stop() lets in-flight requests finish before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;

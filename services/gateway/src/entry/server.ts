@@ -1,24 +1,27 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { checkoutPageRoutes } from '../checkout/checkout-page.routes';
-import type { HttpDeps } from './deps';
-import { chain } from './middlewares/chain';
-import { errorHandler } from './middlewares/error-handler';
-import { routeNotFound } from './middlewares/not-found';
-import { requestId } from './middlewares/request-id';
-import { authRoutes } from './routes/auth.routes';
-import { cashierPaymentsRoutes } from './routes/cashier-payments.routes';
-import { checkoutRoutes } from './routes/checkout.routes';
-import { dashboardLinksRoutes } from './routes/dashboard-links.routes';
-import { merchantLinksRoutes } from './routes/merchant-links.routes';
-import { providerCallbackRoutes } from './routes/provider-callbacks.routes';
-import { webhookDeliveriesRoutes } from './routes/webhook-deliveries.routes';
+import { checkoutPageRoutes } from './checkout/checkout-page.routes';
+import type { HttpDeps } from './http/deps';
+import { chain } from './http/middlewares/chain';
+import { errorHandler } from './http/middlewares/error-handler';
+import { routeNotFound } from './http/middlewares/not-found';
+import { requestId } from './http/middlewares/request-id';
+import { authRoutes } from './http/routes/auth.routes';
+import { cashierPaymentsRoutes } from './http/routes/cashier-payments.routes';
+import { checkoutRoutes } from './http/routes/checkout.routes';
+import { dashboardLinksRoutes } from './http/routes/dashboard-links.routes';
+import { merchantLinksRoutes } from './http/routes/merchant-links.routes';
+import { providerCallbackRoutes } from './http/routes/provider-callbacks.routes';
+import { webhookDeliveriesRoutes } from './http/routes/webhook-deliveries.routes';
 
 /**
  * The merchant-facing HTTP API. No body parser is mounted globally: create routes read JSON
  * themselves (after authentication) so amounts keep their source text. No CORS: these routes are
  * for servers and the same-origin dashboard only. The buyer's checkout (`/p`) and provider callbacks
  * (`/callbacks/v1`) carry no credentials: the link id and the provider's signature stand in for them.
+ *
+ * It sits above `entry/http` (the JSON API) and `entry/checkout` (the buyer's HTML pages) because it composes
+ * both: the checkout pages use http's error mapping and middlewares, so neither directory imports the other back.
  */
 export function createHttpApp(deps: HttpDeps): Express {
   const app = express();
