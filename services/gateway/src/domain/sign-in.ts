@@ -1,12 +1,12 @@
 import { unauthorized } from '@pl/errors';
 
 /** Checks an email and password; `null` for an unknown email and a wrong password alike. */
-export interface SignInAccounts {
+interface SignInAccounts {
   findByLogin(email: string, password: string): Promise<{ id: string } | null>;
 }
 
 /** Opens a dashboard session for a merchant. */
-export interface SignInSessions {
+interface SignInSessions {
   create(merchantId: string): Promise<{ token: string; session: { expiresAt: Date } }>;
 }
 
@@ -14,7 +14,7 @@ export interface SignInSessions {
  * Failed sign-ins per email. `attempt` takes a point before the password is checked, in one atomic step, so
  * parallel guesses cannot all pass; `succeeded` gives it back, so only failures stay counted.
  */
-export interface SignInLimiter<D extends { allowed: boolean }> {
+interface SignInLimiter<D extends { allowed: boolean }> {
   attempt(email: string): Promise<D>;
   succeeded(email: string): Promise<void>;
 }

@@ -26,7 +26,7 @@ export const linkAndBody: FingerprintSource = (req, body) => ({ id: req.params.i
  * What the idempotency step decided: the request was answered here (a replay), or it goes on, with the key it
  * claimed (as the links service keeps it, for the handler to send along), or null for a request without one.
  */
-export type IdempotencyOutcome = { answered: true } | { answered: false; claim: IdempotencyClaim | null };
+type IdempotencyOutcome = { answered: true } | { answered: false; claim: IdempotencyClaim | null };
 
 /**
  * The idempotency step of a route, after validation (an invalid request never claims a key). `body` is the JSON

@@ -1,0 +1,79 @@
+import { isAppError } from '@pl/errors';
+import { signIn, type SignInPorts } from './sign-in';
+
+interface Decision {
+  allowed: boolean;
+  resetSeconds: number;
+}
+
+/** One merchant, alice@example.com with "right-password"; the limiter allows `budget` failures. */
+function fakePorts(budget: number) {
+  const calls: string[] = [];
+  let failures = 0;
+  const ports: SignInPorts<Decision> = {
+    accounts: {
+      findByLogin: async (email, password) => {
+        calls.push(`findByLogin ${email}`);
+        return email === 'alice@example.com' && password === 'right-password' ? { id: 'm-1' } : null;
+      },
+    },
+    sessions: {
+      create: async (merchantId) => {
+        calls.push(`create ${merchantId}`);
+        return { token: 'token-1', session: { expiresAt: new Date('2026-01-01T12:00:00Z') } };
+      },
+    },
+    limiter: {
+      attempt: async (email) => {
+        calls.push(`attempt ${email}`);
+        failures += 1;
+        return { allowed: failures <= budget, resetSeconds: 900 };
+      },
+      succeeded: async (email) => {
+        calls.push(`succeeded ${email}`);
+        failures -= 1;
+      },
+    },
+  };
+  return { ports, calls };
+}
+
+const errorOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (e) {
+    if (isAppError(e)) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected an error');
+};
+
+describe('signIn', () => {
+  it('opens a session for the right password and gives the attempt back', async () => {
+    const { ports, calls } = fakePorts(1);
+    await expect(signIn(ports, { email: 'alice@example.com', password: 'right-password' })).resolves.toEqual({
+      outcome: 'signed_in',
+      token: 'token-1',
+      expiresAt: new Date('2026-01-01T12:00:00Z'),
+    });
+    expect(calls).toEqual(['attempt alice@example.com', 'findByLogin alice@example.com', 'succeeded alice@example.com', 'create m-1']);
+  });
+
+  it('answers a wrong password and an unknown email with the same error, and keeps both failures counted', async () => {
+    const { ports, calls } = fakePorts(5);
+    const wrong = await errorOf(signIn(ports, { email: 'alice@example.com', password: 'guess' }));
+    const unknown = await errorOf(signIn(ports, { email: 'nobody@example.com', password: 'guess' }));
+    expect(wrong).toEqual(unknown);
+    expect(wrong.code).toBe('common.err.unauthorized');
+    expect(calls.filter((c) => c.startsWith('succeeded') || c.startsWith('create'))).toEqual([]);
+  });
+
+  it('refuses a locked-out email before any password is checked, with the limiter decision', async () => {
+    const { ports, calls } = fakePorts(0);
+    await expect(signIn(ports, { email: 'alice@example.com', password: 'right-password' })).resolves.toEqual({
+      outcome: 'locked_out',
+      decision: { allowed: false, resetSeconds: 900 },
+    });
+    expect(calls).toEqual(['attempt alice@example.com']);
+  });
+});
