@@ -14,7 +14,7 @@ const sendJsonText = (res: Response, status: number, json: Buffer): void => {
 };
 
 /**
- * A create route; `route` names it for Idempotency-Keys. Cashier keys carry their shop, so only they may leave
+ * A create route; `idempotencyRoute` names it for Idempotency-Keys. Cashier keys carry their shop, so only they may leave
  * shop_id out, and only where `shopId` says so.
  */
 export const createLink = (
