@@ -121,6 +121,20 @@ export default defineConfig(
               message: 'A service imports no tool, benchmark or system test.',
             },
             {
+              // The operators' CLI and the benchmarks use a service through its package (`@pl/<service>`, its
+              // src/index.ts), so what they depend on is what the service chose to export. The CLI's own tests
+              // may still reach inside.
+              from: { element: [{ type: 'tool', fileInternalPath: 'src/**' }, { type: 'bench' }] },
+              disallow: {
+                to: [
+                  { element: { type: 'service', fileInternalPath: '!index.ts' } },
+                  { element: { types: ['domain', 'service-test', 'service-package'] } },
+                ],
+              },
+              message:
+                "Tools and benchmarks use a service only through its public entry: import '@pl/<service>' (export what you need from its src/index.ts).",
+            },
+            {
               // Libraries sit under every service and never know one.
               from: { element: { type: 'lib' } },
               disallow: { to: { element: { types: ['service', 'domain', 'service-test', 'service-package', 'tool', 'bench', 'system-test'] } } },

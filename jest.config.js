@@ -5,6 +5,6 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
-  moduleNameMapper: { '^@pl/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: { '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src'] },
   testTimeout: 30000,
 };

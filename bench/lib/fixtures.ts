@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { Db } from '@pl/db';
 import { createLogger } from '@pl/telemetry';
-import { AccountRepository } from '../../services/gateway/src/data/account.repository';
-import { ShopRepository } from '../../services/shops/src/data/shop.repository';
-import { SecretBox } from '../../services/shops/src/domain/secret-box';
-import { encodeCursor } from '../../services/links/src/domain/cursor';
+import { AccountRepository } from '@pl/gateway';
+import { encodeCursor } from '@pl/links';
+import { SecretBox, ShopRepository } from '@pl/shops';
 
 /**
  * Retries set-up work while Postgres refuses connections (53300, too_many_connections): the machine's

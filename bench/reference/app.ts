@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { createLinkBody, formatMoscow, formatMoscowOrNull, listLinksQuery, parseJsonPreservingNumbers, uuid } from '@pl/contracts';
 import { computeAmounts, formatKopecks } from '@pl/money';
 import { createLogger } from '@pl/telemetry';
-import { decodeCursor, encodeCursor } from '../../services/links/src/domain/cursor';
+import { decodeCursor, encodeCursor } from '@pl/links';
 import { ReferenceQueries, type LinkRow } from './queries';
 
 class HttpError extends Error {

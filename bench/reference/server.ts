@@ -19,7 +19,7 @@
  * Environment: REF_PORT, DATABASE_URL, PUBLIC_BASE_URL, OTEL_EXPORTER_OTLP_ENDPOINT, LOG_LEVEL.
  */
 // Tracing patches express, pg and pino as they load, so it starts before any of them is required.
-import { startTracing } from '../../libs/telemetry/src/tracing';
+import { startTracing } from '@pl/telemetry/tracing';
 
 startTracing('bench-reference');
 

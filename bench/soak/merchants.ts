@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Db } from '@pl/db';
 import { createLogger } from '@pl/telemetry';
-import { AccountRepository } from '../../services/gateway/src/data/account.repository';
-import { ShopRepository } from '../../services/shops/src/data/shop.repository';
-import { SecretBox } from '../../services/shops/src/domain/secret-box';
+import { AccountRepository } from '@pl/gateway';
+import { SecretBox, ShopRepository } from '@pl/shops';
 
 export interface SoakMerchant {
   id: string;

@@ -24,7 +24,7 @@ export interface Tracing {
  * pino (`trace_id`/`span_id` on every log line) instrumentations.
  *
  * Must run before pg, express, redis and pino are first required: the instrumentations patch modules as
- * they load. Each main.ts therefore imports only this module (`@pl/telemetry/dist/tracing`, which loads none of
+ * they load. Each main.ts therefore imports only this module (`@pl/telemetry/tracing`, which loads none of
  * them), calls it, and requires the rest of the service afterwards.
  *
  * Returns undefined, and installs nothing, when OTEL_EXPORTER_OTLP_ENDPOINT is unset or

@@ -1,4 +1,5 @@
-export { startLinks, createOutboxRelay } from './app';
+// The service's public entry (`@pl/links`): what the operators' CLI and the benchmarks may use. It leaves out
+// the app's wiring (startLinks), so importing it starts nothing and loads no server, broker client or HTTP stack.
 export { loadConfig, kafkaBrokers, type LinksConfig } from './config';
 export { migrateLinks, LINKS_SCHEMA } from './data/migrate';
 // The operators' CLI lists late payments and the benchmarks page through links with the service's own code.

@@ -1,4 +1,5 @@
-export { startNotifier } from './app';
+// The service's public entry (`@pl/notifier`): what the operators' CLI and the benchmarks may use. It leaves out
+// the app's wiring (startNotifier), so importing it starts nothing and loads no server, broker client or HTTP stack.
 export { loadConfig, DEFAULT_WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_ATTEMPTS, type NotifierConfig } from './config';
 export { migrateNotifier, NOTIFIER_SCHEMA } from './data/migrate';
 export { webhookHeaders, hexSignature, standardSignature } from './domain/webhook-signature';

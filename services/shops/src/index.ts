@@ -1,4 +1,5 @@
-export { startShops } from './app';
+// The service's public entry (`@pl/shops`): what the operators' CLI and the benchmarks may use. It leaves out
+// the app's wiring (startShops), so importing it starts nothing and loads no server, broker client or HTTP stack.
 export { loadConfig, shopStorageEnv, DEV_WEBHOOK_SECRET_KEY, type ShopsConfig } from './config';
 export { migrateShops, SHOPS_SCHEMA } from './data/migrate';
 export { ShopRepository } from './data/shop.repository';

@@ -1,6 +1,6 @@
 import { commonEnv, parseConfig } from '@pl/config';
 import { AppError } from '@pl/errors';
-import { shopStorageEnv } from '../../../services/shops/src/config';
+import { shopStorageEnv } from '@pl/shops';
 
 /**
  * What the CLI reads: the database, and the shops service's secret key and webhook rule (it writes shops too).

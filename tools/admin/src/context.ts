@@ -3,14 +3,9 @@ import pino from 'pino';
 import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
 import { unavailable } from '@pl/errors';
-import { AccountRepository } from '../../../services/gateway/src/data/account.repository';
-import { GATEWAY_SCHEMA } from '../../../services/gateway/src/data/migrate';
-import { LatePaymentRepository } from '../../../services/links/src/data/late-payment.repository';
-import { LINKS_SCHEMA } from '../../../services/links/src/data/migrate';
-import { SHOPS_SCHEMA } from '../../../services/shops/src/data/migrate';
-import { ShopRepository } from '../../../services/shops/src/data/shop.repository';
-import type { ShopUseCaseDeps } from '../../../services/shops/src/domain/create-shop';
-import { SecretBox } from '../../../services/shops/src/domain/secret-box';
+import { AccountRepository, GATEWAY_SCHEMA } from '@pl/gateway';
+import { LatePaymentRepository, LINKS_SCHEMA } from '@pl/links';
+import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
 import { loadAdminBusConfig, type AdminConfig } from './config';
 
 /**

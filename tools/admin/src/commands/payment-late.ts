@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatMoscow } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
-import type { LatePayment } from '../../../../services/links/src/domain/late-payment';
+import type { LatePayment } from '@pl/links';
 import type { AdminContext } from '../context';
 import { parseFlags } from '../flags';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound } from '@pl/errors';
-import { createShop } from '../../../../services/shops/src/domain/create-shop';
+import { createShop } from '@pl/shops';
 import type { AdminContext } from '../context';
 import { parseFlags } from '../flags';
 import { shopSettingFlags, shopSettingOptions } from './shop-settings';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { feePayer, formatMoscow, shopStatus } from '@pl/contracts';
-import { toShopView, type Shop } from '../../../../services/shops/src/domain/shop';
+import { toShopView, type Shop } from '@pl/shops';
 import { bpsFlag } from '../flags';
 
 /** The shop-setting flags `shop:create` and `shop:update` share. */

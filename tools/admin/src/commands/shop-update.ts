@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { updateShop } from '../../../../services/shops/src/domain/update-shop';
+import { updateShop } from '@pl/shops';
 import type { AdminContext } from '../context';
 import { idFlag, parseFlags } from '../flags';
 import { shopOutput, shopSettingFlags, shopSettingOptions } from './shop-settings';
