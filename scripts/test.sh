@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test [-- jest args]`: local dependencies (Postgres, Redis, NATS, a Kafka mock unless KAFKA_BROKERS is
-# set) -> build -> typecheck -> lint -> format check -> jest. Exits with the first failing step's code, else
+# set) -> build -> typecheck -> lint -> format check -> knip -> jest. Exits with the first failing step's code, else
 # jest's; stops the Kafka mock it started.
 set -euo pipefail
 
@@ -33,6 +33,11 @@ echo "test: linting (eslint)" >&2
 npm run --silent lint
 echo "test: checking the format (prettier; npm run format fixes it)" >&2
 npm run --silent format:check >/dev/null
+# Unused files, exports and dependencies, and imports no package.json lists (knip.jsonc): first over everything,
+# then over production code alone, where a workspace's own dependencies must cover its src/ (the root's do not count).
+echo "test: looking for unused code and unlisted dependencies (knip)" >&2
+npx knip --no-progress
+npx knip --no-progress --strict --dependencies
 
 RESULTS=".local/jest-results.json"
 rm -f "$RESULTS"

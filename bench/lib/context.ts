@@ -58,7 +58,7 @@ function pidsNamed(comm: string): number[] {
   return pids;
 }
 
-export function cpuGroups(ctx: BenchContext, loadPid?: number): CpuGroup[] {
+function cpuGroups(ctx: BenchContext, loadPid?: number): CpuGroup[] {
   const { sys } = ctx;
   const groups: CpuGroup[] = [
     { name: 'gateway', pids: () => [sys.services.gateway.pid] },

@@ -10,7 +10,7 @@ const CLK_TCK = (() => {
 })();
 
 /** utime + stime of a process in clock ticks, or null once it is gone. */
-export function cpuTicks(pid: number): number | null {
+function cpuTicks(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces and parentheses: the fields start after the last ')'.
@@ -64,7 +64,7 @@ export interface CpuGroup {
 }
 
 /** Per group: CPU used during the window as % of one core (100 = one core busy the whole time). */
-export type CpuUsage = Record<string, number>;
+type CpuUsage = Record<string, number>;
 
 export interface CpuWindow {
   usage: CpuUsage;

@@ -50,7 +50,7 @@ export function adopt(name: string, child: ChildProcess, logFile: string): Bench
 }
 
 /** The last lines of a process's log, for an error message. */
-export function logTail(p: BenchProcess, lines = 30): string {
+function logTail(p: BenchProcess, lines = 30): string {
   try {
     return readFileSync(p.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {

@@ -38,7 +38,7 @@ const CPU_LABELS: Record<string, string> = {
   bench: 'bench',
 };
 
-export function cpuText(cpu: CpuWindow | null): string {
+function cpuText(cpu: CpuWindow | null): string {
   if (!cpu) return '';
   const parts = Object.entries(cpu.usage)
     .filter(([, v]) => v >= 0.5)
@@ -49,7 +49,7 @@ export function cpuText(cpu: CpuWindow | null): string {
 
 const num = (n: number | null | undefined, digits = 0): string => (n === null || n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
 
-export function ratioText(row: Row): string {
+function ratioText(row: Row): string {
   if (!row.reference) return '';
   const r = row.reference;
   const rps = row.rps !== null && r.rps ? `${(row.rps / r.rps).toFixed(2)}× req/s` : '';

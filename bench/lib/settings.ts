@@ -1,6 +1,6 @@
 import type { Settings } from './context';
 
-export const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'scale', 'expiry', 'notifier'] as const;
+const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'scale', 'expiry', 'notifier'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 const int = (name: string, fallback: number, min = 1): number => {

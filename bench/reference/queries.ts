@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
  * schemas. Kept textually equal to services/links/src/data/link.repository.ts and link.row.ts and
  * services/gateway/src/data/account.repository.ts, so the reference pays the same database cost.
  */
-export const LINK_COLUMNS = `id, merchant_id, shop_id, order_id, description, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
+const LINK_COLUMNS = `id, merchant_id, shop_id, order_id, description, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
   fee_payer, payer_amount, merchant_credit, platform_revenue, status, gateway_provider, gateway_payment_id,
   to_currency, network, deposit_address, payer_currency, payer_crypto_amount, qr, expires_at, paid_at, created_at,
   (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_us, updated_at`;

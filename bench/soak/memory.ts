@@ -16,7 +16,7 @@ export interface MemoryTrend {
 }
 
 /** Below this much observed life a trend says nothing (a fresh process is still warming up). */
-export const MIN_TREND_MS = 45_000;
+const MIN_TREND_MS = 45_000;
 /** A growth counts only when it is both this large in MiB and this large a fraction. */
 const GROWTH_MIB = 20;
 const GROWTH_FRACTION = 0.2;

@@ -36,7 +36,7 @@ const RESTART_SLACK_MS = 1000;
  * With the blind balancer, connections refused or reset by a gateway between its SIGTERM and its being
  * ready again are the expected cost of restarting without a drain; nothing else is expected.
  */
-export function isExpectedFailure(s: Sample, r: SoakResult): boolean {
+function isExpectedFailure(s: Sample, r: SoakResult): boolean {
   if (r.settings.balancer !== 'blind' || s.error === undefined || !NETWORK_RESETS.has(s.error)) return false;
   return r.restarts.some(
     (x) =>
@@ -157,7 +157,7 @@ function restartsSection(r: SoakResult): string {
 /** A process's samples from the load's start (or its own readiness, if later) on. */
 const observed = (life: ProcessLife): [number, number][] => life.samples.filter(([t]) => t >= 0);
 
-export function memoryTrends(r: SoakResult): { life: ProcessLife; trend: MemoryTrend }[] {
+function memoryTrends(r: SoakResult): { life: ProcessLife; trend: MemoryTrend }[] {
   return r.cluster.replicas.map((rep) => ({ life: rep.current, trend: memoryTrend(observed(rep.current)) }));
 }
 
@@ -208,7 +208,7 @@ function logsSection(r: SoakResult): { text: string; errors: number } {
   };
 }
 
-export interface WebhookOutcome {
+interface WebhookOutcome {
   paid: number;
   callbacksOk: number;
   received: number;
@@ -221,7 +221,7 @@ export interface WebhookOutcome {
   extraDeliveries: number;
 }
 
-export function webhookOutcome(r: SoakResult): WebhookOutcome {
+function webhookOutcome(r: SoakResult): WebhookOutcome {
   const received = r.sink.received;
   const ids = new Set(received.map((w) => w.webhookId));
   const idsByLink = new Map<string, Set<string | undefined>>();

@@ -3,7 +3,7 @@ export const OPERATIONS = ['create', 'get', 'list', 'cancel', 'pay'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** How a restarting gateway is taken out of the generator's rotation. */
-export type BalancerMode = 'drain' | 'blind';
+type BalancerMode = 'drain' | 'blind';
 
 export interface SoakSettings {
   /** Mixed operations started per second, whatever the answers (open loop). */

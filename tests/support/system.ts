@@ -48,7 +48,7 @@ export interface TestShop {
   cashierKey: string;
 }
 
-export interface ShopOptions {
+interface ShopOptions {
   status?: 'approved' | 'pending' | 'rejected' | 'blocked';
   feePayer?: 'merchant' | 'client' | 'split';
   cryptoBps?: number;

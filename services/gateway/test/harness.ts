@@ -17,7 +17,7 @@ import { migrateGateway } from '../src/data/migrate';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
-export interface Call {
+interface Call {
   subject: string;
   payload: unknown;
   identity: Identity;

@@ -16,11 +16,11 @@ import { startNotifier } from '../src/app';
 import { loadConfig } from '../src/config';
 import { migrateNotifier } from '../src/data/migrate';
 
-export const log = pino({ level: 'silent' });
+const log = pino({ level: 'silent' });
 const IDENTITY_SECRET = 'notifier-component-test-identity-secret-0123456789';
 
 /** Settings that shrink the schedule so a whole series runs in well under a second. */
-export const FAST_ENV: Record<string, string> = {
+const FAST_ENV: Record<string, string> = {
   WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50,50,50',
   WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: '100',
   WEBHOOK_TIMEOUT_MS: '1000',

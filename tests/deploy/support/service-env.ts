@@ -53,7 +53,7 @@ const TEST_ONLY: ReadonlySet<string> = new Set(CRASH_POINT_ENV);
  * `process.env.X` / `process.env['X']` read directly by the service's code or the libraries it runs with,
  * but for the test-only ones.
  */
-export function directEnvReads(service: ServiceName): string[] {
+function directEnvReads(service: ServiceName): string[] {
   const dirs = [`services/${service}`, ...projectDependencies(`services/${service}`)];
   const keys = new Set<string>();
   for (const dir of dirs) {

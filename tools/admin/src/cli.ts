@@ -9,7 +9,7 @@ import { AdminContext } from './context';
 
 type Command = (args: string[], ctx: AdminContext) => Promise<object>;
 
-export const COMMANDS: Readonly<Record<string, Command>> = {
+const COMMANDS: Readonly<Record<string, Command>> = {
   'merchant:create': merchantCreate,
   'shop:create': shopCreate,
   'shop:update': shopUpdate,

@@ -36,5 +36,3 @@ export function loadAdminBusConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new AppError('validation', 'common.err.invalid_config', e instanceof Error ? e.message : String(e));
   }
 }
-
-export type AdminBusConfig = ReturnType<typeof loadAdminBusConfig>;

@@ -5,7 +5,7 @@ import { insertLinkStatement, transitionStatement, type Statement } from './link
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
 
 /** How long a key is kept: the decisions promise 24 hours, as the gateway's cache keeps it. */
-export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
+const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 
 const KEY_CONSTRAINT = 'idempotency_keys_pkey';
 

@@ -5,7 +5,7 @@ import type { LinkRecord } from './link';
 import type { LinkDeps } from './ports';
 
 /** A pending link past its expiry is expired first, so it is never read as pending. */
-export async function expireIfDue(deps: Pick<LinkDeps, 'links' | 'now'>, link: LinkRecord): Promise<LinkRecord> {
+async function expireIfDue(deps: Pick<LinkDeps, 'links' | 'now'>, link: LinkRecord): Promise<LinkRecord> {
   if (link.status !== 'pending' || link.expiresAt.getTime() > deps.now().getTime()) return link;
   // The store decides by the database clock; when it refuses, someone else moved the link or it is not due yet.
   return (await deps.links.transition(link.id, 'expired')) ?? (await deps.links.findById(link.id)) ?? link;

@@ -5,7 +5,7 @@ import { encodeCursor } from './cursor';
 import type { LinkRecord } from './link';
 
 /** The buyer's page for a link; `publicBaseUrl` has no trailing slash. */
-export const checkoutUrl = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/p/${id}`;
+const checkoutUrl = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/p/${id}`;
 
 /** The payment-link object of the interface: every field, null where unset, plus the URL aliases. */
 export function toPaymentLink(link: LinkRecord, publicBaseUrl: string): PaymentLink {

@@ -1,8 +1,6 @@
-import { formatMoscow, PAYMENT_EVENTS_TOPIC, paymentEventHeaders, type PaymentSucceededEvent, paymentSucceededEvent } from '@pl/contracts';
+import { formatMoscow, paymentEventHeaders, type PaymentSucceededEvent, paymentSucceededEvent } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import type { LinkRecord, OutboxEntry } from './link';
-
-export { PAYMENT_EVENTS_TOPIC };
 
 /**
  * `payment.succeeded` for a link that was just paid, checked against its contract before it is stored:

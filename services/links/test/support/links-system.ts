@@ -48,7 +48,7 @@ export const kafkaBrokersFromEnv = (): string => {
   return brokers;
 };
 
-export interface ShopSettings {
+interface ShopSettings {
   status?: ShopStatus;
   fee_payer?: FeePayer;
   crypto_bps?: number;

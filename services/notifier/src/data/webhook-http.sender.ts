@@ -12,7 +12,7 @@ import { parseRetryAfter } from '../domain/retry-schedule';
 import { isBlockedAddress } from '@pl/webhook-target';
 
 /** How much of a response is kept for the attempt log; the rest is never read. */
-export const RESPONSE_HEAD_BYTES = 4096;
+const RESPONSE_HEAD_BYTES = 4096;
 
 /**
  * How long a kept connection may sit idle before we close it: under the 5 s that Node and many servers
@@ -34,7 +34,7 @@ export interface HttpSenderOptions {
  * An attempt's outcome as a bounded label: `succeeded`, `http_4xx`/`http_5xx`/`http_3xx` (answered, not
  * 2xx), `timeout`, `blocked` (private target refused) or `connection_error` (DNS, refused, reset, bad URL).
  */
-export function attemptOutcome(r: AttemptResult): string {
+function attemptOutcome(r: AttemptResult): string {
   if (r.ok) return 'succeeded';
   if (r.statusCode !== null) return `http_${Math.floor(r.statusCode / 100)}xx`;
   if (r.error?.startsWith('timeout')) return 'timeout';
@@ -75,7 +75,7 @@ class BlockedTargetError extends Error {
  * Resolves like dns.lookup but refuses non-public addresses at connect time: a host that resolved to a
  * public address at registration may point inside the platform's network now (DNS rebinding).
  */
-export function guardedLookup(allowPrivateTargets: boolean): LookupFunction {
+function guardedLookup(allowPrivateTargets: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) {

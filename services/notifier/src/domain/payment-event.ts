@@ -2,13 +2,13 @@ import type { PaymentSucceededEvent } from '@pl/contracts';
 import type { ClaimedDelivery } from './delivery';
 
 /** Stable across attempts and resends: receivers deduplicate by it. */
-export const webhookIdFor = (eventId: string): string => `whk_${eventId}`;
+const webhookIdFor = (eventId: string): string => `whk_${eventId}`;
 
 /**
  * The webhook body, serialized once when the event arrives; these exact bytes go out on every attempt
  * (signatures are over them). Fields in the order of the interface's payload table.
  */
-export function toWebhookBody(event: PaymentSucceededEvent): Buffer {
+function toWebhookBody(event: PaymentSucceededEvent): Buffer {
   const d = event.data;
   return Buffer.from(
     JSON.stringify({

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import type { Logger } from 'pino';
 
 /** The channel the `shops_changed` trigger notifies with the id of each changed shop. */
-export const SHOPS_CHANGED_CHANNEL = 'shops_changed';
+const SHOPS_CHANGED_CHANNEL = 'shops_changed';
 
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5000;

@@ -11,7 +11,7 @@ const flags = z.strictObject({
 const ADMIN_IDENTITY: Identity = { kind: 'service', service: 'admin' };
 
 /** The sandbox provider names a link's payment `sbx_<link id>` (the links service derives the link back). */
-export const sandboxPaymentId = (linkId: string): string => `sbx_${linkId}`;
+const sandboxPaymentId = (linkId: string): string => `sbx_${linkId}`;
 
 /**
  * `payment:confirm --link ID [--status paid|failed]` -> the link after the move. It takes the path a

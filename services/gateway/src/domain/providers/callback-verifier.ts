@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Reads one request header by name (case-insensitive), as the HTTP adapter provides it. */
-export type HeaderReader = (name: string) => string | undefined;
+type HeaderReader = (name: string) => string | undefined;
 
 /**
  * What the gateway needs of a payment provider to accept its callbacks: the name used in

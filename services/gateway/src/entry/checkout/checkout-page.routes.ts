@@ -19,7 +19,7 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
  * Only our own script, stylesheet and fetches; the QR is inline SVG and the favicon a data: URI.
  * No inline script or style at all, no frames, no plugins, no base or form tricks.
  */
-export function checkoutCsp(secure: boolean): string {
+function checkoutCsp(secure: boolean): string {
   const directives = [
     "default-src 'none'",
     "script-src 'self'",

@@ -154,7 +154,7 @@ export async function renderPanel(view: BuyerLinkView, lang: Language, now: Date
 }
 
 /** Polling period of the page's script while the link is pending. */
-export const STATUS_POLL_MS = 2000;
+const STATUS_POLL_MS = 2000;
 
 /**
  * The page's main region: the panel, a live region outside it (so announcements survive a swap),

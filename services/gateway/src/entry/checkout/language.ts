@@ -3,7 +3,7 @@ import type { Request } from 'express';
 /** Languages the checkout page speaks; Russian first, since most buyers pay in roubles from Russia. */
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'ru';
+const DEFAULT_LANGUAGE: Language = 'ru';
 /** Cookie that remembers the buyer's explicit choice from the language switch. */
 export const LANGUAGE_COOKIE = 'checkout_lang';
 

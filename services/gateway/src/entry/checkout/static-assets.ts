@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
  */
 const ASSET_DIR = resolve(__dirname, '../../../src/entry/checkout/assets');
 
-export interface StaticAsset {
+interface StaticAsset {
   /** The path under the router's mount, with a content hash so a new version is never served stale. */
   href: string;
   contentType: string;

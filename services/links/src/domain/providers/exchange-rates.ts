@@ -1,7 +1,7 @@
 /** Coins the checkout prices in, with the number of decimals of their smallest unit. */
-export const COIN_DECIMALS = { USDT: 6, BTC: 8, ETH: 18, TON: 9 } as const;
+const COIN_DECIMALS = { USDT: 6, BTC: 8, ETH: 18, TON: 9 } as const;
 export type Coin = keyof typeof COIN_DECIMALS;
-export const COINS = Object.keys(COIN_DECIMALS) as Coin[];
+const COINS = Object.keys(COIN_DECIMALS) as Coin[];
 
 /** Decimals a configured rate may carry; rates are held as integers of 10^-RATE_DECIMALS RUB. */
 const RATE_DECIMALS = 8;

@@ -1,6 +1,6 @@
 import type { CryptoNetwork } from '@pl/contracts';
 
-export type PaymentMethod = 'crypto' | 'sbp';
+type PaymentMethod = 'crypto' | 'sbp';
 
 /** What the checkout asks a provider for once the buyer picked a method. */
 export interface PaymentRequest {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { PeriodicJob } from './periodic-job';
 
 /** The purge's statement (IdempotencyRepository in production). */
-export interface ExpiredKeyPurger {
+interface ExpiredKeyPurger {
   /** Deletes up to `limit` records past their retention; returns how many went. */
   purgeExpired(limit: number): Promise<number>;
 }

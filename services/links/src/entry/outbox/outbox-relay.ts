@@ -7,7 +7,7 @@ import type { OutboxEntry } from '../../domain/link';
 import { backoffMs, Wakeable } from '../background/wakeable';
 
 /** The outbox as the relay needs it (OutboxRepository in production). */
-export interface OutboxSource {
+interface OutboxSource {
   /**
    * Claims up to `limit` unpublished rows written at least `olderThanMs` ago, hands them to `publish` and
    * marks them published, all in one transaction; returns how many went out.

@@ -23,7 +23,7 @@ export interface ExpirySweeperOptions {
  * 30-60 ms) is gone within the 10 s the operations target allows, while the sweep takes well under the
  * whole machine, so creates keep their latency (docs/design-decisions.md, "Expiry sweep").
  */
-export const SPREAD_MS = 8000;
+const SPREAD_MS = 8000;
 /** Backlogs up to this many batches go at full speed: they are over in moments anyway. */
 const SPREAD_FROM_BATCHES = 10;
 

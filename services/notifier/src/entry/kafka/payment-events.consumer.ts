@@ -15,7 +15,7 @@ import { acceptPaymentEvents, type EventInbox, type FreshDeliverySlots, type Rec
  * Deliveries the worker has slots for are stored claimed and sent at once; the worker is woken only for
  * those left due.
  */
-export function paymentEventsHandler(
+function paymentEventsHandler(
   inbox: EventInbox,
   slots: FreshDeliverySlots,
   onDue: () => void,

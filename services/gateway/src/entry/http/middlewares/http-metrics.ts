@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { DURATION_BUCKETS, Histogram, type Registry } from '@pl/telemetry';
 
 /** The label of a request no route matched (404s, scans): one series, not one per raw path. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * Captures the template of the route that matched (`/merchant/v1/payment-links/:id`). The router assigns

@@ -7,8 +7,8 @@ import { bodyFingerprint } from '../../../domain/canonical-json';
 import { validationError } from '../../../domain/validation';
 import { identityOf } from '../context';
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1..255 printable ASCII characters. */
 export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key);

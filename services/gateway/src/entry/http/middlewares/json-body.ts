@@ -4,7 +4,7 @@ import getRawBody from 'raw-body';
 import { parseJsonPreservingNumbers } from '@pl/contracts';
 import { AppError, invalidJson, payloadTooLarge, unsupportedMediaType } from '@pl/errors';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** `application/json`, optionally with `charset=utf-8`; any other type or parameter, or a malformed header, is refused. */
 export function isJsonMediaType(contentType: string): boolean {
