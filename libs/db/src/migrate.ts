@@ -30,3 +30,42 @@ export async function migrate(options: MigrateOptions): Promise<void> {
   });
   if (applied.length > 0) options.log.info({ schema: options.schema, applied: applied.map((m) => m.name) }, 'migrations applied');
 }
+
+/** Applies one service's migrations to a database; what each service exports for `npm run migrate` and its tests. */
+export type ApplyMigrations = (url: string, log: Logger) => Promise<void>;
+
+/** The migrations of the service whose schema is `schema` and whose SQL files are in `dir`. */
+export const serviceMigrations =
+  (schema: string, dir: string): ApplyMigrations =>
+  (url, log) =>
+    migrate({ url, schema, dir, log });
+
+export interface MigrateCommandOptions {
+  /** The service, named in the log. */
+  name: string;
+  apply: ApplyMigrations;
+  /** The settings the command validates first; it fails, naming them, before touching the database. */
+  loadConfig: () => { DATABASE_URL: string; LOG_LEVEL: string };
+  createLogger: (name: string, level?: string) => Logger;
+}
+
+/**
+ * The whole of a service's migrate command (`npm run migrate -w services/<name>`): validates the settings,
+ * applies the pending migrations and exits 0, or logs why not and exits 1.
+ */
+export function runMigrateCommand(options: MigrateCommandOptions): void {
+  const logName = `${options.name}-migrate`;
+  let log = options.createLogger(logName);
+  const run = async (): Promise<void> => {
+    const config = options.loadConfig();
+    log = options.createLogger(logName, config.LOG_LEVEL);
+    await options.apply(config.DATABASE_URL, log);
+  };
+  run().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      log.fatal({ err }, `${options.name} migrations failed`);
+      process.exit(1);
+    },
+  );
+}
