@@ -1,10 +1,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig as loadGatewayConfig } from '../../../services/gateway/src/config';
-import { loadConfig as loadLinksConfig } from '../../../services/links/src/config';
-import { loadConfig as loadNotifierConfig } from '../../../services/notifier/src/config';
-import { loadConfig as loadShopsConfig } from '../../../services/shops/src/config';
-import { CRASH_POINT_ENV } from '../../../libs/config/src/crash-point';
+import { loadConfig as loadGatewayConfig } from '@pl/gateway';
+import { loadConfig as loadLinksConfig } from '@pl/links';
+import { loadConfig as loadNotifierConfig } from '@pl/notifier';
+import { loadConfig as loadShopsConfig } from '@pl/shops';
+import { CRASH_POINT_ENV } from '@pl/config';
 import { ROOT, projectDependencies, readText, type ServiceName } from './repo';
 
 type Loader = (env: NodeJS.ProcessEnv) => unknown;
