@@ -5,6 +5,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
-  moduleNameMapper: { '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src'] },
+  moduleNameMapper: {
+    // A service's test entry (`@pl/<service>/testing`), which its package.json exports next to the public one.
+    '^@pl/([a-z-]+)/testing$': '<rootDir>/services/$1/src/testing',
+    '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src'],
+  },
   testTimeout: 30000,
 };

@@ -1,7 +1,6 @@
 import { createLogger } from '@pl/telemetry';
 import { eventually } from '@pl/testing';
-import { startGateway } from '../../services/gateway/src/app';
-import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
+import { loadConfig as gatewayConfig, startGateway } from '@pl/gateway/testing';
 import { expectError, httpClient, type HttpClient } from '../support/http';
 import { PrivateRedis } from '../support/private-servers';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';

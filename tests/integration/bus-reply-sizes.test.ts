@@ -5,14 +5,9 @@ import { connectNats, DEFAULT_MAX_PAYLOAD, maxPayloadOf, replyBytes } from '@pl/
 import { PUBLIC_BASE_URL_MAX } from '@pl/config';
 import { ATTEMPT_ERROR_MAX_LENGTH, CRYPTO_NETWORKS, DELIVERY_ATTEMPTS_SHOWN, paymentLink, subjects, type SubjectContract } from '@pl/contracts';
 import type { z } from 'zod';
-import { toBuyerLinkView } from '../../services/links/src/domain/buyer-view';
-import type { LinkRecord } from '../../services/links/src/domain/link';
-import { toPaymentLink, toPaymentLinkPage } from '../../services/links/src/domain/link-view';
-import { parseExchangeRates } from '../../services/links/src/domain/providers/exchange-rates';
-import { SandboxProvider } from '../../services/links/src/domain/providers/sandbox.provider';
-import type { AttemptRecord, DeliveryRecord } from '../../services/notifier/src/domain/delivery';
-import { toWebhookDelivery } from '../../services/notifier/src/domain/delivery-log';
-import { toShopView, type Shop } from '../../services/shops/src/domain/shop';
+import { parseExchangeRates, SandboxProvider, toBuyerLinkView, toPaymentLink, toPaymentLinkPage, type LinkRecord } from '@pl/links/testing';
+import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
+import { toShopView, type Shop } from '@pl/shops/testing';
 
 /**
  * The worst case of every NATS reply, built by the services' own view functions from records whose every

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { subjects, type CreateLinkCommand, type Identity, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
 import { IdempotencyRepository } from '../src/data/idempotency.repository';
 import { apiKey, cashier, startLinksSystem, type LinksSystem } from './support/links-system';
-import { sampleNewLink } from './support/sample-link';
+import { sampleNewLink } from '../src/domain/sample-link.fixture';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 /** A claim as the gateway sends it: the key's digest, the route, the fingerprint of what was asked. */

@@ -4,10 +4,7 @@ import pino from 'pino';
 import { connectNats, subjectName } from '@pl/bus';
 import { broadcasts, subjects, type ShopsChangedMessage } from '@pl/contracts';
 import { Db } from '@pl/db';
-import { SHOPS_SCHEMA } from '../../shops/src/data/migrate';
-import { ShopRepository } from '../../shops/src/data/shop.repository';
-import { DEV_WEBHOOK_SECRET_KEY } from '../../shops/src/config';
-import { SecretBox } from '../../shops/src/domain/secret-box';
+import { DEV_WEBHOOK_SECRET_KEY, SecretBox, ShopRepository, SHOPS_SCHEMA } from '@pl/shops/testing';
 import { apiKey, cashier, startLinksSystem, type LinksSystem } from './support/links-system';
 
 jest.setTimeout(30_000);

@@ -2,7 +2,7 @@ import { paymentLink, paymentLinkPage } from '@pl/contracts';
 import { decodeCursor } from './cursor';
 import type { LinkRecord } from './link';
 import { toPaymentLink, toPaymentLinkPage } from './link-view';
-import { sampleLinkRecord } from '../../test/support/sample-link';
+import { sampleLinkRecord } from './sample-link.fixture';
 
 const BASE = 'https://pay.example.com';
 

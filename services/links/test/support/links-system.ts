@@ -7,11 +7,7 @@ import { subjects, type CreateLinkCommand, type Identity, type PaymentLink, type
 import { Db } from '@pl/db';
 import type { FeePayer } from '@pl/money';
 import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
-import { startShops } from '../../../shops/src/app';
-import { loadConfig as loadShopsConfig } from '../../../shops/src/config';
-import { migrateShops, SHOPS_SCHEMA } from '../../../shops/src/data/migrate';
-import { ShopRepository } from '../../../shops/src/data/shop.repository';
-import { SecretBox } from '../../../shops/src/domain/secret-box';
+import { loadConfig as loadShopsConfig, migrateShops, SecretBox, ShopRepository, SHOPS_SCHEMA, startShops } from '@pl/shops/testing';
 import { startLinks } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { LINKS_SCHEMA, migrateLinks } from '../../src/data/migrate';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { LinkRecord, NewLink } from '../../src/domain/link';
+import type { LinkRecord, NewLink } from './link';
 
 /**
  * The one hand-built payment link of the tests, so a new field of the link is added here once rather than to
  * every copy. 1234.56 RUB at 1.5 % (crypto; SBP 0.7 %) split between buyer and merchant; a fresh id per call,
- * so links inserted into one database never collide. A test overrides only what it asserts on.
+ * so links inserted into one database never collide. A test overrides only what it asserts on. It lives in src/
+ * so that the test entry (`@pl/links/testing`) hands it to tests outside the service, such as the admin CLI's.
  */
 export const sampleNewLink = (over: Partial<NewLink> = {}): NewLink => ({
   id: randomUUID(),

@@ -1,0 +1,5 @@
+// The service's test entry (`@pl/gateway/testing`): everything of the public entry plus the app's wiring, for
+// in-process system tests in other folders. Only test code may import it (eslint.config.mjs); the admin CLI and
+// the benchmarks keep to `@pl/gateway`, which starts nothing.
+export * from './index';
+export { startGateway } from './app';

@@ -1,0 +1,11 @@
+// The service's test entry (`@pl/links/testing`): everything of the public entry plus the app's wiring and the
+// domain pieces that system tests drive directly. Only test code may import it (eslint.config.mjs); the admin
+// CLI and the benchmarks keep to `@pl/links`, which starts nothing.
+export * from './index';
+export { startLinks } from './app';
+export { LinkRepository } from './data/link.repository';
+export type { FinalStatus, LinkRecord } from './domain/link';
+export { toBuyerLinkView } from './domain/buyer-view';
+export { toPaymentLink, toPaymentLinkPage } from './domain/link-view';
+export { parseExchangeRates } from './domain/providers/exchange-rates';
+export { sampleNewLink } from './domain/sample-link.fixture';
