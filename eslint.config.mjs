@@ -11,6 +11,10 @@ import tseslint from 'typescript-eslint';
 // through its parameters, so it runs behind HTTP, NATS and Kafka alike and is tested without servers.
 const INFRASTRUCTURE_PACKAGES = ['express', 'express/**', 'nats', 'kafkajs', 'pg', 'pg/**', 'pg-*', 'redis', '@redis/*', 'pino', 'pino-*'];
 
+// An import of a service's code written as anything but its package name (`@pl/<service>`) or its test entry
+// (`@pl/<service>/testing`): a relative path into services/<service>/src, or a deep `@pl/<service>/src/...`.
+const SERVICE_PATH_IMPORT = '!@pl/*{,/testing}';
+
 export default defineConfig(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '.local/**', 'test-results/**', 'coverage/**'],
@@ -121,10 +125,28 @@ export default defineConfig(
               message: 'A service imports no tool, benchmark or system test.',
             },
             {
-              // The operators' CLI and the benchmarks use a service through its package (`@pl/<service>`, its
-              // src/index.ts), so what they depend on is what the service chose to export. The CLI's own tests
-              // may still reach inside.
-              from: { element: [{ type: 'tool', fileInternalPath: 'src/**' }, { type: 'bench' }] },
+              // Whatever sits outside a service (system tests, tools, benchmarks) reaches its src/ only through
+              // its package: `@pl/<service>` (src/index.ts) or, for tests, `@pl/<service>/testing`
+              // (src/testing.ts). A path into src/ would tie them to files the service is free to move.
+              from: { element: { types: ['system-test', 'tool', 'bench'] } },
+              disallow: { to: { element: { types: ['service', 'domain'] } }, dependency: { source: SERVICE_PATH_IMPORT } },
+              message: "Import a service through its package, '@pl/<service>' or (from tests) '@pl/<service>/testing', not a path into its src/.",
+            },
+            {
+              // The same for a service's tests that start another service in-process; their own src/ stays theirs.
+              from: { element: { type: 'service-test' } },
+              disallow: {
+                to: { element: { types: ['service', 'domain'], captured: { service: '!{{ from.captured.service }}' } } },
+                dependency: { source: SERVICE_PATH_IMPORT },
+              },
+              message: "Import another service through its package, '@pl/<service>/testing', not a path into its src/.",
+            },
+            {
+              // The operators' CLI and the benchmarks use a service through its public entry (`@pl/<service>`,
+              // its src/index.ts), so what they depend on is what the service chose to export; the test entry
+              // (`@pl/<service>/testing`, with the app's wiring) is for test code only: tests/, test/ folders and
+              // *.test.ts files.
+              from: { element: [{ type: 'tool', fileInternalPath: 'src/**/!(*.test).ts' }, { type: 'bench' }] },
               disallow: {
                 to: [
                   { element: { type: 'service', fileInternalPath: '!index.ts' } },
@@ -132,7 +154,7 @@ export default defineConfig(
                 ],
               },
               message:
-                "Tools and benchmarks use a service only through its public entry: import '@pl/<service>' (export what you need from its src/index.ts).",
+                "Tools and benchmarks use a service only through its public entry: import '@pl/<service>' (export what you need from its src/index.ts); '@pl/<service>/testing' is for test code.",
             },
             {
               // Libraries sit under every service and never know one.
