@@ -89,7 +89,7 @@ export default defineConfig(
         { type: 'domain', pattern: 'services/*/src/domain', capture: ['service'] },
         { type: 'service', pattern: 'services/*/src', capture: ['service'] },
         { type: 'service-test', pattern: 'services/*/test', capture: ['service'] },
-        // Anything else of a service (its built dist/ through `@pl/<service>`, migrations, Dockerfile).
+        // Anything else of a service (its built dist/ through `@pl/<service>`, its migrations).
         { type: 'service-package', pattern: 'services/*', capture: ['service'] },
         { type: 'lib', pattern: 'libs/*', capture: ['lib'] },
         { type: 'tool', pattern: 'tools/*', capture: ['tool'] },
