@@ -99,7 +99,9 @@ export const payloadTooLarge = (message = 'Request body exceeds 64 KiB'): AppErr
   new AppError('payload_too_large', 'common.err.payload_too_large', message);
 export const unsupportedMediaType = (message = 'Content-Type must be application/json'): AppError =>
   new AppError('unsupported_media_type', 'common.err.unsupported_media_type', message);
-export const idempotencyConflict = (message: string): AppError => new AppError('conflict', 'common.err.idempotency_conflict', message);
+/** By default the key's reuse for another request; the gateway also says when the first one is still in progress. */
+export const idempotencyConflict = (message = 'This Idempotency-Key was already used with a different request body'): AppError =>
+  new AppError('conflict', 'common.err.idempotency_conflict', message);
 export const rateLimited = (message = 'Too many requests'): AppError => new AppError('rate_limited', 'common.err.rate_limited', message);
 export const unavailable = (message = 'A dependency is unavailable; retry later'): AppError =>
   new AppError('unavailable', 'common.err.unavailable', message);

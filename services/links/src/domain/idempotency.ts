@@ -21,7 +21,7 @@ export async function keptAnswer(records: IdempotencyRecords, key: IdempotencyKe
   const kept = await records.find(key.scope, key.keySha256);
   if (!kept) return null;
   if (kept.fingerprint !== key.fingerprint) {
-    throw idempotencyConflict('This Idempotency-Key was already used with a different request body');
+    throw idempotencyConflict();
   }
   return { link: kept.link, replayed: true };
 }

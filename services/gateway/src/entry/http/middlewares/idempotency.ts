@@ -96,11 +96,9 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger,
         res.set(REPLAYED_HEADER, 'true').status(claim.status).json(claim.body);
         return { answered: true };
       case 'conflict':
-        throw idempotencyConflict(
-          claim.reason === 'in_progress'
-            ? 'A request with this Idempotency-Key is still in progress; retry later'
-            : 'This Idempotency-Key was already used with a different request body',
-        );
+        throw claim.reason === 'in_progress'
+          ? idempotencyConflict('A request with this Idempotency-Key is still in progress; retry later')
+          : idempotencyConflict();
       case 'claimed':
         settleOnResponse(res, store, claim.lease, log);
         return { answered: false, claim: { route, key_sha256: keyDigest(key), fingerprint } };
