@@ -1,8 +1,9 @@
+import { linkStatus } from '@pl/contracts';
 import { Counter, type Logger, type Registry } from '@pl/telemetry';
 import type { LatePayment } from './domain/late-payment';
-import type { FinalStatus } from './domain/link';
 
-const LINK_STATUSES: readonly FinalStatus[] = ['paid', 'expired', 'canceled', 'failed'];
+/** Every state a late payment can meet: any but pending. */
+const FINAL_STATUSES = linkStatus.exclude(['pending']).options;
 
 /**
  * What a newly recorded late payment sets off: `late_payments_total{link_status}` (the PrometheusRule
@@ -16,7 +17,7 @@ export function latePaymentAlarm(metrics: Registry, log: Logger): (late: LatePay
     labelNames: ['link_status'],
     registers: [metrics],
   });
-  for (const status of LINK_STATUSES) recorded.labels(status).inc(0);
+  for (const status of FINAL_STATUSES) recorded.labels(status).inc(0);
   return (late) => {
     recorded.labels(late.linkStatus).inc();
     log.warn(
