@@ -24,8 +24,10 @@ export const deliveryAttempt = z.object({
 export const webhookDelivery = z.object({
   id: uuid,
   webhook_id: z.string(),
-  payment_link_id: uuid,
-  event: z.literal('payment.succeeded'),
+  /** Null for a `webhook.test` delivery, which belongs to no link. */
+  payment_link_id: uuid.nullable(),
+  shop_id: z.number().int().min(1),
+  event: z.enum(['payment.succeeded', 'webhook.test']),
   status: deliveryStatus,
   /** The newest {@link DELIVERY_ATTEMPTS_SHOWN} attempts of every series, oldest first. */
   attempts: z.array(deliveryAttempt).max(DELIVERY_ATTEMPTS_SHOWN),
@@ -43,6 +45,13 @@ export type WebhookDeliveryList = z.infer<typeof webhookDeliveryList>;
 
 export const listDeliveriesQuery = z.strictObject({
   payment_link_id: uuid.optional(),
+  shop_id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER))
+    .optional(),
+  status: deliveryStatus.optional(),
   limit: z
     .string()
     .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
@@ -57,5 +66,7 @@ export const webhookTarget = z.object({
   shop_id: z.number().int(),
   url: z.string().nullable(),
   secret: z.string().nullable(),
+  /** The secret before the latest rotation while its overlap lasts: every webhook then carries both signatures. */
+  previous_secret: z.string().nullable(),
 });
 export type WebhookTarget = z.infer<typeof webhookTarget>;

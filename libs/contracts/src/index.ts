@@ -13,3 +13,5 @@ export * from './checkout';
 export * from './deliveries';
 export * from './moscow-time';
 export * from './cursor';
+export * from './merchant-shop';
+export * from './account';

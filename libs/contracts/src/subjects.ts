@@ -16,6 +16,18 @@ import { shopView } from './shop';
 import { buyerLinkView, cryptoNetwork } from './checkout';
 import { webhookDelivery, webhookDeliveryList, webhookTarget } from './deliveries';
 import { idempotencyClaim, idempotentLinkReply } from './idempotency';
+import {
+  createShopCommand,
+  listShopsCommand,
+  merchantShop,
+  merchantShopPage,
+  reissuedCashierKey,
+  rotatedSecret,
+  rotateSecretCommand,
+  shopIdCommand,
+  updateShopCommand,
+} from './merchant-shop';
+import { deliveryStatus } from './deliveries';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -72,6 +84,8 @@ export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 
 export const listDeliveriesCommand = z.strictObject({
   payment_link_id: uuid.nullable(),
+  shop_id: positiveId.nullable(),
+  status: deliveryStatus.nullable(),
   limit: z.number().int().min(1).max(PAGE_LIMIT_MAX),
   cursor: z.string().nullable(),
 });
@@ -95,9 +109,18 @@ const broadcast = <M extends z.ZodType>(name: string, message: M) => ({ name, me
 export const shopsChangedMessage = z.strictObject({ shop_id: positiveId.nullable() });
 export type ShopsChangedMessage = z.infer<typeof shopsChangedMessage>;
 
+/**
+ * API key pairs that stopped working (revoked, or reissued with a grace that ends at `expires_at`): every gateway
+ * drops its remembered copy at once, or at `expires_at`. `public_key` null means any key may have changed.
+ */
+export const credentialsChangedMessage = z.strictObject({ public_key: z.string().max(256).nullable(), expires_at: z.string().nullable() });
+export type CredentialsChangedMessage = z.infer<typeof credentialsChangedMessage>;
+
 export const broadcasts = {
   /** Published by the shops service for every committed change of a shop row; links caches shops by it. */
   shopsChanged: broadcast('shops.changed', shopsChangedMessage),
+  /** Published by a gateway after an API key is revoked or reissued; every gateway replica evicts its cached copy. */
+  credentialsChanged: broadcast('gateway.credentials.changed', credentialsChangedMessage),
 } as const;
 
 export const subjects = {
@@ -119,5 +142,17 @@ export const subjects = {
   deliveriesList: subject('notifier.deliveries.list', listDeliveriesCommand, webhookDeliveryList),
   deliveriesResend: subject('notifier.deliveries.resend', linkIdCommand, webhookDelivery),
   shopsGet: subject('shops.get', z.strictObject({ shop_id: positiveId }), shopView),
+  /**
+   * The merchant's own shops (merchant identity; the merchant comes from the token). A shop of another merchant
+   * is forbidden, an unknown one not_found, in that order.
+   */
+  shopsList: subject('shops.list', listShopsCommand, merchantShopPage),
+  shopsRead: subject('shops.read', shopIdCommand, merchantShop),
+  shopsCreate: subject('shops.create', createShopCommand, merchantShop),
+  shopsUpdate: subject('shops.update', updateShopCommand, merchantShop),
+  shopsRotateSecret: subject('shops.rotate_secret', rotateSecretCommand, rotatedSecret),
+  shopsReissueCashierKey: subject('shops.reissue_cashier_key', shopIdCommand, reissuedCashierKey),
+  /** A `webhook.test` delivery to the shop's webhook address, through the durable delivery path (202). */
+  deliveriesTest: subject('notifier.deliveries.test', shopIdCommand, webhookDelivery),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
 } as const;

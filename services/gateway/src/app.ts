@@ -8,6 +8,7 @@ import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
 import { ApiKeyCache } from './data/api-key.cache';
+import { AuditLogRepository } from './data/audit-log.repository';
 import { DeliveriesClient } from './data/deliveries.client';
 import { IdempotencyStore } from './data/idempotency.store';
 import { LinksClient } from './data/links.client';
@@ -76,6 +77,8 @@ export async function startGateway(
       deliveries: new DeliveriesClient(bus),
       providers: callbackVerifiersFrom(config),
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
+      publicOrigin: new URL(config.PUBLIC_BASE_URL).origin,
+      audit: new AuditLogRepository(db),
     });
 
     const server = createServer(observeRequests(app, metrics));

@@ -34,6 +34,7 @@ const sampleDelivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery =>
   id: randomUUID(),
   webhook_id: 'evt_1',
   payment_link_id: randomUUID(),
+  shop_id: 1,
   event: 'payment.succeeded',
   status: 'succeeded',
   attempts: [{ attempt: 1, at: '2026-11-22T12:00:00+03:00', status_code: 200, error: null, duration_ms: 12 }],

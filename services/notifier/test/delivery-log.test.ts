@@ -37,7 +37,7 @@ describe('delivery log over NATS', () => {
   });
 
   const list = (identity: Identity, payment_link_id: string | null, limit = 20, cursor: string | null = null) =>
-    system.bus!.request(subjects.deliveriesList, { payment_link_id, limit, cursor }, identity);
+    system.bus!.request(subjects.deliveriesList, { payment_link_id, shop_id: null, status: null, limit, cursor }, identity);
 
   it('lists the deliveries of a link with their attempts, in the contract shape', async () => {
     const page = await list(system.merchant(), link1);

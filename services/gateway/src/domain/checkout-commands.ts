@@ -46,6 +46,8 @@ export function parseCallbackBody(raw: Buffer): ProviderCallbackBody {
 /** The delivery log's query, parsed into the command for the notifier with its defaults. */
 export const listDeliveriesInput = listDeliveriesQuery.transform((q): ListDeliveriesCommand => ({
   payment_link_id: q.payment_link_id?.toLowerCase() ?? null,
+  shop_id: q.shop_id ?? null,
+  status: q.status ?? null,
   limit: q.limit ?? DEFAULT_DELIVERIES_LIMIT,
   cursor: q.cursor ?? null,
 }));

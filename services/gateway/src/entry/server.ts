@@ -13,6 +13,13 @@ import { dashboardLinksRoutes } from './http/routes/dashboard-links.routes';
 import { merchantLinksRoutes } from './http/routes/merchant-links.routes';
 import { providerCallbackRoutes } from './http/routes/provider-callbacks.routes';
 import { webhookDeliveriesRoutes } from './http/routes/webhook-deliveries.routes';
+import { accountRoutes } from './http/routes/account.routes';
+import { apiKeysRoutes } from './http/routes/api-keys.routes';
+import { auditEventsRoutes } from './http/routes/audit-events.routes';
+import { merchantShopsRoutes } from './http/routes/merchant-shops.routes';
+import { sessionDeliveriesRoutes } from './http/routes/session-deliveries.routes';
+import { sessionShopsRoutes } from './http/routes/session-shops.routes';
+import { dashboardRoutes } from './dashboard/dashboard.routes';
 
 /**
  * The merchant-facing HTTP API. No body parser is mounted globally: create routes read JSON
@@ -35,6 +42,14 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/merchant/payments', cashierPaymentsRoutes(deps));
   app.use('/api/v1/auth', authRoutes(deps));
   app.use('/merchant/v1/webhook-deliveries', webhookDeliveriesRoutes(deps));
+  app.use('/merchant/v1/shops', merchantShopsRoutes(deps));
+  app.use('/api/v1/shops', sessionShopsRoutes(deps));
+  app.use('/api/v1/webhook-deliveries', sessionDeliveriesRoutes(deps));
+  app.use('/api/v1/api-keys', apiKeysRoutes(deps));
+  app.use('/api/v1/audit-events', auditEventsRoutes(deps));
+  // `/api/v1/me` and `/api/v1/auth/password`.
+  app.use('/api/v1', accountRoutes(deps));
+  app.use('/dashboard', dashboardRoutes(deps));
   app.use('/p', checkoutRoutes(deps));
   app.use('/p', checkoutPageRoutes(deps));
   app.use('/callbacks/v1', providerCallbackRoutes(deps));

@@ -27,6 +27,7 @@ export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => {
     id: d.id,
     webhook_id: d.webhookId,
     payment_link_id: d.paymentLinkId,
+    shop_id: d.shopId,
     event: d.event,
     status: d.status,
     attempts: shown.map((a) => ({

@@ -8,6 +8,7 @@ import type { LinksClient } from '../../data/links.client';
 import type { SessionStore } from '../../data/session.store';
 import type { ShopsClient } from '../../data/shops.client';
 import type { CallbackVerifiers } from '../../domain/providers/callback-verifier';
+import type { AuditRecorder } from '../../domain/audit';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -27,4 +28,8 @@ export interface HttpDeps {
   providers: CallbackVerifiers;
   /** Session cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
+  /** `PUBLIC_BASE_URL`'s origin: cookie-authenticated state changes must come from it (CSRF). */
+  publicOrigin: string;
+  /** The append-only audit log of credential changes. */
+  audit: AuditRecorder;
 }

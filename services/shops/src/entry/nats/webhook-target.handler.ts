@@ -16,6 +16,6 @@ export function registerWebhookTargetHandler(server: BusServer, shops: WebhookTa
   server.handle(subjects.shopsWebhookTarget, async (req, ctx) => {
     if (ctx.identity.kind !== 'service') throw forbidden('Only platform services may read webhook targets');
     const target = await shops.getWebhookTarget(req.shop_id);
-    return { shop_id: req.shop_id, url: target?.url ?? null, secret: target?.secret ?? null };
+    return { shop_id: req.shop_id, url: target?.url ?? null, secret: target?.secret ?? null, previous_secret: null };
   });
 }

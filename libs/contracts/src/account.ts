@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { CURSOR_MAX_LENGTH, moscowDate, PAGE_LIMIT_MAX, uuid } from './fields';
+import { identifierText, text } from './text';
+
+export const API_KEY_LABEL_MAX_LENGTH = 100;
+/** A merchant holds at most this many API keys that are neither revoked nor expired. */
+export const ACTIVE_API_KEYS_MAX = 10;
+export const GRACE_MINUTES_MAX = 10_080;
+
+/** `GET /api/v1/me`. */
+export const meView = z.object({
+  merchant_id: uuid,
+  email: z.string(),
+  email_confirmed: z.boolean(),
+  created_at: moscowDate,
+});
+export type MeView = z.infer<typeof meView>;
+
+/** An API key as the merchant reads it: the secret is never in it (stored hashed). */
+export const apiKeyView = z.object({
+  id: uuid,
+  label: z.string().nullable(),
+  public_key: z.string(),
+  created_at: moscowDate,
+  last_used_at: moscowDate.nullable(),
+  expires_at: moscowDate.nullable(),
+  revoked_at: moscowDate.nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyView>;
+
+/** Create and reissue answer the key and its secret, once. */
+export const apiKeyWithSecret = apiKeyView.extend({ api_secret: z.string() });
+export type ApiKeyWithSecret = z.infer<typeof apiKeyWithSecret>;
+
+export const apiKeyList = z.object({ api_keys: z.array(apiKeyView) });
+
+export const createApiKeyBody = z.strictObject({ label: identifierText(API_KEY_LABEL_MAX_LENGTH).optional() });
+export const reissueApiKeyBody = z.strictObject({ grace_minutes: z.number().int().min(0).max(GRACE_MINUTES_MAX).optional() });
+export const emptyBody = z.strictObject({});
+
+/** Passwords: 8..256 code points; any text the text rule allows (no control characters). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+export const changePasswordBody = z.strictObject({
+  current_password: identifierText(1024),
+  new_password: text({ max: PASSWORD_MAX_LENGTH, min: PASSWORD_MIN_LENGTH }),
+});
+
+/** What an audit event records: credential changes and sign-ins from a new address. Never a secret. */
+export const auditEventType = z.enum([
+  'api_key.created',
+  'api_key.reissued',
+  'api_key.revoked',
+  'shop.webhook_secret_rotated',
+  'shop.cashier_key_reissued',
+  'account.password_changed',
+  'account.sign_in_new_address',
+]);
+export type AuditEventType = z.infer<typeof auditEventType>;
+
+export const auditEvent = z.object({
+  id: z.string(),
+  type: auditEventType,
+  at: moscowDate,
+  /** The client address the change came from. */
+  ip: z.string().nullable(),
+  /** Which credential or shop: ids and public keys only. */
+  subject: z.string().nullable(),
+});
+export type AuditEvent = z.infer<typeof auditEvent>;
+
+export const auditEventPage = z.object({
+  audit_events: z.array(auditEvent),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+export const listAuditEventsQuery = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
+    .optional(),
+  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
+});

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, positiveId, shopStatus, bps } from './fields';
+import { identifierText } from './text';
+
+/** A shop's name: 1..100 code points (merchant-dashboard.md). */
+export const SHOP_NAME_MAX_LENGTH = 100;
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** Minutes the previous webhook secret keeps signing after a rotation: 0..4320, default 1440. */
+export const OVERLAP_MINUTES_MAX = 4320;
+export const OVERLAP_MINUTES_DEFAULT = 1440;
+
+export const shopName = identifierText(SHOP_NAME_MAX_LENGTH).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+/** The text rule and the length limit; the URL rule itself (scheme, private targets) is @pl/webhook-target's. */
+export const webhookUrlText = identifierText(WEBHOOK_URL_MAX_LENGTH);
+
+/** A shop as its merchant reads it: no secret and no cashier key, ever. */
+export const merchantShop = z.object({
+  id: positiveId,
+  name: z.string(),
+  status: shopStatus,
+  fee_payer: feePayer,
+  crypto_bps: bps,
+  sbp_bps: bps,
+  webhook_url: z.string().nullable(),
+  webhook_secret_set: z.boolean(),
+  previous_secret_valid_until: moscowDate.nullable(),
+  created_at: moscowDate,
+  updated_at: moscowDate,
+});
+export type MerchantShop = z.infer<typeof merchantShop>;
+
+export const merchantShopPage = z.object({
+  shops: z.array(merchantShop),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+export type MerchantShopPage = z.infer<typeof merchantShopPage>;
+
+/** HTTP bodies of the session API's shop routes (strict: `status`, rates and anything else are 400). */
+export const createShopBody = z.strictObject({
+  name: shopName,
+  webhook_url: webhookUrlText.nullable().optional(),
+  fee_payer: feePayer.optional(),
+});
+export type CreateShopBody = z.output<typeof createShopBody>;
+
+export const updateShopBody = z.strictObject({
+  name: shopName.optional(),
+  webhook_url: webhookUrlText.nullable().optional(),
+  fee_payer: feePayer.optional(),
+});
+export type UpdateShopBody = z.output<typeof updateShopBody>;
+
+export const rotateSecretBody = z.strictObject({
+  overlap_minutes: z.number().int().min(0).max(OVERLAP_MINUTES_MAX).optional(),
+});
+
+export const rotatedSecret = z.object({
+  webhook_secret: z.string(),
+  /** `whsec_` + base64 of the secret's UTF-8 bytes, for the Standard Webhooks libraries. */
+  standard_webhooks_secret: z.string(),
+  previous_valid_until: moscowDate.nullable(),
+});
+export type RotatedSecret = z.infer<typeof rotatedSecret>;
+
+export const reissuedCashierKey = z.object({ cashier_key: z.string() });
+
+/** Query of `GET /api/v1/shops` and `GET /merchant/v1/shops`. */
+export const listShopsQuery = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
+    .optional(),
+  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
+});
+
+// NATS commands of the shops service; the caller's merchant comes from the identity token, never the body.
+export const listShopsCommand = z.strictObject({
+  limit: z.number().int().min(1).max(PAGE_LIMIT_MAX),
+  cursor: identifierText(CURSOR_MAX_LENGTH).nullable(),
+});
+export type ListShopsCommand = z.infer<typeof listShopsCommand>;
+export const shopIdCommand = z.strictObject({ shop_id: positiveId });
+export const createShopCommand = z.strictObject({
+  name: shopName,
+  webhook_url: webhookUrlText.nullable(),
+  fee_payer: feePayer,
+});
+export type CreateShopCommand = z.infer<typeof createShopCommand>;
+export const updateShopCommand = updateShopBody.extend({ shop_id: positiveId });
+export type UpdateShopCommand = z.infer<typeof updateShopCommand>;
+export const rotateSecretCommand = z.strictObject({
+  shop_id: positiveId,
+  overlap_minutes: z.number().int().min(0).max(OVERLAP_MINUTES_MAX),
+});
+export type RotateSecretCommand = z.infer<typeof rotateSecretCommand>;

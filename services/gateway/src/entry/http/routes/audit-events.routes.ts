@@ -1,0 +1,7 @@
+import { Router } from 'express';
+import type { HttpDeps } from '../deps';
+
+// Placeholder while the session API is built: filled in by its owner.
+export function auditEventsRoutes(_deps: HttpDeps): Router {
+  return Router();
+}
