@@ -111,7 +111,19 @@ export const shopNotApproved = (): AppError =>
   new AppError('unprocessable', 'shop.err.not_approved', 'Shop is not approved; payments are unavailable');
 export const linkNotPending = (status: string): AppError =>
   new AppError('conflict', 'payment_link.err.not_pending', `Payment link is ${status}, not pending`);
-export const emailNotConfirmed = (): AppError =>
-  new AppError('forbidden', 'account.err.email_not_confirmed', 'Confirm the account email before creating payment links');
+export const emailNotConfirmed = (what = 'creating payment links'): AppError =>
+  new AppError('forbidden', 'account.err.email_not_confirmed', `Confirm the account email before ${what}`);
+export const noWebhookUrl = (): AppError =>
+  new AppError('unprocessable', 'shop.err.no_webhook_url', 'The shop has no webhook address; set webhook_url first');
+export const apiKeyLimitReached = (max: number): AppError =>
+  new AppError('unprocessable', 'api_key.err.limit_reached', `At most ${max} active API keys; revoke one first`);
+export const apiKeyInactive = (): AppError => new AppError('conflict', 'api_key.err.inactive', 'The API key is already revoked or expired');
+/** A replayed call that revealed a secret: a secret is shown once, never replayed. */
+export const secretNotReplayed = (): AppError =>
+  new AppError(
+    'conflict',
+    'common.err.idempotency_conflict',
+    'This Idempotency-Key was already used for a call that revealed a secret; secrets are shown once, never replayed',
+  );
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
