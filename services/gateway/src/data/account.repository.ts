@@ -1,12 +1,39 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@pl/db';
-import { AppError } from '@pl/errors';
+import { returnedRow, type Db } from '@pl/db';
+import { apiKeyInactive, apiKeyLimitReached, AppError, notFound } from '@pl/errors';
 import { digestsEqual, DUMMY_PASSWORD_HASH, hashPassword, newApiKeyPair, sha256, verifyPassword } from '../domain/credentials';
+
+/** The connection of one transaction, as `Db.transaction` hands it over. */
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Merchant {
   id: string;
   email: string;
   emailConfirmed: boolean;
+  createdAt: Date;
+  /** Sessions opened in another epoch are over (a password change moves it on). */
+  sessionEpoch: number;
+}
+
+/** The owner of an API key pair, and when that key stops (a reissued key's grace period), if ever. */
+export type ApiKeyOwner = Merchant & { keyExpiresAt: Date | null };
+
+/** An API key as the merchant manages it; the secret is kept only as a digest and never read back. */
+export interface ApiKey {
+  id: string;
+  merchantId: string;
+  label: string | null;
+  publicKey: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A key just made, with its secret: the only moment the secret exists in clear. */
+export interface NewApiKey {
+  key: ApiKey;
+  apiSecret: string;
 }
 
 interface MerchantRow {
@@ -14,9 +41,46 @@ interface MerchantRow {
   email: string;
   email_confirmed: boolean;
   password_hash: string;
+  created_at: Date;
+  session_epoch: number;
 }
 
-const toMerchant = (r: MerchantRow): Merchant => ({ id: r.id, email: r.email, emailConfirmed: r.email_confirmed });
+interface ApiKeyRow {
+  id: string;
+  merchant_id: string;
+  label: string | null;
+  public_key: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const MERCHANT_COLUMNS = 'id, email, email_confirmed, password_hash, created_at, session_epoch';
+const KEY_COLUMNS = 'id, merchant_id, label, public_key, created_at, last_used_at, expires_at, revoked_at';
+/** A key that is neither revoked nor past its expiry. */
+const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
+
+const toMerchant = (r: MerchantRow): Merchant => ({
+  id: r.id,
+  email: r.email,
+  emailConfirmed: r.email_confirmed,
+  createdAt: r.created_at,
+  sessionEpoch: r.session_epoch,
+});
+
+const toApiKey = (r: ApiKeyRow): ApiKey => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  label: r.label,
+  publicKey: r.public_key,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+});
+
+const isActive = (key: ApiKey, now: Date): boolean => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now);
 
 /** Merchant accounts and their API keys: the gateway's own data. */
 export class AccountRepository {
@@ -31,49 +95,166 @@ export class AccountRepository {
     const passwordHash = await hashPassword(input.password);
     const { apiKey, apiSecret } = newApiKeyPair();
     try {
-      await this.db.transaction(async (c) => {
-        await c.query('INSERT INTO merchants (id, email, password_hash, email_confirmed) VALUES ($1, $2, $3, $4)', [
-          id,
-          input.email,
-          passwordHash,
-          input.emailConfirmed,
-        ]);
+      const row = await this.db.transaction(async (c) => {
+        const created = await c.query<MerchantRow>(
+          `INSERT INTO merchants (id, email, password_hash, email_confirmed) VALUES ($1, $2, $3, $4) RETURNING ${MERCHANT_COLUMNS}`,
+          [id, input.email, passwordHash, input.emailConfirmed],
+        );
         await c.query('INSERT INTO api_keys (public_key, merchant_id, secret_sha256) VALUES ($1, $2, $3)', [apiKey, id, sha256(apiSecret)]);
+        return returnedRow(created.rows);
       });
+      return { merchant: toMerchant(row), apiKey, apiSecret };
     } catch (e) {
       if ((e as { code?: string }).code === '23505') {
         throw new AppError('conflict', 'account.err.email_taken', 'An account with this email already exists');
       }
       throw e;
     }
-    return { merchant: { id, email: input.email, emailConfirmed: input.emailConfirmed }, apiKey, apiSecret };
   }
 
-  /** The merchant owning an active key pair, or null. The secret is compared in constant time. */
-  async findByApiKey(publicKey: string, secret: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow & { secret_sha256: Buffer }>(
-      `SELECT m.id, m.email, m.email_confirmed, m.password_hash, k.secret_sha256
+  /**
+   * The merchant owning an active key pair (neither revoked nor expired), or null, with the key's expiry so a
+   * cache never keeps it past that. The secret is compared in constant time.
+   */
+  async findByApiKey(publicKey: string, secret: string): Promise<ApiKeyOwner | null> {
+    const rows = await this.db.query<MerchantRow & { secret_sha256: Buffer; key_expires_at: Date | null }>(
+      `SELECT m.id, m.email, m.email_confirmed, m.password_hash, m.created_at, m.session_epoch, k.secret_sha256, k.expires_at AS key_expires_at
          FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
-        WHERE k.public_key = $1 AND k.revoked_at IS NULL`,
+        WHERE k.public_key = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [publicKey],
     );
     const row = rows[0];
     const matches = digestsEqual(sha256(secret), row?.secret_sha256 ?? Buffer.alloc(32));
-    return row && matches ? toMerchant(row) : null;
+    return row && matches ? { ...toMerchant(row), keyExpiresAt: row.key_expires_at } : null;
   }
 
   /** The merchant for an email and password, or null; an unknown email takes as long as a wrong password. */
   async findByLogin(email: string, password: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow>('SELECT id, email, email_confirmed, password_hash FROM merchants WHERE lower(email) = lower($1)', [
-      email,
-    ]);
+    const rows = await this.db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants WHERE lower(email) = lower($1)`, [email]);
     const row = rows[0];
     const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
     return row && ok ? toMerchant(row) : null;
   }
 
   async findById(id: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow>('SELECT id, email, email_confirmed, password_hash FROM merchants WHERE id = $1', [id]);
+    const rows = await this.db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants WHERE id = $1`, [id]);
     return rows[0] ? toMerchant(rows[0]) : null;
   }
+
+  /**
+   * Sets a new password when `current` is right, and moves the session epoch on so every session opened
+   * before ends; answers the new epoch, or null for a wrong current password (nothing changes then). The
+   * update is conditional on the hash it checked, so of two concurrent changes only one wins.
+   */
+  async changePassword(merchantId: string, current: string, next: string): Promise<{ sessionEpoch: number } | null> {
+    const rows = await this.db.query<{ password_hash: string }>('SELECT password_hash FROM merchants WHERE id = $1', [merchantId]);
+    const checked = rows[0]?.password_hash;
+    if (checked === undefined || !(await verifyPassword(current, checked))) return null;
+    const updated = await this.db.query<{ session_epoch: number }>(
+      `UPDATE merchants SET password_hash = $3, session_epoch = session_epoch + 1
+        WHERE id = $1 AND password_hash = $2 RETURNING session_epoch`,
+      [merchantId, checked, await hashPassword(next)],
+    );
+    return updated[0] ? { sessionEpoch: updated[0].session_epoch } : null;
+  }
+
+  /** Remembers an address a merchant signed in from; true when it is new for this merchant. */
+  async rememberSignInAddress(merchantId: string, ip: string): Promise<boolean> {
+    const rows = await this.db.query(
+      'INSERT INTO merchant_sign_in_addresses (merchant_id, ip) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING merchant_id',
+      [merchantId, ip],
+    );
+    return rows.length > 0;
+  }
+
+  /** Every key of a merchant, revoked and expired ones too, newest first. */
+  async listApiKeys(merchantId: string): Promise<ApiKey[]> {
+    const rows = await this.db.query<ApiKeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE merchant_id = $1 ORDER BY created_at DESC, public_key DESC`,
+      [merchantId],
+    );
+    return rows.map(toApiKey);
+  }
+
+  async findApiKey(id: string): Promise<ApiKey | null> {
+    const rows = await this.db.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+    return rows[0] ? toApiKey(rows[0]) : null;
+  }
+
+  /** A new key, unless the merchant already holds `max` active ones (422 `api_key.err.limit_reached`). */
+  async createApiKey(merchantId: string, label: string | null, max: number): Promise<NewApiKey> {
+    return this.db.transaction(async (c) => {
+      await lockMerchant(c, merchantId);
+      if ((await countActive(c, merchantId)) >= max) throw apiKeyLimitReached(max);
+      return insertKey(c, merchantId, label);
+    });
+  }
+
+  /**
+   * A new key in place of an active one, which stops `graceMinutes` from now (at once for 0). The limit counts
+   * the old key while its grace lasts. A revoked or expired key is 409 `api_key.err.inactive`.
+   */
+  async reissueApiKey(id: string, graceMinutes: number, max: number): Promise<{ replaced: ApiKey; issued: NewApiKey }> {
+    return this.db.transaction(async (c) => {
+      // The merchant first, as a create locks it, then the key.
+      const owner = await c.query<{ merchant_id: string }>('SELECT merchant_id FROM api_keys WHERE id = $1', [id]);
+      if (owner.rows[0]) await lockMerchant(c, owner.rows[0].merchant_id);
+      const locked = await lockKey(c, id);
+      if (!isActive(locked, await dbNow(c))) throw apiKeyInactive();
+      const othersActive = (await countActive(c, locked.merchantId)) - 1;
+      if (othersActive + (graceMinutes > 0 ? 2 : 1) > max) throw apiKeyLimitReached(max);
+      const replaced = await c.query<ApiKeyRow>(
+        `UPDATE api_keys SET expires_at = now() + make_interval(mins => $2) WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+        [id, graceMinutes],
+      );
+      const issued = await insertKey(c, locked.merchantId, locked.label);
+      return { replaced: toApiKey(returnedRow(replaced.rows)), issued };
+    });
+  }
+
+  /** Revokes an active key at once; a revoked or expired key is 409 `api_key.err.inactive`. */
+  async revokeApiKey(id: string): Promise<ApiKey> {
+    return this.db.transaction(async (c) => {
+      const locked = await lockKey(c, id);
+      if (!isActive(locked, await dbNow(c))) throw apiKeyInactive();
+      const rows = await c.query<ApiKeyRow>(`UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id]);
+      return toApiKey(returnedRow(rows.rows));
+    });
+  }
+
+  /** Notes that a key was used now; callers throttle this, it is not a write per request. */
+  async touchApiKey(publicKey: string): Promise<void> {
+    await this.db.query('UPDATE api_keys SET last_used_at = now() WHERE public_key = $1', [publicKey]);
+  }
+}
+
+/** Serialises a merchant's key changes, so two parallel creates cannot both pass the limit. */
+async function lockMerchant(c: Tx, merchantId: string): Promise<void> {
+  await c.query('SELECT 1 FROM merchants WHERE id = $1 FOR UPDATE', [merchantId]);
+}
+
+async function lockKey(c: Tx, id: string): Promise<ApiKey> {
+  const rows = await c.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`, [id]);
+  const row = rows.rows[0];
+  if (!row) throw notFound('API key not found');
+  return toApiKey(row);
+}
+
+async function dbNow(c: Tx): Promise<Date> {
+  const rows = await c.query<{ now: Date }>('SELECT now() AS now');
+  return returnedRow(rows.rows).now;
+}
+
+async function countActive(c: Tx, merchantId: string): Promise<number> {
+  const rows = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE merchant_id = $1 AND ${ACTIVE}`, [merchantId]);
+  return returnedRow(rows.rows).n;
+}
+
+async function insertKey(c: Tx, merchantId: string, label: string | null): Promise<NewApiKey> {
+  const { apiKey, apiSecret } = newApiKeyPair();
+  const rows = await c.query<ApiKeyRow>(
+    `INSERT INTO api_keys (public_key, merchant_id, secret_sha256, label) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`,
+    [apiKey, merchantId, sha256(apiSecret), label],
+  );
+  return { key: toApiKey(returnedRow(rows.rows)), apiSecret };
 }

@@ -5,12 +5,19 @@ import { newSessionToken, sessionTokenDigest } from '../domain/session-token';
 export interface Session {
   merchantId: string;
   expiresAt: Date;
+  /**
+   * The merchant's session epoch when the session was opened: a password change moves the merchant's epoch on,
+   * so every session opened before it stops at once, on every replica (the account row is read per request).
+   */
+  epoch: number;
 }
 
 interface StoredSession {
   merchant_id: string;
   /** Unix milliseconds; checked on read too, so a clock-skewed TTL never extends a session. */
   expires: number;
+  /** Absent in sessions stored before epochs existed: they count as epoch 0, the column's default. */
+  epoch?: number;
 }
 
 /** Dashboard sessions in Redis, keyed by a digest of the token; the token itself is never stored. */
@@ -25,12 +32,23 @@ export class SessionStore {
     return `${this.prefix}session:${sessionTokenDigest(token)}`;
   }
 
-  async create(merchantId: string, now = new Date()): Promise<{ token: string; session: Session }> {
+  async create(merchantId: string, epoch = 0, now = new Date()): Promise<{ token: string; session: Session }> {
     const token = newSessionToken();
     const expires = now.getTime() + this.ttlSeconds * 1000;
-    const stored: StoredSession = { merchant_id: merchantId, expires };
+    const stored: StoredSession = { merchant_id: merchantId, expires, epoch };
     await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(stored), { EX: this.ttlSeconds }));
-    return { token, session: { merchantId, expiresAt: new Date(expires) } };
+    return { token, session: { merchantId, expiresAt: new Date(expires), epoch } };
+  }
+
+  /**
+   * Carries one session over to a new epoch (the caller's own after a password change), keeping its expiry.
+   * Only while the session still exists: `XX` never brings an ended one back.
+   */
+  async moveToEpoch(token: string, epoch: number): Promise<void> {
+    const session = await this.find(token);
+    if (!session) return;
+    const stored: StoredSession = { merchant_id: session.merchantId, expires: session.expiresAt.getTime(), epoch };
+    await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(stored), { XX: true, KEEPTTL: true }));
   }
 
   async find(token: string, now = new Date()): Promise<Session | null> {
@@ -45,7 +63,8 @@ export class SessionStore {
     if (typeof stored.merchant_id !== 'string' || typeof stored.expires !== 'number' || stored.expires <= now.getTime()) {
       return null;
     }
-    return { merchantId: stored.merchant_id, expiresAt: new Date(stored.expires) };
+    const epoch = typeof stored.epoch === 'number' ? stored.epoch : 0;
+    return { merchantId: stored.merchant_id, expiresAt: new Date(stored.expires), epoch };
   }
 
   async delete(token: string): Promise<void> {

@@ -10,16 +10,27 @@ interface Decision {
 function fakePorts(budget: number) {
   const calls: string[] = [];
   let failures = 0;
+  const known = new Set<string>();
   const ports: SignInPorts<Decision> = {
     accounts: {
       findByLogin: async (email, password) => {
         calls.push(`findByLogin ${email}`);
-        return email === 'alice@example.com' && password === 'right-password' ? { id: 'm-1' } : null;
+        return email === 'alice@example.com' && password === 'right-password' ? { id: 'm-1', sessionEpoch: 3 } : null;
+      },
+      rememberSignInAddress: async (merchantId, ip) => {
+        const isNew = !known.has(`${merchantId} ${ip}`);
+        known.add(`${merchantId} ${ip}`);
+        return isNew;
+      },
+    },
+    audit: {
+      record: async (entry) => {
+        calls.push(`audit ${entry.type} ${entry.subject ?? ''}`);
       },
     },
     sessions: {
-      create: async (merchantId) => {
-        calls.push(`create ${merchantId}`);
+      create: async (merchantId, epoch) => {
+        calls.push(`create ${merchantId} ${epoch}`);
         return { token: 'token-1', session: { expiresAt: new Date('2026-01-01T12:00:00Z') } };
       },
     },
@@ -51,18 +62,30 @@ const errorOf = async (promise: Promise<unknown>) => {
 describe('signIn', () => {
   it('opens a session for the right password and gives the attempt back', async () => {
     const { ports, calls } = fakePorts(1);
-    await expect(signIn(ports, { email: 'alice@example.com', password: 'right-password' })).resolves.toEqual({
+    await expect(signIn(ports, { email: 'alice@example.com', password: 'right-password' }, null)).resolves.toEqual({
       outcome: 'signed_in',
       token: 'token-1',
       expiresAt: new Date('2026-01-01T12:00:00Z'),
     });
-    expect(calls).toEqual(['attempt alice@example.com', 'findByLogin alice@example.com', 'succeeded alice@example.com', 'create m-1']);
+    expect(calls).toEqual(['attempt alice@example.com', 'findByLogin alice@example.com', 'succeeded alice@example.com', 'create m-1 3']);
+  });
+
+  it('records a sign-in from a new address once, not from a known one', async () => {
+    const { ports, calls } = fakePorts(5);
+    const credentials = { email: 'alice@example.com', password: 'right-password' };
+    await signIn(ports, credentials, '203.0.113.7');
+    await signIn(ports, credentials, '203.0.113.7');
+    await signIn(ports, credentials, '198.51.100.1');
+    expect(calls.filter((c) => c.startsWith('audit'))).toEqual([
+      'audit account.sign_in_new_address 203.0.113.7',
+      'audit account.sign_in_new_address 198.51.100.1',
+    ]);
   });
 
   it('answers a wrong password and an unknown email with the same error, and keeps both failures counted', async () => {
     const { ports, calls } = fakePorts(5);
-    const wrong = await errorOf(signIn(ports, { email: 'alice@example.com', password: 'guess' }));
-    const unknown = await errorOf(signIn(ports, { email: 'nobody@example.com', password: 'guess' }));
+    const wrong = await errorOf(signIn(ports, { email: 'alice@example.com', password: 'guess' }, null));
+    const unknown = await errorOf(signIn(ports, { email: 'nobody@example.com', password: 'guess' }, null));
     expect(wrong).toEqual(unknown);
     expect(wrong.code).toBe('common.err.unauthorized');
     expect(calls.filter((c) => c.startsWith('succeeded') || c.startsWith('create'))).toEqual([]);
@@ -70,7 +93,7 @@ describe('signIn', () => {
 
   it('refuses a locked-out email before any password is checked, with the limiter decision', async () => {
     const { ports, calls } = fakePorts(0);
-    await expect(signIn(ports, { email: 'alice@example.com', password: 'right-password' })).resolves.toEqual({
+    await expect(signIn(ports, { email: 'alice@example.com', password: 'right-password' }, null)).resolves.toEqual({
       outcome: 'locked_out',
       decision: { allowed: false, resetSeconds: 900 },
     });

@@ -6,6 +6,7 @@ import type { SessionStore } from '../../../data/session.store';
 import { looksLikeSessionToken } from '../../../domain/session-token';
 import { setIdentity } from '../context';
 import { bearerToken, sessionCookie } from './credentials';
+import { assertSameOriginForCookie } from './same-origin';
 
 const INVALID = 'Missing, invalid or expired session';
 
@@ -21,15 +22,23 @@ export function sessionTokenFrom(req: Request): string | null {
 export interface SessionAuthDeps {
   accounts: AccountRepository;
   sessions: SessionStore;
+  /** `PUBLIC_BASE_URL`'s origin: where a cookie-authenticated change must come from. */
+  publicOrigin: string;
 }
 
-/** Resolves a session token to the merchant, reading `email_confirmed` fresh from the account. */
+/**
+ * Resolves a session token to the merchant, reading the account fresh on every request: `email_confirmed`,
+ * and the session epoch, so a session a password change ended is refused at once on every replica. Then the
+ * CSRF check (after 401, as an authentication-stage check): a state-changing request authenticated by the
+ * cookie must come from the dashboard's origin, else 403 `common.err.forbidden`.
+ */
 export async function authenticateSessionToken(deps: SessionAuthDeps, token: string | null, res: Response): Promise<void> {
   if (!token || !looksLikeSessionToken(token)) throw unauthorized(INVALID);
   const session = await deps.sessions.find(token);
   if (!session) throw unauthorized(INVALID);
   const merchant = await deps.accounts.findById(session.merchantId);
-  if (!merchant) throw unauthorized(INVALID);
+  if (!merchant || merchant.sessionEpoch !== session.epoch) throw unauthorized(INVALID);
+  assertSameOriginForCookie(res.req, deps.publicOrigin);
   setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', email_confirmed: merchant.emailConfirmed }, token);
 }
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { idempotencyScope, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
-import { idempotencyConflict } from '@pl/errors';
+import { idempotencyConflict, secretNotReplayed } from '@pl/errors';
 import { keyDigest, type IdempotencyLease, type IdempotencyStore } from '../../../data/idempotency.store';
 import { bodyFingerprint } from '../../../domain/canonical-json';
 import { validationError } from '../../../domain/validation';
@@ -59,14 +59,16 @@ const storedBody = (body: unknown): unknown => {
  * never withholds a response the merchant must see. It hooks `res.send`, which `res.json` ends in too, so
  * JSON passed on as text is kept as well.
  */
-function settleOnResponse(res: Response, store: IdempotencyStore, lease: IdempotencyLease, log: Logger): void {
+function settleOnResponse(res: Response, store: IdempotencyStore, lease: IdempotencyLease, log: Logger, revealsSecret: boolean): void {
   let settled = false;
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     if (settled) return send(body);
     settled = true;
     const status = res.statusCode;
-    const work = status >= 500 ? store.release(lease) : store.complete(lease, status, storedBody(body));
+    // A success that revealed a secret is kept without its body: the secret never reaches Redis.
+    const kept = revealsSecret && isSuccess(status) ? null : storedBody(body);
+    const work = status >= 500 ? store.release(lease) : store.complete(lease, status, kept);
     work.catch((err: unknown) => log.warn({ err, status }, 'could not settle idempotency key')).finally(() => send(body));
     return res;
   };
@@ -75,11 +77,27 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
   });
 }
 
+const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
 /**
  * Idempotency-Key handling for a create or cancel route; `route` names the route within the merchant's scope.
  * Replays this cache holds are answered here; a claimed key goes on with the request to the links service.
  */
 export function idempotency(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): IdempotencyStep {
+  return idempotencyStep(store, route, log, bindTo, false);
+}
+
+/**
+ * Idempotency-Key handling for a call whose success reveals a secret (API key create and reissue, webhook secret
+ * rotation, cashier-key reissue): a secret is shown once, so a replay of a success answers 409
+ * `common.err.idempotency_conflict` (`secretNotReplayed`) and the stored response keeps no body. A refusal
+ * (4xx) is replayed as usual; a fresh key runs the call. Use as `route({ ..., idempotency: revealsSecret(...) })`.
+ */
+export function revealsSecret(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): IdempotencyStep {
+  return idempotencyStep(store, route, log, bindTo, true);
+}
+
+function idempotencyStep(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource, revealing: boolean): IdempotencyStep {
   return async (req, res, body) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return { answered: false, claim: null };
@@ -93,6 +111,7 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger,
     const claim = await store.claim(idempotencyScope(identityOf(res), route), key, fingerprint);
     switch (claim.outcome) {
       case 'replay':
+        if (revealing && isSuccess(claim.status)) throw secretNotReplayed();
         res.set(REPLAYED_HEADER, 'true').status(claim.status).json(claim.body);
         return { answered: true };
       case 'conflict':
@@ -100,7 +119,7 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger,
           ? idempotencyConflict('A request with this Idempotency-Key is still in progress; retry later')
           : idempotencyConflict();
       case 'claimed':
-        settleOnResponse(res, store, claim.lease, log);
+        settleOnResponse(res, store, claim.lease, log, revealing);
         return { answered: false, claim: { route, key_sha256: keyDigest(key), fingerprint } };
     }
   };

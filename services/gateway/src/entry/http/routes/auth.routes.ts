@@ -26,6 +26,7 @@ export function authRoutes(deps: HttpDeps): Router {
       attempt: (email: string) => deps.rateLimits.loginAttempt(loginNameKey(email)),
       succeeded: (email: string) => deps.rateLimits.loginSucceeded(loginNameKey(email)),
     },
+    audit: deps.audit,
   };
   const router = Router();
   router
@@ -34,8 +35,9 @@ export function authRoutes(deps: HttpDeps): Router {
       limitLoginByIp(deps.rateLimits),
       route({
         body: loginBody,
-        handle: async ({ res, body }) => {
-          const result = await signIn(signInPorts, body);
+        handle: async ({ req, res, body }) => {
+          // The client address as `trust proxy` makes it: a sign-in from an address new for the merchant is audited.
+          const result = await signIn(signInPorts, body, req.ip ?? null);
           if (result.outcome === 'locked_out') {
             applyLimitHeaders(res, result.decision);
             throw rateLimited('Too many failed logins for this email; retry later');
