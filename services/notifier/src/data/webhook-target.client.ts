@@ -26,10 +26,10 @@ export class WebhookTargetClient implements WebhookTargetSource {
   private async fetch(shopId: number): Promise<WebhookTarget> {
     try {
       const target = await this.bus.request(subjects.shopsWebhookTarget, { shop_id: shopId }, NOTIFIER);
-      return { url: target.url, secret: target.secret };
+      return { url: target.url, secret: target.secret, previousSecret: target.previous_secret };
     } catch (e) {
       // A deleted shop has nowhere to send to; that is a failed attempt, not an outage.
-      if (isAppError(e) && e.kind === 'not_found') return { url: null, secret: null };
+      if (isAppError(e) && e.kind === 'not_found') return { url: null, secret: null, previousSecret: null };
       throw e;
     }
   }

@@ -252,7 +252,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
           this.addLoad(key, 1);
         }
       }
-      const result = url === null ? noUrlResult() : await this.attempt(claim, url, target.secret);
+      const result = url === null ? noUrlResult() : await this.attempt(claim, url, target);
       if (result.ok) crashPoint('notifier.after-send-before-record');
       const verdict = this.verdictOf(claim, result);
       const broughtForward = await this.queue.recordAttempt(claim, url, result, verdict);
@@ -275,12 +275,13 @@ export class DeliveryWorker implements FreshDeliverySlots {
     }
   }
 
-  private attempt(claim: ClaimedDelivery, url: string, secret: string | null): Promise<AttemptResult> {
+  private attempt(claim: ClaimedDelivery, url: string, target: WebhookTarget): Promise<AttemptResult> {
     const headers = webhookHeaders({
       webhookId: claim.webhookId,
       event: claim.event,
       body: claim.body,
-      secret,
+      secret: target.secret,
+      previousSecret: target.previousSecret,
       attempt: claim.attempt,
       timestamp: Math.floor(Date.now() / 1000),
     });

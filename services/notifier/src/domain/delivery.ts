@@ -1,6 +1,9 @@
 /** Webhook deliveries as the notifier holds them, and the ports its use cases and worker need. */
+import type { MerchantIdentity } from '@pl/contracts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+/** What a webhook announces: a payment, or a merchant's test of its webhook address. */
+export type DeliveryEvent = 'payment.succeeded' | 'webhook.test';
 
 export interface AttemptRecord {
   series: number;
@@ -16,10 +19,11 @@ export interface DeliveryRecord {
   /** Insertion order: the delivery log lists newest first and pages by it. */
   seq: bigint;
   webhookId: string;
-  event: 'payment.succeeded';
+  event: DeliveryEvent;
   merchantId: string;
   shopId: number;
-  paymentLinkId: string;
+  /** Null for a `webhook.test` delivery, which belongs to no link. */
+  paymentLinkId: string | null;
   status: DeliveryStatus;
   series: number;
   attemptsMade: number;
@@ -70,6 +74,7 @@ export interface ListFilter {
   merchantId: string;
   shopId: number | null;
   paymentLinkId: string | null;
+  status: DeliveryStatus | null;
   beforeSeq: bigint | null;
   limit: number;
   /** Most attempts read per delivery (the newest). */
@@ -85,6 +90,23 @@ export interface DeliveryStore {
   list(filter: ListFilter): Promise<ListPage>;
   /** Starts a new series of attempts at once (numbered from 1, same webhook id). */
   restartSeries(id: string): Promise<void>;
+  /** Stores a `webhook.test` delivery, due at once. */
+  addTestDelivery(delivery: NewTestDelivery): Promise<void>;
+}
+
+/** A `webhook.test` delivery: no link and no Kafka event behind it; its body is serialized once, like any other. */
+export interface NewTestDelivery {
+  id: string;
+  webhookId: string;
+  merchantId: string;
+  shopId: number;
+  body: Buffer;
+}
+
+/** A shop as the caller may see it, asked of the shops service with the caller's own identity. */
+export interface ShopDirectory {
+  /** Throws not_found for an unknown shop and forbidden for one the caller may not see. */
+  shopFor(identity: MerchantIdentity, shopId: number): Promise<{ merchantId: string; webhookUrl: string | null }>;
 }
 
 /** Slots this process has left at one endpoint (URL), and the shops it knows to send there. */
@@ -131,6 +153,8 @@ export interface DeliveryQueue {
 export interface WebhookTarget {
   url: string | null;
   secret: string | null;
+  /** The secret before the latest rotation while its overlap lasts (null otherwise): attempts carry both signatures. */
+  previousSecret: string | null;
 }
 
 /** The webhook target of a shop, asked for at send time; the secret is never stored in the database or logged. */

@@ -49,7 +49,9 @@ function recordingQueue(): DeliveryQueue & { claimQueries: number; recorded: str
 }
 
 /** Every shop sends to one URL per shop id. */
-const targets: WebhookTargetSource = { targetOf: async (shopId) => ({ url: `https://shop-${shopId}.example/hook`, secret: null }) };
+const targets: WebhookTargetSource = {
+  targetOf: async (shopId) => ({ url: `https://shop-${shopId}.example/hook`, secret: null, previousSecret: null }),
+};
 
 function worker(sender: WebhookSender, queue: DeliveryQueue, concurrency: number, perEndpoint: number): DeliveryWorker {
   return new DeliveryWorker(

@@ -7,6 +7,8 @@ export interface WebhookRequestFacts {
   body: Buffer;
   /** The shop's webhook secret; null means the shop signs nothing. */
   secret: string | null;
+  /** The secret before the latest rotation while its overlap lasts: `webhook-signature` then carries both. */
+  previousSecret: string | null;
   attempt: number;
   /** Unix seconds of this attempt. */
   timestamp: number;
@@ -42,7 +44,13 @@ export function webhookHeaders(facts: WebhookRequestFacts): Record<string, strin
     const hex = hexSignature(facts.body, facts.secret);
     headers['X-Webhook-Signature'] = hex;
     headers['Service-Signature'] = hex;
-    headers['webhook-signature'] = standardSignature(facts.webhookId, facts.timestamp, facts.body, facts.secret);
+    // The new secret's signature first, then the old one's, space-separated (the Standard Webhooks form for
+    // rotation): a receiver verifies with either secret. The hex headers carry the new secret only.
+    const signatures = [standardSignature(facts.webhookId, facts.timestamp, facts.body, facts.secret)];
+    if (facts.previousSecret !== null && facts.previousSecret !== facts.secret) {
+      signatures.push(standardSignature(facts.webhookId, facts.timestamp, facts.body, facts.previousSecret));
+    }
+    headers['webhook-signature'] = signatures.join(' ');
   }
   return headers;
 }
