@@ -12,4 +12,9 @@ export class DeliveriesClient {
   resend(identity: MerchantIdentity, id: string, requestId: string): Promise<WebhookDelivery> {
     return this.bus.request(subjects.deliveriesResend, { id }, identity, { requestId });
   }
+
+  /** A `webhook.test` delivery to the shop's webhook address (the notifier asks shops whether the merchant owns it). */
+  test(identity: MerchantIdentity, shopId: number, requestId: string): Promise<WebhookDelivery> {
+    return this.bus.request(subjects.deliveriesTest, { shop_id: shopId }, identity, { requestId });
+  }
 }

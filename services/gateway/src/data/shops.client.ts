@@ -1,10 +1,26 @@
 import type { BusClient } from '@pl/bus';
-import { subjects, type Identity, type ShopView } from '@pl/contracts';
+import {
+  subjects,
+  type CreateShopCommand,
+  type Identity,
+  type ListShopsCommand,
+  type MerchantIdentity,
+  type MerchantShop,
+  type MerchantShopPage,
+  type RotatedSecret,
+  type RotateSecretCommand,
+  type ShopView,
+  type UpdateShopCommand,
+} from '@pl/contracts';
 import { isAppError } from '@pl/errors';
 
 const GATEWAY_IDENTITY: Identity = { kind: 'service', service: 'gateway' };
 
-/** The shops service, asked with the gateway's own service identity. */
+/**
+ * The shops service. Cashier-key lookups go with the gateway's own service identity; the merchant's own shop
+ * routes go on behalf of the merchant, and the shops service checks ownership (403) and existence (404) from
+ * that identity.
+ */
 export class ShopsClient {
   constructor(private readonly bus: BusClient) {}
 
@@ -17,5 +33,31 @@ export class ShopsClient {
       if (isAppError(e) && (e.kind === 'not_found' || e.kind === 'unauthorized' || e.kind === 'validation')) return null;
       throw e;
     }
+  }
+
+  list(identity: MerchantIdentity, command: ListShopsCommand, requestId: string): Promise<MerchantShopPage> {
+    return this.bus.request(subjects.shopsList, command, identity, { requestId });
+  }
+
+  read(identity: MerchantIdentity, shopId: number, requestId: string): Promise<MerchantShop> {
+    return this.bus.request(subjects.shopsRead, { shop_id: shopId }, identity, { requestId });
+  }
+
+  create(identity: MerchantIdentity, command: CreateShopCommand, requestId: string): Promise<MerchantShop> {
+    return this.bus.request(subjects.shopsCreate, command, identity, { requestId });
+  }
+
+  update(identity: MerchantIdentity, command: UpdateShopCommand, requestId: string): Promise<MerchantShop> {
+    return this.bus.request(subjects.shopsUpdate, command, identity, { requestId });
+  }
+
+  /** The new webhook secret, shown to the merchant once. */
+  rotateSecret(identity: MerchantIdentity, command: RotateSecretCommand, requestId: string): Promise<RotatedSecret> {
+    return this.bus.request(subjects.shopsRotateSecret, command, identity, { requestId });
+  }
+
+  /** The new cashier key, shown to the merchant once; the old one stops at once. */
+  reissueCashierKey(identity: MerchantIdentity, shopId: number, requestId: string): Promise<{ cashier_key: string }> {
+    return this.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId }, identity, { requestId });
   }
 }

@@ -1,7 +1,136 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { emptyBody, updateShopBody, type AuditEventType } from '@pl/contracts';
+import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '../../../domain/shop-commands';
+import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
+import { authenticateSession } from '../middlewares/authenticate-session';
+import { chain } from '../middlewares/chain';
+import { idempotency } from '../middlewares/idempotency';
+import { wrongMethod } from '../middlewares/not-found';
+import { limitByCredential } from '../middlewares/rate-limit';
+import { route } from '../route';
 
-// Placeholder while the session API is built: filled in by its owner.
-export function sessionShopsRoutes(_deps: HttpDeps): Router {
-  return Router();
+/**
+ * Records a credential change of a shop once the shops service made it. The change has happened and its secret
+ * exists only in this response, so a failing audit write is logged and the merchant still gets the secret:
+ * withholding it would not undo the change, only force another one.
+ */
+async function audit(deps: Pick<HttpDeps, 'audit' | 'log'>, req: Request, res: Response, type: AuditEventType, shopId: number): Promise<void> {
+  const merchantId = identityOf(res).merchant_id;
+  try {
+    await deps.audit.record({ merchantId, type, ip: req.ip ?? null, subject: String(shopId) });
+  } catch (err) {
+    deps.log.error({ err, type, merchantId, shopId, requestId: requestIdOf(res) }, 'could not write the audit event');
+  }
+}
+
+/**
+ * `/api/v1/shops`: the merchant's shops, dashboard session only (a cashier key or an API key pair is 401). The
+ * gateway validates what it receives and forwards; the shops service decides ownership (403), existence (404),
+ * the confirmed email (403) and the webhook address rule, from the identity token.
+ */
+export function sessionShopsRoutes(deps: HttpDeps): Router {
+  const router = Router();
+  const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
+  router
+    .route('/')
+    .get(
+      chain(
+        ...session,
+        route({
+          query: listShopsInput,
+          handle: async ({ res, query }) => {
+            res.json(await deps.shops.list(identityOf(res), query, requestIdOf(res)));
+          },
+        }),
+      ),
+    )
+    .post(
+      chain(
+        ...session,
+        route({
+          body: createShopInput,
+          // A shop holds no secret, so a replay answers the shop the first request created, as link creates do.
+          idempotency: idempotency(deps.idempotency, 'api-v1-shops-create', deps.log),
+          handle: async ({ res, body }) => {
+            res.status(201).json(await deps.shops.create(identityOf(res), body, requestIdOf(res)));
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['GET', 'POST']));
+  router
+    .route('/:id')
+    .get(
+      chain(...session, async (req, res) => {
+        res.json(await deps.shops.read(identityOf(res), toShopId(req.params.id), requestIdOf(res)));
+      }),
+    )
+    .patch(
+      chain(
+        ...session,
+        route({
+          // `{}` changes nothing and answers the shop as it is (200): a merge patch with no members is a no-op, and
+          // the shops service still checks the shop is the merchant's, so it reads like a GET that needs a body.
+          body: updateShopBody,
+          handle: async ({ req, res, body }) => {
+            res.json(await deps.shops.update(identityOf(res), { ...body, shop_id: toShopId(req.params.id) }, requestIdOf(res)));
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['GET', 'PATCH']));
+  router
+    .route('/:id/webhook-secret/rotate')
+    .post(
+      chain(
+        ...session,
+        route({
+          body: rotateSecretInput,
+          emptyBodyAs: {},
+          handle: async ({ req, res, body }) => {
+            const shopId = toShopId(req.params.id);
+            const rotated = await deps.shops.rotateSecret(identityOf(res), { shop_id: shopId, ...body }, requestIdOf(res));
+            await audit(deps, req, res, 'shop.webhook_secret_rotated', shopId);
+            res.json(rotated);
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/:id/webhook-test')
+    .post(
+      chain(
+        ...session,
+        route({
+          body: emptyBody,
+          emptyBodyAs: {},
+          handle: async ({ req, res }) => {
+            // 202: the delivery is recorded and scheduled, not yet delivered.
+            res.status(202).json(await deps.deliveries.test(identityOf(res), toShopId(req.params.id), requestIdOf(res)));
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/:id/cashier-key/reissue')
+    .post(
+      chain(
+        ...session,
+        route({
+          body: emptyBody,
+          emptyBodyAs: {},
+          handle: async ({ req, res }) => {
+            const shopId = toShopId(req.params.id);
+            const reissued = await deps.shops.reissueCashierKey(identityOf(res), shopId, requestIdOf(res));
+            await audit(deps, req, res, 'shop.cashier_key_reissued', shopId);
+            res.json(reissued);
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['POST']));
+  return router;
 }
