@@ -10,6 +10,8 @@ let receiver: WebhookReceiver;
 let me: { merchant: TestMerchant; shop: TestShop; otherShop: TestShop; session: string };
 let them: { merchant: TestMerchant; shop: TestShop; session: string };
 let loggedOut: string;
+/** The test system's PUBLIC_BASE_URL origin (the gateway's default). */
+const DASHBOARD_ORIGIN = 'http://localhost:8080';
 
 beforeAll(async () => {
   sys = await startSystem();
@@ -35,6 +37,7 @@ type Credential =
   | 'other merchant api key'
   | 'session'
   | 'session cookie'
+  | 'session cookie from another site'
   | 'other merchant session'
   | 'logged-out session'
   | 'cashier key'
@@ -49,6 +52,7 @@ const CREDENTIALS: Credential[] = [
   'other merchant api key',
   'session',
   'session cookie',
+  'session cookie from another site',
   'other merchant session',
   'logged-out session',
   'cashier key',
@@ -73,7 +77,11 @@ function headersFor(credential: Credential, family: 'merchant' | 'api'): Record<
     case 'session':
       return { Authorization: `Bearer ${me.session}` };
     case 'session cookie':
-      return { Cookie: `sid=${me.session}` };
+      // A browser sends the dashboard's origin with every change it makes from a dashboard page.
+      return { Cookie: `sid=${me.session}`, Origin: DASHBOARD_ORIGIN };
+    case 'session cookie from another site':
+      // What a forged form or fetch on another site makes the browser send: the cookie, and that site's origin.
+      return { Cookie: `sid=${me.session}`, Origin: 'https://evil.example' };
     case 'other merchant session':
       return { Authorization: `Bearer ${them.session}` };
     case 'logged-out session':
@@ -114,6 +122,12 @@ const paidLinkDelivery = async (owner: 'me' | 'them'): Promise<{ linkId: string;
   return { linkId, deliveryId: deliveryId! };
 };
 
+/**
+ * A shop of mine for a cell that changes it (rename, rotation, cashier-key reissue), so no cell changes the shop
+ * whose cashier key is a credential of every row.
+ */
+const freshShop = (): Promise<TestShop> => sys.shop(me.merchant.id, { webhookUrl: receiver.url });
+
 type Outcome = [number, string | null];
 const OK = (status: number): Outcome => [status, null];
 const E401: Outcome = [401, 'common.err.unauthorized'];
@@ -124,10 +138,20 @@ const apiKeyOnly =
   (own: Outcome, foreign: Outcome) =>
   (c: Credential): Outcome =>
     c === 'api key' ? own : c === 'other merchant api key' ? foreign : E401;
-const sessionOnly =
+/**
+ * Session routes: a read answers the cookie from any origin; a change refuses it (CSRF, 403) unless it comes from
+ * the dashboard's origin.
+ */
+const sessionRoute =
+  (kind: 'read' | 'change') =>
   (own: Outcome, foreign: Outcome) =>
-  (c: Credential): Outcome =>
-    c === 'session' || c === 'session cookie' ? own : c === 'other merchant session' ? foreign : E401;
+  (c: Credential): Outcome => {
+    if (c === 'session' || c === 'session cookie') return own;
+    if (c === 'session cookie from another site') return kind === 'read' ? own : E403;
+    return c === 'other merchant session' ? foreign : E401;
+  };
+const sessionRead = sessionRoute('read');
+const sessionChange = sessionRoute('change');
 
 interface Row {
   route: string;
@@ -150,7 +174,7 @@ const ROWS: Row[] = [
         ? OK(201)
         : c === 'cashier key of my other shop' || c === 'other merchant cashier key'
           ? E403
-          : sessionOnly(OK(201), E403)(c),
+          : sessionChange(OK(201), E403)(c),
   },
   {
     route: '3 POST /api/v1/merchant/payments (no shop_id)',
@@ -170,7 +194,7 @@ const ROWS: Row[] = [
   {
     route: '5 POST /api/v1/payment-links/{my link}/cancel',
     call: async (c) => sys.http.post(`/api/v1/payment-links/${await createLink('me')}/cancel`, {}, { headers: headersFor(c, 'api') }),
-    expected: sessionOnly(OK(200), E403),
+    expected: sessionChange(OK(200), E403),
   },
   {
     route: '6 GET /merchant/v1/payment-links/{my link}',
@@ -185,7 +209,7 @@ const ROWS: Row[] = [
   {
     route: '8 GET /api/v1/payment-links',
     call: (c) => sys.http.get('/api/v1/payment-links', { headers: headersFor(c, 'api') }),
-    expected: sessionOnly(OK(200), OK(200)),
+    expected: sessionRead(OK(200), OK(200)),
   },
   {
     route: 'GET /merchant/v1/webhook-deliveries?payment_link_id={my paid link}',
@@ -203,6 +227,78 @@ const ROWS: Row[] = [
     },
     expected: apiKeyOnly(OK(202), E403),
   },
+  {
+    route: 'GET /api/v1/payment-links/{my link}',
+    call: async (c) => sys.http.get(`/api/v1/payment-links/${await createLink('me')}`, { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), E403),
+  },
+  {
+    route: 'GET /api/v1/shops',
+    call: (c) => sys.http.get('/api/v1/shops', { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), OK(200)),
+  },
+  {
+    route: 'POST /api/v1/shops',
+    call: (c) => sys.http.post('/api/v1/shops', { name: 'Matrix shop' }, { headers: headersFor(c, 'api') }),
+    expected: sessionChange(OK(201), OK(201)),
+  },
+  {
+    route: 'GET /api/v1/shops/{my shop}',
+    call: (c) => sys.http.get(`/api/v1/shops/${me.shop.id}`, { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), E403),
+  },
+  {
+    route: 'PATCH /api/v1/shops/{my shop}',
+    call: async (c) =>
+      sys.http.call('PATCH', `/api/v1/shops/${(await freshShop()).id}`, { headers: headersFor(c, 'api'), body: { name: 'Renamed' } }),
+    expected: sessionChange(OK(200), E403),
+  },
+  {
+    route: 'POST /api/v1/shops/{my shop}/webhook-secret/rotate',
+    call: async (c) => sys.http.post(`/api/v1/shops/${(await freshShop()).id}/webhook-secret/rotate`, {}, { headers: headersFor(c, 'api') }),
+    expected: sessionChange(OK(200), E403),
+  },
+  {
+    route: 'POST /api/v1/shops/{my shop}/webhook-test',
+    call: async (c) => sys.http.post(`/api/v1/shops/${(await freshShop()).id}/webhook-test`, {}, { headers: headersFor(c, 'api') }),
+    expected: sessionChange(OK(202), E403),
+  },
+  {
+    route: 'POST /api/v1/shops/{my shop}/cashier-key/reissue',
+    call: async (c) => sys.http.post(`/api/v1/shops/${(await freshShop()).id}/cashier-key/reissue`, {}, { headers: headersFor(c, 'api') }),
+    expected: sessionChange(OK(200), E403),
+  },
+  {
+    route: 'GET /merchant/v1/shops',
+    call: (c) => sys.http.get('/merchant/v1/shops', { headers: headersFor(c, 'merchant') }),
+    expected: apiKeyOnly(OK(200), OK(200)),
+  },
+  {
+    route: 'GET /merchant/v1/shops/{my shop}',
+    call: (c) => sys.http.get(`/merchant/v1/shops/${me.shop.id}`, { headers: headersFor(c, 'merchant') }),
+    expected: apiKeyOnly(OK(200), E403),
+  },
+  {
+    route: 'GET /api/v1/webhook-deliveries?shop_id={my shop}',
+    call: (c) => sys.http.get(`/api/v1/webhook-deliveries?shop_id=${me.shop.id}`, { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), E403),
+  },
+  {
+    route: 'GET /api/v1/webhook-deliveries?payment_link_id={my paid link}',
+    call: async (c) => {
+      const { linkId } = await paidLinkDelivery('me');
+      return sys.http.get(`/api/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: headersFor(c, 'api') });
+    },
+    expected: sessionRead(OK(200), E403),
+  },
+  {
+    route: 'POST /api/v1/webhook-deliveries/{my delivery}/resend',
+    call: async (c) => {
+      const { deliveryId } = await paidLinkDelivery('me');
+      return sys.http.post(`/api/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: headersFor(c, 'api') });
+    },
+    expected: sessionChange(OK(202), E403),
+  },
 ];
 
 describe.each(ROWS)('$route', ({ call, expected }) => {
@@ -217,6 +313,7 @@ describe("another merchant's resources with my own valid credentials", () => {
   it('answers 403 on every route that names them', async () => {
     const theirLink = await createLink('them');
     const { deliveryId, linkId: theirPaidLink } = await paidLinkDelivery('them');
+    const mySession = { Authorization: `Bearer ${me.session}` };
     const cells = [
       sys.http.post('/merchant/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: me.merchant.keys }),
       sys.http.post('/api/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: { Authorization: `Bearer ${me.session}` } }),
@@ -225,6 +322,16 @@ describe("another merchant's resources with my own valid credentials", () => {
       sys.http.get(`/merchant/v1/payment-links/${theirLink}`, { headers: me.merchant.keys }),
       sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${theirPaidLink}`, { headers: me.merchant.keys }),
       sys.http.post(`/merchant/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: me.merchant.keys }),
+      sys.http.get(`/merchant/v1/shops/${them.shop.id}`, { headers: me.merchant.keys }),
+      sys.http.get(`/api/v1/payment-links/${theirLink}`, { headers: mySession }),
+      sys.http.get(`/api/v1/shops/${them.shop.id}`, { headers: mySession }),
+      sys.http.call('PATCH', `/api/v1/shops/${them.shop.id}`, { headers: mySession, body: { name: 'Mine now' } }),
+      sys.http.post(`/api/v1/shops/${them.shop.id}/webhook-secret/rotate`, {}, { headers: mySession }),
+      sys.http.post(`/api/v1/shops/${them.shop.id}/webhook-test`, {}, { headers: mySession }),
+      sys.http.post(`/api/v1/shops/${them.shop.id}/cashier-key/reissue`, {}, { headers: mySession }),
+      sys.http.get(`/api/v1/webhook-deliveries?shop_id=${them.shop.id}`, { headers: mySession }),
+      sys.http.get(`/api/v1/webhook-deliveries?payment_link_id=${theirPaidLink}`, { headers: mySession }),
+      sys.http.post(`/api/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: mySession }),
     ];
     for (const res of await Promise.all(cells)) {
       expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 403, code: 'common.err.forbidden' });
@@ -232,5 +339,13 @@ describe("another merchant's resources with my own valid credentials", () => {
     const list = await sys.http.get('/merchant/v1/payment-links?limit=100', { headers: me.merchant.keys });
     expect(list.body.payment_links.map((l: { id: string }) => l.id)).not.toContain(theirLink);
     expect((await sys.http.get(`/merchant/v1/payment-links/${theirLink}`, { headers: them.merchant.keys })).body.status).toBe('pending');
+    // Their shop is as it was: the name unchanged, and its cashier key still works.
+    expect((await sys.http.get(`/merchant/v1/shops/${them.shop.id}`, { headers: them.merchant.keys })).body.name).toBe('Test shop');
+    const byTheirCashier = await sys.http.post(
+      '/api/v1/merchant/payments',
+      { amount: 1 },
+      { headers: { Authorization: `Bearer ${them.shop.cashierKey}` } },
+    );
+    expect(byTheirCashier.status).toBe(201);
   });
 });

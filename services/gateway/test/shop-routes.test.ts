@@ -408,3 +408,58 @@ describe('/merchant/v1/shops (API keys, read only)', () => {
     }
   });
 });
+
+describe('secrets are shown once', () => {
+  it.each([
+    ['/api/v1/shops/42/webhook-secret/rotate', subjects.shopsRotateSecret],
+    ['/api/v1/shops/42/cashier-key/reissue', subjects.shopsReissueCashierKey],
+  ])('a replayed Idempotency-Key on %s is 409, the call is made once; another shop with the key is 409 too', async (path, subject) => {
+    scriptShops();
+    const m = await signedIn();
+    const headers = { ...m.auth, 'Idempotency-Key': `k-${randomUUID()}` };
+    expect((await h.request('POST', path, { headers, body: {} })).status).toBe(200);
+    const replay = await h.request('POST', path, { headers, body: {} });
+    expectError(replay, 409, 'common.err.idempotency_conflict');
+    expect(replay.text).not.toMatch(/whsecret-new|svc_live_/);
+    expectError(await h.request('POST', path.replace('/42/', '/43/'), { headers, body: {} }), 409, 'common.err.idempotency_conflict');
+    expect(callsTo(subject)).toHaveLength(1);
+  });
+
+  it('a fresh Idempotency-Key rotates again', async () => {
+    scriptShops();
+    const m = await signedIn();
+    for (const key of ['k-a', 'k-b']) {
+      const headers = { ...m.auth, 'Idempotency-Key': `${key}-${randomUUID()}` };
+      expect((await h.request('POST', '/api/v1/shops/42/webhook-secret/rotate', { headers, body: {} })).status).toBe(200);
+    }
+    expect(callsTo(subjects.shopsRotateSecret)).toHaveLength(2);
+  });
+});
+
+describe('CSRF on cookie sessions', () => {
+  const origin = 'http://localhost:8080';
+
+  it('refuses a cookie-authenticated change from another origin or none with 403, before asking the shops service', async () => {
+    scriptShops();
+    const m = await signedIn();
+    const cookie = `sid=${m.auth.Authorization.slice('Bearer '.length)}`;
+    for (const extra of [{}, { Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }]) {
+      const headers = { Cookie: cookie, ...extra };
+      expectError(await h.request('POST', '/api/v1/shops', { headers, body: { name: 'Tea' } }), 403, 'common.err.forbidden');
+      expectError(await h.request('PATCH', '/api/v1/shops/42', { headers, body: { name: 'Tea' } }), 403, 'common.err.forbidden');
+      expectError(await h.request('POST', '/api/v1/shops/42/cashier-key/reissue', { headers, body: {} }), 403, 'common.err.forbidden');
+    }
+    expect(h.calls).toEqual([]);
+  });
+
+  it('accepts the cookie from the dashboard origin, and for reads from anywhere', async () => {
+    scriptShops();
+    const m = await signedIn();
+    const cookie = `sid=${m.auth.Authorization.slice('Bearer '.length)}`;
+    expect((await h.request('POST', '/api/v1/shops', { headers: { Cookie: cookie, Origin: origin }, body: { name: 'Tea' } })).status).toBe(201);
+    expect(
+      (await h.request('PATCH', '/api/v1/shops/42', { headers: { Cookie: cookie, Referer: `${origin}/dashboard/shops` }, body: {} })).status,
+    ).toBe(200);
+    expect((await h.request('GET', '/api/v1/shops', { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+});
