@@ -5,6 +5,7 @@ import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type
 import type { NotifierConfig } from './config';
 import { DeliveryRepository } from './data/delivery.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
+import { ShopDirectoryClient } from './data/shop-directory.client';
 import { HttpWebhookSender } from './data/webhook-http.sender';
 import { WebhookTargetClient } from './data/webhook-target.client';
 import { DeliveryWorker } from './domain/delivery-worker';
@@ -58,7 +59,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   );
 
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'notifier', log, { metrics });
-  registerDeliveryHandlers(server, deliveries, () => worker.wake());
+  registerDeliveryHandlers(server, deliveries, new ShopDirectoryClient(bus), () => worker.wake());
 
   const subscriber = createEventSubscriber({
     brokers: config.KAFKA_BROKERS.split(','),

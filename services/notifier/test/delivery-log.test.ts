@@ -47,6 +47,7 @@ describe('delivery log over NATS', () => {
           id: ids[link1],
           webhook_id: expect.stringMatching(/^whk_/) as unknown,
           payment_link_id: link1,
+          shop_id: shopId,
           event: 'payment.succeeded',
           status: 'succeeded',
           attempts: [
@@ -136,5 +137,81 @@ describe('delivery log over NATS', () => {
     } finally {
       await failing.close();
     }
+  });
+
+  describe('filters by shop and status', () => {
+    const listBy = (
+      identity: Identity,
+      filter: { shop_id?: number; status?: 'pending' | 'succeeded' | 'failed' },
+      limit = 20,
+      cursor: string | null = null,
+    ) =>
+      system.bus!.request(
+        subjects.deliveriesList,
+        { payment_link_id: null, shop_id: filter.shop_id ?? null, status: filter.status ?? null, limit, cursor },
+        identity,
+      );
+    /** The caller's deliveries as the table holds them, newest first. */
+    const stored = async (where: string, params: unknown[]): Promise<string[]> => {
+      const { rows } = await system.pg!.query<{ id: string }>(
+        `SELECT id FROM notifier.deliveries WHERE merchant_id = $1 AND ${where} ORDER BY seq DESC`,
+        [system.merchantId, ...params],
+      );
+      return rows.map((r) => r.id);
+    };
+    let failingShop: number;
+
+    beforeAll(async () => {
+      const failing = await new Receiver(() => ({ status: 500 })).start();
+      try {
+        failingShop = await system.createShop(failing.url, null);
+        const event = system.event(failingShop);
+        await system.publish(event);
+        expect(await system.settled(event.event_id)).toBe('failed');
+      } finally {
+        await failing.close();
+      }
+    });
+
+    it('lists one shop’s deliveries, one status’s, or both at once, newest first', async () => {
+      const ofShop = await listBy(system.merchant(), { shop_id: shopId });
+      expect(ofShop.deliveries.map((d) => d.id)).toEqual(await stored('shop_id = $2', [shopId]));
+      expect(ofShop.deliveries.every((d) => d.shop_id === shopId)).toBe(true);
+      expect(ofShop.deliveries.length).toBeGreaterThanOrEqual(2);
+
+      const failed = await listBy(system.merchant(), { status: 'failed' });
+      expect(failed.deliveries.map((d) => d.id)).toEqual(await stored("status = 'failed'", []));
+      expect(failed.deliveries.map((d) => d.shop_id)).toContain(failingShop);
+      expect(failed.deliveries.every((d) => d.status === 'failed')).toBe(true);
+
+      const both = await listBy(system.merchant(), { shop_id: failingShop, status: 'failed' });
+      expect(both.deliveries.map((d) => d.id)).toEqual(await stored("shop_id = $2 AND status = 'failed'", [failingShop]));
+      expect(both.deliveries).toHaveLength(1);
+      await expect(listBy(system.merchant(), { shop_id: failingShop, status: 'succeeded' })).resolves.toMatchObject({ deliveries: [] });
+    });
+
+    it('pages a filtered list without leaving the filter', async () => {
+      const all = await stored('shop_id = $2', [shopId]);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await listBy(system.merchant(), { shop_id: shopId }, 1, cursor);
+        seen.push(...page.deliveries.map((d) => d.id));
+        cursor = page.next_cursor;
+      } while (cursor !== null);
+      expect(seen).toEqual(all);
+    });
+
+    it('refuses a filter by another merchant’s shop and a cashier’s filter by another shop; an unknown shop lists nothing', async () => {
+      // strangerShop has deliveries; a stranger's shop without any is refused just the same (the shops service decides).
+      await expect(listBy(system.merchant(), { shop_id: strangerShop })).rejects.toMatchObject({ kind: 'forbidden' });
+      const quiet = await system.createShop(null, null, stranger);
+      await expect(listBy(system.merchant(), { shop_id: quiet })).rejects.toMatchObject({ kind: 'forbidden' });
+      const cashier = { ...system.merchant(), auth: 'cashier', shop_id: shopId } as Identity;
+      await expect(listBy(cashier, { shop_id: failingShop })).rejects.toMatchObject({ kind: 'forbidden' });
+      await expect(listBy(cashier, { shop_id: shopId, status: 'failed' })).resolves.toMatchObject({ deliveries: [] });
+      // As for a payment_link_id that has no deliveries: an empty list, not an error.
+      await expect(listBy(system.merchant(), { shop_id: 999_999_999 })).resolves.toEqual({ deliveries: [], has_more: false, next_cursor: null });
+    });
   });
 });

@@ -184,6 +184,22 @@ export class TestSystem {
     return status!;
   }
 
+  /** Waits until the delivery `id` reaches a final status (for deliveries without an event, like `webhook.test`). */
+  async settledById(id: string, timeoutMs = 20_000): Promise<string> {
+    let status: string | undefined;
+    await eventually(
+      async () => {
+        const { rows } = await this.pg!.query<{ status: string }>('SELECT status FROM notifier.deliveries WHERE id = $1', [id]);
+        status = rows[0]?.status;
+        return status !== undefined && status !== 'pending';
+      },
+      () => `delivery ${id} settles (still ${status ?? 'missing'})`,
+      timeoutMs,
+      25,
+    );
+    return status!;
+  }
+
   merchant(merchantId = this.merchantId): Identity {
     return { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true };
   }

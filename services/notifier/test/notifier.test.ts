@@ -72,8 +72,12 @@ describe('notifier service', () => {
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'notifier' ORDER BY table_name`,
       );
       expect(rows.map((r) => r.table_name)).toEqual(['deliveries', 'delivery_attempts', 'inbox_events', 'schema_migrations']);
-      const applied = await client.query('SELECT name FROM notifier.schema_migrations');
-      expect(applied.rows).toEqual([{ name: '20261122000400000_deliveries' }, { name: '20261122000700000_delivery_traceparent' }]);
+      const applied = await client.query('SELECT name FROM notifier.schema_migrations ORDER BY run_on, id');
+      expect(applied.rows).toEqual([
+        { name: '20261122000400000_deliveries' },
+        { name: '20261122000700000_delivery_traceparent' },
+        { name: '20261124000100000_webhook_test_deliveries' },
+      ]);
     } finally {
       await client.end();
     }

@@ -8,12 +8,14 @@ import type {
   AttemptVerdict,
   ClaimedDelivery,
   ClaimOptions,
+  DeliveryEvent,
   DeliveryQueue,
   DeliveryRecord,
   DeliveryStatus,
   DeliveryStore,
   ListFilter,
   ListPage,
+  NewTestDelivery,
 } from '../domain/delivery';
 import type { EventInbox, NewDelivery } from '../domain/payment-event';
 
@@ -21,9 +23,10 @@ interface DeliveryRow {
   id: string;
   seq: string;
   webhook_id: string;
+  event: DeliveryEvent;
   merchant_id: string;
   shop_id: string;
-  payment_link_id: string;
+  payment_link_id: string | null;
   status: DeliveryStatus;
   series: number;
   attempts_made: number;
@@ -39,7 +42,7 @@ interface AttemptRow {
   error: string | null;
 }
 
-const DELIVERY_COLUMNS = 'id, seq, webhook_id, merchant_id, shop_id, payment_link_id, status, series, attempts_made';
+const DELIVERY_COLUMNS = 'id, seq, webhook_id, event, merchant_id, shop_id, payment_link_id, status, series, attempts_made';
 
 const toAttempt = (r: AttemptRow): AttemptRecord => ({
   series: r.series,
@@ -147,7 +150,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         id: r.id,
         seq: BigInt(r.seq),
         webhookId: r.webhook_id,
-        event: 'payment.succeeded',
+        event: r.event,
         merchantId: r.merchant_id,
         shopId: Number(r.shop_id),
         paymentLinkId: r.payment_link_id,
@@ -175,16 +178,35 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
   }
 
   async list(f: ListFilter): Promise<ListPage> {
+    // Only the filters given are in the statement: each combination is its own fixed text (prepared once), and
+    // its plan reads the index that fits (by merchant, by merchant and shop, by merchant and status, by link).
+    const params: unknown[] = [f.merchantId];
+    const where = ['merchant_id = $1'];
+    const add = (column: string, value: unknown): void => {
+      params.push(value);
+      where.push(`${column} = $${params.length}`);
+    };
+    if (f.shopId !== null) add('shop_id', f.shopId);
+    if (f.paymentLinkId !== null) add('payment_link_id', f.paymentLinkId);
+    if (f.status !== null) add('status', f.status);
+    if (f.beforeSeq !== null) {
+      params.push(f.beforeSeq.toString());
+      where.push(`seq < $${params.length}`);
+    }
+    params.push(f.limit + 1);
     const rows = await this.db.query<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM deliveries
-        WHERE merchant_id = $1
-          AND ($2::bigint IS NULL OR shop_id = $2)
-          AND ($3::uuid IS NULL OR payment_link_id = $3)
-          AND ($4::bigint IS NULL OR seq < $4)
-        ORDER BY seq DESC LIMIT $5`,
-      [f.merchantId, f.shopId, f.paymentLinkId, f.beforeSeq?.toString() ?? null, f.limit + 1],
+      `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+      params,
     );
     return { items: await this.withAttempts(rows.slice(0, f.limit), f.attemptsShown), hasMore: rows.length > f.limit };
+  }
+
+  async addTestDelivery(d: NewTestDelivery): Promise<void> {
+    await this.db.query(
+      `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at)
+       VALUES ($1, NULL, $2, 'webhook.test', $3, $4, NULL, $5, now())`,
+      [d.id, d.webhookId, d.merchantId, d.shopId, d.body],
+    );
   }
 
   async restartSeries(id: string): Promise<void> {

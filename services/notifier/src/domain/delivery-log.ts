@@ -1,7 +1,7 @@
 import { ATTEMPT_ERROR_MAX_LENGTH, cursorBigint, cursorCodec, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
-import { forbidden, notFound } from '@pl/errors';
-import type { DeliveryRecord, DeliveryStore } from './delivery';
+import { forbidden, isAppError, notFound } from '@pl/errors';
+import type { DeliveryRecord, DeliveryStore, ShopDirectory } from './delivery';
 
 /** Opaque to clients: base64url of `v1:<seq>`, the position in the log's (seq desc) order. */
 const deliveryCursor = cursorCodec<{ seq: bigint }>({ seq: cursorBigint(19) });
@@ -41,7 +41,7 @@ export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => {
   };
 };
 
-function merchantOnly(identity: Identity): MerchantIdentity {
+export function merchantOnly(identity: Identity): MerchantIdentity {
   if (identity.kind !== 'merchant') throw forbidden('The delivery log is for merchants');
   return identity;
 }
@@ -50,18 +50,39 @@ function merchantOnly(identity: Identity): MerchantIdentity {
 const mayRead = (identity: MerchantIdentity, owner: { merchantId: string; shopId: number }): boolean =>
   owner.merchantId === identity.merchant_id && (identity.shop_id === undefined || identity.shop_id === owner.shopId);
 
-/** The caller's deliveries, newest first; a link of another merchant is forbidden. */
-export async function listDeliveries(store: DeliveryStore, identity: Identity, cmd: ListDeliveriesCommand): Promise<WebhookDeliveryList> {
+const EMPTY: WebhookDeliveryList = { deliveries: [], has_more: false, next_cursor: null };
+
+/**
+ * The caller's deliveries, newest first, optionally of one link, one shop and one status. A link or shop of another
+ * merchant is forbidden; an unknown one (or a link without deliveries) lists nothing, for links and shops alike.
+ */
+export async function listDeliveries(
+  store: DeliveryStore,
+  shops: ShopDirectory,
+  identity: Identity,
+  cmd: ListDeliveriesCommand,
+): Promise<WebhookDeliveryList> {
   const merchant = merchantOnly(identity);
   const beforeSeq = cmd.cursor === null ? null : decodeDeliveryCursor(cmd.cursor);
   if (cmd.payment_link_id !== null) {
     const owner = await store.linkOwner(cmd.payment_link_id);
     if (owner && !mayRead(merchant, owner)) throw forbidden('Payment link belongs to another merchant');
   }
+  if (cmd.shop_id !== null) {
+    // The shops service knows every shop, also those without deliveries: asked with the caller's identity, it
+    // refuses another merchant's shop (and a cashier's other shops) whether or not it has deliveries.
+    try {
+      await shops.shopFor(merchant, cmd.shop_id);
+    } catch (e) {
+      if (isAppError(e) && e.kind === 'not_found') return EMPTY;
+      throw e;
+    }
+  }
   const page = await store.list({
     merchantId: merchant.merchant_id,
-    shopId: merchant.shop_id ?? null,
+    shopId: cmd.shop_id ?? merchant.shop_id ?? null,
     paymentLinkId: cmd.payment_link_id,
+    status: cmd.status,
     beforeSeq,
     limit: cmd.limit,
     attemptsShown: DELIVERY_ATTEMPTS_SHOWN,

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { DELIVERY_ATTEMPTS_SHOWN, formatMoscow, type Identity, type WebhookDelivery } from '@pl/contracts';
+import { noWebhookUrl, notFound } from '@pl/errors';
+import type { DeliveryStore, ShopDirectory } from './delivery';
+import { merchantOnly, toWebhookDelivery } from './delivery-log';
+
+/** The test webhook's body, serialized once: these exact bytes go out (and are signed) on every attempt. */
+export const testWebhookBody = (shopId: number, sentAt: Date): Buffer =>
+  Buffer.from(JSON.stringify({ event: 'webhook.test', data: { shop_id: shopId, sent_at: formatMoscow(sentAt) } }), 'utf8');
+
+/**
+ * Queues a `webhook.test` delivery to the shop's webhook address: the same durable path as a payment's webhook
+ * (headers, signatures, retries, the delivery log, resend). The shops service, asked with the caller's own
+ * identity, answers not_found / forbidden for a shop the caller may not use; a shop without an address is 422.
+ * No confirmed email is needed: a test reveals nothing. Answers the delivery as stored (pending, no attempt yet).
+ */
+export async function sendTestWebhook(
+  store: DeliveryStore,
+  shops: ShopDirectory,
+  identity: Identity,
+  shopId: number,
+  now: () => Date = () => new Date(),
+): Promise<WebhookDelivery> {
+  const merchant = merchantOnly(identity);
+  const shop = await shops.shopFor(merchant, shopId);
+  if (shop.webhookUrl === null) throw noWebhookUrl();
+  const id = randomUUID();
+  await store.addTestDelivery({
+    id,
+    webhookId: `whk_${randomUUID()}`,
+    merchantId: shop.merchantId,
+    shopId,
+    body: testWebhookBody(shopId, now()),
+  });
+  const stored = await store.findById(id, DELIVERY_ATTEMPTS_SHOWN);
+  if (!stored) throw notFound('Webhook delivery not found');
+  return toWebhookDelivery(stored);
+}
