@@ -18,6 +18,9 @@ DEMO_PASSWORD="${DEMO_PASSWORD:-demo-password-2026}"
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/payment_links}"
 export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 GATEWAY_URL="http://localhost:${GATEWAY_PORT:-8080}"
+# The dashboard is served by the gateway under its public origin (the one its session cookie and CSRF check use).
+DASHBOARD_BASE="${PUBLIC_BASE_URL:-$GATEWAY_URL}"
+DASHBOARD_URL="${DASHBOARD_BASE%/}/dashboard"
 
 say() { printf '\033[1mstart:\033[0m %s\n' "$*" >&2; }
 
@@ -135,6 +138,7 @@ if [ "$ready" -eq 1 ]; then
 ================================ payment links: running ================================
  gateway   $GATEWAY_URL        Kafka  $KAFKA_BROKERS
  merchant  $DEMO_EMAIL / $DEMO_PASSWORD   (id $MERCHANT_ID)
+ dashboard $DASHBOARD_URL   (sign in as $DEMO_EMAIL / $DEMO_PASSWORD)
 
  export API_KEY='$API_KEY'
  export API_SECRET='$API_SECRET'
