@@ -21,7 +21,7 @@ export default defineConfig(
   },
   js.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     extends: [tseslint.configs.strictTypeChecked, tseslint.configs.stylisticTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -78,6 +78,11 @@ export default defineConfig(
   {
     files: ['services/gateway/src/entry/checkout/assets/**/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
+  {
+    // The merchant dashboard: a Preact app that Vite bundles for the browser (services/gateway/dashboard/tsconfig.json).
+    files: ['services/gateway/dashboard/src/**'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // The architecture. Elements are matched from the left of the path, first descriptor wins.

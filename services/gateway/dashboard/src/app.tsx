@@ -1,0 +1,184 @@
+import { createContext } from 'preact';
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
+import { api, ApiError, setUnauthorizedHandler } from './api';
+import { ErrorMessage, Loading, PageTitle } from './components/common';
+import { useLoad } from './hooks';
+import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language } from './i18n';
+import { AccountPage } from './pages/account';
+import { ApiKeysPage } from './pages/api-keys';
+import { CreateLinkPage } from './pages/create-link';
+import { LinkDetailPage } from './pages/link-detail';
+import { LinksPage } from './pages/links';
+import { LoginPage } from './pages/login';
+import { ShopDetailPage } from './pages/shop-detail';
+import { ShopsPage } from './pages/shops';
+import type { MeView } from './types';
+
+interface Session {
+  me: MeView;
+  signOut: () => Promise<void>;
+}
+const SessionContext = createContext<Session | null>(null);
+export const useSession = (): Session => {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside a signed-in page');
+  return s;
+};
+
+export function App() {
+  const [lang, setLangState] = useState<Language>(initialLanguage);
+  const i18n = useMemo<I18n>(
+    () => ({
+      lang,
+      t: MESSAGES[lang],
+      setLang: (l) => {
+        rememberLanguage(l);
+        setLangState(l);
+      },
+    }),
+    [lang],
+  );
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  return (
+    <I18nContext.Provider value={i18n}>
+      <Router base="/dashboard">
+        <Switch>
+          <Route path="/login">
+            <LoginLayout />
+          </Route>
+          <Route>
+            <SignedIn />
+          </Route>
+        </Switch>
+      </Router>
+    </I18nContext.Provider>
+  );
+}
+
+function LanguageSwitch() {
+  const { t, lang, setLang } = useI18n();
+  const other: Language = lang === 'ru' ? 'en' : 'ru';
+  return (
+    <button type="button" class="lang-switch" lang={other} aria-label={t.switchLanguageLabel} onClick={() => setLang(other)}>
+      {t.switchLanguage}
+    </button>
+  );
+}
+
+function LoginLayout() {
+  const { t } = useI18n();
+  const [, navigate] = useLocation();
+  return (
+    <>
+      <a class="skip" href="#main">
+        {t.skipToContent}
+      </a>
+      <header class="topbar">
+        <span class="brand">{t.appName}</span>
+        <LanguageSwitch />
+      </header>
+      <main id="main" class="narrow">
+        <LoginPage onSignedIn={() => navigate('/links', { replace: true })} />
+      </main>
+    </>
+  );
+}
+
+function SignedIn() {
+  const [, navigate] = useLocation();
+  const me = useLoad(() => api<MeView>('GET', '/api/v1/me'), 'me');
+  useEffect(() => {
+    setUnauthorizedHandler(() => navigate('/login', { replace: true }));
+  }, [navigate]);
+  if (me.error instanceof ApiError && me.error.status === 401) return <Redirect to="/login" replace />;
+  if (me.loading || !me.data)
+    return (
+      <main id="main" class="narrow">
+        {me.loading ? <Loading /> : <ErrorMessage error={me.error} onRetry={me.reload} />}
+      </main>
+    );
+  const session: Session = {
+    me: me.data,
+    signOut: async () => {
+      await api('POST', '/api/v1/auth/logout', {});
+      navigate('/login', { replace: true });
+    },
+  };
+  return (
+    <SessionContext.Provider value={session}>
+      <Shell me={me.data} />
+    </SessionContext.Provider>
+  );
+}
+
+function NavLink({ href, children }: { href: string; children: string }) {
+  const [location] = useLocation();
+  const current = location === href || location.startsWith(`${href}/`);
+  return (
+    <Link href={href} aria-current={current ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+function Shell({ me }: { me: MeView }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <a class="skip" href="#main">
+        {t.skipToContent}
+      </a>
+      <header class="topbar">
+        <span class="brand">{t.appName}</span>
+        <nav aria-label={t.navLabel}>
+          <ul>
+            <li>
+              <NavLink href="/links">{t.navLinks}</NavLink>
+            </li>
+            <li>
+              <NavLink href="/shops">{t.navShops}</NavLink>
+            </li>
+            <li>
+              <NavLink href="/api-keys">{t.navApiKeys}</NavLink>
+            </li>
+            <li>
+              <NavLink href="/account">{t.navAccount}</NavLink>
+            </li>
+          </ul>
+        </nav>
+        <LanguageSwitch />
+      </header>
+      <main id="main">
+        {!me.email_confirmed && <p class="banner">{t.emailNotConfirmed}</p>}
+        <Switch>
+          <Route path="/">
+            <Redirect to="/links" replace />
+          </Route>
+          <Route path="/links" component={LinksPage} />
+          <Route path="/links/new" component={CreateLinkPage} />
+          <Route path="/links/:id">{(params: { id: string }) => <LinkDetailPage id={params.id} />}</Route>
+          <Route path="/shops" component={ShopsPage} />
+          <Route path="/shops/:id">{(params: { id: string }) => <ShopDetailPage id={params.id} />}</Route>
+          <Route path="/api-keys" component={ApiKeysPage} />
+          <Route path="/account" component={AccountPage} />
+          <Route>
+            <NotFound />
+          </Route>
+        </Switch>
+      </main>
+    </>
+  );
+}
+
+function NotFound() {
+  const { t } = useI18n();
+  return (
+    <>
+      <PageTitle title={t.notFoundTitle}>{t.notFoundTitle}</PageTitle>
+      <p>{t.notFoundBody}</p>
+    </>
+  );
+}

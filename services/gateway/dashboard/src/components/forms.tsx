@@ -1,0 +1,53 @@
+import type { ComponentChildren } from 'preact';
+import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from '../api';
+import { fieldIssueText, type Messages } from '../i18n';
+
+/** The ids of a field's hint and error, for `aria-describedby`, and its `aria-invalid`. */
+export function described(id: string, hint: boolean, error: FieldError | undefined): Record<string, string | boolean> {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return { ...(ids ? { 'aria-describedby': ids } : {}), 'aria-invalid': error !== undefined };
+}
+
+/** A labelled form field with its hint and its error (from the form's own checks or from the API). */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: FieldError | undefined;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class={error ? 'field invalid' : 'field'}>
+      <label for={id}>{label}</label>
+      {children}
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`} role="alert">
+          {error.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Puts an API validation error's `details[].field` beside the form fields they name. Returns the error when
+ * something is left for the form as a whole (another code, or a field the form does not have), else null.
+ */
+export function placeApiError<T extends FieldValues>(e: unknown, t: Messages, setError: UseFormSetError<T>, fields: readonly Path<T>[]): unknown {
+  if (!(e instanceof ApiError) || e.details.length === 0) return e;
+  const known = e.details.filter((d) => (fields as readonly string[]).includes(d.field));
+  for (const d of known) setError(d.field as Path<T>, { type: 'server', message: fieldIssueText(t, d) }, { shouldFocus: d === known[0] });
+  return known.length === e.details.length ? null : e;
+}

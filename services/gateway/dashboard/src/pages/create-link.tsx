@@ -1,0 +1,152 @@
+import { useState } from 'preact/hooks';
+import { useForm } from 'react-hook-form';
+import { Link } from 'wouter-preact';
+import { api } from '../api';
+import { CopyField } from '../components/copy';
+import { ErrorMessage, Loading, Money, PageTitle } from '../components/common';
+import { described, Field, placeApiError } from '../components/forms';
+import { Qr } from '../components/qr';
+import { useLoad } from '../hooks';
+import { useI18n } from '../i18n';
+import type { PaymentLink } from '../types';
+import { loadShops } from './links';
+
+interface CreateLinkForm {
+  shop_id: string;
+  amount: string;
+  order_id: string;
+  description: string;
+  expires_in_minutes: string;
+}
+
+const AMOUNT = /^(0|[1-9]\d{0,7})([.,]\d{1,2})?$/;
+const INTEGER = /^[1-9]\d*$/;
+
+export function CreateLinkPage() {
+  const { t } = useI18n();
+  const shops = useLoad(loadShops, 'shops');
+  const [created, setCreated] = useState<PaymentLink | null>(null);
+  const [formError, setFormError] = useState<unknown>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<CreateLinkForm>({ defaultValues: { shop_id: '', amount: '', order_id: '', description: '', expires_in_minutes: '' } });
+
+  const onValid = async (v: CreateLinkForm) => {
+    setFormError(null);
+    try {
+      const body = {
+        shop_id: Number(v.shop_id),
+        // Sent as a decimal string, so no floating point ever touches it.
+        amount: v.amount.trim().replace(',', '.'),
+        ...(v.order_id.trim() ? { order_id: v.order_id.trim() } : {}),
+        ...(v.description.trim() ? { description: v.description.trim() } : {}),
+        ...(v.expires_in_minutes.trim() ? { expires_in_minutes: Number(v.expires_in_minutes) } : {}),
+      };
+      setCreated(await api<PaymentLink>('POST', '/api/v1/payment-links', body));
+    } catch (e) {
+      setFormError(placeApiError(e, t, setError, ['shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes']));
+    }
+  };
+
+  if (created)
+    return (
+      <>
+        <PageTitle title={t.linkCreated}>{t.linkCreated}</PageTitle>
+        <section class="card created-link" data-testid="created-link">
+          <p>
+            <Money value={created.amount} /> {created.order_id && <span>· {created.order_id}</span>}
+          </p>
+          <CopyField id="checkout-url" label={t.checkoutUrl} value={created.checkout_url} />
+          <Qr text={created.checkout_url} label={t.qrLabel} />
+          <div class="actions">
+            <Link href={`/links/${created.id}`} class="button primary">
+              {t.toLinkDetails}
+            </Link>
+            <button
+              type="button"
+              onClick={() => {
+                reset();
+                setCreated(null);
+              }}
+            >
+              {t.createAnother}
+            </button>
+          </div>
+        </section>
+      </>
+    );
+
+  const approved = shops.data?.shops.filter((s) => s.status === 'approved') ?? [];
+  return (
+    <>
+      <PageTitle title={t.createLinkTitle}>{t.createLinkTitle}</PageTitle>
+      <p>
+        <Link href="/links">{t.backToLinks}</Link>
+      </p>
+      {shops.loading && <Loading />}
+      <ErrorMessage error={shops.error} onRetry={shops.reload} />
+      {shops.data && approved.length === 0 && <p class="notice">{t.noApprovedShop}</p>}
+      {shops.data && approved.length > 0 && (
+        <form class="card" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
+          <Field id="shop_id" label={t.shop} error={errors.shop_id}>
+            <select id="shop_id" {...described('shop_id', false, errors.shop_id)} {...register('shop_id', { required: t.required })}>
+              {approved.length > 1 && <option value="">—</option>}
+              {approved.map((s) => (
+                <option key={s.id} value={String(s.id)}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="amount" label={`${t.amount}, ₽`} hint={t.amountHint} error={errors.amount}>
+            <input
+              id="amount"
+              inputMode="decimal"
+              autocomplete="off"
+              {...described('amount', true, errors.amount)}
+              {...register('amount', {
+                required: t.required,
+                validate: (v) => (AMOUNT.test(v.trim()) && !/^0([.,]0{1,2})?$/.test(v.trim())) || t.badAmount,
+              })}
+            />
+          </Field>
+          <Field id="order_id" label={t.orderId} error={errors.order_id}>
+            <input
+              id="order_id"
+              autocomplete="off"
+              {...described('order_id', false, errors.order_id)}
+              {...register('order_id', { maxLength: { value: 128, message: t.tooLong(128) } })}
+            />
+          </Field>
+          <Field id="description" label={t.description} error={errors.description}>
+            <textarea
+              id="description"
+              rows={3}
+              {...described('description', false, errors.description)}
+              {...register('description', { maxLength: { value: 1024, message: t.tooLong(1024) } })}
+            />
+          </Field>
+          <Field id="expires_in_minutes" label={t.expiresInMinutes} hint={t.expiresHint} error={errors.expires_in_minutes}>
+            <input
+              id="expires_in_minutes"
+              inputMode="numeric"
+              autocomplete="off"
+              {...described('expires_in_minutes', true, errors.expires_in_minutes)}
+              {...register('expires_in_minutes', {
+                validate: (v) => v.trim() === '' || (INTEGER.test(v.trim()) && Number(v) <= 43_200) || t.badInteger(1, 43_200),
+              })}
+            />
+          </Field>
+          <ErrorMessage error={formError} />
+          <button type="submit" class="primary" disabled={isSubmitting}>
+            {isSubmitting ? t.creating : t.create}
+          </button>
+        </form>
+      )}
+    </>
+  );
+}

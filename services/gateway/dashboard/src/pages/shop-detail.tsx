@@ -1,0 +1,239 @@
+import { useState } from 'preact/hooks';
+import { useForm } from 'react-hook-form';
+import { Link } from 'wouter-preact';
+import { api } from '../api';
+import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle } from '../components/common';
+import { SecretReveal } from '../components/copy';
+import { ConfirmDialog } from '../components/dialog';
+import { described, Field, placeApiError } from '../components/forms';
+import { formatBps } from '../format';
+import { useLoad } from '../hooks';
+import { useI18n } from '../i18n';
+import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
+import { SHOP_FIELDS, ShopFields, shopBody, type ShopForm } from './shop-form';
+
+export function ShopDetailPage({ id }: { id: string }) {
+  const { t, lang } = useI18n();
+  const shop = useLoad(() => api<MerchantShop>('GET', `/api/v1/shops/${encodeURIComponent(id)}`), id);
+  const s = shop.data;
+  return (
+    <>
+      <PageTitle title={s?.name ?? t.shopsTitle}>{s?.name ?? t.shopsTitle}</PageTitle>
+      <p>
+        <Link href="/shops">{t.backToShops}</Link>
+      </p>
+      {shop.loading && <Loading />}
+      <ErrorMessage error={shop.error} onRetry={shop.reload} />
+      {s && (
+        <>
+          <dl class="fields">
+            <div>
+              <dt>{t.status}</dt>
+              <dd>
+                <Badge kind={s.status}>{t.shopStatus[s.status] ?? s.status}</Badge>
+              </dd>
+            </div>
+            <div>
+              <dt>{t.rates}</dt>
+              <dd>
+                {t.cryptoRate} {formatBps(s.crypto_bps, lang)} · {t.sbpRate} {formatBps(s.sbp_bps, lang)}
+              </dd>
+            </div>
+            <div>
+              <dt>{t.field.id}</dt>
+              <dd class="mono">{s.id}</dd>
+            </div>
+            <div>
+              <dt>{t.created}</dt>
+              <dd>
+                <DateTime value={s.created_at} />
+              </dd>
+            </div>
+          </dl>
+          <Settings key={s.updated_at} shop={s} onSaved={shop.setData} />
+          <WebhookSecret shop={s} onRotated={shop.reload} />
+          <TestWebhook shopId={s.id} />
+          <CashierKey shopId={s.id} />
+        </>
+      )}
+    </>
+  );
+}
+
+function Settings({ shop, onSaved }: { shop: MerchantShop; onSaved: (s: MerchantShop) => void }) {
+  const { t } = useI18n();
+  const [formError, setFormError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ShopForm>({ defaultValues: { name: shop.name, webhook_url: shop.webhook_url ?? '', fee_payer: shop.fee_payer } });
+  const onValid = async (v: ShopForm) => {
+    setFormError(null);
+    setSaved(false);
+    try {
+      onSaved(await api<MerchantShop>('PATCH', `/api/v1/shops/${shop.id}`, shopBody(v)));
+      setSaved(true);
+    } catch (e) {
+      setFormError(placeApiError(e, t, setError, SHOP_FIELDS));
+    }
+  };
+  return (
+    <form class="card" aria-labelledby="settings-title" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
+      <h2 id="settings-title">{t.settings}</h2>
+      <ShopFields prefix="shop" t={t} register={register} errors={errors} />
+      <ErrorMessage error={formError} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={isSubmitting}>
+          {t.save}
+        </button>
+        {saved && <span role="status">{t.saved}</span>}
+      </div>
+    </form>
+  );
+}
+
+interface RotateForm {
+  overlap_minutes: string;
+}
+
+function WebhookSecret({ shop, onRotated }: { shop: MerchantShop; onRotated: () => void }) {
+  const { t } = useI18n();
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const [secret, setSecret] = useState<RotatedSecret | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<RotateForm>({ defaultValues: { overlap_minutes: '1440' } });
+  const [formError, setFormError] = useState<unknown>(null);
+  const rotate = async () => {
+    try {
+      setSecret(await api<RotatedSecret>('POST', `/api/v1/shops/${shop.id}/webhook-secret/rotate`, { overlap_minutes: confirming }));
+      setConfirming(null);
+    } catch (e) {
+      const left = placeApiError(e, t, setError, ['overlap_minutes']);
+      setConfirming(null);
+      setFormError(left);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="secret-section-title">
+      <h2 id="secret-section-title">{t.webhookSecretTitle}</h2>
+      <p>{shop.webhook_secret_set ? t.webhookSecretSet : t.webhookSecretNotSet}</p>
+      {shop.previous_secret_valid_until && (
+        <p>
+          {t.previousValidUntil} <DateTime value={shop.previous_secret_valid_until} />
+        </p>
+      )}
+      {secret ? (
+        <SecretReveal
+          title={t.webhookSecretTitle}
+          secrets={[
+            { id: 'webhook-secret', label: t.webhookSecret, value: secret.webhook_secret },
+            { id: 'standard-webhooks-secret', label: t.standardWebhooksSecret, value: secret.standard_webhooks_secret },
+          ]}
+          onDone={() => {
+            setSecret(null);
+            onRotated();
+          }}
+        />
+      ) : (
+        <form
+          onSubmit={(e) =>
+            void handleSubmit((v) => {
+              setFormError(null);
+              setConfirming(Number(v.overlap_minutes));
+            })(e)
+          }
+          noValidate
+        >
+          <Field id="overlap_minutes" label={t.overlapMinutes} hint={t.overlapHint} error={errors.overlap_minutes}>
+            <input
+              id="overlap_minutes"
+              inputMode="numeric"
+              {...described('overlap_minutes', true, errors.overlap_minutes)}
+              {...register('overlap_minutes', { validate: (v) => (/^\d{1,4}$/.test(v.trim()) && Number(v) <= 4320) || t.badInteger(0, 4320) })}
+            />
+          </Field>
+          <ErrorMessage error={formError} />
+          <button type="submit">{t.rotateSecret}</button>
+        </form>
+      )}
+      {confirming !== null && (
+        <ConfirmDialog
+          title={t.rotateSecret}
+          body={t.rotateConfirm}
+          confirmLabel={t.rotateYes}
+          onConfirm={rotate}
+          onClose={() => setConfirming(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function TestWebhook({ shopId }: { shopId: number }) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [sent, setSent] = useState<WebhookDelivery | null>(null);
+  const send = async () => {
+    setBusy(true);
+    setError(null);
+    setSent(null);
+    try {
+      setSent(await api<WebhookDelivery>('POST', `/api/v1/shops/${shopId}/webhook-test`, {}));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="test-webhook-title">
+      <h2 id="test-webhook-title">{t.testWebhook}</h2>
+      <button type="button" onClick={() => void send()} disabled={busy} aria-busy={busy}>
+        {t.testWebhook}
+      </button>
+      {sent && <Notice>{t.testWebhookSent(t.deliveryStatus[sent.status] ?? sent.status)}</Notice>}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}
+
+function CashierKey({ shopId }: { shopId: number }) {
+  const { t } = useI18n();
+  const [confirming, setConfirming] = useState(false);
+  const [key, setKey] = useState<string | null>(null);
+  const reissue = async () => {
+    const res = await api<{ cashier_key: string }>('POST', `/api/v1/shops/${shopId}/cashier-key/reissue`, {});
+    setConfirming(false);
+    setKey(res.cashier_key);
+  };
+  return (
+    <section class="card" aria-labelledby="cashier-title">
+      <h2 id="cashier-title">{t.cashierKeyTitle}</h2>
+      {key ? (
+        <SecretReveal title={t.cashierKey} secrets={[{ id: 'cashier-key', label: t.cashierKey, value: key }]} onDone={() => setKey(null)} />
+      ) : (
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>
+          {t.reissueCashierKey}
+        </button>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={t.reissueCashierKey}
+          body={t.reissueCashierConfirm}
+          confirmLabel={t.reissueYes}
+          danger
+          onConfirm={reissue}
+          onClose={() => setConfirming(false)}
+        />
+      )}
+    </section>
+  );
+}
