@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { Client } from 'pg';
-import { BusClient, IdentityTokens, connectNats, createEventPublisher, type EventPublisher } from '@pl/bus';
+import { BusClient, BusServer, IdentityTokens, connectNats, createEventPublisher, type EventPublisher } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import type { Identity, PaymentSucceededEvent } from '@pl/contracts';
 import { Db } from '@pl/db';
@@ -46,6 +46,7 @@ export class TestSystem {
   private publisher: EventPublisher | undefined;
   private nc: NatsConnection | undefined;
   bus: BusClient | undefined;
+  private standIn: BusServer | undefined;
   pg: Client | undefined;
   database: TestDatabase | undefined;
   readonly namespace: string;
@@ -60,7 +61,11 @@ export class TestSystem {
     this.topic = `payment-events-${this.namespace}`;
   }
 
-  async start({ withNotifier = true } = {}): Promise<this> {
+  /**
+   * `withShops: false` starts no shops service: the test answers the shops subjects itself ({@link standInShops}),
+   * e.g. with a webhook target in a state the real service reaches only by a rotation.
+   */
+  async start({ withNotifier = true, withShops = true } = {}): Promise<this> {
     this.database = await createTestDatabase(this.label);
     await migrateShops(this.database.url, log);
     await migrateNotifier(this.database.url, log);
@@ -72,10 +77,12 @@ export class TestSystem {
       OPS_PORT: '0',
       LOG_LEVEL: 'silent',
     };
-    const shopsConfig = loadShopsConfig(common);
-    this.shopsService = await startShops(shopsConfig, log);
-    this.shopsDb = new Db({ url: this.database.url, schema: SHOPS_SCHEMA, log });
-    this.shops = new ShopRepository(this.shopsDb, SecretBox.fromBase64(shopsConfig.WEBHOOK_SECRET_KEY));
+    if (withShops) {
+      const shopsConfig = loadShopsConfig(common);
+      this.shopsService = await startShops(shopsConfig, log);
+      this.shopsDb = new Db({ url: this.database.url, schema: SHOPS_SCHEMA, log });
+      this.shops = new ShopRepository(this.shopsDb, SecretBox.fromBase64(shopsConfig.WEBHOOK_SECRET_KEY));
+    }
     const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
     this.env = {
       ...common,
@@ -94,6 +101,12 @@ export class TestSystem {
     return this;
   }
 
+  /** A server on this test's namespace where the test registers its own handlers of shops subjects. */
+  standInShops(): BusServer {
+    this.standIn ??= new BusServer(this.nc!, this.namespace, new IdentityTokens(IDENTITY_SECRET), 'shops', log);
+    return this.standIn;
+  }
+
   /** Resolves once the NATS server has every subscription and message this test's connection sent so far. */
   async flushBus(): Promise<void> {
     await this.nc!.flush();
@@ -101,6 +114,7 @@ export class TestSystem {
 
   async stop(): Promise<void> {
     await this.notifier?.stop();
+    await this.standIn?.drain();
     await this.publisher?.close();
     await this.nc?.close();
     await this.shopsService?.stop();
