@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eventually } from '@pl/testing';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
@@ -127,6 +128,39 @@ const paidLinkDelivery = async (owner: 'me' | 'them'): Promise<{ linkId: string;
  * whose cashier key is a credential of every row.
  */
 const freshShop = (): Promise<TestShop> => sys.shop(me.merchant.id, { webhookUrl: receiver.url });
+
+const bearerOf = (owner: 'me' | 'them'): Record<string, string> => ({ Authorization: `Bearer ${(owner === 'me' ? me : them).session}` });
+
+/** An extra API key of `owner`, so a cell never touches the pair its credentials use. */
+const newKey = async (owner: 'me' | 'them'): Promise<string> => {
+  const res = await sys.http.post('/api/v1/api-keys', { label: 'matrix' }, { headers: bearerOf(owner) });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+};
+
+/** Revokes a key a cell made (409 when the cell already ended it), so no merchant reaches its active-key limit. */
+const revokeKey = async (owner: 'me' | 'them', id: string): Promise<void> => {
+  const res = await sys.http.post(`/api/v1/api-keys/${id}/revoke`, {}, { headers: bearerOf(owner) });
+  expect([200, 409]).toContain(res.status);
+};
+
+/**
+ * A password change ends the merchant's other sessions, so the cells that may succeed use a merchant of their
+ * own; every other credential names me (and the other merchant's session sends my password, not its own).
+ */
+const changePassword = async (c: Credential) => {
+  const body = (current: string) => ({ current_password: current, new_password: `new-${randomBytes(8).toString('hex')}` });
+  if (c === 'session' || c === 'session cookie' || c === 'session cookie from another site') {
+    const fresh = await sys.merchant();
+    const token = await sys.login(fresh);
+    const headers: Record<string, string> =
+      c === 'session'
+        ? { Authorization: `Bearer ${token}` }
+        : { Cookie: `sid=${token}`, Origin: c === 'session cookie' ? DASHBOARD_ORIGIN : 'https://evil.example' };
+    return sys.http.post('/api/v1/auth/password', body(fresh.password), { headers });
+  }
+  return sys.http.post('/api/v1/auth/password', body(me.merchant.password), { headers: headersFor(c, 'api') });
+};
 
 type Outcome = [number, string | null];
 const OK = (status: number): Outcome => [status, null];
@@ -299,6 +333,57 @@ const ROWS: Row[] = [
     },
     expected: sessionChange(OK(202), E403),
   },
+  {
+    route: 'GET /api/v1/me',
+    call: (c) => sys.http.get('/api/v1/me', { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), OK(200)),
+  },
+  {
+    route: 'POST /api/v1/auth/password',
+    call: changePassword,
+    // The other merchant's session sends my current password, which is not its own: 403, nothing changes.
+    expected: sessionChange(OK(204), E403),
+  },
+  {
+    route: 'GET /api/v1/audit-events',
+    call: (c) => sys.http.get('/api/v1/audit-events', { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), OK(200)),
+  },
+  {
+    route: 'GET /api/v1/api-keys',
+    call: (c) => sys.http.get('/api/v1/api-keys', { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), OK(200)),
+  },
+  {
+    route: 'POST /api/v1/api-keys',
+    call: async (c) => {
+      const res = await sys.http.post('/api/v1/api-keys', { label: 'matrix' }, { headers: headersFor(c, 'api') });
+      if (res.status === 201) await revokeKey(c === 'other merchant session' ? 'them' : 'me', res.body.id);
+      return res;
+    },
+    expected: sessionChange(OK(201), OK(201)),
+  },
+  {
+    route: 'POST /api/v1/api-keys/{my key}/reissue',
+    call: async (c) => {
+      const id = await newKey('me');
+      const res = await sys.http.post(`/api/v1/api-keys/${id}/reissue`, {}, { headers: headersFor(c, 'api') });
+      await revokeKey('me', id);
+      if (res.status === 201) await revokeKey('me', res.body.id);
+      return res;
+    },
+    expected: sessionChange(OK(201), E403),
+  },
+  {
+    route: 'POST /api/v1/api-keys/{my key}/revoke',
+    call: async (c) => {
+      const id = await newKey('me');
+      const res = await sys.http.post(`/api/v1/api-keys/${id}/revoke`, {}, { headers: headersFor(c, 'api') });
+      await revokeKey('me', id);
+      return res;
+    },
+    expected: sessionChange(OK(200), E403),
+  },
 ];
 
 describe.each(ROWS)('$route', ({ call, expected }) => {
@@ -314,6 +399,7 @@ describe("another merchant's resources with my own valid credentials", () => {
     const theirLink = await createLink('them');
     const { deliveryId, linkId: theirPaidLink } = await paidLinkDelivery('them');
     const mySession = { Authorization: `Bearer ${me.session}` };
+    const theirKey = await newKey('them');
     const cells = [
       sys.http.post('/merchant/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: me.merchant.keys }),
       sys.http.post('/api/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: { Authorization: `Bearer ${me.session}` } }),
@@ -332,6 +418,8 @@ describe("another merchant's resources with my own valid credentials", () => {
       sys.http.get(`/api/v1/webhook-deliveries?shop_id=${them.shop.id}`, { headers: mySession }),
       sys.http.get(`/api/v1/webhook-deliveries?payment_link_id=${theirPaidLink}`, { headers: mySession }),
       sys.http.post(`/api/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: mySession }),
+      sys.http.post(`/api/v1/api-keys/${theirKey}/reissue`, {}, { headers: mySession }),
+      sys.http.post(`/api/v1/api-keys/${theirKey}/revoke`, {}, { headers: mySession }),
     ];
     for (const res of await Promise.all(cells)) {
       expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 403, code: 'common.err.forbidden' });
@@ -347,5 +435,8 @@ describe("another merchant's resources with my own valid credentials", () => {
       { headers: { Authorization: `Bearer ${them.shop.cashierKey}` } },
     );
     expect(byTheirCashier.status).toBe(201);
+    // Their key is as it was: neither revoked nor expiring.
+    const theirKeys = await sys.http.get('/api/v1/api-keys', { headers: bearerOf('them') });
+    expect(theirKeys.body.api_keys.find((k: { id: string }) => k.id === theirKey)).toMatchObject({ revoked_at: null, expires_at: null });
   });
 });

@@ -443,7 +443,7 @@ describe('CSRF on cookie sessions', () => {
     scriptShops();
     const m = await signedIn();
     const cookie = `sid=${m.auth.Authorization.slice('Bearer '.length)}`;
-    for (const extra of [{}, { Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }]) {
+    for (const extra of [{}, { Origin: 'https://evil.example' }, { Referer: 'https://evil.example/page' }] as Record<string, string>[]) {
       const headers = { Cookie: cookie, ...extra };
       expectError(await h.request('POST', '/api/v1/shops', { headers, body: { name: 'Tea' } }), 403, 'common.err.forbidden');
       expectError(await h.request('PATCH', '/api/v1/shops/42', { headers, body: { name: 'Tea' } }), 403, 'common.err.forbidden');
@@ -461,5 +461,25 @@ describe('CSRF on cookie sessions', () => {
       (await h.request('PATCH', '/api/v1/shops/42', { headers: { Cookie: cookie, Referer: `${origin}/dashboard/shops` }, body: {} })).status,
     ).toBe(200);
     expect((await h.request('GET', '/api/v1/shops', { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+});
+
+describe('audit log', () => {
+  it('records a rotation and a cashier-key reissue with the shop id and the client address, and nothing for a refused one', async () => {
+    scriptShops();
+    const m = await signIn(true);
+    expect((await h.request('POST', '/api/v1/shops/42/webhook-secret/rotate', { headers: m.auth, body: { overlap_minutes: 0 } })).status).toBe(200);
+    expect((await h.request('POST', '/api/v1/shops/43/cashier-key/reissue', { headers: m.auth })).status).toBe(200);
+    h.on(subjects.shopsReissueCashierKey.name, async () => {
+      throw forbidden('Shop belongs to another merchant');
+    });
+    expectError(await h.request('POST', '/api/v1/shops/44/cashier-key/reissue', { headers: m.auth }), 403, 'common.err.forbidden');
+    const log = await h.request('GET', '/api/v1/audit-events', { headers: m.auth });
+    expect(log.status).toBe(200);
+    const shopEvents = log.body.audit_events.filter((e: { type: string }) => e.type.startsWith('shop.'));
+    expect(shopEvents).toEqual([
+      expect.objectContaining({ type: 'shop.cashier_key_reissued', subject: '43', ip: expect.stringMatching(/127\.0\.0\.1$/) }),
+      expect.objectContaining({ type: 'shop.webhook_secret_rotated', subject: '42', ip: expect.stringMatching(/127\.0\.0\.1$/) }),
+    ]);
   });
 });
