@@ -3,11 +3,27 @@ import pino from 'pino';
 import type { NatsConnection } from 'nats';
 import { connectNats, DEFAULT_MAX_PAYLOAD, maxPayloadOf, replyBytes } from '@pl/bus';
 import { PUBLIC_BASE_URL_MAX } from '@pl/config';
-import { ATTEMPT_ERROR_MAX_LENGTH, CRYPTO_NETWORKS, DELIVERY_ATTEMPTS_SHOWN, paymentLink, subjects, type SubjectContract } from '@pl/contracts';
+import {
+  ATTEMPT_ERROR_MAX_LENGTH,
+  CRYPTO_NETWORKS,
+  DELIVERY_ATTEMPTS_SHOWN,
+  formatMoscow,
+  paymentLink,
+  subjects,
+  type SubjectContract,
+} from '@pl/contracts';
 import type { z } from 'zod';
 import { parseExchangeRates, SandboxProvider, toBuyerLinkView, toPaymentLink, toPaymentLinkPage, type LinkRecord } from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
-import { toShopView, type Shop } from '@pl/shops/testing';
+import {
+  CASHIER_KEY_PREFIX,
+  fitShopPage,
+  toMerchantShop,
+  toMerchantShopPage,
+  toShopView,
+  toStandardWebhooksSecret,
+  type Shop,
+} from '@pl/shops/testing';
 
 /**
  * The worst case of every NATS reply, built by the services' own view functions from records whose every
@@ -88,6 +104,7 @@ const fullShop = (): Shop => ({
   sbpBps: 10_000,
   webhookUrl: `https://${'u'.repeat(WEBHOOK_URL_NORMALIZED_MAX - 'https://'.length)}`,
   hasWebhookSecret: true,
+  previousSecretValidUntil: latest,
   createdAt: latest,
   updatedAt: latest,
 });
@@ -135,13 +152,31 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
   shopsGet: () => toShopView(fullShop()),
   shopsByCashierKey: () => toShopView(fullShop()),
-  shopsWebhookTarget: () => ({ shop_id: Number.MAX_SAFE_INTEGER, url: fullShop().webhookUrl, secret: heavy(WEBHOOK_SECRET_MAX) }),
+  shopsWebhookTarget: () => ({
+    shop_id: Number.MAX_SAFE_INTEGER,
+    url: fullShop().webhookUrl,
+    secret: heavy(WEBHOOK_SECRET_MAX),
+    previous_secret: heavy(WEBHOOK_SECRET_MAX),
+  }),
+  // The service cuts a page of shops at a byte budget (their webhook URLs can be long), so the page is as it fits it.
+  shopsList: () => toMerchantShopPage(fitShopPage(times(LIST_LIMIT_MAX + 1, fullShop), LIST_LIMIT_MAX)),
+  shopsRead: () => toMerchantShop(fullShop()),
+  shopsCreate: () => toMerchantShop(fullShop()),
+  shopsUpdate: () => toMerchantShop(fullShop()),
+  // The service writes 43 base64url characters; an operator's secret (up to 256 of any) bounds it from above.
+  shopsRotateSecret: () => ({
+    webhook_secret: heavy(WEBHOOK_SECRET_MAX),
+    standard_webhooks_secret: toStandardWebhooksSecret(heavy(WEBHOOK_SECRET_MAX)),
+    previous_valid_until: formatMoscow(latest),
+  }),
+  shopsReissueCashierKey: () => ({ cashier_key: `${CASHIER_KEY_PREFIX}${'A'.repeat(43)}` }),
   deliveriesList: () => ({
     deliveries: times(LIST_LIMIT_MAX, fullDelivery).map(toWebhookDelivery),
     has_more: true,
     next_cursor: Buffer.from(`v1:${Number.MAX_SAFE_INTEGER}`).toString('base64url'),
   }),
   deliveriesResend: () => toWebhookDelivery(fullDelivery()),
+  deliveriesTest: () => toWebhookDelivery(fullDelivery()),
 };
 
 /** Every leaf of a reply that is null: a field the worst case left unset. */

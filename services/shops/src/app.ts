@@ -8,10 +8,11 @@ import { SHOPS_SCHEMA } from './data/migrate';
 import { ShopChangesListener } from './data/shop-changes.listener';
 import { ShopRepository } from './data/shop.repository';
 import { SecretBox } from './domain/secret-box';
+import { registerMerchantShopHandlers } from './entry/nats/merchant-shop.handlers';
 import { registerShopHandlers } from './entry/nats/shop.handlers';
 import { registerWebhookTargetHandler } from './entry/nats/webhook-target.handler';
 
-/** Starts the shops service: answers shop look-ups on NATS in the `shops` queue group. */
+/** Starts the shops service: answers shop look-ups and merchants' shop management on NATS in the `shops` queue group. */
 export async function startShops(config: ShopsConfig, log: Logger = createLogger('shops', config.LOG_LEVEL)): Promise<RunningService> {
   const metrics = createMetricsRegistry('shops');
   const db = new Db({ url: config.DATABASE_URL, schema: SHOPS_SCHEMA, log, max: config.DATABASE_POOL_MAX });
@@ -20,6 +21,11 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log, { metrics });
   const shops = new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY));
   registerShopHandlers(server, shops);
+  registerMerchantShopHandlers(server, {
+    shops,
+    webhookPolicy: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    defaultRates: { cryptoBps: config.SHOP_DEFAULT_CRYPTO_BPS, sbpBps: config.SHOP_DEFAULT_SBP_BPS },
+  });
   registerWebhookTargetHandler(server, shops);
   // Every committed change of a shop goes out on `shops.changed`, so copies kept elsewhere (links) go at once.
   const publisher = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);

@@ -16,6 +16,20 @@ describe('shops loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
   });
 
+  it('gives merchant-created shops 100 and 100 bps unless SHOP_DEFAULT_CRYPTO_BPS / SHOP_DEFAULT_SBP_BPS say otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ SHOP_DEFAULT_CRYPTO_BPS: 100, SHOP_DEFAULT_SBP_BPS: 100 });
+    expect(loadConfig({ SHOP_DEFAULT_CRYPTO_BPS: '0', SHOP_DEFAULT_SBP_BPS: '10000' })).toMatchObject({
+      SHOP_DEFAULT_CRYPTO_BPS: 0,
+      SHOP_DEFAULT_SBP_BPS: 10_000,
+    });
+  });
+
+  it('refuses default rates outside 0..10000 or not integers, naming the setting', () => {
+    expect(() => loadConfig({ SHOP_DEFAULT_CRYPTO_BPS: '10001' })).toThrow(/SHOP_DEFAULT_CRYPTO_BPS/);
+    expect(() => loadConfig({ SHOP_DEFAULT_SBP_BPS: '-1' })).toThrow(/SHOP_DEFAULT_SBP_BPS/);
+    expect(() => loadConfig({ SHOP_DEFAULT_SBP_BPS: '1.5' })).toThrow(/SHOP_DEFAULT_SBP_BPS/);
+  });
+
   it('reads WEBHOOK_ALLOW_PRIVATE_TARGETS=true as true', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, parseConfig, port } from '@pl/config';
+import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, intSetting, parseConfig, port } from '@pl/config';
 
 /** Development-only webhook-secret key (32 bytes, base64); refused when NODE_ENV=production (libs/config). */
 export { DEV_WEBHOOK_SECRET_KEY };
@@ -18,9 +18,15 @@ export const shopStorageEnv = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
 };
 
+/** The platform's rates (basis points) a shop a merchant creates starts with, until an operator sets others. */
+const shopDefaultRatesEnv = {
+  SHOP_DEFAULT_CRYPTO_BPS: intSetting({ min: 0, max: 10_000, default: 100 }),
+  SHOP_DEFAULT_SBP_BPS: intSetting({ min: 0, max: 10_000, default: 100 }),
+};
+
 /** Reads the environment once; in production the development key and private webhook targets are refused. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseConfig({ ...commonEnv, OPS_PORT: port(9102), ...shopStorageEnv }, env);
+  return parseConfig({ ...commonEnv, OPS_PORT: port(9102), ...shopStorageEnv, ...shopDefaultRatesEnv }, env);
 }
 
 export type ShopsConfig = ReturnType<typeof loadConfig>;

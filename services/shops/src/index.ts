@@ -7,4 +7,7 @@ export { SecretBox } from './domain/secret-box';
 export * from './domain/shop';
 export { createShop, type ShopUseCaseDeps } from './domain/create-shop';
 export { updateShop } from './domain/update-shop';
+export { toMerchantShop, toMerchantShopPage } from './domain/merchant-shop-view';
+export { toStandardWebhooksSecret } from './domain/webhook-secret';
+export { fitShopPage } from './domain/list-shops';
 export { CASHIER_KEY_PREFIX } from './domain/cashier-key';

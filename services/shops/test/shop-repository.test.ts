@@ -65,9 +65,9 @@ describe('shop repository and use cases', () => {
       webhook_url: 'https://hooks.example/in',
       webhook_secret: 'whsec-🔑',
     });
-    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: 'whsec-🔑' });
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: 'whsec-🔑', previousSecret: null });
     await updateShop(strict, shop.id, { webhook_secret: null });
-    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: null });
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: null, previousSecret: null });
     await updateShop(strict, shop.id, { webhook_url: null });
     await expect(repo.getWebhookTarget(shop.id)).resolves.toBeNull();
     await expect(repo.getWebhookTarget(999_999)).rejects.toMatchObject({ kind: 'not_found' });
@@ -79,5 +79,69 @@ describe('shop repository and use cases', () => {
     expect(updated).toMatchObject({ name: 'Patch', status: 'blocked', cryptoBps: 120, sbpBps: 0 });
     expect(updated.updatedAt.getTime()).toBeGreaterThanOrEqual(shop.updatedAt.getTime());
     await expect(updateShop(strict, 999_999, { name: 'Nope' })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  describe('webhook secret rotation', () => {
+    const hooked = async (secret: string | null) =>
+      (await createShop(strict, { merchant_id: merchantId, name: 'Rotating', webhook_url: 'https://hooks.example/in', webhook_secret: secret })).shop;
+
+    it('keeps the replaced secret signing until the end of the overlap', async () => {
+      const shop = await hooked('first-secret');
+      const before = Date.now();
+      const until = await repo.rotateWebhookSecret(shop.id, 'second-secret', 60);
+      expect(until?.getTime()).toBeGreaterThanOrEqual(before + 60 * 60_000 - 1000);
+      expect(until?.getTime()).toBeLessThanOrEqual(Date.now() + 60 * 60_000 + 1000);
+      await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({
+        url: 'https://hooks.example/in',
+        secret: 'second-secret',
+        previousSecret: 'first-secret',
+      });
+      await expect(repo.getShop(shop.id)).resolves.toMatchObject({ hasWebhookSecret: true, previousSecretValidUntil: until });
+    });
+
+    it('stores the previous secret sealed, never as plain text', async () => {
+      const shop = await hooked('plain-previous-secret');
+      await repo.rotateWebhookSecret(shop.id, 'next', 10);
+      const [row] = await db.query<{ previous_secret_enc: Buffer }>('SELECT previous_secret_enc FROM shops WHERE id = $1', [shop.id]);
+      expect(row?.previous_secret_enc.toString('latin1')).not.toContain('plain-previous-secret');
+    });
+
+    it('reads an overlap that has ended as no previous secret', async () => {
+      const shop = await hooked('old');
+      await repo.rotateWebhookSecret(shop.id, 'new', 30);
+      await db.query("UPDATE shops SET previous_secret_valid_until = now() - interval '1 second' WHERE id = $1", [shop.id]);
+      await expect(repo.getWebhookTarget(shop.id)).resolves.toMatchObject({ secret: 'new', previousSecret: null });
+      await expect(repo.getShop(shop.id)).resolves.toMatchObject({ previousSecretValidUntil: null });
+    });
+
+    it('ends the old secret at once with an overlap of 0, and has no previous when there was no secret', async () => {
+      const shop = await hooked('old');
+      await expect(repo.rotateWebhookSecret(shop.id, 'new', 0)).resolves.toBeNull();
+      await expect(repo.getWebhookTarget(shop.id)).resolves.toMatchObject({ secret: 'new', previousSecret: null });
+      const bare = await hooked(null);
+      await expect(repo.rotateWebhookSecret(bare.id, 'first', 60)).resolves.toBeNull();
+      await expect(repo.getWebhookTarget(bare.id)).resolves.toMatchObject({ secret: 'first', previousSecret: null });
+      await expect(repo.rotateWebhookSecret(999_999, 'x', 0)).rejects.toMatchObject({ kind: 'not_found' });
+    });
+
+    it('ends any overlap when an operator sets the secret outright', async () => {
+      const shop = await hooked('old');
+      await repo.rotateWebhookSecret(shop.id, 'new', 60);
+      await updateShop(strict, shop.id, { webhook_secret: 'operator-set' });
+      await expect(repo.getWebhookTarget(shop.id)).resolves.toMatchObject({ secret: 'operator-set', previousSecret: null });
+      await expect(repo.getShop(shop.id)).resolves.toMatchObject({ previousSecretValidUntil: null });
+    });
+  });
+
+  it('leaves exactly one active cashier key after concurrent reissues, and the first key stops', async () => {
+    const { shop, cashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Till' });
+    const keys = Array.from({ length: 5 }, (_, i) => `svc_live_concurrent_${String(i)}_${randomUUID()}`);
+    await Promise.all(keys.map((k) => repo.replaceCashierKeys(shop.id, k)));
+    const active = await db.query<{ n: string }>('SELECT count(*) AS n FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL', [shop.id]);
+    expect(active[0]?.n).toBe('1');
+    await expect(repo.findByCashierKey(cashierKey)).resolves.toBeNull();
+    const found = await Promise.all(keys.map((k) => repo.findByCashierKey(k)));
+    expect(found.filter((f) => f !== null)).toHaveLength(1);
+    await expect(repo.replaceCashierKeys(999_999, `svc_live_${randomUUID()}`)).rejects.toMatchObject({ kind: 'not_found' });
   });
 });

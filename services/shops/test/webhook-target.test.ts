@@ -71,6 +71,7 @@ describe('shops.webhook_target over NATS', () => {
       shop_id: signedShop,
       url: 'https://example.com/hook',
       secret: 'topsecret-ключ',
+      previous_secret: null,
     });
   });
 
@@ -79,11 +80,13 @@ describe('shops.webhook_target over NATS', () => {
       shop_id: unsignedShop,
       url: 'https://example.com/plain',
       secret: null,
+      previous_secret: null,
     });
     await expect(bus.request(subjects.shopsWebhookTarget, { shop_id: silentShop }, notifier)).resolves.toEqual({
       shop_id: silentShop,
       url: null,
       secret: null,
+      previous_secret: null,
     });
   });
 

@@ -135,7 +135,7 @@ describe('admin CLI', () => {
     ]);
     const shopId = Number(out.shop_id);
     await expect(shops.getShop(shopId)).resolves.toMatchObject({ status: 'approved', feePayer: 'split', cryptoBps: 250, sbpBps: 0 });
-    await expect(shops.getWebhookTarget(shopId)).resolves.toEqual({ url: 'https://93.184.216.34/hook', secret: 'whsec-plain' });
+    await expect(shops.getWebhookTarget(shopId)).resolves.toEqual({ url: 'https://93.184.216.34/hook', secret: 'whsec-plain', previousSecret: null });
     const [row] = await shopsDb.query<{ webhook_secret_enc: Buffer }>('SELECT webhook_secret_enc FROM shops WHERE id = $1', [shopId]);
     expect(row?.webhook_secret_enc.includes(Buffer.from('whsec-plain'))).toBe(false);
   });

@@ -2,7 +2,7 @@ import { returnedRow, type Db } from '@pl/db';
 import { notFound } from '@pl/errors';
 import { cashierKeyDigest, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
-import type { NewShop, Shop, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
+import type { NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
 import type { FeePayer, ShopStatus } from '@pl/contracts';
 
 interface ShopRow {
@@ -15,12 +15,18 @@ interface ShopRow {
   sbp_bps: number;
   webhook_url: string | null;
   has_webhook_secret: boolean;
+  previous_secret_valid_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
+/** A previous secret whose overlap has ended is as good as none; the database's clock decides. */
+const PREVIOUS_SECRET_LIVE = 's.previous_secret_valid_until > now()';
+
 const SHOP_COLUMNS = `s.id, s.merchant_id, s.name, s.status, s.fee_payer, s.crypto_bps, s.sbp_bps, s.webhook_url,
-  s.webhook_secret_enc IS NOT NULL AS has_webhook_secret, s.created_at, s.updated_at`;
+  s.webhook_secret_enc IS NOT NULL AS has_webhook_secret,
+  CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_valid_until END AS previous_secret_valid_until,
+  s.created_at, s.updated_at`;
 
 // bigint arrives as text from pg; shop ids stay far below 2^53.
 const toShop = (r: ShopRow): Shop => ({
@@ -33,6 +39,7 @@ const toShop = (r: ShopRow): Shop => ({
   sbpBps: r.sbp_bps,
   webhookUrl: r.webhook_url,
   hasWebhookSecret: r.has_webhook_secret,
+  previousSecretValidUntil: r.previous_secret_valid_until,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -82,6 +89,8 @@ export class ShopRepository implements ShopStore {
       const stored = key === 'webhook_secret' && value !== null ? this.secrets.seal(String(value)) : value;
       params.push(stored);
       sets.push(`${PATCHABLE[key]} = $${params.length}`);
+      // A secret set outright (by an operator) replaces the current one at once: no earlier secret signs on.
+      if (key === 'webhook_secret') sets.push('previous_secret_enc = NULL', 'previous_secret_valid_until = NULL');
     }
     if (sets.length === 0) {
       const shop = await this.getShop(id);
@@ -101,6 +110,50 @@ export class ShopRepository implements ShopStore {
     return rows[0] ? toShop(rows[0]) : null;
   }
 
+  async listShops(query: ShopPageQuery): Promise<Shop[]> {
+    const rows = await this.db.query<ShopRow>(
+      `SELECT ${SHOP_COLUMNS} FROM shops s
+        WHERE s.merchant_id = $1 AND ($2::bigint IS NULL OR s.id < $2::bigint)
+        ORDER BY s.id DESC
+        LIMIT $3`,
+      [query.merchantId, query.beforeId === null ? null : query.beforeId.toString(), query.limit],
+    );
+    return rows.map(toShop);
+  }
+
+  /**
+   * One statement, so the row lock orders concurrent rotations: SET reads the row as it was, so the secret being
+   * replaced becomes the previous one (dropping any earlier previous secret). Unknown shop: not_found.
+   */
+  async rotateWebhookSecret(shopId: number, secret: string, overlapMinutes: number): Promise<Date | null> {
+    const rows = await this.db.query<{ previous_secret_valid_until: Date | null }>(
+      `UPDATE shops SET
+         webhook_secret_enc = $2,
+         previous_secret_enc = CASE WHEN $3::int > 0 THEN webhook_secret_enc END,
+         previous_secret_valid_until = CASE WHEN $3::int > 0 AND webhook_secret_enc IS NOT NULL
+                                            THEN now() + make_interval(mins => $3::int) END,
+         updated_at = now()
+       WHERE id = $1
+       RETURNING previous_secret_valid_until`,
+      [shopId, this.secrets.seal(secret), overlapMinutes],
+    );
+    if (!rows[0]) throw notFound('Shop not found');
+    return rows[0].previous_secret_valid_until;
+  }
+
+  /**
+   * Revokes the shop's active cashier keys and stores the new key's digest in one transaction. The shop row is
+   * locked first, so two concurrent reissues run one after the other and only the later key stays active.
+   */
+  async replaceCashierKeys(shopId: number, cashierKey: string): Promise<void> {
+    await this.db.transaction(async (c) => {
+      const { rowCount } = await c.query('SELECT 1 FROM shops WHERE id = $1 FOR UPDATE', [shopId]);
+      if (rowCount === 0) throw notFound('Shop not found');
+      await c.query('UPDATE cashier_keys SET revoked_at = now() WHERE shop_id = $1 AND revoked_at IS NULL', [shopId]);
+      await c.query('INSERT INTO cashier_keys (key_sha256, shop_id) VALUES ($1, $2)', [cashierKeyDigest(cashierKey), shopId]);
+    });
+  }
+
   /** The shop of an active (not revoked) cashier key, or null. Looked up by digest, so no timing leak on the key. */
   async findByCashierKey(cashierKey: string): Promise<Shop | null> {
     const rows = await this.db.query<ShopRow>(
@@ -111,15 +164,20 @@ export class ShopRepository implements ShopStore {
     return rows[0] ? toShop(rows[0]) : null;
   }
 
-  /** Where to send a shop's webhooks and the plain secret to sign them; null when it has no URL. Unknown shop: not_found. */
+  /**
+   * Where to send a shop's webhooks and the plain secrets to sign them (the previous one only while its overlap
+   * lasts); null when it has no URL. Unknown shop: not_found.
+   */
   async getWebhookTarget(shopId: number): Promise<WebhookTarget | null> {
-    const rows = await this.db.query<{ webhook_url: string | null; webhook_secret_enc: Buffer | null }>(
-      'SELECT webhook_url, webhook_secret_enc FROM shops WHERE id = $1',
+    const rows = await this.db.query<{ webhook_url: string | null; webhook_secret_enc: Buffer | null; previous_secret_enc: Buffer | null }>(
+      `SELECT s.webhook_url, s.webhook_secret_enc, CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_enc END AS previous_secret_enc
+         FROM shops s WHERE s.id = $1`,
       [shopId],
     );
     const row = rows[0];
     if (!row) throw notFound('Shop not found');
     if (row.webhook_url === null) return null;
-    return { url: row.webhook_url, secret: row.webhook_secret_enc ? this.secrets.open(row.webhook_secret_enc) : null };
+    const open = (box: Buffer | null): string | null => (box ? this.secrets.open(box) : null);
+    return { url: row.webhook_url, secret: open(row.webhook_secret_enc), previousSecret: open(row.previous_secret_enc) };
   }
 }

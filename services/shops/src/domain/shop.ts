@@ -12,6 +12,8 @@ export interface Shop {
   sbpBps: number;
   webhookUrl: string | null;
   hasWebhookSecret: boolean;
+  /** Until when the secret replaced by the latest rotation still signs; null when none does (any more). */
+  previousSecretValidUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -20,6 +22,8 @@ export interface Shop {
 export interface WebhookTarget {
   url: string;
   secret: string | null;
+  /** The secret before the latest rotation while its overlap lasts, else null. */
+  previousSecret: string | null;
 }
 
 const shopName = identifierText(200).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
@@ -53,12 +57,29 @@ export const shopPatchInput = z.strictObject({
 });
 export type ShopPatch = z.output<typeof shopPatchInput>;
 
+/** One keyset page of a merchant's shops, newest (highest id) first; `limit` rows at most. */
+export interface ShopPageQuery {
+  merchantId: string;
+  /** The id of the last shop of the previous page; null for the first page. */
+  beforeId: bigint | null;
+  limit: number;
+}
+
 /** The storage port the use cases need; implemented by the data layer's ShopRepository. */
 export interface ShopStore {
   createShop(input: NewShop): Promise<{ shop: Shop; cashierKey: string }>;
+  /** Applies a patch; setting `webhook_secret` outright ends any overlap of a previous secret. */
   updateShop(id: number, patch: ShopPatch): Promise<Shop>;
   getShop(id: number): Promise<Shop | null>;
+  listShops(query: ShopPageQuery): Promise<Shop[]>;
   findByCashierKey(cashierKey: string): Promise<Shop | null>;
+  /**
+   * Makes `secret` the shop's webhook secret; the replaced one keeps signing for `overlapMinutes` (none when 0
+   * or when there was none), replacing any earlier previous secret. Returns until when it signs, or null.
+   */
+  rotateWebhookSecret(shopId: number, secret: string, overlapMinutes: number): Promise<Date | null>;
+  /** Revokes every active cashier key of the shop and adds `cashierKey`, in one transaction. */
+  replaceCashierKeys(shopId: number, cashierKey: string): Promise<void>;
 }
 
 /** The shop as other services see it (the `shopView` contract): no secrets, no keys. */

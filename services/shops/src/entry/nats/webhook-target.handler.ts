@@ -10,12 +10,13 @@ export interface WebhookTargetReader {
 
 /**
  * `shops.webhook_target`: the URL and the decrypted secret, for the notifier at send time. Only platform
- * services may ask (a merchant never reads a secret back); a shop without a URL answers nulls.
+ * services may ask (a merchant never reads a secret back); a shop without a URL answers nulls. While a rotation's
+ * overlap lasts, the replaced secret comes too, so every webhook carries both signatures.
  */
 export function registerWebhookTargetHandler(server: BusServer, shops: WebhookTargetReader): void {
   server.handle(subjects.shopsWebhookTarget, async (req, ctx) => {
     if (ctx.identity.kind !== 'service') throw forbidden('Only platform services may read webhook targets');
     const target = await shops.getWebhookTarget(req.shop_id);
-    return { shop_id: req.shop_id, url: target?.url ?? null, secret: target?.secret ?? null, previous_secret: null };
+    return { shop_id: req.shop_id, url: target?.url ?? null, secret: target?.secret ?? null, previous_secret: target?.previousSecret ?? null };
   });
 }

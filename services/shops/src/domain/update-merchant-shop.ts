@@ -1,0 +1,11 @@
+import type { Identity, UpdateShopCommand } from '@pl/contracts';
+import type { ShopUseCaseDeps } from './create-shop';
+import { getManagedShop } from './shop-access';
+import type { Shop } from './shop';
+import { updateShop } from './update-shop';
+
+/** A merchant changes its shop's name, webhook address (null clears it) or fee payer; no confirmed email needed. */
+export async function updateMerchantShop(deps: ShopUseCaseDeps, identity: Identity, command: UpdateShopCommand): Promise<Shop> {
+  await getManagedShop(deps.shops, identity, command.shop_id);
+  return updateShop(deps, command.shop_id, { name: command.name, webhook_url: command.webhook_url, fee_payer: command.fee_payer });
+}
