@@ -3,7 +3,7 @@
  * for one merchant with BENCH_DASHBOARD_LINKS (100,000) links. Figures printed, not asserted. Method and
  * results: docs/benchmarks.md, "The dashboard's links page".
  *
- * The system is started as `npm run bench` starts it (services from dist/, NODE_ENV=production, tracing to a
+ * The system is started as `npm run bench` starts it (services from dist/, NODE_ENV=test, tracing to a
  * sink in this process, a fresh database). The merchant's links are written in bulk (INSERT … SELECT
  * generate_series) across three shops and every status; another merchant holds as many, so the indexes hold
  * more than one merchant. Then, one request at a time with the session's Bearer token:
@@ -47,11 +47,6 @@ const PENDING_NEWEST = 2000;
 // The dashboard merchant pages through 1,000+ pages a minute with one session; the production limit (600 a
 // minute per session) would answer 429 long before. The limiter still runs (one Redis round trip per request).
 BENCH_OVERRIDES.RATE_LIMIT_SESSION_PER_MINUTE = '1000000000';
-// NODE_ENV=production refuses an http PUBLIC_BASE_URL and private webhook targets (libs/config). This bench sends
-// no webhook, and reaches the gateway on 127.0.0.1 with a Bearer token (no cookie, so neither Secure nor the
-// same-origin check is involved): an https origin of no consequence keeps the services' production checks on.
-delete BENCH_OVERRIDES.WEBHOOK_ALLOW_PRIVATE_TARGETS;
-BENCH_OVERRIDES.PUBLIC_BASE_URL = 'https://dashboard-bench.invalid';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);

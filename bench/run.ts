@@ -3,7 +3,7 @@
  * reference measured in the same run, at scale, on the payment path, in the expiry sweep and in the
  * notifier. Method and figures: docs/benchmarks.md. Not part of `npm test`.
  *
- * The services run as real processes from dist/ (NODE_ENV=production, tracing exported to a sink in this
+ * The services run as real processes from dist/ (production code paths, NODE_ENV=test, tracing exported to a sink in this
  * process), one of each, on a fresh database; the load comes from a process of its own (autocannon).
  */
 import { execFileSync } from 'node:child_process';
@@ -151,7 +151,7 @@ async function main(): Promise<number> {
           .map((l) => l.toFixed(2))
           .join(' ')} at the end (a shared machine: see "others" in the CPU column).`,
       `Settings: ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up per run, ${settings.connections} connections; ` +
-        `services from dist/ with NODE_ENV=production, tracing on; overrides ${Object.entries(BENCH_OVERRIDES)
+        `services from dist/ with production code paths, NODE_ENV=test, tracing on; overrides ${Object.entries(BENCH_OVERRIDES)
           .map(([k, v]) => `${k}=${v}`)
           .join(', ')}.`,
       `Spans exported: ${Object.entries(sink.snapshot())

@@ -109,7 +109,8 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/root',
-    NODE_ENV: 'production',
+    // Not `production`: it would refuse the receiver on 127.0.0.1 and the http address (see bench/lib/system.ts).
+    NODE_ENV: 'test',
     LOG_LEVEL: settings.logLevel,
     DATABASE_URL: database.url,
     DATABASE_POOL_MAX: String(settings.dbPoolMax),

@@ -29,6 +29,9 @@ export interface BenchSystem {
   stop(): Promise<void>;
 }
 
+/** See {@link startBenchSystem} for why not `production`. */
+const BENCH_NODE_ENV = 'test';
+
 /** The settings that differ from production defaults, and why; printed with the results. */
 export const BENCH_OVERRIDES: Record<string, string> = {
   // The limiter still runs (a Redis round trip per request) but never refuses the bench's single key pair.
@@ -82,8 +85,13 @@ export interface StartOptions {
 
 /**
  * A fresh database (migrated by the production migration script), then shops, links, notifier and
- * gateway from dist/ with NODE_ENV=production, fresh secrets, tracing to the bench's sink and production
- * defaults but for {@link BENCH_OVERRIDES}; and the reference with the same tracing and logging.
+ * gateway from dist/ with fresh secrets, tracing to the bench's sink and production defaults but for
+ * {@link BENCH_OVERRIDES}; and the reference with the same tracing and logging.
+ *
+ * NODE_ENV is `test`, not `production`: in our code it changes only the production-safety refusal (libs/config),
+ * which must refuse what a bench needs (webhook receivers on 127.0.0.1, an http address) and crash points (which
+ * the bench never arms); Express 5 uses it only for view caching, which no route has. So the figures are those of
+ * production code paths.
  */
 export async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
   for (const s of SERVICE_NAMES) {
@@ -103,7 +111,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const env: Record<string, string> = {
-      NODE_ENV: 'production',
+      NODE_ENV: BENCH_NODE_ENV,
       DATABASE_URL: database.url,
       NATS_URL: process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
       REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -153,7 +161,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       ['--import', 'tsx', join(ROOT, 'bench', 'reference', 'server.ts')],
       {
         ...base,
-        NODE_ENV: 'production',
+        NODE_ENV: BENCH_NODE_ENV,
         DATABASE_URL: database.url,
         REF_PORT: String(referencePort),
         PUBLIC_BASE_URL: gatewayUrl,

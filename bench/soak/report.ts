@@ -315,7 +315,7 @@ export function renderReport(r: SoakResult): { text: string; failed: boolean } {
     `Soak: ${s.rate} operations/s for ${s.seconds} s (mix ${Object.entries(s.mix)
       .map(([k, v]) => `${k}=${v}`)
       .join(',')}), ` +
-      `two replicas of each service from dist/ (NODE_ENV=production), ${s.merchants} merchants, balancer ${s.balancer}${s.restarts ? '' : ', no restarts'}` +
+      `two replicas of each service from dist/ (production code paths), ${s.merchants} merchants, balancer ${s.balancer}${s.restarts ? '' : ', no restarts'}` +
       (Object.keys(s.serviceEnv).length
         ? `; service settings ${Object.entries(s.serviceEnv)
             .map(([k, v]) => `${k}=${v}`)
