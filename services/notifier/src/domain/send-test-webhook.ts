@@ -5,7 +5,7 @@ import type { DeliveryStore, ShopDirectory } from './delivery';
 import { merchantOnly, toWebhookDelivery } from './delivery-log';
 
 /** The test webhook's body, serialized once: these exact bytes go out (and are signed) on every attempt. */
-export const testWebhookBody = (shopId: number, sentAt: Date): Buffer =>
+const testWebhookBody = (shopId: number, sentAt: Date): Buffer =>
   Buffer.from(JSON.stringify({ event: 'webhook.test', data: { shop_id: shopId, sent_at: formatMoscow(sentAt) } }), 'utf8');
 
 /**
