@@ -440,3 +440,41 @@ describe("another merchant's resources with my own valid credentials", () => {
     expect(theirKeys.body.api_keys.find((k: { id: string }) => k.id === theirKey)).toMatchObject({ revoked_at: null, expires_at: null });
   });
 });
+
+describe('unknown resources and unconfirmed emails on the session shop routes', () => {
+  it('answers 404 for a shop that does not exist, on every route that names one', async () => {
+    const unknown = 2 ** 40;
+    const session = bearerOf('me');
+    const cells = [
+      sys.http.get(`/api/v1/shops/${unknown}`, { headers: session }),
+      sys.http.call('PATCH', `/api/v1/shops/${unknown}`, { headers: session, body: { name: 'x' } }),
+      sys.http.post(`/api/v1/shops/${unknown}/webhook-secret/rotate`, {}, { headers: session }),
+      sys.http.post(`/api/v1/shops/${unknown}/webhook-test`, {}, { headers: session }),
+      sys.http.post(`/api/v1/shops/${unknown}/cashier-key/reissue`, {}, { headers: session }),
+      sys.http.get(`/merchant/v1/shops/${unknown}`, { headers: me.merchant.keys }),
+    ];
+    for (const res of await Promise.all(cells)) {
+      expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 404, code: 'common.err.not_found' });
+    }
+  });
+
+  it('refuses creating, rotating and reissuing without a confirmed email (403), but reads and PATCH work', async () => {
+    const { merchant, shop } = await sys.merchantWithShop({ emailConfirmed: false, webhookUrl: receiver.url });
+    const session = { Authorization: `Bearer ${await sys.login(merchant)}` };
+    const refused = [
+      sys.http.post('/api/v1/shops', { name: 'Unconfirmed' }, { headers: session }),
+      sys.http.post(`/api/v1/shops/${shop.id}/webhook-secret/rotate`, {}, { headers: session }),
+      sys.http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, {}, { headers: session }),
+    ];
+    for (const res of await Promise.all(refused)) {
+      expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 403, code: 'account.err.email_not_confirmed' });
+    }
+    expect((await sys.http.get(`/api/v1/shops/${shop.id}`, { headers: session })).status).toBe(200);
+    expect((await sys.http.call('PATCH', `/api/v1/shops/${shop.id}`, { headers: session, body: { fee_payer: 'client' } })).body.fee_payer).toBe(
+      'client',
+    );
+    // Nothing was rotated or reissued: the audit log names no shop change.
+    const audit = await sys.http.get('/api/v1/audit-events', { headers: session });
+    expect(audit.body.audit_events.filter((e: { type: string }) => e.type.startsWith('shop.'))).toEqual([]);
+  });
+});
