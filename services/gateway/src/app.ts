@@ -8,7 +8,9 @@ import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
 import { ApiKeyCache } from './data/api-key.cache';
+import { ApiKeyUsage } from './data/api-key-usage';
 import { AuditLogRepository } from './data/audit-log.repository';
+import { CredentialChanges } from './data/credential-changes';
 import { DeliveriesClient } from './data/deliveries.client';
 import { IdempotencyStore } from './data/idempotency.store';
 import { LinksClient } from './data/links.client';
@@ -25,8 +27,14 @@ import { createHttpApp } from './entry/server';
 /** How long stop() lets in-flight requests finish before cutting connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Verified API key pairs are served from memory this long, so a revoked pair keeps working at most that much longer. */
+/**
+ * Verified API key pairs are served from memory at most this long. A revocation or reissue does not wait for it:
+ * the credentials broadcast evicts the key on every replica at once, an entry never outlives its key's
+ * `expires_at`, and nothing is kept while the bus is disconnected.
+ */
 const API_KEY_CACHE = { ttlMs: 10_000, maxEntries: 10_000 };
+/** `last_used_at` is written at most once a minute per key per process. */
+const API_KEY_USAGE = { everyMs: 60_000, maxKeys: 10_000 };
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -64,10 +72,21 @@ export async function startGateway(
     // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
     const lockSeconds = Math.ceil(config.NATS_REQUEST_TIMEOUT_MS / 1000) + 30;
     const accounts = new AccountRepository(db);
+    const usage = new ApiKeyUsage((publicKey) => accounts.touchApiKey(publicKey), log, API_KEY_USAGE);
+    const apiKeys = new ApiKeyCache(accounts, { ...API_KEY_CACHE, onUse: (publicKey) => usage.used(publicKey) });
+    const credentials = new CredentialChanges(bus, apiKeys);
+    const stopListening = credentials.listen(nc.status());
+    cleanups.push(() => {
+      stopListening();
+      return Promise.resolve();
+    });
+    // The subscription is on the server before this replica serves: a change made elsewhere reaches it from the start.
+    await nc.flush();
+    const auditLog = new AuditLogRepository(db);
     const app = createHttpApp({
       log,
       accounts,
-      apiKeys: new ApiKeyCache(accounts, API_KEY_CACHE),
+      apiKeys,
       sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
       rateLimits: new RateLimits(redis, config.REDIS_KEY_PREFIX, rateLimitSettings(config), log),
@@ -78,7 +97,9 @@ export async function startGateway(
       providers: callbackVerifiersFrom(config),
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
       publicOrigin: new URL(config.PUBLIC_BASE_URL).origin,
-      audit: new AuditLogRepository(db),
+      audit: auditLog,
+      auditLog,
+      credentials,
     });
 
     const server = createServer(observeRequests(app, metrics));

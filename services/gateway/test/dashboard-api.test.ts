@@ -43,7 +43,9 @@ describe('sessions', () => {
     const token = (await login(m)).body.session_token as string;
     expect((await h.request('GET', '/api/v1/payment-links', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await h.request('GET', '/api/v1/payment-links', { headers: { Cookie: `sid=${token}` } })).status).toBe(200);
-    const created = await h.request('POST', '/api/v1/payment-links', { headers: { Cookie: `sid=${token}` }, body: { shop_id: 3, amount: '5' } });
+    // A cookie-authenticated change must come from the dashboard's origin (CSRF).
+    const sameOrigin = { Cookie: `sid=${token}`, Origin: 'http://localhost:8080' };
+    const created = await h.request('POST', '/api/v1/payment-links', { headers: sameOrigin, body: { shop_id: 3, amount: '5' } });
     expect(created.status).toBe(201);
     expect(h.calls.map((c) => c.identity)).toEqual(Array(3).fill({ kind: 'merchant', merchant_id: m.id, auth: 'session', email_confirmed: false }));
   });

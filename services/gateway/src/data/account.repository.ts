@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { returnedRow, type Db } from '@pl/db';
 import { apiKeyInactive, apiKeyLimitReached, AppError, notFound } from '@pl/errors';
+import type { ApiKey, NewApiKey } from '../domain/api-keys';
 import { digestsEqual, DUMMY_PASSWORD_HASH, hashPassword, newApiKeyPair, sha256, verifyPassword } from '../domain/credentials';
 
 /** The connection of one transaction, as `Db.transaction` hands it over. */
@@ -17,24 +18,6 @@ export interface Merchant {
 
 /** The owner of an API key pair, and when that key stops (a reissued key's grace period), if ever. */
 export type ApiKeyOwner = Merchant & { keyExpiresAt: Date | null };
-
-/** An API key as the merchant manages it; the secret is kept only as a digest and never read back. */
-export interface ApiKey {
-  id: string;
-  merchantId: string;
-  label: string | null;
-  publicKey: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
-
-/** A key just made, with its secret: the only moment the secret exists in clear. */
-export interface NewApiKey {
-  key: ApiKey;
-  apiSecret: string;
-}
 
 interface MerchantRow {
   id: string;
@@ -139,6 +122,21 @@ export class AccountRepository {
   async findById(id: string): Promise<Merchant | null> {
     const rows = await this.db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants WHERE id = $1`, [id]);
     return rows[0] ? toMerchant(rows[0]) : null;
+  }
+
+  /**
+   * Every merchant, newest first, one keyset page at a time (the operators' `merchant:list`): `limit` rows at most,
+   * those after `after` (the last merchant of the previous page) when given.
+   */
+  async listMerchants(query: { after: { createdAtMicros: bigint; id: string } | null; limit: number }): Promise<(Merchant & { createdAtMicros: bigint })[]> {
+    const rows = await this.db.query<MerchantRow & { created_at_micros: string }>(
+      `SELECT ${MERCHANT_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_micros FROM merchants
+        WHERE $1::bigint IS NULL OR (created_at, id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::uuid)
+        ORDER BY created_at DESC, id DESC
+        LIMIT $3`,
+      [query.after?.createdAtMicros.toString() ?? null, query.after?.id ?? null, query.limit],
+    );
+    return rows.map((r) => ({ ...toMerchant(r), createdAtMicros: BigInt(r.created_at_micros) }));
   }
 
   /**

@@ -1,7 +1,13 @@
 import { ApiKeyCache, type ApiKeyLookup } from './api-key.cache';
 import type { Merchant } from './account.repository';
 
-const merchant: Merchant = { id: '7d3c1c52-5a8e-4a53-9b7e-2f1a3c4d5e6f', email: 'm@example.com', emailConfirmed: true };
+const merchant: Merchant = {
+  id: '7d3c1c52-5a8e-4a53-9b7e-2f1a3c4d5e6f',
+  email: 'm@example.com',
+  emailConfirmed: true,
+  createdAt: new Date('2026-11-01T00:00:00Z'),
+  sessionEpoch: 0,
+};
 const KEY = 'pk_live_key';
 const SECRET = 'sk_live_right';
 
@@ -90,5 +96,66 @@ describe('ApiKeyCache', () => {
     await cache.findByApiKey('b', SECRET);
     await cache.findByApiKey('c', SECRET);
     expect(asked).toEqual(['a', 'b', 'c', 'a', 'c']);
+  });
+
+  it('never serves a pair past its key expiry, even within the TTL', async () => {
+    const db = database();
+    const source = {
+      ...db,
+      findByApiKey: async (k: string, sec: string) => {
+        const found = await db.findByApiKey(k, sec);
+        return found && { ...found, keyExpiresAt: new Date(clock + 500) };
+      },
+    };
+    const cache = new ApiKeyCache(source, { ttlMs: 10_000, maxEntries: 10, now });
+    expect(await cache.findByApiKey(KEY, SECRET)).toEqual(merchant);
+    clock += 499;
+    expect(cache.remembered(KEY, SECRET)).toEqual(merchant);
+    clock += 1;
+    expect(cache.remembered(KEY, SECRET)).toBeUndefined();
+  });
+
+  it('forgets an evicted key at once and asks the database again', async () => {
+    const db = database();
+    const cache = new ApiKeyCache(db, { ttlMs: 10_000, maxEntries: 10, now });
+    await cache.findByApiKey(KEY, SECRET);
+    db.revoked = true;
+    cache.evict(KEY);
+    expect(cache.remembered(KEY, SECRET)).toBeUndefined();
+    expect(await cache.findByApiKey(KEY, SECRET)).toBeNull();
+  });
+
+  it('does not keep the answer of a look-up that was under way when an eviction came', async () => {
+    let release: (m: Merchant) => void = () => undefined;
+    const source = { findByApiKey: () => new Promise<Merchant>((resolve) => (release = resolve)) };
+    const cache = new ApiKeyCache(source, { ttlMs: 10_000, maxEntries: 10, now });
+    const pending = cache.findByApiKey(KEY, SECRET);
+    cache.evict(KEY);
+    release(merchant);
+    expect(await pending).toEqual(merchant);
+    expect(cache.size).toBe(0);
+  });
+
+  it('keeps nothing while not live (bus down) and starts from empty when live again', async () => {
+    const db = database();
+    const cache = new ApiKeyCache(db, { ttlMs: 10_000, maxEntries: 10, now });
+    await cache.findByApiKey(KEY, SECRET);
+    cache.setLive(false);
+    expect(cache.size).toBe(0);
+    await cache.findByApiKey(KEY, SECRET);
+    expect(cache.size).toBe(0);
+    cache.setLive(true);
+    await cache.findByApiKey(KEY, SECRET);
+    expect(cache.size).toBe(1);
+  });
+
+  it('reports every accepted use, from memory or not, and no refused one', async () => {
+    const used: string[] = [];
+    const cache = new ApiKeyCache(database(), { ttlMs: 10_000, maxEntries: 10, now, onUse: (k) => used.push(k) });
+    await cache.findByApiKey(KEY, SECRET);
+    await cache.findByApiKey(KEY, SECRET);
+    cache.remembered(KEY, SECRET);
+    await cache.findByApiKey(KEY, 'sk_live_wrong');
+    expect(used).toEqual([KEY, KEY, KEY]);
   });
 });

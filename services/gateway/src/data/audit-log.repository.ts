@@ -1,11 +1,40 @@
 import type { Db } from '@pl/db';
+import type { AuditEventType } from '@pl/contracts';
 import type { AuditEntry, AuditRecorder } from '../domain/audit';
 
-// Placeholder while the session API is built: the audit log's table and reads are filled in by its owner.
+/** One audit event as read back, newest first. */
+export interface AuditEventRecord {
+  seq: string;
+  type: AuditEventType;
+  at: Date;
+  ip: string | null;
+  subject: string | null;
+}
+
+/**
+ * The append-only audit log (`audit_events`): rows are inserted, never changed (a trigger refuses UPDATE,
+ * DELETE and TRUNCATE). Events are paged newest first by their sequence number.
+ */
 export class AuditLogRepository implements AuditRecorder {
   constructor(private readonly db: Db) {}
 
-  async record(_entry: AuditEntry): Promise<void> {
-    await this.db.ping();
+  async record(entry: AuditEntry): Promise<void> {
+    await this.db.query('INSERT INTO audit_events (merchant_id, type, ip, subject) VALUES ($1, $2, $3, $4)', [
+      entry.merchantId,
+      entry.type,
+      entry.ip,
+      entry.subject,
+    ]);
+  }
+
+  /** Up to `limit` events of a merchant older than `before` (a sequence number), newest first, and whether more follow. */
+  async page(merchantId: string, limit: number, before: bigint | null): Promise<{ events: AuditEventRecord[]; hasMore: boolean }> {
+    const rows = await this.db.query<AuditEventRecord>(
+      `SELECT seq::text AS seq, type, at, ip, subject FROM audit_events
+        WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)
+        ORDER BY seq DESC LIMIT $3`,
+      [merchantId, before === null ? null : before.toString(), limit + 1],
+    );
+    return { events: rows.slice(0, limit), hasMore: rows.length > limit };
   }
 }

@@ -9,6 +9,8 @@ import type { SessionStore } from '../../data/session.store';
 import type { ShopsClient } from '../../data/shops.client';
 import type { CallbackVerifiers } from '../../domain/providers/callback-verifier';
 import type { AuditRecorder } from '../../domain/audit';
+import type { AuditLogRepository } from '../../data/audit-log.repository';
+import type { CredentialChanges } from '../../data/credential-changes';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -32,4 +34,8 @@ export interface HttpDeps {
   publicOrigin: string;
   /** The append-only audit log of credential changes. */
   audit: AuditRecorder;
+  /** The same log, read back (`GET /api/v1/audit-events`). */
+  auditLog: Pick<AuditLogRepository, 'page'>;
+  /** Revocations and reissues of API keys, announced to every gateway replica. */
+  credentials: Pick<CredentialChanges, 'changed'>;
 }

@@ -37,7 +37,9 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   const session = await deps.sessions.find(token);
   if (!session) throw unauthorized(INVALID);
   const merchant = await deps.accounts.findById(session.merchantId);
-  if (!merchant || merchant.sessionEpoch !== session.epoch) throw unauthorized(INVALID);
+  if (!merchant) throw unauthorized(INVALID);
+  // A password change moved the account's epoch on: every session opened before it has ended.
+  if (merchant.sessionEpoch !== session.epoch) throw unauthorized(INVALID);
   assertSameOriginForCookie(res.req, deps.publicOrigin);
   setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', email_confirmed: merchant.emailConfirmed }, token);
 }

@@ -1,0 +1,32 @@
+import { forbidden } from '@pl/errors';
+import type { AuditRecorder } from './audit';
+import type { Caller } from './api-keys';
+
+export interface ChangePasswordPorts {
+  accounts: {
+    /** The new session epoch, or null for a wrong current password (nothing changed then). */
+    changePassword(merchantId: string, current: string, next: string): Promise<{ sessionEpoch: number } | null>;
+  };
+  sessions: {
+    /** Keeps one session valid in the new epoch (the caller's own). */
+    moveToEpoch(token: string, epoch: number): Promise<void>;
+  };
+  audit: AuditRecorder;
+}
+
+/**
+ * Changes the merchant's password. A wrong current password is 403 `common.err.forbidden` and changes nothing.
+ * Every other session of the merchant ends at once (the epoch moves on); the caller's own goes on. No confirmed
+ * email is needed: a merchant can always protect itself.
+ */
+export async function changePassword(
+  ports: ChangePasswordPorts,
+  caller: Caller & { sessionToken: string },
+  body: { current_password: string; new_password: string },
+): Promise<void> {
+  const merchantId = caller.identity.merchant_id;
+  const changed = await ports.accounts.changePassword(merchantId, body.current_password, body.new_password);
+  if (!changed) throw forbidden('The current password is wrong');
+  await ports.sessions.moveToEpoch(caller.sessionToken, changed.sessionEpoch);
+  await ports.audit.record({ merchantId, type: 'account.password_changed', ip: caller.ip, subject: null });
+}
