@@ -6,7 +6,7 @@
 # dependencies once for all five images; a target adds only its own compiled code.
 
 # Compiles every workspace. Dev dependencies (TypeScript) live here only.
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 # `npm install` with the lockfile, not `npm ci`: the registry serves only this platform's builds of the native
@@ -19,7 +19,7 @@ RUN --mount=type=cache,target=/root/.npm \
 # The base of every image: production dependencies exactly as the lockfile pins them, on a clean Node image
 # with no compiler, no dev tool and no source. Only the manifests come in, so this layer is rebuilt when a
 # dependency changes, not when code does. npm needs every workspace's package.json to read the lockfile.
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -8,6 +8,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 mkdir -p .local
+# Node of the .nvmrc line (fetched into .local/node/ once when the machine's is another major).
+source scripts/use-node.sh
 
 SERVICES=(gateway links shops notifier)
 DEMO_FILE=".local/demo.json"

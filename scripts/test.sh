@@ -7,6 +7,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 mkdir -p .local
+# Node of the .nvmrc line (fetched into .local/node/ once when the machine's is another major).
+source scripts/use-node.sh
 
 unset KAFKA_MOCK_PID
 cleanup() { if [ -n "${KAFKA_MOCK_PID:-}" ]; then bash scripts/local-deps.sh stop || true; fi; }

@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import type { Clock } from './clock';
 
 /** Each HTTP request the generator makes, by what it is for (a `pay` makes a `select` every other time, then a `callback`). */
@@ -47,7 +47,7 @@ export class Recorder {
   shed = 0;
   /** The first few answers of each unexpected kind (`create 503`), to read in the report. */
   readonly examples = new Map<string, string[]>();
-  private readonly loop: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  private readonly loop: ELDHistogram = monitorEventLoopDelay({ resolution: 10 });
 
   constructor(private readonly clock: Clock) {
     this.loop.enable();
