@@ -8,7 +8,7 @@ import { described, Field, placeApiError } from '../components/forms';
 import { Qr } from '../components/qr';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import type { PaymentLink } from '../types';
+import type { MerchantShop, PaymentLink } from '../types';
 import { loadShops } from './links';
 
 interface CreateLinkForm {
@@ -26,31 +26,7 @@ export function CreateLinkPage() {
   const { t } = useI18n();
   const shops = useLoad(loadShops, 'shops');
   const [created, setCreated] = useState<PaymentLink | null>(null);
-  const [formError, setFormError] = useState<unknown>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<CreateLinkForm>({ defaultValues: { shop_id: '', amount: '', order_id: '', description: '', expires_in_minutes: '' } });
-
-  const onValid = async (v: CreateLinkForm) => {
-    setFormError(null);
-    try {
-      const body = {
-        shop_id: Number(v.shop_id),
-        // Sent as a decimal string, so no floating point ever touches it.
-        amount: v.amount.trim().replace(',', '.'),
-        ...(v.order_id.trim() ? { order_id: v.order_id.trim() } : {}),
-        ...(v.description.trim() ? { description: v.description.trim() } : {}),
-        ...(v.expires_in_minutes.trim() ? { expires_in_minutes: Number(v.expires_in_minutes) } : {}),
-      };
-      setCreated(await api<PaymentLink>('POST', '/api/v1/payment-links', body));
-    } catch (e) {
-      setFormError(placeApiError(e, t, setError, ['shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes']));
-    }
-  };
+  const [round, setRound] = useState(0);
 
   if (created)
     return (
@@ -69,7 +45,7 @@ export function CreateLinkPage() {
             <button
               type="button"
               onClick={() => {
-                reset();
+                setRound((r) => r + 1);
                 setCreated(null);
               }}
             >
@@ -90,63 +66,95 @@ export function CreateLinkPage() {
       {shops.loading && <Loading />}
       <ErrorMessage error={shops.error} onRetry={shops.reload} />
       {shops.data && approved.length === 0 && <p class="notice">{t.noApprovedShop}</p>}
-      {shops.data && approved.length > 0 && (
-        <form class="card" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
-          <Field id="shop_id" label={t.shop} error={errors.shop_id}>
-            <select id="shop_id" {...described('shop_id', false, errors.shop_id)} {...register('shop_id', { required: t.required })}>
-              {approved.length > 1 && <option value="">—</option>}
-              {approved.map((s) => (
-                <option key={s.id} value={String(s.id)}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="amount" label={`${t.amount}, ₽`} hint={t.amountHint} error={errors.amount}>
-            <input
-              id="amount"
-              inputMode="decimal"
-              autocomplete="off"
-              {...described('amount', true, errors.amount)}
-              {...register('amount', {
-                required: t.required,
-                validate: (v) => (AMOUNT.test(v.trim()) && !/^0([.,]0{1,2})?$/.test(v.trim())) || t.badAmount,
-              })}
-            />
-          </Field>
-          <Field id="order_id" label={t.orderId} error={errors.order_id}>
-            <input
-              id="order_id"
-              autocomplete="off"
-              {...described('order_id', false, errors.order_id)}
-              {...register('order_id', { maxLength: { value: 128, message: t.tooLong(128) } })}
-            />
-          </Field>
-          <Field id="description" label={t.description} error={errors.description}>
-            <textarea
-              id="description"
-              rows={3}
-              {...described('description', false, errors.description)}
-              {...register('description', { maxLength: { value: 1024, message: t.tooLong(1024) } })}
-            />
-          </Field>
-          <Field id="expires_in_minutes" label={t.expiresInMinutes} hint={t.expiresHint} error={errors.expires_in_minutes}>
-            <input
-              id="expires_in_minutes"
-              inputMode="numeric"
-              autocomplete="off"
-              {...described('expires_in_minutes', true, errors.expires_in_minutes)}
-              {...register('expires_in_minutes', {
-                validate: (v) => v.trim() === '' || (INTEGER.test(v.trim()) && Number(v) <= 43_200) || t.badInteger(1, 43_200),
-              })}
-            />
-          </Field>
-          <ErrorMessage error={formError} />
-          <button type="submit" class="primary" disabled={isSubmitting}>
-            {isSubmitting ? t.creating : t.create}
-          </button>
-        </form>
-      )}
+      {shops.data && approved.length > 0 && <CreateLinkForm key={round} shops={approved} onCreated={setCreated} />}
     </>
+  );
+}
+
+/** Mounted once the shops are known, so the first approved shop is the form's starting value. */
+function CreateLinkForm({ shops, onCreated }: { shops: MerchantShop[]; onCreated: (link: PaymentLink) => void }) {
+  const { t } = useI18n();
+  const [formError, setFormError] = useState<unknown>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<CreateLinkForm>({
+    defaultValues: { shop_id: String(shops[0]?.id ?? ''), amount: '', order_id: '', description: '', expires_in_minutes: '' },
+  });
+
+  const onValid = async (v: CreateLinkForm) => {
+    setFormError(null);
+    try {
+      const body = {
+        shop_id: Number(v.shop_id),
+        // Sent as a decimal string, so no floating point ever touches it.
+        amount: v.amount.trim().replace(',', '.'),
+        ...(v.order_id.trim() ? { order_id: v.order_id.trim() } : {}),
+        ...(v.description.trim() ? { description: v.description.trim() } : {}),
+        ...(v.expires_in_minutes.trim() ? { expires_in_minutes: Number(v.expires_in_minutes) } : {}),
+      };
+      onCreated(await api<PaymentLink>('POST', '/api/v1/payment-links', body));
+    } catch (e) {
+      setFormError(placeApiError(e, t, setError, ['shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes']));
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
+      <Field id="shop_id" label={t.shop} error={errors.shop_id}>
+        <select id="shop_id" {...described('shop_id', false, errors.shop_id)} {...register('shop_id', { required: t.required })}>
+          {shops.map((s) => (
+            <option key={s.id} value={String(s.id)}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="amount" label={`${t.amount}, ₽`} hint={t.amountHint} error={errors.amount}>
+        <input
+          id="amount"
+          inputMode="decimal"
+          autocomplete="off"
+          {...described('amount', true, errors.amount)}
+          {...register('amount', {
+            required: t.required,
+            validate: (v) => (AMOUNT.test(v.trim()) && !/^0([.,]0{1,2})?$/.test(v.trim())) || t.badAmount,
+          })}
+        />
+      </Field>
+      <Field id="order_id" label={t.orderId} error={errors.order_id}>
+        <input
+          id="order_id"
+          autocomplete="off"
+          {...described('order_id', false, errors.order_id)}
+          {...register('order_id', { maxLength: { value: 128, message: t.tooLong(128) } })}
+        />
+      </Field>
+      <Field id="description" label={t.description} error={errors.description}>
+        <textarea
+          id="description"
+          rows={3}
+          {...described('description', false, errors.description)}
+          {...register('description', { maxLength: { value: 1024, message: t.tooLong(1024) } })}
+        />
+      </Field>
+      <Field id="expires_in_minutes" label={t.expiresInMinutes} hint={t.expiresHint} error={errors.expires_in_minutes}>
+        <input
+          id="expires_in_minutes"
+          inputMode="numeric"
+          autocomplete="off"
+          {...described('expires_in_minutes', true, errors.expires_in_minutes)}
+          {...register('expires_in_minutes', {
+            validate: (v) => v.trim() === '' || (INTEGER.test(v.trim()) && Number(v) <= 43_200) || t.badInteger(1, 43_200),
+          })}
+        />
+      </Field>
+      <ErrorMessage error={formError} />
+      <button type="submit" class="primary" disabled={isSubmitting}>
+        {isSubmitting ? t.creating : t.create}
+      </button>
+    </form>
   );
 }

@@ -50,7 +50,7 @@ export function ShopDetailPage({ id }: { id: string }) {
               </dd>
             </div>
           </dl>
-          <Settings key={s.updated_at} shop={s} onSaved={shop.setData} />
+          <Settings shop={s} onSaved={shop.setData} />
           <WebhookSecret shop={s} onRotated={shop.reload} />
           <TestWebhook shopId={s.id} />
           <CashierKey shopId={s.id} />
