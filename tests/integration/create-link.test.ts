@@ -248,7 +248,14 @@ describe('route 2: POST /api/v1/payment-links with a dashboard session', () => {
     );
     expect(viaBearer.status).toBe(201);
     expect(viaBearer.body).toMatchObject({ shop_id: shop.id, amount: '99.99', status: 'pending' });
-    const viaCookie = await sys.http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: { Cookie: `sid=${token}` } });
+    const viaCookie = await sys.http.post(
+      '/api/v1/payment-links',
+      { shop_id: shop.id, amount: 1 },
+      {
+        // A cookie-authenticated change must come from the dashboard's origin (CSRF).
+        headers: { Cookie: `sid=${token}`, Origin: 'http://localhost:8080' },
+      },
+    );
     expect(viaCookie.status).toBe(201);
   });
 

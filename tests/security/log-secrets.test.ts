@@ -59,7 +59,9 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
   const signature = createHmac('sha256', sys.env.PROVIDER_SANDBOX_SECRET!).update(body).digest('hex');
   expect((await http.post('/callbacks/v1/sandbox', body, { headers: { 'X-Provider-Signature': signature } })).status).toBe(200);
   await receiver.nthFor(created.body.id, 1);
-  expect((await http.post('/api/v1/auth/logout', undefined, { headers: { Cookie: `sid=${session}` } })).status).toBe(204);
+  expect((await http.post('/api/v1/auth/logout', undefined, { headers: { Cookie: `sid=${session}`, Origin: 'http://localhost:8080' } })).status).toBe(
+    204,
+  );
 
   const secrets: Record<string, string> = {
     'API secret': merchant.apiSecret,
