@@ -221,6 +221,9 @@ describe('API keys', () => {
     expectError(again, 409, 'common.err.idempotency_conflict');
     expect(again.text).not.toContain(first.body.api_secret);
     expect(again.text).not.toContain(first.body.public_key);
+    const stored = (await g.idempotencyRecords()).join('\n');
+    expect(stored).toContain('"status":201');
+    expect(stored).not.toContain(first.body.api_secret);
     const fresh = await call('POST', '/api/v1/api-keys', { headers: { ...m.auth, 'Idempotency-Key': `k-${randomUUID()}` }, body: { label: 'a' } });
     expect(fresh.status).toBe(201);
     expect((await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys).toHaveLength(3);

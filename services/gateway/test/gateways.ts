@@ -10,6 +10,7 @@ import { startGateway } from '../src/app';
 import { loadConfig } from '../src/config';
 import { AccountRepository } from '../src/data/account.repository';
 import { migrateGateway } from '../src/data/migrate';
+import { createRedis } from '../src/data/redis';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -52,6 +53,8 @@ export async function startGateways(count: number) {
   const gateways: Awaited<ReturnType<typeof startGateway>>[] = [];
   for (let i = 0; i < count; i++) gateways.push(await startGateway(config, log));
   const db = new Db({ url: database.url, schema: 'gateway', log });
+  const redis = createRedis(REDIS_URL, log);
+  await redis.connect();
   const accounts = new AccountRepository(db);
   const clients: Call[] = gateways.map((g) => {
     const http = httpClient(`http://127.0.0.1:${g.port}`);
@@ -62,6 +65,11 @@ export async function startGateways(count: number) {
     /** One call function per gateway. */
     clients,
     db,
+    /** Every Idempotency-Key record these gateways keep in Redis, as stored. */
+    async idempotencyRecords(): Promise<string[]> {
+      const keys = await redis.keys(`${namespace}:idem:*`);
+      return Promise.all(keys.map(async (k) => (await redis.get(k)) ?? ''));
+    },
     async merchant(emailConfirmed = true) {
       const email = `m-${randomBytes(6).toString('hex')}@example.com`;
       const password = `pw-${randomBytes(8).toString('hex')}`;
@@ -80,6 +88,7 @@ export async function startGateways(count: number) {
       await server.drain();
       await nc.drain();
       await db.close();
+      await redis.close();
       await database.drop();
     },
   };
