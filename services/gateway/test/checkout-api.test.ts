@@ -185,7 +185,7 @@ describe('/merchant/v1/webhook-deliveries', () => {
     expect(h.calls).toEqual([
       {
         subject: subjects.deliveriesList.name,
-        payload: { payment_link_id: linkId, limit: 20, cursor: null },
+        payload: { payment_link_id: linkId, shop_id: null, status: null, limit: 20, cursor: null },
         identity: { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true },
         requestId: expect.any(String),
       },

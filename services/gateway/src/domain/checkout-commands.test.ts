@@ -64,16 +64,30 @@ describe('parseCallbackBody', () => {
 
 describe('delivery log commands', () => {
   it('applies the default limit and keeps filters', () => {
-    expect(toListDeliveriesCommand({})).toEqual({ payment_link_id: null, limit: 20, cursor: null });
-    expect(toListDeliveriesCommand({ payment_link_id: ID, limit: '5', cursor: 'abc' })).toEqual({
+    expect(toListDeliveriesCommand({})).toEqual({ payment_link_id: null, shop_id: null, status: null, limit: 20, cursor: null });
+    expect(toListDeliveriesCommand({ payment_link_id: ID, shop_id: '7', status: 'failed', limit: '5', cursor: 'abc' })).toEqual({
       payment_link_id: ID.toLowerCase(),
+      shop_id: 7,
+      status: 'failed',
       limit: 5,
       cursor: 'abc',
     });
   });
 
-  it('refuses an out-of-range limit, a malformed link id, repeated or unknown parameters', () => {
-    for (const q of [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { payment_link_id: 'nope' }, { limit: ['1', '2'] }, { status: 'failed' }]) {
+  it('refuses an out-of-range limit, a malformed link or shop id, an unknown status, repeated or unknown parameters', () => {
+    const bad = [
+      { limit: '0' },
+      { limit: '101' },
+      { limit: 'x' },
+      { payment_link_id: 'nope' },
+      { shop_id: '0' },
+      { shop_id: '-1' },
+      { shop_id: '1.5' },
+      { status: 'delivered' },
+      { limit: ['1', '2'] },
+      { event: 'payment.succeeded' },
+    ];
+    for (const q of bad) {
       expect(codeOf(() => toListDeliveriesCommand(q))).toBe('common.err.validation_failed');
     }
   });
