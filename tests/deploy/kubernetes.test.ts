@@ -15,6 +15,7 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { findKubectl, ofKind, render, type K8sObject } from './support/kustomize';
 import { PrometheusRule, type PrometheusRuleObject } from './support/prometheus-rule';
+import { ServiceMonitor } from './support/service-monitor';
 import { ROOT, SERVICES, parseEnvFile, readText } from './support/repo';
 import { SECRET_EXAMPLE_FILE, SECRET_NAME, deployment, podSpecOf, resolveContainerEnv, workloads } from './support/workloads';
 
@@ -38,6 +39,7 @@ const MODELS: Record<string, ModelClass> = {
   'networking.k8s.io/v1/Ingress': Ingress,
   // A CRD of the Prometheus Operator: checked against a mirror of its schema (support/prometheus-rule.ts).
   'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
+  'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
 };
 
 function validateAgainstSchema(object: K8sObject): void {
@@ -205,7 +207,10 @@ describe.each(appOverlays)('k8s/$path alerts', ({ path }) => {
   );
 
   test('every alert has a severity and a runbook_url to a section of docs/operations.md that exists', () => {
-    const alerts = ofKind<PrometheusRuleObject>(render(path), 'PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g) => g.rules));
+    // Recording rules (the SLO ratios) have neither.
+    const alerts = ofKind<PrometheusRuleObject>(render(path), 'PrometheusRule').flatMap((r) =>
+      r.spec.groups.flatMap((g) => g.rules.filter((rule) => rule.alert)),
+    );
     expect(alerts.length).toBeGreaterThan(0);
     for (const alert of alerts) {
       expect(alert.labels?.severity).toMatch(/^(warning|critical)$/);
@@ -217,7 +222,7 @@ describe.each(appOverlays)('k8s/$path alerts', ({ path }) => {
   test("a late payment alerts: LatePaymentReceived fires on any increase of the links service's late_payments_total", () => {
     const alerts = ofKind<PrometheusRuleObject>(render(path), 'PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g) => g.rules));
     const late = alerts.find((a) => a.alert === 'LatePaymentReceived');
-    expect(late?.expr).toMatch(/increase\(late_payments_total\{service="links"\}\[\w+\]\)\) > 0$/);
+    expect(late?.expr).toMatch(/increase\(late_payments_total\{app="links"\}\[\w+\]\)\) > 0$/);
     expect(late?.annotations?.runbook_url).toMatch(/#late-payments$/);
   });
 });

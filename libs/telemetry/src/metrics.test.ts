@@ -39,7 +39,7 @@ describe('metrics registry', () => {
     const retained = sample(text, 'nodejs_heap_retained_bytes');
     expect(retained).toBeGreaterThan(kept.length * 16);
     expect(retained).toBeLessThanOrEqual(sample(text, 'nodejs_heap_size_total_bytes') ?? 0);
-    expect(text).toContain('process_resident_memory_bytes{service="metrics-test"}');
+    expect(text).toContain('process_resident_memory_bytes{app="metrics-test"}');
     expect(kept).toHaveLength(200_000);
   });
 });

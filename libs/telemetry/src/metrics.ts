@@ -24,8 +24,10 @@ export function createMetricsRegistry(service: string): Registry {
       if (heapAfterFullGc !== null) this.set(heapAfterFullGc);
     },
   });
-  // The scrape job adds the pod and namespace; the service name keeps series apart in a shared dashboard.
-  registry.setDefaultLabels({ service });
+  // The scrape job adds the pod and namespace; `app` keeps the services' series apart in a shared dashboard.
+  // Not `service`: a ServiceMonitor's scrape sets that label to the Kubernetes Service's name, and Prometheus
+  // would rename ours to `exported_service`.
+  registry.setDefaultLabels({ app: service });
   return registry;
 }
 

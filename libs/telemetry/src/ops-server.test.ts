@@ -1,3 +1,4 @@
+import { createMetricsRegistry } from './metrics';
 import { startOpsServer, type OpsServer } from './ops-server';
 
 const readyz = async (server: OpsServer): Promise<{ status: number; body: unknown }> => {
@@ -27,5 +28,33 @@ describe('ops server /readyz', () => {
     answer(true);
     // The process is still serving: the late answer was dropped, not written to a finished response.
     expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('ops server readiness metrics', () => {
+  it('records the last /readyz answer and counts each flip between ready and not ready', async () => {
+    const metrics = createMetricsRegistry('ops-test');
+    let ok = true;
+    const server = await startOpsServer({ port: 0, host: '127.0.0.1', ready: async () => ok, readyTimeoutMs: 100, metrics });
+    try {
+      const scrape = async (): Promise<{ ready: string | undefined; changes: string | undefined }> => {
+        const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+        return {
+          ready: /^readiness_ready\{app="ops-test"\} (\S+)$/m.exec(text)?.[1],
+          changes: /^readiness_changes_total\{app="ops-test"\} (\S+)$/m.exec(text)?.[1],
+        };
+      };
+      await readyz(server);
+      await readyz(server);
+      expect(await scrape()).toEqual({ ready: '1', changes: '0' });
+      ok = false;
+      expect((await readyz(server)).status).toBe(503);
+      expect(await scrape()).toEqual({ ready: '0', changes: '1' });
+      ok = true;
+      await readyz(server);
+      expect(await scrape()).toEqual({ ready: '1', changes: '2' });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -82,7 +82,7 @@ describe('a paid callback for a link that is no longer pending', () => {
   it('exposes late_payments_total at 0 for every link state before any arrived', async () => {
     const text = await (await fetch(`http://127.0.0.1:${system.linksOpsPort}/metrics`)).text();
     for (const state of ['paid', 'expired', 'canceled', 'failed']) {
-      expect({ state, value: metricSum(text, 'late_payments_total', { link_status: state, service: 'links' }) }).toEqual({ state, value: 0 });
+      expect({ state, value: metricSum(text, 'late_payments_total', { link_status: state, app: 'links' }) }).toEqual({ state, value: 0 });
     }
   });
 

@@ -3,6 +3,7 @@ import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger } from '@pl/telemetry';
 import type { NotifierConfig } from './config';
+import { instrumentDeliveries } from './data/delivery-metrics';
 import { DeliveryRepository } from './data/delivery.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
 import { ShopDirectoryClient } from './data/shop-directory.client';
@@ -44,7 +45,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
 
   const sender = new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, metrics });
   const worker = new DeliveryWorker(
-    deliveries,
+    instrumentDeliveries(deliveries, db, metrics),
     new WebhookTargetClient(bus),
     sender,
     {
