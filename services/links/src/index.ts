@@ -4,6 +4,10 @@ export { loadConfig, kafkaBrokers, type LinksConfig } from './config';
 export { migrateLinks, LINKS_SCHEMA } from './data/migrate';
 // The operators' CLI lists late payments and the benchmarks page through links with the service's own code.
 export { LatePaymentRepository } from './data/late-payment.repository';
+// The operators' CLI shows one link (link:show) and finds the owner of a link's deliveries.
+export { LinkRepository } from './data/link.repository';
+export type { LinkRecord } from './domain/link';
+export { toPaymentLink } from './domain/link-view';
 export type { LatePayment } from './domain/late-payment';
 export { encodeCursor, decodeCursor } from './domain/cursor';
 export type { PaymentProvider, ProviderPayment, PaymentRequest } from './domain/providers/payment-provider';

@@ -3,9 +3,8 @@
 // CLI and the benchmarks keep to `@pl/links`, which starts nothing.
 export * from './index';
 export { startLinks } from './app';
-export { LinkRepository } from './data/link.repository';
-export type { FinalStatus, LinkRecord } from './domain/link';
+export type { FinalStatus } from './domain/link';
 export { toBuyerLinkView } from './domain/buyer-view';
-export { toPaymentLink, toPaymentLinkPage } from './domain/link-view';
+export { toPaymentLinkPage } from './domain/link-view';
 export { parseExchangeRates } from './domain/providers/exchange-rates';
 export { sampleNewLink } from './domain/sample-link.fixture';

@@ -4,3 +4,6 @@ export { loadConfig, DEFAULT_WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_ATTEMPTS, type Not
 export { migrateNotifier, NOTIFIER_SCHEMA } from './data/migrate';
 export { webhookHeaders, hexSignature, standardSignature } from './domain/webhook-signature';
 export { nextRetryDelayMs, parseRetryAfter } from './domain/retry-schedule';
+// The operators' CLI reads the delivery log (deliveries:list) with the service's own repository and view.
+export { DeliveryRepository } from './data/delivery.repository';
+export { toWebhookDelivery, encodeDeliveryCursor, decodeDeliveryCursor } from './domain/delivery-log';

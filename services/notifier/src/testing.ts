@@ -4,4 +4,3 @@
 export * from './index';
 export { startNotifier } from './app';
 export type { AttemptRecord, DeliveryRecord } from './domain/delivery';
-export { toWebhookDelivery } from './domain/delivery-log';

@@ -1,36 +1,83 @@
 import { AppError, isAppError, validationFailed, type WireError } from '@pl/errors';
+import type { Command } from './command';
+import { deliveriesList } from './commands/deliveries-list';
+import { linkShow } from './commands/link-show';
 import { merchantCreate } from './commands/merchant-create';
+import { merchantList } from './commands/merchant-list';
 import { paymentConfirm } from './commands/payment-confirm';
 import { paymentLate } from './commands/payment-late';
 import { shopCreate } from './commands/shop-create';
+import { shopList } from './commands/shop-list';
+import { shopShow } from './commands/shop-show';
 import { shopUpdate } from './commands/shop-update';
 import { loadAdminConfig } from './config';
 import { AdminContext } from './context';
-
-type Command = (args: string[], ctx: AdminContext) => Promise<object>;
+import type { CliIo } from './secrets';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   'merchant:create': merchantCreate,
+  'merchant:list': merchantList,
   'shop:create': shopCreate,
   'shop:update': shopUpdate,
+  'shop:list': shopList,
+  'shop:show': shopShow,
+  'link:show': linkShow,
+  'deliveries:list': deliveriesList,
   'payment:confirm': paymentConfirm,
   'payment:late': paymentLate,
 };
 
-export type CliOutcome = { ok: true; result: object } | { ok: false; exitCode: number; error: WireError };
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+const TOP_HELP = `Usage: npm run --silent admin -- <command> [flags]
+       node tools/admin/dist/main.js <command> [flags]      (in the gateway image)
+       <command> --help                                      (a command's flags)
+
+Operators' CLI. A command prints exactly one JSON object on stdout and exits 0; on failure it prints
+{"error": {"code", "message", "details"?}} as the last line of stderr and exits 2 (bad flags) or 1.
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(17)}${c.summary}`)
+  .join('\n')}
+
+Secrets never go on the command line: pipe them in (--password-stdin, --webhook-secret-stdin) or set
+ADMIN_MERCHANT_PASSWORD / ADMIN_WEBHOOK_SECRET (with --webhook-secret-from-env). --password and
+--webhook-secret still work, with a warning on stderr.
+
+Environment: DATABASE_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS (every command);
+NATS_URL, IDENTITY_TOKEN_SECRET, BUS_NAMESPACE (payment:confirm); PUBLIC_BASE_URL (link:show).`;
+
+export type CliOutcome =
+  | { ok: true; result: object }
+  /** `--help`: text for a person, on stdout, and nothing touched. */
+  | { ok: true; help: string }
+  | { ok: false; exitCode: number; error: WireError };
+
+/** The help a command line asks for, if any: `--help`, `help [command]`, or `<command> --help`. */
+function helpFor(argv: string[]): string | undefined {
+  const [first, ...rest] = argv;
+  if (first === undefined) return undefined;
+  if (HELP_FLAGS.has(first)) return TOP_HELP;
+  if (first === 'help') return rest[0] === undefined ? TOP_HELP : COMMANDS[rest[0]]?.help;
+  const command = COMMANDS[first];
+  return command && rest.some((a) => HELP_FLAGS.has(a)) ? command.help : undefined;
+}
 
 /** Runs one command; never throws: every failure becomes an error object and an exit code. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<CliOutcome> {
   const [name, ...args] = argv;
   let ctx: AdminContext | undefined;
   try {
+    const help = helpFor(argv);
+    if (help !== undefined) return { ok: true, help };
     const command = name === undefined ? undefined : COMMANDS[name];
     if (!command) {
-      const message = `Unknown command ${JSON.stringify(name ?? '')}; expected one of ${Object.keys(COMMANDS).join(', ')}`;
+      const message = `Unknown command ${JSON.stringify(name ?? '')}; expected one of ${Object.keys(COMMANDS).join(', ')} (or --help)`;
       throw validationFailed(message, [{ field: 'command', code: 'invalid_value', message }]);
     }
     ctx = new AdminContext(loadAdminConfig(env), env);
-    return { ok: true, result: await command(args, ctx) };
+    return { ok: true, result: await command.run(args, ctx, io) };
   } catch (e) {
     // Operators need the real reason, so an unexpected error keeps its message (no stack).
     const error = isAppError(e) ? e : new AppError('internal', 'common.err.internal', e instanceof Error ? e.message : String(e));

@@ -1,29 +1,49 @@
+import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
-import { unavailable } from '@pl/errors';
+import { AppError, isAppError, unavailable } from '@pl/errors';
 import { AccountRepository, GATEWAY_SCHEMA } from '@pl/gateway';
-import { LatePaymentRepository, LINKS_SCHEMA } from '@pl/links';
+import { LatePaymentRepository, LinkRepository, LINKS_SCHEMA } from '@pl/links';
+import { DeliveryRepository, NOTIFIER_SCHEMA } from '@pl/notifier';
 import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
-import { loadAdminBusConfig, type AdminConfig } from './config';
+import { loadAdminBusConfig, loadAdminSecretKey, type AdminConfig } from './config';
+
+/** Lists and settings never open a webhook secret; storing one without the key fails before anything is written. */
+class RefusingSecretBox extends SecretBox {
+  constructor(private readonly problem: AppError) {
+    super(randomBytes(32));
+  }
+
+  override seal(): Buffer {
+    throw this.problem;
+  }
+
+  override open(): string {
+    throw this.problem;
+  }
+}
 
 /**
- * The owning services' repositories, opened on first use: the CLI writes through the same code the
+ * The owning services' repositories, opened on first use: the CLI reads and writes through the same code the
  * services use, never with SQL of its own. stdout belongs to the one result object, so logs go to stderr.
  */
 export class AdminContext {
   private readonly log = pino({ level: process.env.ADMIN_LOG_LEVEL ?? 'silent' }, pino.destination({ fd: 2, sync: true }));
-  private readonly pools: Db[] = [];
+  /** One small pool per schema, shared by the repositories of that schema. */
+  private readonly pools = new Map<string, Db>();
   private accountRepo?: AccountRepository;
   private shopDeps?: ShopUseCaseDeps & { shops: ShopRepository };
   private latePaymentRepo?: LatePaymentRepository;
+  private linkRepo?: LinkRepository;
+  private deliveryRepo?: DeliveryRepository;
   private nc?: NatsConnection;
   private busClient?: Promise<BusClient>;
 
   constructor(
     private readonly config: AdminConfig,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   accounts(): AccountRepository {
@@ -33,16 +53,41 @@ export class AdminContext {
 
   shops(): ShopUseCaseDeps & { shops: ShopRepository } {
     this.shopDeps ??= {
-      shops: new ShopRepository(this.open(SHOPS_SCHEMA), SecretBox.fromBase64(this.config.WEBHOOK_SECRET_KEY)),
+      shops: new ShopRepository(this.open(SHOPS_SCHEMA), this.secretBox()),
       webhookPolicy: { allowPrivateTargets: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     };
     return this.shopDeps;
+  }
+
+  /**
+   * The box that seals webhook secrets, with the shops service's key; without a usable key (the gateway's pod
+   * holds none), a box that refuses every use with the configuration error, so only storing a secret fails.
+   */
+  private secretBox(): SecretBox {
+    try {
+      return SecretBox.fromBase64(loadAdminSecretKey(this.env));
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return new RefusingSecretBox(new AppError('validation', e.code, `Cannot store a webhook secret here: ${e.message}`));
+    }
   }
 
   /** Late payments, read from the links service's schema (payment:late). */
   latePayments(): LatePaymentRepository {
     this.latePaymentRepo ??= new LatePaymentRepository(this.open(LINKS_SCHEMA));
     return this.latePaymentRepo;
+  }
+
+  /** Payment links, read only (link:show, and the owner of a link's deliveries). */
+  links(): LinkRepository {
+    this.linkRepo ??= new LinkRepository(this.open(LINKS_SCHEMA));
+    return this.linkRepo;
+  }
+
+  /** The notifier's webhook delivery log, read only (deliveries:list). */
+  deliveries(): DeliveryRepository {
+    this.deliveryRepo ??= new DeliveryRepository(this.open(NOTIFIER_SCHEMA));
+    return this.deliveryRepo;
   }
 
   /**
@@ -64,12 +109,15 @@ export class AdminContext {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.pools.map((db) => db.close()), this.nc?.close() ?? Promise.resolve()]);
+    await Promise.allSettled([...[...this.pools.values()].map((db) => db.close()), this.nc?.close() ?? Promise.resolve()]);
   }
 
   private open(schema: string): Db {
-    const db = new Db({ url: this.config.DATABASE_URL, schema, max: 2, log: this.log });
-    this.pools.push(db);
+    let db = this.pools.get(schema);
+    if (!db) {
+      db = new Db({ url: this.config.DATABASE_URL, schema, max: 2, log: this.log });
+      this.pools.set(schema, db);
+    }
     return db;
   }
 }

@@ -15,26 +15,34 @@ const FLAG_TEXT = { max: Number.MAX_SAFE_INTEGER } as const;
  * text rule here, because `--webhook-url ''` means "clear it"; the command's schema decides the rest.
  */
 export function parseFlags<S extends z.ZodType>(args: string[], options: Options, schema: S): z.output<S> {
-  let values: Record<string, unknown>;
+  return checkFlags(readFlags(args, options), schema);
+}
+
+/** The flags as given, parsed strictly (unknown flags and positionals are errors) but not yet validated. */
+export function readFlags(args: string[], options: Options): Record<string, unknown> {
   try {
-    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
+    return { ...parseArgs({ args, options, strict: true, allowPositionals: false }).values };
   } catch (e) {
     // node:util's message names the flag; `instanceof Error` would miss errors from another realm (a test VM).
     const message = typeof (e as { message?: unknown } | null)?.message === 'string' ? (e as { message: string }).message : 'Invalid flags';
     throw validationFailed(message, [{ field: '', code: 'invalid_flags', message }]);
   }
+}
+
+/** Validates flag values (a secret read from stdin or the environment included): the one text rule, then `schema`. */
+export function checkFlags<S extends z.ZodType>(values: Record<string, unknown>, schema: S): z.output<S> {
   const textIssues: FieldIssue[] = Object.entries(values).flatMap(([flag, value]) => {
     const problem = typeof value === 'string' && value !== '' ? textProblem(value, FLAG_TEXT) : null;
     return problem === null ? [] : [{ field: flag, code: 'custom', message: problem }];
   });
   if (textIssues.length > 0) throw flagsInvalid(textIssues);
-  const parsed = schema.safeParse({ ...values }, { error: clientMessages });
+  const parsed = schema.safeParse(values, { error: clientMessages });
   if (!parsed.success) throw flagsInvalid(fieldIssues(parsed.error.issues));
   return parsed.data;
 }
 
 /** Flags are named as an operator types them in the message (`--email: ...`), by name in `details`. */
-const flagsInvalid = (issues: FieldIssue[]) => validationFailed(issues.map((i) => `--${i.field}: ${i.message}`).join('; '), issues);
+export const flagsInvalid = (issues: FieldIssue[]) => validationFailed(issues.map((i) => `--${i.field}: ${i.message}`).join('; '), issues);
 
 /** A whole number given as a flag, then checked by `inner`. */
 const wholeNumber = <T extends z.ZodType<unknown, number>>(inner: T) =>
@@ -46,3 +54,4 @@ const wholeNumber = <T extends z.ZodType<unknown, number>>(inner: T) =>
 
 export const bpsFlag = wholeNumber(bps);
 export const idFlag = wholeNumber(positiveId);
+export const uuidFlag = (what: string) => z.uuid({ message: `must be ${what} id (UUID)` });

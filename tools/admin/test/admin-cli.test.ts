@@ -6,6 +6,8 @@ import { Db } from '@pl/db';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
 import { AccountRepository, GATEWAY_SCHEMA, migrateGateway } from '@pl/gateway/testing';
 import { LatePaymentRepository, LinkRepository, LINKS_SCHEMA, migrateLinks, sampleNewLink, type FinalStatus } from '@pl/links/testing';
+import { DeliveryRepository, migrateNotifier, NOTIFIER_SCHEMA } from '@pl/notifier/testing';
+import type { PaymentSucceededEvent } from '@pl/contracts';
 import { DEV_WEBHOOK_SECRET_KEY, migrateShops, SecretBox, ShopRepository, SHOPS_SCHEMA } from '@pl/shops/testing';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -24,9 +26,10 @@ describe('admin CLI', () => {
   let shopsDb: Db;
   let shops: ShopRepository;
 
-  const admin = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
+  /** Runs the CLI with `stdin` as its standard input (always closed, so a command that reads it never waits). */
+  const admin = (args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<Run> =>
     new Promise((resolve) => {
-      execFile(
+      const child = execFile(
         TSX,
         ['tools/admin/src/main.ts', ...args],
         { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL: database.url, ...env } },
@@ -35,24 +38,26 @@ describe('admin CLI', () => {
           resolve({ code, stdout, stderr });
         },
       );
+      child.stdin?.end(stdin);
     });
-  const ok = async (args: string[], env?: NodeJS.ProcessEnv): Promise<Record<string, unknown>> => {
-    const run = await admin(args, env);
+  const ok = async (args: string[], env?: NodeJS.ProcessEnv, stdin?: string): Promise<Record<string, unknown>> => {
+    const run = await admin(args, env, stdin);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     // Exactly one JSON object and nothing else on stdout.
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     return JSON.parse(run.stdout) as Record<string, unknown>;
   };
-  const fails = async (args: string[], env?: NodeJS.ProcessEnv): Promise<Run & { error: { code: string; message: string } }> => {
-    const run = await admin(args, env);
+  const fails = async (args: string[], env?: NodeJS.ProcessEnv, stdin?: string): Promise<Run & { error: { code: string; message: string } }> => {
+    const run = await admin(args, env, stdin);
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
-    const body = JSON.parse(run.stderr) as { error: { code: string; message: string } };
+    // The error is the last line of stderr (a warning may come before it).
+    const body = JSON.parse(run.stderr.trim().split('\n').pop() ?? '') as { error: { code: string; message: string } };
     expect(typeof body.error.message).toBe('string');
     return { ...run, error: body.error };
   };
   const newMerchant = async (email: string): Promise<string> =>
-    (await ok(['merchant:create', '--email', email, '--password', 'correct horse'])).merchant_id as string;
+    (await ok(['merchant:create', '--email', email], { ADMIN_MERCHANT_PASSWORD: 'correct horse' })).merchant_id as string;
 
   beforeAll(async () => {
     database = await createTestDatabase('admin');
@@ -70,7 +75,7 @@ describe('admin CLI', () => {
   });
 
   it('merchant:create prints a merchant whose API key pair authenticates', async () => {
-    const out = await ok(['merchant:create', '--email', 'ops@example.com', '--password', 'correct horse', '--email-confirmed']);
+    const out = await ok(['merchant:create', '--email', 'ops@example.com', '--password-stdin', '--email-confirmed'], {}, 'correct horse\n');
     expect(out).toEqual({
       merchant_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       api_key: expect.stringMatching(/^pk_live_/),
@@ -78,17 +83,19 @@ describe('admin CLI', () => {
     });
     const merchant = await new AccountRepository(gatewayDb).findByApiKey(String(out.api_key), String(out.api_secret));
     expect(merchant).toMatchObject({ id: out.merchant_id, email: 'ops@example.com', emailConfirmed: true });
+    // The password came from stdin without its final newline.
+    await expect(new AccountRepository(gatewayDb).findByLogin('ops@example.com', 'correct horse')).resolves.toMatchObject({ id: out.merchant_id });
   });
 
   it('merchant:create with a taken email fails with account.err.email_taken', async () => {
     await newMerchant('taken@example.com');
-    const run = await fails(['merchant:create', '--email', 'TAKEN@example.com', '--password', 'correct horse']);
+    const run = await fails(['merchant:create', '--email', 'TAKEN@example.com', '--password-stdin'], {}, 'correct horse');
     expect(run.code).toBe(1);
     expect(run.error.code).toBe('account.err.email_taken');
   });
 
   it('merchant:create with a bad email exits 2 with a validation error', async () => {
-    const run = await fails(['merchant:create', '--email', 'not-an-email', '--password', 'correct horse']);
+    const run = await fails(['merchant:create', '--email', 'not-an-email', '--password-stdin'], {}, 'correct horse');
     expect(run.code).toBe(2);
     expect(run.error.code).toBe('common.err.validation_failed');
     expect(run.error.message).toMatch(/--email/);
@@ -114,25 +121,28 @@ describe('admin CLI', () => {
 
   it('shop:create with every setting stores them, the webhook secret encrypted', async () => {
     const merchantId = await newMerchant('full@example.com');
-    const out = await ok([
-      'shop:create',
-      '--merchant',
-      merchantId,
-      '--name',
-      'Full shop',
-      '--status',
-      'approved',
-      '--fee-payer',
-      'split',
-      '--crypto-bps',
-      '250',
-      '--sbp-bps',
-      '0',
-      '--webhook-url',
-      'https://93.184.216.34/hook',
-      '--webhook-secret',
-      'whsec-plain',
-    ]);
+    const out = await ok(
+      [
+        'shop:create',
+        '--merchant',
+        merchantId,
+        '--name',
+        'Full shop',
+        '--status',
+        'approved',
+        '--fee-payer',
+        'split',
+        '--crypto-bps',
+        '250',
+        '--sbp-bps',
+        '0',
+        '--webhook-url',
+        'https://93.184.216.34/hook',
+        '--webhook-secret-stdin',
+      ],
+      {},
+      'whsec-plain\n',
+    );
     const shopId = Number(out.shop_id);
     await expect(shops.getShop(shopId)).resolves.toMatchObject({ status: 'approved', feePayer: 'split', cryptoBps: 250, sbpBps: 0 });
     await expect(shops.getWebhookTarget(shopId)).resolves.toEqual({ url: 'https://93.184.216.34/hook', secret: 'whsec-plain', previousSecret: null });
@@ -177,7 +187,9 @@ describe('admin CLI', () => {
   it('shop:update changes only the given settings and prints the shop without secrets', async () => {
     const merchantId = await newMerchant('update@example.com');
     const { shop_id: shopId } = await ok(['shop:create', '--merchant', merchantId, '--name', 'Before']);
-    const out = await ok(['shop:update', '--shop', String(shopId), '--status', 'approved', '--sbp-bps', '75', '--webhook-secret', 'new-secret']);
+    const out = await ok(['shop:update', '--shop', String(shopId), '--status', 'approved', '--sbp-bps', '75', '--webhook-secret-from-env'], {
+      ADMIN_WEBHOOK_SECRET: 'new-secret',
+    });
     expect(out).toEqual({
       id: shopId,
       merchant_id: merchantId,
@@ -192,21 +204,18 @@ describe('admin CLI', () => {
       updated_at: expect.stringMatching(/\+03:00$/),
     });
     expect(JSON.stringify(out)).not.toContain('new-secret');
+    await expect(shops.getWebhookTarget(Number(shopId))).resolves.toBe(null); // no URL: nothing to sign for
+    await ok(['shop:update', '--shop', String(shopId), '--webhook-url', 'https://93.184.216.34/h']);
+    await expect(shops.getWebhookTarget(Number(shopId))).resolves.toMatchObject({ secret: 'new-secret' });
   });
 
   it('shop:update with empty values clears the webhook URL and secret', async () => {
     const merchantId = await newMerchant('clear@example.com');
-    const { shop_id: shopId } = await ok([
-      'shop:create',
-      '--merchant',
-      merchantId,
-      '--name',
-      'C',
-      '--webhook-url',
-      'https://93.184.216.34/h',
-      '--webhook-secret',
+    const { shop_id: shopId } = await ok(
+      ['shop:create', '--merchant', merchantId, '--name', 'C', '--webhook-url', 'https://93.184.216.34/h', '--webhook-secret-stdin'],
+      {},
       's',
-    ]);
+    );
     const out = await ok(['shop:update', '--shop', String(shopId), '--webhook-url', '', '--webhook-secret', '']);
     expect(out).toMatchObject({ webhook_url: null, has_webhook_secret: false });
   });
@@ -241,7 +250,7 @@ describe('admin CLI', () => {
 
     it.each(hostile)('merchant:create with %s in --email exits 2 naming the flag, and stores nothing', async (_name, ch) => {
       const before = await count(gatewayDb, 'merchants');
-      const run = await fails(['merchant:create', '--email', `ops${ch}@example.com`, '--password', 'correct horse']);
+      const run = await fails(['merchant:create', '--email', `ops${ch}@example.com`], { ADMIN_MERCHANT_PASSWORD: 'correct horse' });
       expect(run.code).toBe(2);
       expect(JSON.parse(run.stderr)).toEqual({
         error: {
@@ -354,5 +363,306 @@ describe('admin CLI', () => {
   it('an unreachable database fails with common.err.unavailable', async () => {
     const run = await fails(['shop:update', '--shop', '1'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' });
     expect(run.error.code).toBe('common.err.unavailable');
+  });
+
+  describe('secrets on the command line', () => {
+    it('merchant:create still takes --password, and warns on stderr while stdout keeps its one object', async () => {
+      const run = await admin(['merchant:create', '--email', 'argv@example.com', '--password', 'correct horse']);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(run.stdout)).toMatchObject({ merchant_id: expect.any(String) });
+      expect(run.stderr).toMatch(/^warning: --password leaves the secret in shell history .* use --password-stdin or ADMIN_MERCHANT_PASSWORD/);
+      expect(run.stderr).not.toContain('correct horse');
+    });
+
+    it('shop:create still takes --webhook-secret with a warning; clearing it with an empty value does not warn', async () => {
+      const merchantId = await newMerchant('argv-secret@example.com');
+      const args = ['shop:create', '--merchant', merchantId, '--name', 'A', '--webhook-url', 'https://93.184.216.34/h'];
+      const run = await admin([...args, '--webhook-secret', 'argv-secret']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/^warning: --webhook-secret leaves the secret .* --webhook-secret-stdin or ADMIN_WEBHOOK_SECRET/);
+      const shopId = Number(JSON.parse(run.stdout).shop_id);
+      await expect(shops.getWebhookTarget(shopId)).resolves.toMatchObject({ secret: 'argv-secret' });
+      expect(await ok(['shop:update', '--shop', String(shopId), '--webhook-secret', ''])).toMatchObject({ has_webhook_secret: false });
+    });
+
+    it('a failing command with a secret in argv still ends stderr with the JSON error', async () => {
+      const run = await fails(['merchant:create', '--email', 'nope', '--password', 'correct horse']);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n')[0]).toMatch(/^warning: --password/);
+      expect(run.error.message).toMatch(/--email/);
+    });
+
+    it.each([
+      ['two ways at once', ['--password', 'correct horse', '--password-stdin'], {}, 'correct horse', /one way only/],
+      ['an empty stdin', ['--password-stdin'], {}, '\n', /standard input \(--password-stdin\) is empty/],
+      ['an empty variable', [], { ADMIN_MERCHANT_PASSWORD: '' }, '', /ADMIN_MERCHANT_PASSWORD is empty/],
+      ['no password at all', [], {}, '', /--password: is required: give it with --password-stdin or ADMIN_MERCHANT_PASSWORD/],
+      ['a short one from stdin', ['--password-stdin'], {}, 'short\n', /--password: must be at least 8 characters/],
+    ])('merchant:create refuses %s with exit 2, storing nothing', async (_name, extra, env, stdin, message) => {
+      const email = `refused-${randomUUID()}@example.com`;
+      const run = await fails(['merchant:create', '--email', email, ...extra], env, stdin);
+      expect(run.code).toBe(2);
+      expect(run.error.code).toBe('common.err.validation_failed');
+      expect(run.error.message).toMatch(message);
+      expect(await gatewayDb.query('SELECT 1 FROM merchants WHERE email = $1', [email])).toEqual([]);
+    });
+
+    it('reads ADMIN_WEBHOOK_SECRET only when --webhook-secret-from-env asks for it', async () => {
+      const merchantId = await newMerchant('env-secret@example.com');
+      const create = ['shop:create', '--merchant', merchantId, '--name', 'E', '--webhook-url', 'https://93.184.216.34/h'];
+      const plain = Number((await ok(create, { ADMIN_WEBHOOK_SECRET: 'ignored' })).shop_id);
+      await expect(shops.getWebhookTarget(plain)).resolves.toMatchObject({ secret: null });
+      const asked = Number((await ok([...create, '--webhook-secret-from-env'], { ADMIN_WEBHOOK_SECRET: 'from-env' })).shop_id);
+      await expect(shops.getWebhookTarget(asked)).resolves.toMatchObject({ secret: 'from-env' });
+      const unset = await fails([...create, '--webhook-secret-from-env']);
+      expect(unset.code).toBe(2);
+      expect(unset.error.message).toMatch(/--webhook-secret-from-env needs ADMIN_WEBHOOK_SECRET to be set/);
+    });
+
+    it('in production without WEBHOOK_SECRET_KEY (the gateway pod) lists and changes shops, but stores no webhook secret', async () => {
+      const merchantId = await newMerchant('no-key@example.com');
+      const production = { NODE_ENV: 'production' };
+      const { shop_id: shopId } = await ok(['shop:create', '--merchant', merchantId, '--name', 'K'], production);
+      expect(await ok(['shop:update', '--shop', String(shopId), '--status', 'approved'], production)).toMatchObject({ status: 'approved' });
+      expect(await ok(['shop:show', '--shop', String(shopId)], production)).toMatchObject({ id: shopId });
+      const refused = await fails(['shop:update', '--shop', String(shopId), '--webhook-secret-stdin'], production, 'a-secret');
+      expect(refused.error.code).toBe('common.err.invalid_config');
+      expect(refused.error.message).toMatch(/^Cannot store a webhook secret here: .*WEBHOOK_SECRET_KEY must be set in production/);
+      expect(await ok(['shop:show', '--shop', String(shopId)])).toMatchObject({ has_webhook_secret: false });
+    });
+  });
+
+  describe('--help', () => {
+    const unreachable = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' };
+
+    it.each([['--help'], ['-h'], ['help']])('%s lists every command on stdout, exit 0, without a database', async (flag) => {
+      const run = await admin([flag], unreachable);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      for (const command of [
+        'merchant:create',
+        'merchant:list',
+        'shop:create',
+        'shop:update',
+        'shop:list',
+        'shop:show',
+        'link:show',
+        'deliveries:list',
+        'payment:confirm',
+        'payment:late',
+      ]) {
+        expect(run.stdout).toContain(`  ${command} `);
+      }
+    });
+
+    it.each([
+      [['shop:list', '--help'], /^Usage: shop:list \[--merchant ID\] \[--limit N\] \[--cursor C\]/],
+      [['merchant:create', '--email', 'x', '-h'], /^Usage: merchant:create .*--password-stdin/],
+      [['help', 'deliveries:list'], /^Usage: deliveries:list \(--link ID \| --shop ID\)/],
+    ])("%j prints that command's usage, exit 0, and runs nothing", async (args, usage) => {
+      const run = await admin(args, unreachable);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(usage);
+    });
+
+    it('help for an unknown command is the unknown-command error', async () => {
+      const run = await fails(['help', 'shop:delete']);
+      expect(run.code).toBe(2);
+    });
+  });
+
+  describe('merchant:list', () => {
+    it('pages through every merchant newest first, with nothing secret, and the pages add up to the whole list', async () => {
+      const created = [await newMerchant('list-a@example.com'), await newMerchant('list-b@example.com'), await newMerchant('list-c@example.com')];
+      const all = await ok(['merchant:list', '--limit', '100']);
+      const merchants = all.merchants as { id: string; email: string; email_confirmed: boolean; created_at: string }[];
+      expect(all).toMatchObject({ has_more: false, next_cursor: null });
+      expect(merchants.slice(0, 3).map((m) => m.id)).toEqual([...created].reverse());
+      expect(merchants[0]).toEqual({
+        id: created[2],
+        email: 'list-c@example.com',
+        email_confirmed: false,
+        created_at: expect.stringMatching(/\+03:00$/),
+      });
+      expect(JSON.stringify(all)).not.toMatch(/password|api_secret|hash/);
+
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Record<string, unknown> = await ok(['merchant:list', '--limit', '2', ...(cursor === null ? [] : ['--cursor', cursor])]);
+        const ids = (page.merchants as { id: string }[]).map((m) => m.id);
+        expect(ids.length).toBeLessThanOrEqual(2);
+        walked.push(...ids);
+        cursor = page.next_cursor as string | null;
+        expect(page.has_more).toBe(cursor !== null);
+      } while (cursor !== null);
+      expect(walked).toEqual(merchants.map((m) => m.id));
+    });
+
+    it.each([
+      ['--limit', '0'],
+      ['--limit', '101'],
+      ['--limit', 'ten'],
+      ['--cursor', 'not-a-cursor'],
+    ])('refuses %s %s with exit 2 naming the flag', async (flag, value) => {
+      const run = await fails(['merchant:list', flag, value]);
+      expect(run.code).toBe(2);
+      expect(run.error.message).toMatch(new RegExp(`^${flag}: `));
+    });
+  });
+
+  describe('shop:list and shop:show', () => {
+    it("lists one merchant's shops newest first in pages, or every merchant's", async () => {
+      const owner = await newMerchant('shops-owner@example.com');
+      const other = await newMerchant('shops-other@example.com');
+      const mine: number[] = [];
+      for (const name of ['One', 'Two', 'Three']) mine.push(Number((await ok(['shop:create', '--merchant', owner, '--name', name])).shop_id));
+      const theirs = Number((await ok(['shop:create', '--merchant', other, '--name', 'Theirs'])).shop_id);
+
+      const first = await ok(['shop:list', '--merchant', owner, '--limit', '2']);
+      expect((first.shops as { id: number }[]).map((s) => s.id)).toEqual([mine[2], mine[1]]);
+      expect(first.has_more).toBe(true);
+      const second = await ok(['shop:list', '--merchant', owner, '--limit', '2', '--cursor', String(first.next_cursor)]);
+      expect(second).toEqual({
+        shops: [expect.objectContaining({ id: mine[0], name: 'One', merchant_id: owner })],
+        has_more: false,
+        next_cursor: null,
+      });
+
+      const everyone = (await ok(['shop:list', '--limit', '100'])).shops as { id: number }[];
+      expect(everyone.slice(0, 4).map((s) => s.id)).toEqual([theirs, mine[2], mine[1], mine[0]]);
+      expect(await ok(['shop:list', '--merchant', '00000000-0000-4000-8000-000000000000'])).toEqual({
+        shops: [],
+        has_more: false,
+        next_cursor: null,
+      });
+    });
+
+    it('shop:show prints the shop as shop:update does, never its secret; an unknown shop is not_found', async () => {
+      const merchantId = await newMerchant('show@example.com');
+      const { shop_id: shopId } = await ok(
+        ['shop:create', '--merchant', merchantId, '--name', 'Shown', '--webhook-url', 'https://93.184.216.34/h', '--webhook-secret-stdin'],
+        {},
+        'hidden-secret',
+      );
+      const shown = await ok(['shop:show', '--shop', String(shopId)]);
+      expect(shown).toEqual(await ok(['shop:update', '--shop', String(shopId)]));
+      expect(shown).toMatchObject({ id: shopId, merchant_id: merchantId, name: 'Shown', has_webhook_secret: true });
+      expect(JSON.stringify(shown)).not.toContain('hidden-secret');
+      expect((await fails(['shop:show', '--shop', '987654'])).error).toEqual({ code: 'common.err.not_found', message: 'Shop not found' });
+      expect((await fails(['shop:show', '--shop', 'abc'])).code).toBe(2);
+      expect((await fails(['shop:list', '--merchant', 'abc'])).code).toBe(2);
+    });
+  });
+
+  describe('link:show and deliveries:list', () => {
+    let linksDb: Db;
+    let notifierDb: Db;
+    let deliveries: DeliveryRepository;
+    let merchantId: string;
+    let shopId: number;
+    let linkId: string;
+
+    /** A delivery of `payment.succeeded` for the link (the inbox keeps the event as it came; only its id matters here). */
+    const linkDelivery = async (paymentLinkId: string): Promise<string> => {
+      const id = randomUUID();
+      const event = { event_id: randomUUID() } as unknown as PaymentSucceededEvent;
+      const delivery = {
+        id,
+        eventId: event.event_id,
+        webhookId: `whk_${id}`,
+        event: 'payment.succeeded' as const,
+        merchantId,
+        shopId,
+        paymentLinkId,
+        body: Buffer.from('{}'),
+        traceparent: null,
+        claim: null,
+      };
+      await deliveries.storeAll([{ event, delivery }]);
+      return id;
+    };
+    const testDelivery = async (): Promise<string> => {
+      const id = randomUUID();
+      await deliveries.addTestDelivery({ id, webhookId: `whk_${id}`, merchantId, shopId, body: Buffer.from('{}') });
+      return id;
+    };
+
+    beforeAll(async () => {
+      await migrateLinks(database.url, log);
+      await migrateNotifier(database.url, log);
+      linksDb = new Db({ url: database.url, schema: LINKS_SCHEMA, log });
+      notifierDb = new Db({ url: database.url, schema: NOTIFIER_SCHEMA, log });
+      deliveries = new DeliveryRepository(notifierDb);
+      merchantId = await newMerchant('deliveries@example.com');
+      shopId = Number((await ok(['shop:create', '--merchant', merchantId, '--name', 'D'])).shop_id);
+      linkId = (await new LinkRepository(linksDb).insert(sampleNewLink({ merchantId, shopId, orderId: 'order-show' }))).id;
+    });
+
+    afterAll(async () => {
+      await linksDb?.close();
+      await notifierDb?.close();
+    });
+
+    it('link:show prints the link as the API does, with its checkout URL and its merchant', async () => {
+      const out = await ok(['link:show', '--link', linkId.toUpperCase()], { PUBLIC_BASE_URL: 'https://pay.example.com/' });
+      expect(out).toMatchObject({
+        id: linkId,
+        merchant_id: merchantId,
+        shop_id: shopId,
+        order_id: 'order-show',
+        amount: '1234.56',
+        status: 'pending',
+        checkout_url: `https://pay.example.com/p/${linkId}`,
+        created_at: expect.stringMatching(/\+03:00$/),
+      });
+      expect((await fails(['link:show', '--link', randomUUID()])).error).toEqual({ code: 'common.err.not_found', message: 'Payment link not found' });
+      expect((await fails(['link:show', '--link', '42'])).code).toBe(2);
+    });
+
+    it("deliveries:list pages through a shop's or a link's deliveries newest first, filtered by status", async () => {
+      const first = await linkDelivery(linkId);
+      const otherLink = await linkDelivery(randomUUID());
+      const test = await testDelivery();
+
+      const byShop = await ok(['deliveries:list', '--shop', String(shopId)]);
+      expect((byShop.deliveries as { id: string }[]).map((d) => d.id)).toEqual([test, otherLink, first]);
+      expect((byShop.deliveries as object[])[2]).toEqual({
+        id: first,
+        webhook_id: `whk_${first}`,
+        payment_link_id: linkId,
+        shop_id: shopId,
+        event: 'payment.succeeded',
+        status: 'pending',
+        attempts: [],
+        attempts_omitted: 0,
+      });
+      const page1 = await ok(['deliveries:list', '--shop', String(shopId), '--limit', '2']);
+      expect(page1).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+      const page2 = await ok(['deliveries:list', '--shop', String(shopId), '--limit', '2', '--cursor', String(page1.next_cursor)]);
+      expect([...(page1.deliveries as { id: string }[]), ...(page2.deliveries as { id: string }[])].map((d) => d.id)).toEqual([
+        test,
+        otherLink,
+        first,
+      ]);
+      expect(page2).toMatchObject({ has_more: false, next_cursor: null });
+
+      expect((await ok(['deliveries:list', '--link', linkId])).deliveries).toEqual([expect.objectContaining({ id: first })]);
+      expect(await ok(['deliveries:list', '--shop', String(shopId), '--status', 'succeeded'])).toEqual({
+        deliveries: [],
+        has_more: false,
+        next_cursor: null,
+      });
+    });
+
+    it.each([
+      ['neither --link nor --shop', [], 2, 'common.err.validation_failed'],
+      ['a bad status', ['--shop', '1', '--status', 'lost'], 2, 'common.err.validation_failed'],
+      ['an unknown shop', ['--shop', '987654'], 1, 'common.err.not_found'],
+      ['an unknown link', ['--link', '00000000-0000-4000-8000-000000000000'], 1, 'common.err.not_found'],
+    ])('deliveries:list refuses %s', async (_name, args, code, errorCode) => {
+      const run = await fails(['deliveries:list', ...args]);
+      expect({ code: run.code, error: run.error.code }).toEqual({ code, error: errorCode });
+    });
   });
 });

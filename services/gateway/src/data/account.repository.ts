@@ -128,7 +128,10 @@ export class AccountRepository {
    * Every merchant, newest first, one keyset page at a time (the operators' `merchant:list`): `limit` rows at most,
    * those after `after` (the last merchant of the previous page) when given.
    */
-  async listMerchants(query: { after: { createdAtMicros: bigint; id: string } | null; limit: number }): Promise<(Merchant & { createdAtMicros: bigint })[]> {
+  async listMerchants(query: {
+    after: { createdAtMicros: bigint; id: string } | null;
+    limit: number;
+  }): Promise<(Merchant & { createdAtMicros: bigint })[]> {
     const rows = await this.db.query<MerchantRow & { created_at_micros: string }>(
       `SELECT ${MERCHANT_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_micros FROM merchants
         WHERE $1::bigint IS NULL OR (created_at, id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::uuid)

@@ -121,6 +121,15 @@ export class ShopRepository implements ShopStore {
     return rows.map(toShop);
   }
 
+  /** Every merchant's shops, newest first, one keyset page at a time: the operators' view (admin CLI `shop:list`). */
+  async listAllShops(query: Omit<ShopPageQuery, 'merchantId'>): Promise<Shop[]> {
+    const rows = await this.db.query<ShopRow>(
+      `SELECT ${SHOP_COLUMNS} FROM shops s WHERE $1::bigint IS NULL OR s.id < $1::bigint ORDER BY s.id DESC LIMIT $2`,
+      [query.beforeId === null ? null : query.beforeId.toString(), query.limit],
+    );
+    return rows.map(toShop);
+  }
+
   /**
    * One statement, so the row lock orders concurrent rotations: SET reads the row as it was, so the secret being
    * replaced becomes the previous one (dropping any earlier previous secret). Unknown shop: not_found.

@@ -1,20 +1,46 @@
 import { z } from 'zod';
-import type { AdminContext } from '../context';
-import { parseFlags } from '../flags';
+import type { Command } from '../command';
+import { checkFlags, readFlags } from '../flags';
+import { withSecret, type SecretSource } from '../secrets';
 
 const flags = z.strictObject({
   email: z.email({ message: 'must be an email address' }).max(254),
-  password: z.string().min(8, { message: 'must be at least 8 characters' }).max(256),
+  password: z
+    .string({ error: 'is required: give it with --password-stdin or ADMIN_MERCHANT_PASSWORD' })
+    .min(8, { message: 'must be at least 8 characters' })
+    .max(256),
   'email-confirmed': z.boolean().default(false),
 });
 
-/** `merchant:create --email E --password P [--email-confirmed]` -> the merchant id and its API key pair. */
-export async function merchantCreate(args: string[], ctx: AdminContext): Promise<object> {
-  const f = parseFlags(args, { email: { type: 'string' }, password: { type: 'string' }, 'email-confirmed': { type: 'boolean' } }, flags);
-  const { merchant, apiKey, apiSecret } = await ctx.accounts().createMerchant({
-    email: f.email,
-    password: f.password,
-    emailConfirmed: f['email-confirmed'],
-  });
-  return { merchant_id: merchant.id, api_key: apiKey, api_secret: apiSecret };
-}
+const PASSWORD: SecretSource = { flag: 'password', stdinFlag: 'password-stdin', envName: 'ADMIN_MERCHANT_PASSWORD' };
+
+/** `merchant:create --email E (--password-stdin | ADMIN_MERCHANT_PASSWORD) [--email-confirmed]` -> the merchant id and its API key pair. */
+export const merchantCreate: Command = {
+  summary: 'create a merchant account and its first API key pair',
+  help: `Usage: merchant:create --email E [--email-confirmed] (--password-stdin | ADMIN_MERCHANT_PASSWORD=... | --password P)
+
+Creates a merchant who signs in with E and the password, and its first API key pair.
+
+  --email E           the sign-in email (unique, case-insensitive)
+  --email-confirmed   mark the email confirmed (the merchant may create shops at once)
+  --password-stdin    read the password from standard input (one trailing newline is dropped)
+  --password P        deprecated: the password lands in shell history and the process list (warns)
+The password (8 to 256 characters) comes from --password-stdin, else --password, else ADMIN_MERCHANT_PASSWORD.
+
+Prints {"merchant_id", "api_key", "api_secret"}; the secret is shown only now.`,
+  async run(args, ctx, io) {
+    const values = readFlags(args, {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      'email-confirmed': { type: 'boolean' },
+    });
+    const f = checkFlags(await withSecret(values, PASSWORD, ctx.env, io), flags);
+    const { merchant, apiKey, apiSecret } = await ctx.accounts().createMerchant({
+      email: f.email,
+      password: f.password,
+      emailConfirmed: f['email-confirmed'],
+    });
+    return { merchant_id: merchant.id, api_key: apiKey, api_secret: apiSecret };
+  },
+};

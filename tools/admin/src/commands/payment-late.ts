@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatMoscow } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import type { LatePayment } from '@pl/links';
-import type { AdminContext } from '../context';
+import type { Command } from '../command';
 import { parseFlags } from '../flags';
 
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -39,8 +39,20 @@ const latePaymentOutput = (late: LatePayment): object => ({
  * `payment:late [--since ISO]` -> `{ "late_payments": [...] }`, oldest first: payments a provider confirmed
  * for links that were no longer pending, each to refund or settle by hand (docs/operations.md, "Late payments").
  */
-export async function paymentLate(args: string[], ctx: AdminContext): Promise<object> {
-  const f = parseFlags(args, { since: { type: 'string' } }, flags);
-  const late = await ctx.latePayments().list(f.since ?? null);
-  return { late_payments: late.map(latePaymentOutput) };
-}
+export const paymentLate: Command = {
+  summary: 'list payments that arrived after their link was closed (to refund or settle by hand)',
+  help: `Usage: payment:late [--since T]
+
+Lists payments a provider confirmed for links that were no longer pending, oldest first
+(docs/operations.md, "Late payments").
+
+  --since T   only those received at or after T: a date (2026-11-24, from midnight Moscow time)
+              or a date-time with its offset (2026-11-24T09:30:00+03:00)
+
+Prints {"late_payments": [...]}.`,
+  async run(args, ctx) {
+    const f = parseFlags(args, { since: { type: 'string' } }, flags);
+    const late = await ctx.latePayments().list(f.since ?? null);
+    return { late_payments: late.map(latePaymentOutput) };
+  },
+};

@@ -1,29 +1,42 @@
 import { z } from 'zod';
 import { notFound } from '@pl/errors';
 import { createShop } from '@pl/shops';
-import type { AdminContext } from '../context';
-import { parseFlags } from '../flags';
-import { shopSettingFlags, shopSettingOptions } from './shop-settings';
+import type { Command } from '../command';
+import { checkFlags, readFlags, uuidFlag } from '../flags';
+import { withSecret } from '../secrets';
+import { SHOP_SETTINGS_HELP, shopSettingFlags, shopSettingOptions, WEBHOOK_SECRET } from './shop-settings';
 
 const flags = z.strictObject({
   ...shopSettingFlags,
-  merchant: z.uuid({ message: 'must be a merchant id (UUID)' }),
+  merchant: uuidFlag('a merchant'),
   name: z.string(),
 });
 
 /** `shop:create --merchant ID --name N [settings]` -> the shop id and its cashier key (shown only now). */
-export async function shopCreate(args: string[], ctx: AdminContext): Promise<object> {
-  const f = parseFlags(args, { ...shopSettingOptions, merchant: { type: 'string' } }, flags);
-  if (!(await ctx.accounts().findById(f.merchant))) throw notFound('Merchant not found');
-  const { shop, cashierKey } = await createShop(ctx.shops(), {
-    merchant_id: f.merchant,
-    name: f.name,
-    status: f.status,
-    fee_payer: f['fee-payer'],
-    crypto_bps: f['crypto-bps'],
-    sbp_bps: f['sbp-bps'],
-    webhook_url: f['webhook-url'] ?? null,
-    webhook_secret: f['webhook-secret'] ?? null,
-  });
-  return { shop_id: shop.id, cashier_key: cashierKey };
-}
+export const shopCreate: Command = {
+  summary: 'create a shop for a merchant; prints its cashier key',
+  help: `Usage: shop:create --merchant ID --name N [settings]
+
+Creates a shop. Defaults: status pending, fee payer merchant, crypto 100 bps, SBP 100 bps, no webhook.
+
+  --merchant ID                 the owner (a merchant id, UUID)
+${SHOP_SETTINGS_HELP}
+
+Prints {"shop_id", "cashier_key"}; the cashier key is shown only now.`,
+  async run(args, ctx, io) {
+    const values = readFlags(args, { ...shopSettingOptions, merchant: { type: 'string' } });
+    const f = checkFlags(await withSecret(values, WEBHOOK_SECRET, ctx.env, io), flags);
+    if (!(await ctx.accounts().findById(f.merchant))) throw notFound('Merchant not found');
+    const { shop, cashierKey } = await createShop(ctx.shops(), {
+      merchant_id: f.merchant,
+      name: f.name,
+      status: f.status,
+      fee_payer: f['fee-payer'],
+      crypto_bps: f['crypto-bps'],
+      sbp_bps: f['sbp-bps'],
+      webhook_url: f['webhook-url'] ?? null,
+      webhook_secret: f['webhook-secret'] ?? null,
+    });
+    return { shop_id: shop.id, cashier_key: cashierKey };
+  },
+};

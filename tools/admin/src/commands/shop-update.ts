@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { updateShop } from '@pl/shops';
-import type { AdminContext } from '../context';
-import { idFlag, parseFlags } from '../flags';
-import { shopOutput, shopSettingFlags, shopSettingOptions } from './shop-settings';
+import type { Command } from '../command';
+import { checkFlags, idFlag, readFlags } from '../flags';
+import { withSecret } from '../secrets';
+import { SHOP_SETTINGS_HELP, shopOutput, shopSettingFlags, shopSettingOptions, WEBHOOK_SECRET } from './shop-settings';
 
 const flags = z.strictObject({ ...shopSettingFlags, shop: idFlag });
 
@@ -10,16 +11,29 @@ const flags = z.strictObject({ ...shopSettingFlags, shop: idFlag });
 const orClear = (value: string | undefined): string | null | undefined => (value === '' ? null : value);
 
 /** `shop:update --shop ID [settings]` -> the shop after the change, secrets left out. */
-export async function shopUpdate(args: string[], ctx: AdminContext): Promise<object> {
-  const f = parseFlags(args, { ...shopSettingOptions, shop: { type: 'string' } }, flags);
-  const shop = await updateShop(ctx.shops(), f.shop, {
-    name: f.name,
-    status: f.status,
-    fee_payer: f['fee-payer'],
-    crypto_bps: f['crypto-bps'],
-    sbp_bps: f['sbp-bps'],
-    webhook_url: orClear(f['webhook-url']),
-    webhook_secret: orClear(f['webhook-secret']),
-  });
-  return shopOutput(shop);
-}
+export const shopUpdate: Command = {
+  summary: "change a shop's settings (status, rates, webhook)",
+  help: `Usage: shop:update --shop ID [settings]
+
+Changes only the settings given. An empty value clears an optional one: --webhook-url '' removes the
+webhook, --webhook-secret '' the secret (no warning: nothing secret is on the command line).
+
+  --shop ID                     the shop's id
+${SHOP_SETTINGS_HELP}
+
+Prints the shop after the change: every setting and "has_webhook_secret", never the secret.`,
+  async run(args, ctx, io) {
+    const values = readFlags(args, { ...shopSettingOptions, shop: { type: 'string' } });
+    const f = checkFlags(await withSecret(values, WEBHOOK_SECRET, ctx.env, io), flags);
+    const shop = await updateShop(ctx.shops(), f.shop, {
+      name: f.name,
+      status: f.status,
+      fee_payer: f['fee-payer'],
+      crypto_bps: f['crypto-bps'],
+      sbp_bps: f['sbp-bps'],
+      webhook_url: orClear(f['webhook-url']),
+      webhook_secret: orClear(f['webhook-secret']),
+    });
+    return shopOutput(shop);
+  },
+};
