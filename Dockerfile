@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Every image of the system from one file, one target each, built from the repository root (BuildKit):
-#   docker build --target gateway  -t payment-links-gateway  .    # likewise links, shops, notifier
+#   docker build --target gateway  -t payment-links-gateway  .    # likewise links, shops, notifier; gateway also carries the admin CLI
 #   docker build --target migrate  -t payment-links-migrate  .    # one-shot: applies every service's migrations
 # The stages `build` and `runtime` are shared, so BuildKit compiles the code and installs the production
 # dependencies once for all five images; a target adds only its own compiled code.
@@ -54,6 +54,14 @@ COPY --from=build /app/services/gateway/dist services/gateway/dist
 COPY services/gateway/migrations services/gateway/migrations
 # The checkout page reads its CSS and script from src (static-assets.ts resolves them from dist).
 COPY services/gateway/src/entry/checkout/assets services/gateway/src/entry/checkout/assets
+# The operators' CLI rides along, so an operator runs it where the cluster's database and bus are reachable:
+#   kubectl exec -i deploy/gateway -- node tools/admin/dist/main.js shop:list
+# It uses the owning services' repositories (their compiled code only: no migrations, nothing of theirs starts).
+COPY --from=build /app/libs/webhook-target/dist libs/webhook-target/dist
+COPY --from=build /app/services/shops/dist services/shops/dist
+COPY --from=build /app/services/links/dist services/links/dist
+COPY --from=build /app/services/notifier/dist services/notifier/dist
+COPY --from=build /app/tools/admin/dist tools/admin/dist
 EXPOSE 8080 9100
 # No curl in slim images: node asks the ops port (OPS_PORT, read at check time) whether the process is alive.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \

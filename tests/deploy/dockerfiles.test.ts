@@ -1,7 +1,8 @@
 // The Dockerfile, checked offline (no Docker engine here): one multi-stage file with a target per image.
 // Everything it COPYs exists (in the build context, or produced by the build stage), the runtime base installs
 // production dependencies from the lockfile, each service target carries exactly the libraries it runs with,
-// runs as a non-root user with a health check, and starts the service.
+// runs as a non-root user with a health check, and starts the service. The gateway image also carries the
+// compiled operators' CLI (tools/admin), so `kubectl exec deploy/gateway -- node tools/admin/dist/main.js ...` works.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readText, exists, emitsDist, projectDependencies, ROOT, SERVICES } from './support/repo';
@@ -107,6 +108,19 @@ const stage = (name: string): Stage => {
   return found;
 };
 const OPS_PORTS: Record<string, number> = { gateway: 9100, links: 9101, shops: 9102, notifier: 9103 };
+/** The admin CLI and the projects it runs with (its project references, transitively). */
+const ADMIN = 'tools/admin';
+const adminProjects = [...projectDependencies(ADMIN)];
+/** What a service target runs: the service itself, and for the gateway the admin CLI too. */
+const projectsOf = (service: string): string[] => [`services/${service}`, ...(service === 'gateway' ? [ADMIN, ...adminProjects] : [])];
+const libsOf = (service: string): string[] =>
+  [
+    ...new Set(
+      projectsOf(service)
+        .flatMap((p) => [...projectDependencies(p)])
+        .filter((p) => p.startsWith('libs/')),
+    ),
+  ].sort();
 const TARGETS = [...SERVICES, 'migrate'];
 
 test('is the one Dockerfile: a build stage, a runtime base and a target per image, and no per-service copies beside it', () => {
@@ -177,11 +191,15 @@ describe.each(SERVICES)('target %s', (service) => {
   });
 
   test('carries exactly the libraries the service runs with (its project references), its migrations and its assets', () => {
-    const needed = [...projectDependencies(`services/${service}`)].filter((p) => p.startsWith('libs/')).sort();
+    const needed = libsOf(service);
     const libs = [...new Set(copied.filter((p) => p.startsWith('libs/')).map((p) => p.split('/').slice(0, 2).join('/')))].sort();
     expect(libs).toEqual(needed);
     for (const lib of needed) expect(copied).toContain(`${lib}/dist`);
-    expect(copied.filter((p) => p.startsWith('services/') && !p.startsWith(`services/${service}/`))).toEqual([]);
+    // Another service's code only as the admin CLI needs it (compiled code: no migrations, no assets).
+    const others = projectsOf(service).filter((p) => p.startsWith('services/') && p !== `services/${service}`);
+    expect(copied.filter((p) => p.startsWith('services/') && !p.startsWith(`services/${service}/`)).sort()).toEqual(
+      others.map((p) => `${p}/dist`).sort(),
+    );
     if (exists(`services/${service}/migrations`)) expect(copied).toContain(`services/${service}/migrations`);
     if (service === 'gateway') expect(copied).toContain('services/gateway/src/entry/checkout/assets');
   });
@@ -200,4 +218,32 @@ test('target migrate is the migrations job: every service migrations folder, the
   ).toEqual(needed);
   expect(copied).toContain('scripts/migrate-all.js');
   expect(migrate.instructions.filter((i) => i.keyword === 'CMD').pop()?.args).toBe('["node", "scripts/migrate-all.js"]');
+});
+
+describe('the admin CLI in the gateway image', () => {
+  const gateway = stage('gateway');
+  const copied = copiedPaths(gateway);
+
+  test('tsc -b builds it: the build references it and it compiles src into dist, main.ts included', () => {
+    const build = JSON.parse(readText('tsconfig.build.json')) as { references: { path: string }[] };
+    expect(build.references.map((r) => r.path)).toContain(ADMIN);
+    expect(emitsDist(ADMIN)).toBe(true);
+    expect(buildStageHas(`/app/${ADMIN}/dist/main.js`)).toBe(true);
+  });
+
+  test('the gateway target copies the compiled CLI and every service it uses from the build stage, and still starts the gateway', () => {
+    const adminCopy = copies(gateway).find((c) => c.sources.includes(`/app/${ADMIN}/dist`));
+    expect(adminCopy).toEqual({ from: 'build', sources: [`/app/${ADMIN}/dist`], dest: `${ADMIN}/dist` });
+    for (const project of adminProjects) expect(copied).toContain(`${project}/dist`);
+    expect(gateway.instructions.filter((i) => i.keyword === 'CMD').pop()?.args).toBe('["node", "services/gateway/dist/main.js"]');
+  });
+
+  test('the runtime base installs its production dependencies: its manifest is among those npm ci reads', () => {
+    // npm links every workspace into node_modules/@pl, so the services it imports resolve to their dist in the image.
+    expect(copiedPaths(stage('runtime'))).toContain(`${ADMIN}/package.json`);
+  });
+
+  test('docs/operations.md shows how to run it in the cluster, with the path the image has', () => {
+    expect(readText('docs/operations.md')).toMatch(/kubectl exec (-i )?deploy\/gateway -- node tools\/admin\/dist\/main\.js shop:list/);
+  });
 });
