@@ -8,6 +8,7 @@ import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
@@ -15,7 +16,7 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
 import { findKubectl, ofKind, render, type K8sObject } from './support/kustomize';
 import { PrometheusRule, type PrometheusRuleObject } from './support/prometheus-rule';
-import { ServiceMonitor } from './support/service-monitor';
+import { ServiceMonitor, type ServiceMonitorObject } from './support/service-monitor';
 import { ROOT, SERVICES, parseEnvFile, readText } from './support/repo';
 import { SECRET_EXAMPLE_FILE, SECRET_NAME, deployment, podSpecOf, resolveContainerEnv, workloads } from './support/workloads';
 
@@ -296,5 +297,150 @@ describe('migrations Job', () => {
 
   test('dev applies it together with the services', () => {
     expect(ofKind(render('overlays/dev'), 'Job').map((j) => j.metadata.name)).toEqual(['payment-links-migrate']);
+  });
+});
+
+describe.each(appOverlays)('k8s/$path placement and way in', ({ path }) => {
+  test('every Deployment spreads its pods over zones and nodes (per ReplicaSet); prod requires the zone spread', () => {
+    for (const name of SERVICES) {
+      const constraints = deployment(render(path), name).spec?.template.spec?.topologySpreadConstraints ?? [];
+      const byKey = new Map(constraints.map((c) => [c.topologyKey, c]));
+      for (const key of ['topology.kubernetes.io/zone', 'kubernetes.io/hostname']) {
+        expect({ name, key, ...byKey.get(key) }).toMatchObject({
+          name,
+          key,
+          maxSkew: 1,
+          labelSelector: { matchLabels: { 'app.kubernetes.io/name': name } },
+          matchLabelKeys: ['pod-template-hash'],
+        });
+      }
+      const zone = byKey.get('topology.kubernetes.io/zone');
+      expect({ name, when: zone?.whenUnsatisfiable }).toEqual({ name, when: path === 'overlays/prod' ? 'DoNotSchedule' : 'ScheduleAnyway' });
+      if (path === 'overlays/prod') expect(zone?.nodeTaintsPolicy).toBe('Honor');
+      expect(byKey.get('kubernetes.io/hostname')?.whenUnsatisfiable).toBe('ScheduleAnyway');
+    }
+  });
+
+  test("an Ingress serves PUBLIC_BASE_URL's host over TLS, to the gateway Service's http port", () => {
+    const objects = render(path);
+    const ingresses = ofKind<IIngress>(objects, 'Ingress');
+    expect(ingresses).toHaveLength(1);
+    const ingress = ingresses[0]!;
+    const gateway = deployment(objects, 'gateway').spec?.template.spec?.containers[0];
+    if (!gateway) throw new Error('gateway has no container');
+    const publicUrl = new URL(resolveContainerEnv(objects, gateway).values.PUBLIC_BASE_URL ?? '');
+    expect(publicUrl.protocol).toBe('https:');
+    expect(ingress.spec?.rules?.map((r) => r.host)).toEqual([publicUrl.hostname]);
+    expect(ingress.spec?.tls).toEqual([{ hosts: [publicUrl.hostname], secretName: expect.any(String) }]);
+    const backends = (ingress.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? []);
+    expect(backends.map((p) => [p.path, p.backend.service])).toEqual([['/', { name: 'gateway', port: { name: 'http' } }]]);
+    const service = ofKind<IService>(objects, 'Service').find((s) => s.metadata?.name === 'gateway');
+    expect(service?.spec?.ports?.map((p) => p.name)).toContain('http');
+    expect(ingress.metadata?.annotations?.['nginx.ingress.kubernetes.io/force-ssl-redirect']).toBe('true');
+  });
+
+  test('a ServiceMonitor scrapes /metrics on the ops port of each of the four Services', () => {
+    const objects = render(path);
+    const monitors = ofKind<ServiceMonitorObject>(objects, 'ServiceMonitor');
+    expect(monitors).toHaveLength(1);
+    const monitor = monitors[0]!;
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'ops', path: '/metrics' })]);
+    const selected = ofKind<IService>(objects, 'Service').filter((s) => {
+      const labels = s.metadata?.labels ?? {};
+      const { matchLabels = {}, matchExpressions = [] } = monitor.spec.selector;
+      return (
+        Object.entries(matchLabels).every(([k, v]) => labels[k] === v) &&
+        matchExpressions.every((e) => (e.operator === 'In' ? (e.values ?? []).includes(labels[e.key] ?? '') : false))
+      );
+    });
+    expect(selected.map((s) => s.metadata?.name).sort()).toEqual([...SERVICES].sort());
+    for (const s of selected) expect(s.spec?.ports?.map((p) => p.name)).toContain('ops');
+  });
+});
+
+describe('sizing (k8s/overlays/prod against docs/deploy.md, "Sizing")', () => {
+  const objects = (): K8sObject[] => render('overlays/prod');
+  const doc = (): string => readText('docs/deploy.md');
+  /** The rows of the first Markdown table whose header starts with `| service |` and names `column`. */
+  const table = (column: string): Record<string, string[]> => {
+    const lines = doc().split('\n');
+    const start = lines.findIndex((l) => l.startsWith('| service |') && l.includes(column));
+    if (start < 0) throw new Error(`docs/deploy.md has no table with the column ${column}`);
+    const rows: Record<string, string[]> = {};
+    for (const line of lines.slice(start + 2)) {
+      if (!line.startsWith('|')) break;
+      const cells = line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim().replace(/\*\*/g, ''));
+      rows[cells[0] ?? ''] = cells.slice(1);
+    }
+    return rows;
+  };
+  const number = (text: string | undefined): number => Number((text ?? '').replace(/[^\d.]/g, ''));
+  const docValue = (label: RegExp): number => {
+    const m = label.exec(doc());
+    if (!m?.[1]) throw new Error(`docs/deploy.md does not state ${label.source}`);
+    return Number(m[1]);
+  };
+
+  /** The most pods a service runs: its autoscaler's maximum or its fixed count, plus the rollout's surge. */
+  const podsAtMost = (name: string): { pods: number; surge: number } => {
+    const hpa = ofKind<IHorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef.name === name);
+    const d = deployment(objects(), name);
+    const pods = hpa?.spec?.maxReplicas ?? d.spec?.replicas ?? 1;
+    const surge = d.spec?.strategy?.rollingUpdate?.maxSurge;
+    if (typeof surge !== 'number') throw new Error(`${name}: maxSurge must be a number of pods`);
+    return { pods, surge };
+  };
+  const poolMax = (name: string): number => {
+    const container = deployment(objects(), name).spec?.template.spec?.containers[0];
+    if (!container) throw new Error(`${name} has no container`);
+    return Number(resolveContainerEnv(objects(), container).values.DATABASE_POOL_MAX);
+  };
+  /** Shops holds one connection of its own per process for LISTEN (shop changes); the others none. */
+  const LISTEN_CONNECTIONS: Record<string, number> = { gateway: 0, links: 0, shops: 1, notifier: 0 };
+
+  test('Postgres connections at the autoscalers maxima, during a rollout, fit max_connections minus the reserve', () => {
+    const rows = table('DATABASE_POOL_MAX');
+    let total = 0;
+    for (const name of SERVICES) {
+      const { pods, surge } = podsAtMost(name);
+      const connections = (pods + surge) * (poolMax(name) + (LISTEN_CONNECTIONS[name] ?? 0));
+      // The documented row matches the rendered manifests: pods, surge, pool, LISTEN, connections.
+      expect({ name, row: (rows[name] ?? []).map(number) }).toEqual({
+        name,
+        row: [pods, surge, poolMax(name), LISTEN_CONNECTIONS[name], connections],
+      });
+      total += connections;
+    }
+    expect(number(rows.total?.[4])).toBe(total);
+    const maxConnections = docValue(/\| `max_connections` \| (\d+) \|/);
+    const reserve = docValue(/\| reserved [^|]*\| (\d+) \|/);
+    expect(reserve).toBeGreaterThanOrEqual(10);
+    expect(total).toBeLessThanOrEqual(maxConnections - reserve);
+  });
+
+  test('memory requests cover the measured peak RSS and limits leave at least half as much again', () => {
+    const rows = table('peak RSS');
+    const mib = (quantity: string | undefined): number => {
+      const m = /^(\d+)(Mi|Gi)$/.exec(quantity ?? '');
+      if (!m) throw new Error(`not a Mi/Gi quantity: ${quantity}`);
+      return Number(m[1]) * (m[2] === 'Gi' ? 1024 : 1);
+    };
+    for (const name of SERVICES) {
+      const resources = deployment(objects(), name).spec?.template.spec?.containers[0]?.resources;
+      const [peak, request, limit] = rows[name] ?? [];
+      const measured = number(peak);
+      expect({ name, measured: measured > 0 }).toEqual({ name, measured: true });
+      // The documented request and limit are the manifests' own.
+      expect({ name, request: resources?.requests?.memory, limit: resources?.limits?.memory }).toEqual({
+        name,
+        request: request?.replace(/`/g, ''),
+        limit: limit?.replace(/`/g, ''),
+      });
+      expect({ name, covered: mib(String(resources?.requests?.memory)) >= measured }).toEqual({ name, covered: true });
+      expect({ name, headroom: mib(String(resources?.limits?.memory)) >= 1.5 * measured }).toEqual({ name, headroom: true });
+    }
   });
 });
