@@ -23,7 +23,7 @@ export const isBlockedAddress = (address: string): boolean => !isPublicAddress(a
 /** Resolves a host name to every address it has. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
-export const resolveWithDns: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+export const resolveWithDns: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, order: 'verbatim' })).map((a) => a.address);
 
 export interface WebhookTargetPolicy {
   /** Lets private, loopback and link-local targets through (local runs and tests). */
