@@ -35,7 +35,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-it('writes no API secret, cashier key, session token, password, webhook secret or provider secret to any log line', async () => {
+it('writes no API secret, cashier key, session token, password, webhook secret or provider secret to any log line, nor any secret the session API reveals', async () => {
   const gateway = processes.find((p) => p.name === 'gateway')!;
   const http = httpClient(`http://127.0.0.1:${gateway.started.port as number}`);
   const webhookSecret = 'whsec-very-secret-value-0123456789';
@@ -59,6 +59,32 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
   const signature = createHmac('sha256', sys.env.PROVIDER_SANDBOX_SECRET!).update(body).digest('hex');
   expect((await http.post('/callbacks/v1/sandbox', body, { headers: { 'X-Provider-Signature': signature } })).status).toBe(200);
   await receiver.nthFor(created.body.id, 1);
+
+  // The session API's calls that reveal a secret, once each, and a password change.
+  const bearer = { Authorization: `Bearer ${session}` };
+  const newKey = await http.post('/api/v1/api-keys', { label: 'log scan' }, { headers: bearer });
+  expect(newKey.status).toBe(201);
+  const reissuedKey = await http.post(`/api/v1/api-keys/${newKey.body.id as string}/reissue`, { grace_minutes: 5 }, { headers: bearer });
+  expect(reissuedKey.status).toBe(201);
+  expect(
+    (await http.get('/merchant/v1/shops', { headers: { 'X-API-Key': reissuedKey.body.public_key, 'X-API-Secret': reissuedKey.body.api_secret } }))
+      .status,
+  ).toBe(200);
+  const rotated = await http.post(`/api/v1/shops/${shop.id}/webhook-secret/rotate`, { overlap_minutes: 10 }, { headers: bearer });
+  expect(rotated.status).toBe(200);
+  const test = await http.post(`/api/v1/shops/${shop.id}/webhook-test`, {}, { headers: bearer });
+  expect(test.status).toBe(202);
+  const reissuedCashier = await http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, {}, { headers: bearer });
+  expect(reissuedCashier.status).toBe(200);
+  expect(
+    (await http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: { Authorization: `Bearer ${reissuedCashier.body.cashier_key}` } }))
+      .status,
+  ).toBe(201);
+  const newPassword = `${merchant.password}-changed`;
+  expect(
+    (await http.post('/api/v1/auth/password', { current_password: merchant.password, new_password: newPassword }, { headers: bearer })).status,
+  ).toBe(204);
+
   expect((await http.post('/api/v1/auth/logout', undefined, { headers: { Cookie: `sid=${session}`, Origin: 'http://localhost:8080' } })).status).toBe(
     204,
   );
@@ -70,6 +96,12 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
     password: merchant.password,
     'webhook secret': webhookSecret,
     'provider secret': sys.env.PROVIDER_SANDBOX_SECRET!,
+    'created API secret': newKey.body.api_secret,
+    'reissued API secret': reissuedKey.body.api_secret,
+    'rotated webhook secret': rotated.body.webhook_secret,
+    'Standard Webhooks secret': rotated.body.standard_webhooks_secret,
+    'reissued cashier key': reissuedCashier.body.cashier_key,
+    'new password': newPassword,
     'identity token secret': sys.env.IDENTITY_TOKEN_SECRET ?? 'dev-only-identity-token-secret-change-me-0123456789',
   };
   const lines = processes.flatMap((p) => p.lines.map((l) => `${p.name}: ${l}`));
