@@ -86,7 +86,8 @@ if [ -z "$MERCHANT_ID" ]; then
     DEMO_EMAIL="demo+$(date +%s)@example.com"
     say "$DEFAULT_DEMO_EMAIL exists without a record of its keys; creating $DEMO_EMAIL instead"
   fi
-  merchant="$(admin merchant:create --email "$DEMO_EMAIL" --password "$DEMO_PASSWORD" --email-confirmed)"
+  # The password goes through stdin, not argv, where `ps` would show it.
+  merchant="$(printf '%s' "$DEMO_PASSWORD" | admin merchant:create --email "$DEMO_EMAIL" --password-stdin --email-confirmed)"
   MERCHANT_ID="$(field merchant_id <<<"$merchant")" API_KEY="$(field api_key <<<"$merchant")"
   API_SECRET="$(field api_secret <<<"$merchant")"
   SHOP_ID=""
