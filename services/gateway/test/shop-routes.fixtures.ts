@@ -44,7 +44,7 @@ export function shopFixtures(harness: () => Harness) {
   type SignedIn = Awaited<ReturnType<typeof signIn>>;
   /** Sign-ins are throttled per address, so a file signs in two merchants once: confirmed and not. */
   const sessions = new Map<boolean, Promise<SignedIn>>();
-  const callsTo = (subject: { name: string }) => harness().calls.filter((c) => c.subject === subject.name);
+  const callsTo = (subject: { name: string }): Harness['calls'] => harness().calls.filter((c) => c.subject === subject.name);
   return {
     signIn,
     /** A merchant signed in to the dashboard: its session as a Bearer header. */
