@@ -86,3 +86,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
     await ctx?.close();
   }
 }
+
+/** What the process prints and exits with for an outcome: the JSON-on-stdout contract of decisions.md. */
+export function renderOutcome(outcome: CliOutcome): { stdout: string; stderr: string; exitCode: number } {
+  if (outcome.ok) return { stdout: 'help' in outcome ? `${outcome.help}\n` : `${JSON.stringify(outcome.result)}\n`, stderr: '', exitCode: 0 };
+  const { code, message, details } = outcome.error;
+  const error = details === undefined ? { code, message } : { code, message, details };
+  return { stdout: '', stderr: `${JSON.stringify({ error })}\n`, exitCode: outcome.exitCode };
+}

@@ -1,4 +1,4 @@
-import { runCli } from './cli';
+import { renderOutcome, runCli } from './cli';
 import type { CliIo } from './secrets';
 
 const io: CliIo = {
@@ -17,11 +17,8 @@ const io: CliIo = {
  * non-zero exit otherwise (warnings, if any, come before it). `--help` prints text on stdout and exits 0.
  */
 void runCli(process.argv.slice(2), process.env, io).then((outcome) => {
-  if (outcome.ok) {
-    process.stdout.write('help' in outcome ? `${outcome.help}\n` : `${JSON.stringify(outcome.result)}\n`);
-    return;
-  }
-  const { code, message, details } = outcome.error;
-  process.stderr.write(`${JSON.stringify({ error: details === undefined ? { code, message } : { code, message, details } })}\n`);
-  process.exitCode = outcome.exitCode;
+  const { stdout, stderr, exitCode } = renderOutcome(outcome);
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  process.exitCode = exitCode;
 });

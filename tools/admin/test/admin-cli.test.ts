@@ -8,6 +8,8 @@ import { AccountRepository, GATEWAY_SCHEMA, migrateGateway } from '@pl/gateway/t
 import { LatePaymentRepository, LinkRepository, LINKS_SCHEMA, migrateLinks, sampleNewLink, type FinalStatus } from '@pl/links/testing';
 import { DeliveryRepository, migrateNotifier, NOTIFIER_SCHEMA } from '@pl/notifier/testing';
 import type { PaymentSucceededEvent } from '@pl/contracts';
+import { renderOutcome, runCli } from '../src/cli';
+import type { CliIo } from '../src/secrets';
 import { DEV_WEBHOOK_SECRET_KEY, migrateShops, SecretBox, ShopRepository, SHOPS_SCHEMA } from '@pl/shops/testing';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -26,8 +28,24 @@ describe('admin CLI', () => {
   let shopsDb: Db;
   let shops: ShopRepository;
 
-  /** Runs the CLI with `stdin` as its standard input (always closed, so a command that reads it never waits). */
-  const admin = (args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<Run> =>
+  /**
+   * Runs a command in this process, as main.ts would, with `stdin` as its standard input and only `env` (plus the
+   * test database) as its environment: a process per call cost about 3 s each under tsx. The process itself is
+   * covered by the tests of `adminProcess` below.
+   */
+  const admin = async (args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<Run> => {
+    let warnings = '';
+    const io: CliIo = {
+      readStdin: () => Promise.resolve(stdin),
+      warn: (message) => {
+        warnings += `${message}\n`;
+      },
+    };
+    const out = renderOutcome(await runCli(args, { DATABASE_URL: database.url, ...env }, io));
+    return { code: out.exitCode, stdout: out.stdout, stderr: warnings + out.stderr };
+  };
+  /** Runs the CLI as a real process (tsx on its source), with `stdin` piped in and closed. */
+  const adminProcess = (args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<Run> =>
     new Promise((resolve) => {
       const child = execFile(
         TSX,
@@ -430,6 +448,31 @@ describe('admin CLI', () => {
       expect(refused.error.code).toBe('common.err.invalid_config');
       expect(refused.error.message).toMatch(/^Cannot store a webhook secret here: .*WEBHOOK_SECRET_KEY must be set in production/);
       expect(await ok(['shop:show', '--shop', String(shopId)])).toMatchObject({ has_webhook_secret: false });
+    });
+  });
+
+  describe('as a process (main.ts)', () => {
+    it('prints one JSON object on stdout and exits 0, reading the secret from the pipe', async () => {
+      const run = await adminProcess(['merchant:create', '--email', 'process@example.com', '--password-stdin'], {}, 'correct horse\n');
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(run.stdout)).toMatchObject({ merchant_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    });
+
+    it('exits non-zero with nothing on stdout and the JSON error as the last stderr line, after a warning', async () => {
+      await newMerchant('process-taken@example.com');
+      const run = await adminProcess(['merchant:create', '--email', 'process-taken@example.com', '--password', 'correct horse']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      const lines = run.stderr.trim().split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+      expect(JSON.parse(lines.at(-1)!)).toMatchObject({ error: { code: 'account.err.email_taken' } });
+    });
+
+    it('prints help as text and exits 0', async () => {
+      const run = await adminProcess(['--help'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' });
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(/^Usage: /);
     });
   });
 
