@@ -1,3 +1,4 @@
+import { appendAuditEvent } from './audit-log.repository';
 import { randomUUID } from 'node:crypto';
 import { returnedRow, type Db } from '@pl/db';
 import { apiKeyInactive, apiKeyLimitReached, AppError, notFound } from '@pl/errors';
@@ -147,16 +148,22 @@ export class AccountRepository {
    * before ends; answers the new epoch, or null for a wrong current password (nothing changes then). The
    * update is conditional on the hash it checked, so of two concurrent changes only one wins.
    */
-  async changePassword(merchantId: string, current: string, next: string): Promise<{ sessionEpoch: number } | null> {
+  async changePassword(merchantId: string, current: string, next: string, ip: string | null): Promise<{ sessionEpoch: number } | null> {
     const rows = await this.db.query<{ password_hash: string }>('SELECT password_hash FROM merchants WHERE id = $1', [merchantId]);
     const checked = rows[0]?.password_hash;
     if (checked === undefined || !(await verifyPassword(current, checked))) return null;
-    const updated = await this.db.query<{ session_epoch: number }>(
-      `UPDATE merchants SET password_hash = $3, session_epoch = session_epoch + 1
-        WHERE id = $1 AND password_hash = $2 RETURNING session_epoch`,
-      [merchantId, checked, await hashPassword(next)],
-    );
-    return updated[0] ? { sessionEpoch: updated[0].session_epoch } : null;
+    const nextHash = await hashPassword(next);
+    return this.db.transaction(async (c) => {
+      const updated = await c.query<{ session_epoch: number }>(
+        `UPDATE merchants SET password_hash = $3, session_epoch = session_epoch + 1
+          WHERE id = $1 AND password_hash = $2 RETURNING session_epoch`,
+        [merchantId, checked, nextHash],
+      );
+      const row = updated.rows[0];
+      if (!row) return null;
+      await appendAuditEvent(c, { merchantId, type: 'account.password_changed', ip, subject: null });
+      return { sessionEpoch: row.session_epoch };
+    });
   }
 
   /** Remembers an address a merchant signed in from; true when it is new for this merchant. */
@@ -183,11 +190,13 @@ export class AccountRepository {
   }
 
   /** A new key, unless the merchant already holds `max` active ones (422 `api_key.err.limit_reached`). */
-  async createApiKey(merchantId: string, label: string | null, max: number): Promise<NewApiKey> {
+  async createApiKey(merchantId: string, label: string | null, max: number, ip: string | null): Promise<NewApiKey> {
     return this.db.transaction(async (c) => {
       await lockMerchant(c, merchantId);
       if ((await countActive(c, merchantId)) >= max) throw apiKeyLimitReached(max);
-      return insertKey(c, merchantId, label);
+      const created = await insertKey(c, merchantId, label);
+      await appendAuditEvent(c, { merchantId, type: 'api_key.created', ip, subject: created.key.publicKey });
+      return created;
     });
   }
 
@@ -195,7 +204,7 @@ export class AccountRepository {
    * A new key in place of an active one, which stops `graceMinutes` from now (at once for 0). The limit counts
    * the old key while its grace lasts. A revoked or expired key is 409 `api_key.err.inactive`.
    */
-  async reissueApiKey(id: string, graceMinutes: number, max: number): Promise<{ replaced: ApiKey; issued: NewApiKey }> {
+  async reissueApiKey(id: string, graceMinutes: number, max: number, ip: string | null): Promise<{ replaced: ApiKey; issued: NewApiKey }> {
     return this.db.transaction(async (c) => {
       // The merchant first, as a create locks it, then the key.
       const owner = await c.query<{ merchant_id: string }>('SELECT merchant_id FROM api_keys WHERE id = $1', [id]);
@@ -209,17 +218,26 @@ export class AccountRepository {
         [id, graceMinutes],
       );
       const issued = await insertKey(c, locked.merchantId, locked.label);
-      return { replaced: toApiKey(returnedRow(replaced.rows)), issued };
+      const old = toApiKey(returnedRow(replaced.rows));
+      await appendAuditEvent(c, {
+        merchantId: locked.merchantId,
+        type: 'api_key.reissued',
+        ip,
+        subject: `${old.publicKey} -> ${issued.key.publicKey}`,
+      });
+      return { replaced: old, issued };
     });
   }
 
   /** Revokes an active key at once; a revoked or expired key is 409 `api_key.err.inactive`. */
-  async revokeApiKey(id: string): Promise<ApiKey> {
+  async revokeApiKey(id: string, ip: string | null): Promise<ApiKey> {
     return this.db.transaction(async (c) => {
       const locked = await lockKey(c, id);
       if (!isActive(locked, await dbNow(c))) throw apiKeyInactive();
       const rows = await c.query<ApiKeyRow>(`UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [id]);
-      return toApiKey(returnedRow(rows.rows));
+      const revoked = toApiKey(returnedRow(rows.rows));
+      await appendAuditEvent(c, { merchantId: revoked.merchantId, type: 'api_key.revoked', ip, subject: revoked.publicKey });
+      return revoked;
     });
   }
 

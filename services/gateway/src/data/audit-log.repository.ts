@@ -2,6 +2,24 @@ import type { Db } from '@pl/db';
 import type { AuditEventType } from '@pl/contracts';
 import type { AuditEntry, AuditRecorder } from '../domain/audit';
 
+/** Anything that runs a parameterised statement: the pool, or the connection of a transaction. */
+interface Queryable {
+  query(sql: string, params: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Appends one audit event. The gateway's own credential changes (API keys, passwords) call it inside the
+ * transaction that makes the change, so the change and its event are committed together or not at all.
+ */
+export async function appendAuditEvent(db: Queryable, entry: AuditEntry): Promise<void> {
+  await db.query('INSERT INTO audit_events (merchant_id, type, ip, subject) VALUES ($1, $2, $3, $4)', [
+    entry.merchantId,
+    entry.type,
+    entry.ip,
+    entry.subject,
+  ]);
+}
+
 /** One audit event as read back, newest first. */
 export interface AuditEventRecord {
   seq: string;
@@ -18,13 +36,9 @@ export interface AuditEventRecord {
 export class AuditLogRepository implements AuditRecorder {
   constructor(private readonly db: Db) {}
 
+  /** For changes made elsewhere (the shops service): recorded after they answered. */
   async record(entry: AuditEntry): Promise<void> {
-    await this.db.query('INSERT INTO audit_events (merchant_id, type, ip, subject) VALUES ($1, $2, $3, $4)', [
-      entry.merchantId,
-      entry.type,
-      entry.ip,
-      entry.subject,
-    ]);
+    await appendAuditEvent(this.db, entry);
   }
 
   /** Up to `limit` events of a merchant older than `before` (a sequence number), newest first, and whether more follow. */

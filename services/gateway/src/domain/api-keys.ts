@@ -1,6 +1,5 @@
 import { ACTIVE_API_KEYS_MAX, uuid, type MerchantIdentity } from '@pl/contracts';
 import { emailNotConfirmed, forbidden, notFound } from '@pl/errors';
-import type { AuditRecorder } from './audit';
 
 /** An API key as the merchant manages it; the secret is kept only as a digest and never read back. */
 export interface ApiKey {
@@ -20,13 +19,16 @@ export interface NewApiKey {
   apiSecret: string;
 }
 
-/** The merchant's keys as stored; create and reissue refuse past `max` active keys, reissue and revoke an inactive key. */
+/**
+ * The merchant's keys as stored; create and reissue refuse past `max` active keys, reissue and revoke an inactive key.
+ * Each change writes its audit event (with `ip`, the caller's address) in the same transaction.
+ */
 interface ApiKeyStore {
   findApiKey(id: string): Promise<ApiKey | null>;
   listApiKeys(merchantId: string): Promise<ApiKey[]>;
-  createApiKey(merchantId: string, label: string | null, max: number): Promise<NewApiKey>;
-  reissueApiKey(id: string, graceMinutes: number, max: number): Promise<{ replaced: ApiKey; issued: NewApiKey }>;
-  revokeApiKey(id: string): Promise<ApiKey>;
+  createApiKey(merchantId: string, label: string | null, max: number, ip: string | null): Promise<NewApiKey>;
+  reissueApiKey(id: string, graceMinutes: number, max: number, ip: string | null): Promise<{ replaced: ApiKey; issued: NewApiKey }>;
+  revokeApiKey(id: string, ip: string | null): Promise<ApiKey>;
 }
 
 /** Tells every gateway replica that a key changed, so none keeps a cached copy of it. */
@@ -36,7 +38,6 @@ interface CredentialChangeNotice {
 
 export interface ApiKeyPorts {
   keys: ApiKeyStore;
-  audit: AuditRecorder;
   changes: CredentialChangeNotice;
 }
 
@@ -58,31 +59,22 @@ export const listApiKeys = (ports: ApiKeyPorts, caller: Caller): Promise<ApiKey[
 
 export async function createApiKey(ports: ApiKeyPorts, caller: Caller, label: string | null): Promise<NewApiKey> {
   if (!caller.identity.email_confirmed) throw emailNotConfirmed('creating API keys');
-  const created = await ports.keys.createApiKey(caller.identity.merchant_id, label, ACTIVE_API_KEYS_MAX);
-  await ports.audit.record({ merchantId: caller.identity.merchant_id, type: 'api_key.created', ip: caller.ip, subject: created.key.publicKey });
-  return created;
+  return ports.keys.createApiKey(caller.identity.merchant_id, label, ACTIVE_API_KEYS_MAX, caller.ip);
 }
 
 /** A new key for an active one, which keeps working `graceMinutes` more (0: stops at once, on every replica). */
 export async function reissueApiKey(ports: ApiKeyPorts, caller: Caller, id: string, graceMinutes: number): Promise<NewApiKey> {
   await ownedKey(ports, caller, id);
   if (!caller.identity.email_confirmed) throw emailNotConfirmed('reissuing API keys');
-  const { replaced, issued } = await ports.keys.reissueApiKey(id, graceMinutes, ACTIVE_API_KEYS_MAX);
+  const { replaced, issued } = await ports.keys.reissueApiKey(id, graceMinutes, ACTIVE_API_KEYS_MAX, caller.ip);
   ports.changes.changed(replaced.publicKey, replaced.expiresAt);
-  await ports.audit.record({
-    merchantId: caller.identity.merchant_id,
-    type: 'api_key.reissued',
-    ip: caller.ip,
-    subject: `${replaced.publicKey} -> ${issued.key.publicKey}`,
-  });
   return issued;
 }
 
 /** Revokes a key at once, on every replica. Needs no confirmed email: a merchant can always protect itself. */
 export async function revokeApiKey(ports: ApiKeyPorts, caller: Caller, id: string): Promise<ApiKey> {
   await ownedKey(ports, caller, id);
-  const revoked = await ports.keys.revokeApiKey(id);
+  const revoked = await ports.keys.revokeApiKey(id, caller.ip);
   ports.changes.changed(revoked.publicKey, revoked.revokedAt);
-  await ports.audit.record({ merchantId: caller.identity.merchant_id, type: 'api_key.revoked', ip: caller.ip, subject: revoked.publicKey });
   return revoked;
 }

@@ -1,17 +1,15 @@
 import { forbidden } from '@pl/errors';
-import type { AuditRecorder } from './audit';
 import type { Caller } from './api-keys';
 
 export interface ChangePasswordPorts {
   accounts: {
-    /** The new session epoch, or null for a wrong current password (nothing changed then). */
-    changePassword(merchantId: string, current: string, next: string): Promise<{ sessionEpoch: number } | null>;
+    /** The new session epoch, or null for a wrong current password (nothing changed then); the audit event is written with the change. */
+    changePassword(merchantId: string, current: string, next: string, ip: string | null): Promise<{ sessionEpoch: number } | null>;
   };
   sessions: {
     /** Keeps one session valid in the new epoch (the caller's own). */
     moveToEpoch(token: string, epoch: number): Promise<void>;
   };
-  audit: AuditRecorder;
 }
 
 /**
@@ -25,8 +23,7 @@ export async function changePassword(
   body: { current_password: string; new_password: string },
 ): Promise<void> {
   const merchantId = caller.identity.merchant_id;
-  const changed = await ports.accounts.changePassword(merchantId, body.current_password, body.new_password);
+  const changed = await ports.accounts.changePassword(merchantId, body.current_password, body.new_password, caller.ip);
   if (!changed) throw forbidden('The current password is wrong');
   await ports.sessions.moveToEpoch(caller.sessionToken, changed.sessionEpoch);
-  await ports.audit.record({ merchantId, type: 'account.password_changed', ip: caller.ip, subject: null });
 }

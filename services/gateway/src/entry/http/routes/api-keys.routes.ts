@@ -49,7 +49,7 @@ const callerOf = (req: Request, res: Response): Caller => ({ identity: identityO
 
 /** `/api/v1/api-keys`: the merchant's API keys, dashboard session only. Secrets are shown by create and reissue, once. */
 export function apiKeysRoutes(deps: HttpDeps): Router {
-  const ports: ApiKeyPorts = { keys: deps.accounts, audit: deps.audit, changes: deps.credentials };
+  const ports: ApiKeyPorts = { keys: deps.accounts, changes: deps.credentials };
   const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
   const router = Router();
   router

@@ -1,0 +1,65 @@
+import { Db } from '@pl/db';
+import { createLogger } from '@pl/telemetry';
+import { createTestDatabase, type TestDatabase } from '@pl/testing';
+import { AccountRepository } from '../src/data/account.repository';
+import { migrateGateway } from '../src/data/migrate';
+
+/**
+ * A credential change of the gateway's own and its audit event are one transaction: when the event cannot be
+ * written, the change does not happen either. The event is made unwritable with an address Postgres refuses
+ * (text with a NUL character), which nothing else in these statements uses.
+ */
+const log = createLogger('audit-atomicity-test', 'silent');
+const UNWRITABLE_IP = 'bad\u0000address';
+let database: TestDatabase;
+let db: Db;
+let accounts: AccountRepository;
+
+beforeAll(async () => {
+  database = await createTestDatabase('audit_atomicity');
+  await migrateGateway(database.url, log);
+  db = new Db({ url: database.url, schema: 'gateway', log });
+  accounts = new AccountRepository(db);
+});
+afterAll(async () => {
+  await db?.close();
+  await database?.drop();
+});
+
+const newMerchant = async (password = 'first-password-1') =>
+  (await accounts.createMerchant({ email: `a-${Date.now()}-${Math.random()}@example.com`, password, emailConfirmed: true })).merchant.id;
+const events = async (merchantId: string) =>
+  (await db.query<{ type: string }>('SELECT type FROM audit_events WHERE merchant_id = $1 ORDER BY seq', [merchantId])).map((r) => r.type);
+
+it('creates no key when its audit event cannot be written, and one key with one event when it can', async () => {
+  const merchantId = await newMerchant();
+  const before = await accounts.listApiKeys(merchantId);
+  await expect(accounts.createApiKey(merchantId, 'x', 10, UNWRITABLE_IP)).rejects.toThrow();
+  expect(await accounts.listApiKeys(merchantId)).toHaveLength(before.length);
+  await accounts.createApiKey(merchantId, 'x', 10, '203.0.113.9');
+  expect(await accounts.listApiKeys(merchantId)).toHaveLength(before.length + 1);
+  expect(await events(merchantId)).toEqual(['api_key.created']);
+});
+
+it('leaves a key active when the audit event of its revocation or reissue cannot be written', async () => {
+  const merchantId = await newMerchant();
+  const [key] = await accounts.listApiKeys(merchantId);
+  await expect(accounts.revokeApiKey(key!.id, UNWRITABLE_IP)).rejects.toThrow();
+  await expect(accounts.reissueApiKey(key!.id, 0, 10, UNWRITABLE_IP)).rejects.toThrow();
+  const after = await accounts.listApiKeys(merchantId);
+  expect(after.map((k) => ({ id: k.id, revokedAt: k.revokedAt, expiresAt: k.expiresAt }))).toEqual([
+    { id: key!.id, revokedAt: null, expiresAt: null },
+  ]);
+  expect(await events(merchantId)).toEqual([]);
+});
+
+it('keeps the old password when the audit event of the change cannot be written', async () => {
+  const merchantId = await newMerchant('first-password-1');
+  await expect(accounts.changePassword(merchantId, 'first-password-1', 'second-password-2', UNWRITABLE_IP)).rejects.toThrow();
+  const merchant = await accounts.findById(merchantId);
+  expect(await accounts.findByLogin(merchant!.email, 'first-password-1')).not.toBeNull();
+  expect(await accounts.changePassword(merchantId, 'first-password-1', 'second-password-2', '203.0.113.9')).toEqual({
+    sessionEpoch: expect.any(Number),
+  });
+  expect(await events(merchantId)).toEqual(['account.password_changed']);
+});
