@@ -9,6 +9,7 @@ import {
   DELIVERY_ATTEMPTS_SHOWN,
   formatMoscow,
   paymentLink,
+  returnUrlProblem,
   subjects,
   type SubjectContract,
 } from '@pl/contracts';
@@ -44,6 +45,7 @@ const LIST_LIMIT_MAX = 100;
 const SHOP_NAME_MAX = 200;
 const WEBHOOK_SECRET_MAX = 256;
 const WEBHOOK_URL_MAX = 2048;
+const RETURN_URL_MAX = 2048;
 const MAX_KOPECKS = 9_999_999_999;
 /** A fee of 10000 bps paid by the client: the buyer pays twice the amount. */
 const MAX_PAYER_KOPECKS = 2 * MAX_KOPECKS;
@@ -59,6 +61,13 @@ const WEBHOOK_URL_NORMALIZED_MAX = WEBHOOK_URL_MAX * 9;
 /** An int4 column at its largest. */
 const INT4_MAX = 2_147_483_647;
 
+/**
+ * A return_url is kept as the merchant sent it and holds no control character (which JSON escapes to 6 bytes), so
+ * its costliest code point is a 4-byte one, which the URL parser takes in a path.
+ */
+const RETURN_URL_PREFIX = 'https://s/';
+const fullReturnUrl = RETURN_URL_PREFIX + '\u{10FFFD}'.repeat(RETURN_URL_MAX - RETURN_URL_PREFIX.length);
+
 const baseUrl = `https://${'p'.repeat(PUBLIC_BASE_URL_MAX - 'https://'.length)}`;
 const latest = new Date('9999-12-30T20:59:59.999Z');
 
@@ -68,6 +77,7 @@ const fullLink = (): LinkRecord => ({
   shopId: Number.MAX_SAFE_INTEGER,
   orderId: heavy(ORDER_ID_MAX),
   description: heavy(DESCRIPTION_MAX),
+  returnUrl: fullReturnUrl,
   currency: 'RUB',
   amount: MAX_KOPECKS,
   feeBps: 10_000,
@@ -147,6 +157,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   linksCreateOnce: () => ({ link: toPaymentLink(fullLink(), baseUrl), replayed: true }),
   linksCancelOnce: () => ({ link: toPaymentLink(fullLink(), baseUrl), replayed: true }),
   linksSettle: () => toPaymentLink(fullLink(), baseUrl),
+  // The service cuts a page of links at a byte budget (a return_url can be long), so the page is as it fits it.
   linksList: () => toPaymentLinkPage({ items: times(LIST_LIMIT_MAX, fullLink), hasMore: true }, baseUrl),
   linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
   linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
@@ -210,6 +221,10 @@ describe('worst-case NATS reply sizes', () => {
     expect(Buffer.byteLength(JSON.stringify(heavy(10)))).toBe(2 + 10 * 6);
     expect(nullPaths(toPaymentLink(fullLink(), baseUrl))).toEqual([]);
     expect(Object.keys(toPaymentLink(fullLink(), baseUrl)).sort()).toEqual(Object.keys(paymentLink.shape).sort());
+    // The longest return_url a create takes, at 4 bytes per code point.
+    expect(returnUrlProblem(fullReturnUrl, { allowHttp: false })).toBeNull();
+    expect(Array.from(fullReturnUrl)).toHaveLength(RETURN_URL_MAX);
+    expect(Buffer.byteLength(JSON.stringify(fullReturnUrl))).toBe(2 + RETURN_URL_PREFIX.length + 4 * (RETURN_URL_MAX - RETURN_URL_PREFIX.length));
   });
 
   it.each(Object.keys(subjects) as (keyof typeof subjects)[])('%s: the fullest reply keeps its contract and fits in one message', (key) => {

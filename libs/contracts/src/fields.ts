@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FEE_PAYERS, MAX_AMOUNT_KOPECKS, parseAmountText, type FeePayer } from '@pl/money';
 import { JsonNumberText } from './json';
-import { freeText, identifierText } from './text';
+import { freeText, identifierText, textProblem } from './text';
 
 /**
  * `amount` as the client sent it: a JSON number (judged by its source text) or a decimal string.
@@ -56,3 +56,33 @@ export const linkDescription = freeText(DESCRIPTION_MAX_LENGTH);
 export const expiresInMinutes = z.number().int().min(1).max(EXPIRES_IN_MINUTES_MAX);
 /** An amount once parsed: what {@link amountInput} produces. */
 export const amountKopecks = z.number().int().min(1).max(Number(MAX_AMOUNT_KOPECKS));
+
+/** The longest `return_url` a link keeps (decisions.md, "Returning the buyer to the shop"). */
+export const RETURN_URL_MAX_LENGTH = 2048;
+
+/**
+ * What is wrong with a `return_url`, in words a client can act on; null when it passes. The text rule first (no
+ * control characters, at most 2048 code points), then the WHATWG URL parser, as a browser reads the link: absolute,
+ * `https` (or `http` where `allowHttp`, a deployment that allows private webhook targets), no user name or password.
+ * Leading or trailing spaces are refused rather than trimmed: the parser would drop them, the link would keep them.
+ */
+export function returnUrlProblem(value: string, options: { allowHttp: boolean }): string | null {
+  const problem = textProblem(value, { max: RETURN_URL_MAX_LENGTH });
+  if (problem !== null) return problem;
+  if (value.trim() !== value) return 'must not begin or end with spaces';
+  const url = URL.parse(value);
+  if (url === null) return 'must be an absolute URL';
+  const schemes = options.allowHttp ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) return options.allowHttp ? 'must be an https or http URL' : 'must be an https URL';
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
+  return null;
+}
+
+/**
+ * A `return_url` as any deployment may take it (https or http); a deployment that allows only https checks
+ * {@link returnUrlProblem} with `allowHttp: false` on top (the gateway does, from its configuration).
+ */
+export const returnUrl = z.string().superRefine((value, ctx) => {
+  const problem = returnUrlProblem(value, { allowHttp: true });
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});

@@ -1,4 +1,5 @@
 import { createLinkBody, listLinksQuery } from './http';
+import { returnUrlProblem } from './fields';
 import { parseJsonPreservingNumbers } from './json';
 
 const parseBody = (json: string) => createLinkBody.safeParse(parseJsonPreservingNumbers(json));
@@ -61,5 +62,50 @@ describe('listLinksQuery', () => {
 
   it('reads limit as a number', () => {
     expect(listLinksQuery.parse({ limit: '100' }).limit).toBe(100);
+  });
+});
+
+describe('return_url', () => {
+  const withUrl = (url: unknown) => parseBody(JSON.stringify({ shop_id: 1, amount: '1', return_url: url }));
+  const problem = (url: unknown) => withUrl(url).error?.issues.find((i) => i.path[0] === 'return_url')?.message;
+
+  it('takes an absolute https URL, an http one (where the deployment allows it, checked by returnUrlProblem), null or none', () => {
+    expect(withUrl('https://shop.example/thanks?order=42#top').success).toBe(true);
+    expect(withUrl('http://localhost:3000/back').success).toBe(true);
+    expect(withUrl(null).success).toBe(true);
+    expect(parseBody('{"shop_id":1,"amount":"1"}').success).toBe(true);
+  });
+
+  it('takes 2048 code points and refuses 2049', () => {
+    const at = (n: number) => `https://s/${'😀'.repeat(n - 'https://s/'.length)}`;
+    expect(withUrl(at(2048)).success).toBe(true);
+    expect(problem(at(2049))).toBe('must be at most 2048 characters');
+  });
+
+  it.each([
+    ['a relative URL', '/thanks', 'must be an absolute URL'],
+    ['a scheme-relative URL', '//shop.example/thanks', 'must be an absolute URL'],
+    ['javascript:', 'javascript:alert(1)', 'must be an https or http URL'],
+    ['data:', 'data:text/html,<script>alert(1)</script>', 'must be an https or http URL'],
+    ['ftp:', 'ftp://shop.example/', 'must be an https or http URL'],
+    ['a user name', 'https://user@shop.example/', 'must not contain a user name or password'],
+    ['a password', 'https://:secret@shop.example/', 'must not contain a user name or password'],
+    ['a control character', 'https://shop.example/\u0000', 'must not contain control characters'],
+    ['a tab inside', 'https://shop.\texample/', 'must not contain control characters'],
+    ['a bidi override', 'https://shop.example/\u202E', 'must not contain bidirectional override or isolate characters'],
+    ['a leading space', ' https://shop.example/', 'must not begin or end with spaces'],
+    ['an empty string', '', 'must not be empty'],
+    ['a number', 42, 'Invalid input: expected string, received number'],
+  ])('refuses %s, naming return_url', (_what, url, message) => {
+    expect(withUrl(url).success).toBe(false);
+    expect(problem(url)).toBe(message);
+  });
+});
+
+describe('returnUrlProblem', () => {
+  it('refuses http where the deployment allows https only', () => {
+    expect(returnUrlProblem('http://shop.example/', { allowHttp: false })).toBe('must be an https URL');
+    expect(returnUrlProblem('HTTPS://Shop.Example/', { allowHttp: false })).toBeNull();
+    expect(returnUrlProblem('javascript:alert(1)', { allowHttp: false })).toBe('must be an https URL');
   });
 });

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { amountInput, CURSOR_MAX_LENGTH, linkDescription, expiresInMinutes, linkStatus, linkOrderId, PAGE_LIMIT_MAX, positiveId } from './fields';
+import {
+  amountInput,
+  CURSOR_MAX_LENGTH,
+  linkDescription,
+  expiresInMinutes,
+  linkStatus,
+  linkOrderId,
+  PAGE_LIMIT_MAX,
+  positiveId,
+  returnUrl,
+} from './fields';
 import { identifierText } from './text';
 
 /**
@@ -13,6 +23,8 @@ export const createLinkBody = z.strictObject({
   order_id: linkOrderId.nullable().optional(),
   description: linkDescription.nullable().optional(),
   expires_in_minutes: expiresInMinutes.optional(),
+  /** Where the checkout page sends the buyer back once the link is over (fields.ts, returnUrlProblem). */
+  return_url: returnUrl.nullable().optional(),
 });
 export type CreateLinkBody = z.output<typeof createLinkBody>;
 

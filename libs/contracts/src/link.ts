@@ -7,6 +7,7 @@ export const paymentLink = z.object({
   shop_id: positiveId,
   order_id: z.string().nullable(),
   description: z.string().nullable(),
+  return_url: z.string().nullable(),
   currency: z.literal('RUB'),
   amount: moneyText,
   fee_bps: z.number().int(),

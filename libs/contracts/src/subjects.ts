@@ -8,6 +8,7 @@ import {
   linkOrderId,
   PAGE_LIMIT_MAX,
   positiveId,
+  returnUrl,
   uuid,
 } from './fields';
 import { identifierText } from './text';
@@ -45,6 +46,7 @@ export const createLinkCommand = z.strictObject({
   order_id: linkOrderId.nullable(),
   description: linkDescription.nullable(),
   expires_in_minutes: expiresInMinutes,
+  return_url: returnUrl.nullable(),
 });
 export type CreateLinkCommand = z.infer<typeof createLinkCommand>;
 

@@ -97,6 +97,7 @@ export async function startGateway(
       providers: callbackVerifiersFrom(config),
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
       publicOrigin: new URL(config.PUBLIC_BASE_URL).origin,
+      allowHttpReturnUrl: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       audit: auditLog,
       auditLog,
       credentials,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
+import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, flag, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
 export { DEV_PROVIDER_SANDBOX_SECRET };
@@ -37,6 +37,11 @@ const gatewayEnv = {
   TRUST_PROXY_HOPS: intSetting({ min: 0, max: 10, default: 0 }),
   /** HMAC key the sandbox provider signs its callbacks with (`X-Provider-Signature`). */
   PROVIDER_SANDBOX_SECRET: z.string().min(32).default(DEV_PROVIDER_SANDBOX_SECRET),
+  /**
+   * The deployments' one rule for private targets, read here for links' `return_url`: `true` (local runs, tests) also
+   * takes an `http` return_url; refused in production (libs/config), where only https is taken.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
 };
 
 export type GatewayConfig = ReturnType<typeof loadConfig>;

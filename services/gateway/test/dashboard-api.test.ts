@@ -95,7 +95,7 @@ describe('cashier keys', () => {
       [subjects.shopsByCashierKey.name, { kind: 'service', service: 'gateway' }],
       [subjects.linksCreate.name, { kind: 'merchant', merchant_id: m.id, auth: 'cashier', shop_id: 42, email_confirmed: true }],
     ]);
-    expect(h.calls[1]?.payload).toEqual({ amount_kopecks: 9999, order_id: 'A-1', description: null, expires_in_minutes: 1440 });
+    expect(h.calls[1]?.payload).toEqual({ amount_kopecks: 9999, order_id: 'A-1', description: null, expires_in_minutes: 1440, return_url: null });
   });
 
   it('is accepted on POST /api/v1/payment-links too, with shop_id optional', async () => {

@@ -35,6 +35,7 @@ export const sampleLink = (over: Partial<PaymentLink> = {}): PaymentLink => {
     shop_id: 1,
     order_id: null,
     description: null,
+    return_url: null,
     currency: 'RUB',
     amount: '10.00',
     fee_bps: 100,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { paymentLink } from '@pl/contracts';
+import { paymentLink, subjects } from '@pl/contracts';
 import { apiKey, cashier, instantOf, platform, PUBLIC_BASE_URL, session, startLinksSystem, type LinksSystem } from './support/links-system';
 
 const MOSCOW_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/;
@@ -34,6 +34,7 @@ describe('links.create', () => {
       shop_id: shopId,
       order_id: 'order-1',
       description: 'Two coffees',
+      return_url: null,
       currency: 'RUB',
       amount: '1234.56',
       fee_bps: 150,
@@ -62,6 +63,28 @@ describe('links.create', () => {
     });
     expect(Math.abs(instantOf(link.created_at) - Date.now())).toBeLessThan(60_000);
     expect(instantOf(link.expires_at ?? '') - instantOf(link.created_at)).toBe(90 * 60_000);
+  });
+
+  it('stores return_url as sent and gives it back in the link, the list and the buyer-safe view', async () => {
+    const url = 'https://shop.example/thanks?order=42&lang=ru#done';
+    const link = await system.createLink(apiKey(merchant), { shop_id: shopId, return_url: url });
+    expect(link.return_url).toBe(url);
+    const rows = await system.linksDb.query<{ return_url: string | null }>('SELECT return_url FROM payment_links WHERE id = $1', [link.id]);
+    expect(rows[0]).toEqual({ return_url: url });
+    await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toMatchObject({ return_url: url });
+    await expect(system.bus.request(subjects.linksPublicGet, { id: link.id }, platform)).resolves.toMatchObject({ return_url: url });
+    const page = await system.bus.request(
+      subjects.linksList,
+      { limit: 100, cursor: null, status: null, shop_id: shopId, order_id: null },
+      apiKey(merchant),
+    );
+    expect(page.payment_links.find((l) => l.id === link.id)?.return_url).toBe(url);
+  });
+
+  it('gives return_url as null where the create had none', async () => {
+    const link = await system.createLink(apiKey(merchant), { shop_id: shopId });
+    expect(link.return_url).toBeNull();
+    await expect(system.bus.request(subjects.linksPublicGet, { id: link.id }, platform)).resolves.toMatchObject({ return_url: null });
   });
 
   it('keeps both rates on the stored link so a later method selection can recompute', async () => {

@@ -11,7 +11,7 @@ const claim = (key: string, asked = 'body-1', route = 'merchant-v1-create'): Ide
   key_sha256: sha256(key),
   fingerprint: sha256(asked),
 });
-const CREATE: CreateLinkCommand = { amount_kopecks: 10000, order_id: null, description: null, expires_in_minutes: 1440 };
+const CREATE: CreateLinkCommand = { amount_kopecks: 10000, order_id: null, description: null, expires_in_minutes: 1440, return_url: null };
 
 describe('Idempotency-Keys kept by the links service', () => {
   let system: LinksSystem;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { createLinkBody, listLinksQuery, uuid, type CreateLinkBody, type CreateLinkCommand, type ListLinksCommand } from '@pl/contracts';
+import {
+  createLinkBody,
+  listLinksQuery,
+  returnUrlProblem,
+  uuid,
+  type CreateLinkBody,
+  type CreateLinkCommand,
+  type ListLinksCommand,
+} from '@pl/contracts';
 import { notFound } from '@pl/errors';
 
 const DEFAULT_EXPIRES_IN_MINUTES = 1440;
@@ -11,29 +19,48 @@ const toCreateLinkCommand = (parsed: CreateLinkBody): CreateLinkCommand => {
     order_id: parsed.order_id ?? null,
     description: parsed.description ?? null,
     expires_in_minutes: parsed.expires_in_minutes ?? DEFAULT_EXPIRES_IN_MINUTES,
+    return_url: parsed.return_url ?? null,
   };
   if (parsed.shop_id !== undefined) command.shop_id = parsed.shop_id;
   return command;
 };
 
+export interface CreateLinkOptions {
+  /** Account keys and sessions name the shop; cashier keys carry theirs, so a body shop_id is optional there. */
+  requireShopId: boolean;
+  /** An `http` return_url, only where the deployment allows private webhook targets (local runs, tests). */
+  allowHttpReturnUrl: boolean;
+}
+
 /** A transform runs only on a body that passed its schema, so a missing shop_id is named only then. */
-const createLinkInputs = {
-  shopIdOptional: createLinkBody.transform(toCreateLinkCommand),
-  shopIdRequired: createLinkBody.transform((parsed, ctx) => {
-    if (parsed.shop_id === undefined) {
+const buildCreateLinkInput = ({ requireShopId, allowHttpReturnUrl }: CreateLinkOptions) =>
+  createLinkBody.transform((parsed, ctx) => {
+    if (requireShopId && parsed.shop_id === undefined) {
       ctx.issues.push({ code: 'invalid_type', expected: 'number', input: undefined, path: ['shop_id'], message: 'shop_id is required' });
       return z.NEVER;
     }
+    // The contract takes http and https alike; this deployment's rule is applied here, still as a validation error.
+    const returnUrl = parsed.return_url ?? null;
+    const problem = returnUrl === null ? null : returnUrlProblem(returnUrl, { allowHttp: allowHttpReturnUrl });
+    if (problem !== null) {
+      ctx.issues.push({ code: 'custom', input: returnUrl, path: ['return_url'], message: problem });
+      return z.NEVER;
+    }
     return toCreateLinkCommand(parsed);
-  }),
-};
+  });
 
-/**
- * The create body, parsed into the command the links service takes. `requireShopId` is true for account keys
- * and sessions; cashier keys carry their shop, so a body shop_id is optional there (links checks it).
- */
-export const createLinkInput = (options: { requireShopId: boolean }) =>
-  options.requireShopId ? createLinkInputs.shopIdRequired : createLinkInputs.shopIdOptional;
+const createLinkInputs = new Map<string, ReturnType<typeof buildCreateLinkInput>>();
+
+/** The create body, parsed into the command the links service takes; one schema per combination of options. */
+export const createLinkInput = (options: CreateLinkOptions) => {
+  const key = `${options.requireShopId}:${options.allowHttpReturnUrl}`;
+  let schema = createLinkInputs.get(key);
+  if (schema === undefined) {
+    schema = buildCreateLinkInput(options);
+    createLinkInputs.set(key, schema);
+  }
+  return schema;
+};
 
 /** The list query, parsed into the links service's command with its defaults. */
 export const listLinksInput = listLinksQuery.transform((q): ListLinksCommand => ({

@@ -53,9 +53,9 @@ export function insertLinkStatement(link: NewLink): Statement {
   return {
     text: `INSERT INTO payment_links (id, merchant_id, shop_id, order_id, description, currency, amount, fee_bps,
        fee_percent_bp, crypto_bps, sbp_bps, fee_payer, payer_amount, merchant_credit, platform_revenue, status,
-       expires_at)
+       expires_at, return_url)
      VALUES ($1, $2, $3, $4, $5, 'RUB', $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending',
-       now() + $15::int * interval '1 minute')
+       now() + $15::int * interval '1 minute', $16)
      RETURNING ${COLUMNS}`,
     params: [
       link.id,
@@ -73,6 +73,7 @@ export function insertLinkStatement(link: NewLink): Statement {
       link.merchantCredit,
       link.platformRevenue,
       link.expiresInMinutes,
+      link.returnUrl,
     ],
   };
 }

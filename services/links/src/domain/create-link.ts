@@ -39,6 +39,7 @@ async function newLinkFor(deps: LinkDeps, who: MerchantIdentity, command: Create
     shopId: shop.id,
     orderId: command.order_id,
     description: command.description,
+    returnUrl: command.return_url,
     amount: command.amount_kopecks,
     // Before a method is selected the link is priced at the crypto rate.
     feeBps: shop.crypto_bps,

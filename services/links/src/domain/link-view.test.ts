@@ -1,7 +1,8 @@
 import { paymentLink, paymentLinkPage } from '@pl/contracts';
 import { decodeCursor } from './cursor';
 import type { LinkRecord } from './link';
-import { toPaymentLink, toPaymentLinkPage } from './link-view';
+import { toBuyerLinkView } from './buyer-view';
+import { LINK_PAGE_BYTES_MAX, toPaymentLink, toPaymentLinkPage } from './link-view';
 import { sampleLinkRecord } from './sample-link.fixture';
 
 const BASE = 'https://pay.example.com';
@@ -74,5 +75,43 @@ describe('toPaymentLinkPage', () => {
   it('has no cursor on the last page', () => {
     expect(toPaymentLinkPage({ items: [record()], hasMore: false }, BASE).next_cursor).toBeNull();
     expect(toPaymentLinkPage({ items: [], hasMore: false }, BASE)).toEqual({ payment_links: [], has_more: false, next_cursor: null });
+  });
+});
+
+describe('return_url', () => {
+  it('is null when unset and carried as stored otherwise, in the link and the buyer-safe view', () => {
+    expect(toPaymentLink(record(), BASE).return_url).toBeNull();
+    const url = 'https://shop.example/thanks?order=42';
+    expect(toPaymentLink(record({ returnUrl: url }), BASE).return_url).toBe(url);
+    expect(toBuyerLinkView(record({ returnUrl: url }), 'Shop', BASE).return_url).toBe(url);
+    expect(toBuyerLinkView(record(), 'Shop', BASE).return_url).toBeNull();
+  });
+});
+
+describe('a page at its byte budget', () => {
+  /** A link with the longest return_url (2048 code points of 4 bytes) and description. */
+  const heavy = (n: number): LinkRecord =>
+    record({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      createdAtMicros: BigInt(1000 - n),
+      description: '😀'.repeat(1024),
+      returnUrl: `https://s/${'😀'.repeat(2038)}`,
+    });
+
+  it('stops before LINK_PAGE_BYTES_MAX, says more follow and points the cursor at the last link it kept', () => {
+    const items = Array.from({ length: 100 }, (_, i) => heavy(i));
+    const page = toPaymentLinkPage({ items, hasMore: false }, BASE);
+    expect(page.payment_links.length).toBeGreaterThan(1);
+    expect(page.payment_links.length).toBeLessThan(100);
+    expect(page.payment_links.map((l) => l.id)).toEqual(items.slice(0, page.payment_links.length).map((l) => l.id));
+    expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(LINK_PAGE_BYTES_MAX + 1024);
+    expect(page.has_more).toBe(true);
+    const last = items[page.payment_links.length - 1];
+    expect(decodeCursor(page.next_cursor ?? '')).toEqual({ createdAtMicros: last?.createdAtMicros, id: last?.id });
+  });
+
+  it('always keeps one link, so paging never stalls', () => {
+    const huge = record({ description: '😀'.repeat(1024 * 300) });
+    expect(toPaymentLinkPage({ items: [huge, record()], hasMore: false }, BASE).payment_links).toHaveLength(1);
   });
 });

@@ -15,6 +15,7 @@ export function toPaymentLink(link: LinkRecord, publicBaseUrl: string): PaymentL
     shop_id: link.shopId,
     order_id: link.orderId,
     description: link.description,
+    return_url: link.returnUrl,
     currency: link.currency,
     amount: formatKopecks(link.amount),
     fee_bps: link.feeBps,
@@ -48,14 +49,32 @@ export interface LinkPage {
 }
 
 /**
+ * The bytes of links one page may carry. A page travels as one NATS message (1 MiB by default), and a link at its
+ * longest (order_id, description and a 2048-character return_url in 4-byte characters) is about 18 KB, so 100 of
+ * them would not fit: such a page stops early, with `has_more`, and the cursor goes on from its last link. 100 links
+ * whose order_id and description are at their longest (no return_url) still fit whole.
+ */
+export const LINK_PAGE_BYTES_MAX = 768 * 1024;
+
+/**
  * A page of the list as `links.list` answers it: the links once, `payment_links` written last (the gateway
- * adds the `payments` alias when it answers over HTTP, so a full page crosses the bus once).
+ * adds the `payments` alias when it answers over HTTP, so a full page crosses the bus once). It keeps the links
+ * that fit {@link LINK_PAGE_BYTES_MAX} (always at least one, so paging never stalls).
  */
 export function toPaymentLinkPage(page: LinkPage, publicBaseUrl: string): PaymentLinkPage {
-  const last = page.items[page.items.length - 1];
+  const links: PaymentLink[] = [];
+  let bytes = 0;
+  for (const record of page.items) {
+    const link = toPaymentLink(record, publicBaseUrl);
+    bytes += Buffer.byteLength(JSON.stringify(link));
+    if (links.length > 0 && bytes > LINK_PAGE_BYTES_MAX) break;
+    links.push(link);
+  }
+  const hasMore = page.hasMore || links.length < page.items.length;
+  const last = page.items[links.length - 1];
   return {
-    has_more: page.hasMore,
-    next_cursor: page.hasMore && last ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null,
-    payment_links: page.items.map((l) => toPaymentLink(l, publicBaseUrl)),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null,
+    payment_links: links,
   };
 }

@@ -8,6 +8,8 @@ export interface LinkRecord {
   shopId: number;
   orderId: string | null;
   description: string | null;
+  /** Where the checkout page sends the buyer back once the link is over. */
+  returnUrl: string | null;
   currency: 'RUB';
   amount: number;
   /** Rate of the selected method; the crypto rate until a method is selected. */
@@ -44,6 +46,7 @@ export interface NewLink {
   shopId: number;
   orderId: string | null;
   description: string | null;
+  returnUrl: string | null;
   amount: number;
   feeBps: number;
   feePercentBp: number;

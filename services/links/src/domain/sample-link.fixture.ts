@@ -13,6 +13,7 @@ export const sampleNewLink = (over: Partial<NewLink> = {}): NewLink => ({
   shopId: 42,
   orderId: null,
   description: null,
+  returnUrl: null,
   amount: 123456,
   feeBps: 150,
   feePercentBp: 150,

@@ -117,7 +117,7 @@ export async function startLinksSystem(label: string, linksEnv: NodeJS.ProcessEn
     createLink(identity, command) {
       return bus.request(
         subjects.linksCreate,
-        { amount_kopecks: 10000, order_id: null, description: null, expires_in_minutes: 1440, ...command },
+        { amount_kopecks: 10000, order_id: null, description: null, expires_in_minutes: 1440, return_url: null, ...command },
         identity,
       );
     },

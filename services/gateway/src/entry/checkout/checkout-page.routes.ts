@@ -6,7 +6,7 @@ import { requestIdOf } from '../http/context';
 import type { HttpDeps } from '../http/deps';
 import { toClientError } from '../http/middlewares/error-handler';
 import { wrongMethod } from '../http/middlewares/not-found';
-import { renderCheckoutMain, renderPanel } from './checkout-view';
+import { renderCheckoutMain, renderPanel, RETURN_AFTER_SECONDS } from './checkout-view';
 import { chooseLanguage, fromAcceptLanguage, isLanguage, LANGUAGE_COOKIE, type Language } from './language';
 import { isolatedText } from './html';
 import { MESSAGES } from './messages';
@@ -90,7 +90,8 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
       const view = await deps.links.publicGet(toLinkId(req.params.id), requestIdOf(res));
       const main = await renderCheckoutMain(view, lang, new Date());
       const title = MESSAGES[lang].htmlTitle(isolatedText(view.shop_name));
-      sendHtml(res, 200, lang, renderDocument({ lang, title, main, assets, withScript: view.status === 'pending' }));
+      const refresh = view.status === 'paid' && view.return_url !== null ? { url: view.return_url, seconds: RETURN_AFTER_SECONDS } : undefined;
+      sendHtml(res, 200, lang, renderDocument({ lang, title, main, assets, withScript: view.status === 'pending', ...(refresh && { refresh }) }));
     } catch (e) {
       sendErrorPage(res, lang, e);
     }

@@ -1,5 +1,5 @@
 import type { BuyerLinkView } from '@pl/contracts';
-import { renderPanel } from './checkout-view';
+import { renderPanel, RETURN_AFTER_SECONDS } from './checkout-view';
 
 const NOW = new Date('2026-11-22T10:00:00+03:00');
 
@@ -7,6 +7,7 @@ const link = (over: Partial<BuyerLinkView> = {}): BuyerLinkView => ({
   id: '5b1c3b9e-8f0e-4a57-9d7c-0b6a4f7f2c11',
   shop_id: 1,
   description: 'Coffee',
+  return_url: null,
   currency: 'RUB',
   amount: '1000.00',
   fee_bps: 100,
@@ -102,5 +103,32 @@ describe('renderPanel', () => {
   it('says when the payment was made on the success view', async () => {
     const page = await render({ status: 'paid', paid_at: '2026-11-22T09:45:00+03:00' });
     expect(page).toContain('<time datetime="2026-11-22T09:45:00+03:00" data-testid="paid-at">22 November 2026 at 09:45 (Moscow time)</time>');
+  });
+
+  describe('the way back to the shop', () => {
+    const url = 'https://shop.example/thanks?order=42&x="><script>alert(1)</script>';
+    const escaped = 'https://shop.example/thanks?order=42&amp;x=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;';
+
+    it.each([
+      ['paid', 'ru', 'Вернуться в магазин'],
+      ['expired', 'en', 'Return to the shop'],
+      ['canceled', 'ru', 'Вернуться в магазин'],
+      ['failed', 'en', 'Return to the shop'],
+    ] as const)('links a %s link back to its return_url (%s), escaped', async (status, lang, label) => {
+      const page = await render({ status, return_url: url, paid_at: status === 'paid' ? '2026-11-22T09:45:00+03:00' : null }, lang);
+      expect(page).toContain(`href="${escaped}" rel="noreferrer" data-testid="return-to-shop"`);
+      expect(page).toContain(`>${label}</a>`);
+      expect(page).not.toContain('<script>');
+    });
+
+    it('sends the buyer back by itself only once the link is paid', async () => {
+      expect(await render({ status: 'paid', return_url: url })).toContain(`data-return-after-ms="${RETURN_AFTER_SECONDS * 1000}"`);
+      expect(await render({ status: 'expired', return_url: url })).not.toContain('data-return-after-ms');
+    });
+
+    it('offers no way back while pending, nor without a return_url', async () => {
+      expect(await render({ return_url: url })).not.toContain('return-to-shop');
+      expect(await render({ status: 'paid', return_url: null })).not.toContain('return-to-shop');
+    });
   });
 });

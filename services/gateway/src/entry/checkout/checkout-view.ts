@@ -109,6 +109,25 @@ async function details(view: BuyerLinkView, lang: Language, t: Messages): Promis
     </section>`;
 }
 
+/** How long a paid page with a return_url stays before it sends the buyer back to the shop. */
+export const RETURN_AFTER_SECONDS = 5;
+
+/**
+ * The way back to the merchant's site once the link is over. A paid page also goes there by itself: the
+ * server-rendered page through a `<meta http-equiv="refresh">` (page-layout.ts), a page whose script swapped the
+ * paid panel in through `data-return-after-ms`. The URL passed the contract (https, or http where allowed).
+ */
+function returnLink(view: BuyerLinkView, t: Messages): SafeHtml | null {
+  if (view.return_url === null) return null;
+  const auto = view.status === 'paid';
+  return html`<p class="return">
+        ${auto ? html`<span class="muted" data-testid="returning">${t.returningToShop}</span>` : null}
+        <a class="button secondary" href="${view.return_url}" rel="noreferrer" data-testid="return-to-shop"${
+          auto ? html` data-return-after-ms="${RETURN_AFTER_SECONDS * 1000}"` : null
+        }>${t.returnToShop}</a>
+      </p>`;
+}
+
 function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
   const paid = view.status === 'paid';
   const [heading, text] =
@@ -128,6 +147,7 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
           ? html`<p>${t.paidText}</p><p class="paid-at">${t.paidAt}: <time datetime="${paidAt}" data-testid="paid-at">${formatDateTime(paidAt, lang)}</time></p>`
           : html`<p>${text}</p><p class="muted">${t.noPayment}</p>`
       }
+      ${returnLink(view, t)}
     </section>`;
 }
 

@@ -47,6 +47,10 @@ export interface Messages {
   failedHeading: string;
   failedText: string;
   noPayment: string;
+  /** The link back to the merchant's site, on a link that is over (when the merchant gave a return_url). */
+  returnToShop: string;
+  /** On a paid page with a return_url: the page goes there by itself. */
+  returningToShop: string;
   statusChanged: string;
   notFoundTitle: string;
   notFoundText: string;
@@ -102,6 +106,8 @@ const ru: Messages = {
   failedHeading: 'Платёж не прошёл',
   failedText: 'Платёжная система отклонила платёж. Вернитесь в магазин, чтобы попробовать снова.',
   noPayment: 'Оплата по этой ссылке невозможна.',
+  returnToShop: 'Вернуться в магазин',
+  returningToShop: 'Через несколько секунд мы вернём вас в магазин.',
   statusChanged: 'Статус платежа изменился',
   notFoundTitle: 'Ссылка на оплату не найдена',
   notFoundText: 'Проверьте адрес страницы или запросите у магазина новую ссылку.',
@@ -158,6 +164,8 @@ const en: Messages = {
   failedHeading: 'The payment failed',
   failedText: 'The payment provider declined the payment. Go back to the shop to try again.',
   noPayment: 'This link can no longer be paid.',
+  returnToShop: 'Return to the shop',
+  returningToShop: 'We will take you back to the shop in a few seconds.',
   statusChanged: 'The payment status changed',
   notFoundTitle: 'Payment link not found',
   notFoundText: 'Check the address of the page or ask the shop for a new payment link.',

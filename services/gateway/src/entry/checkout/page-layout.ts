@@ -10,6 +10,11 @@ export interface DocumentParts {
   assets: CheckoutAssets;
   /** Only pages that can change (a pending link) load the script; final and error pages need none. */
   withScript: boolean;
+  /**
+   * Where the page goes by itself, and after how long: a `<meta http-equiv="refresh">`, which works without the
+   * script (a final page loads none) and which the CSP does not govern, unlike an inline script.
+   */
+  refresh?: { url: string; seconds: number };
 }
 
 const languageSwitch = (lang: Language): SafeHtml => html`<nav class="langs" aria-label="${MESSAGES[lang].languageNav}">
@@ -32,6 +37,7 @@ export function renderDocument(parts: DocumentParts): string {
   <meta name="robots" content="noindex, nofollow">
   <meta name="referrer" content="no-referrer">
   <meta name="color-scheme" content="light">
+  ${parts.refresh ? html`<meta http-equiv="refresh" content="${parts.refresh.seconds}; url=${new URL(parts.refresh.url).href}">` : null}
   <title>${parts.title}</title>
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="${assets.style.href}">

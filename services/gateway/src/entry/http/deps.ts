@@ -32,6 +32,8 @@ export interface HttpDeps {
   secureCookies: boolean;
   /** `PUBLIC_BASE_URL`'s origin: cookie-authenticated state changes must come from it (CSRF). */
   publicOrigin: string;
+  /** A link's return_url may be `http`: the deployment allows private webhook targets (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  allowHttpReturnUrl: boolean;
   /** The append-only audit log of credential changes. */
   audit: AuditRecorder;
   /** The same log, read back (`GET /api/v1/audit-events`). */

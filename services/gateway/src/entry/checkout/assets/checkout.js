@@ -86,6 +86,7 @@
         var status = next.getAttribute('data-status');
         var target = focusId ? document.getElementById(focusId) : null;
         if (status !== oldStatus && status !== 'pending') {
+          returnToShopLater();
           var heading = document.getElementById('final-heading');
           announce(heading ? heading.textContent : msg('status-changed'));
           if (hadFocus && heading) heading.focus();
@@ -100,6 +101,20 @@
         refreshing = null;
       });
     return refreshing;
+  }
+
+  // A paid panel with the merchant's return_url: go back to the shop after the delay the server set
+  // (a page that was paid when it loaded does the same through its meta refresh).
+  function returnToShopLater() {
+    var link = document.querySelector('#checkout [data-return-after-ms]');
+    if (!link) return;
+    var href = link.href;
+    window.setTimeout(
+      function () {
+        window.location.assign(href);
+      },
+      Number(link.getAttribute('data-return-after-ms')) || 5000,
+    );
   }
 
   function schedulePoll() {

@@ -18,12 +18,16 @@ const sendJsonText = (res: Response, status: number, json: Buffer): void => {
  * shop_id out, and only where `shopId` says so.
  */
 export const createLink = (
-  deps: Pick<HttpDeps, 'links' | 'idempotency' | 'log'>,
+  deps: Pick<HttpDeps, 'links' | 'idempotency' | 'log' | 'allowHttpReturnUrl'>,
   idempotencyRoute: string,
   shopId: 'required' | 'unless-cashier',
 ): RequestHandler =>
   route({
-    body: (res) => createLinkInput({ requireShopId: shopId === 'required' || identityOf(res).auth !== 'cashier' }),
+    body: (res) =>
+      createLinkInput({
+        requireShopId: shopId === 'required' || identityOf(res).auth !== 'cashier',
+        allowHttpReturnUrl: deps.allowHttpReturnUrl,
+      }),
     idempotency: idempotency(deps.idempotency, idempotencyRoute, deps.log),
     handle: async ({ res, body, idempotencyClaim }) => {
       if (idempotencyClaim) sendLinkAnswer(res, 201, await deps.links.createOnce(identityOf(res), body, idempotencyClaim, requestIdOf(res)));
