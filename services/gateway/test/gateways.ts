@@ -98,22 +98,3 @@ export type Gateways = Awaited<ReturnType<typeof startGateways>>;
 
 /** `Authorization: Bearer` for a session token. */
 export const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
-
-/**
- * Calls `probe` every 10 ms until `done` holds for its answer or `limitMs` have passed since `since`;
- * answers how long after `since` it held (or null when it never did).
- */
-export async function msUntil(
-  since: number,
-  probe: () => Promise<ApiResponse>,
-  done: (res: ApiResponse) => boolean,
-  limitMs = 1000,
-): Promise<number | null> {
-  for (;;) {
-    const res = await probe();
-    const elapsed = performance.now() - since;
-    if (done(res)) return elapsed;
-    if (elapsed > limitMs) return null;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
