@@ -16,6 +16,8 @@ DEMO_FILE=".local/demo.json"
 DEFAULT_DEMO_EMAIL="demo@example.com"
 DEMO_EMAIL="$DEFAULT_DEMO_EMAIL"
 DEMO_PASSWORD="${DEMO_PASSWORD:-demo-password-2026}"
+# The demo shop's webhooks go to a sample receiver on this machine (examples/webhook-receivers, README "Quickstart").
+DEMO_WEBHOOK_URL="http://127.0.0.1:${DEMO_WEBHOOK_PORT:-4242}/webhooks"
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/payment_links}"
 export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
@@ -65,13 +67,15 @@ admin() { npm run --silent admin -- "$@"; }
 # Reads one field of a JSON object given on stdin (jq may be missing on a fresh machine; node is not).
 field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s)[process.argv[1]];process.stdout.write(v==null?"":String(v))})' "$1"; }
 sql() { psql "$DATABASE_URL" -tAq -v ON_ERROR_STOP=1 -c "$1"; }
+# A fresh webhook secret: 256 random bits, base64url (the rotation in the dashboard makes the same kind).
+new_webhook_secret() { node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))'; }
 
-MERCHANT_ID="" API_KEY="" API_SECRET="" SHOP_ID="" CASHIER_KEY=""
+MERCHANT_ID="" API_KEY="" API_SECRET="" SHOP_ID="" CASHIER_KEY="" WEBHOOK_SECRET=""
 if [ -f "$DEMO_FILE" ]; then
   MERCHANT_ID="$(field merchant_id <"$DEMO_FILE")" API_KEY="$(field api_key <"$DEMO_FILE")"
   API_SECRET="$(field api_secret <"$DEMO_FILE")" SHOP_ID="$(field shop_id <"$DEMO_FILE")"
   CASHIER_KEY="$(field cashier_key <"$DEMO_FILE")" DEMO_EMAIL="$(field email <"$DEMO_FILE")"
-  DEMO_PASSWORD="$(field password <"$DEMO_FILE")"
+  DEMO_PASSWORD="$(field password <"$DEMO_FILE")" WEBHOOK_SECRET="$(field webhook_secret <"$DEMO_FILE")"
   # The record is only good while the database still holds that merchant and key (a dropped database
   # or a fresh one behind DATABASE_URL makes it stale).
   if [ "$(sql "SELECT count(*) FROM gateway.api_keys WHERE public_key = '${API_KEY//\'/}' AND merchant_id::text = '${MERCHANT_ID//\'/}' AND revoked_at IS NULL")" != "1" ]; then
@@ -94,23 +98,34 @@ if [ -z "$MERCHANT_ID" ]; then
   say "demo merchant $DEMO_EMAIL created"
 fi
 
-if [ -n "$SHOP_ID" ] && admin shop:update --shop "$SHOP_ID" --status approved >/dev/null; then
+# The shop's webhook secret goes through stdin too. A record from before the demo shop had one gets one now.
+if [ -n "$SHOP_ID" ] && [ -n "$WEBHOOK_SECRET" ] && admin shop:update --shop "$SHOP_ID" --status approved >/dev/null; then
   say "demo shop $SHOP_ID: approved"
+elif [ -n "$SHOP_ID" ] && WEBHOOK_SECRET="$(new_webhook_secret)" && printf '%s' "$WEBHOOK_SECRET" |
+  admin shop:update --shop "$SHOP_ID" --status approved --webhook-url "$DEMO_WEBHOOK_URL" --webhook-secret-stdin >/dev/null; then
+  say "demo shop $SHOP_ID: approved, webhooks to $DEMO_WEBHOOK_URL with a new secret"
 else
-  shop="$(admin shop:create --merchant "$MERCHANT_ID" --name "Demo shop" --status approved)"
+  WEBHOOK_SECRET="$(new_webhook_secret)"
+  shop="$(printf '%s' "$WEBHOOK_SECRET" | admin shop:create --merchant "$MERCHANT_ID" --name "Demo shop" --status approved \
+    --webhook-url "$DEMO_WEBHOOK_URL" --webhook-secret-stdin)"
   SHOP_ID="$(field shop_id <<<"$shop")" CASHIER_KEY="$(field cashier_key <<<"$shop")"
-  say "demo shop $SHOP_ID created"
+  say "demo shop $SHOP_ID created, webhooks to $DEMO_WEBHOOK_URL"
 fi
+# The same secret as the Standard Webhooks libraries take it: `whsec_` + base64 of its UTF-8 bytes.
+STANDARD_WEBHOOKS_SECRET="whsec_$(node -e 'process.stdout.write(Buffer.from(process.argv[1], "utf8").toString("base64"))' "$WEBHOOK_SECRET")"
 
 node -e 'const [f, ...kv] = process.argv.slice(1); const o = {}; for (let i = 0; i < kv.length; i += 2) o[kv[i]] = kv[i + 1];
   require("fs").writeFileSync(f, JSON.stringify(o, null, 2) + "\n", { mode: 0o600 });' "$DEMO_FILE" \
   email "$DEMO_EMAIL" password "$DEMO_PASSWORD" merchant_id "$MERCHANT_ID" api_key "$API_KEY" \
-  api_secret "$API_SECRET" shop_id "$SHOP_ID" cashier_key "$CASHIER_KEY"
+  api_secret "$API_SECRET" shop_id "$SHOP_ID" cashier_key "$CASHIER_KEY" webhook_secret "$WEBHOOK_SECRET"
 cat >.local/demo.env <<EOF
 export API_KEY='$API_KEY'
 export API_SECRET='$API_SECRET'
 export CASHIER_KEY='$CASHIER_KEY'
 export SHOP_ID='$SHOP_ID'
+# The demo shop's webhook secret (its webhooks go to $DEMO_WEBHOOK_URL), plain and in the whsec_ form.
+export WEBHOOK_SECRET='$WEBHOOK_SECRET'
+export STANDARD_WEBHOOKS_SECRET='$STANDARD_WEBHOOKS_SECRET'
 # Local runs may point shops' webhooks at a listener on this machine (the admin CLI checks targets too).
 export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 EOF
@@ -147,14 +162,19 @@ if [ "$ready" -eq 1 ]; then
  export API_SECRET='$API_SECRET'
  export CASHIER_KEY='$CASHIER_KEY'
  export SHOP_ID='$SHOP_ID'
+ export WEBHOOK_SECRET='$WEBHOOK_SECRET'
+ export STANDARD_WEBHOOKS_SECRET='$STANDARD_WEBHOOKS_SECRET'
  (the same lines are in .local/demo.env: source .local/demo.env)
+
+ The demo shop's webhooks go to $DEMO_WEBHOOK_URL; a sample receiver that verifies them:
+ source .local/demo.env && PORT=${DEMO_WEBHOOK_PORT:-4242} node examples/webhook-receivers/node/standard-webhooks.mjs
 
  Create a payment link (route 1):
  curl -sS -X POST $GATEWAY_URL/merchant/v1/payment-links \\
    -H "X-API-Key: \$API_KEY" -H "X-API-Secret: \$API_SECRET" -H 'Content-Type: application/json' \\
    -d "{\\"shop_id\\": \$SHOP_ID, \\"amount\\": \\"1500.00\\", \\"order_id\\": \\"demo-1\\"}"
 
- More examples: README.md. Ctrl-C stops everything.
+ Pay it: npm run --silent admin -- payment:confirm --link <its id>. More: README.md "Quickstart". Ctrl-C stops everything.
 ========================================================================================
 
 EOF
