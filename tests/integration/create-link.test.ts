@@ -13,6 +13,7 @@ const LINK_FIELDS = [
   'shop_id',
   'order_id',
   'description',
+  'return_url',
   'currency',
   'amount',
   'fee_bps',

@@ -73,6 +73,7 @@ const bodyKeys = fc.constantFrom(
   'order_id',
   'description',
   'expires_in_minutes',
+  'return_url',
   'currency',
   'method',
   'network',
