@@ -20,6 +20,7 @@ import { merchantShopsRoutes } from './http/routes/merchant-shops.routes';
 import { sessionDeliveriesRoutes } from './http/routes/session-deliveries.routes';
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
+import { docsRoutes } from './docs/docs.routes';
 
 /**
  * The merchant-facing HTTP API. No body parser is mounted globally: create routes read JSON
@@ -50,6 +51,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   // `/api/v1/me` and `/api/v1/auth/password`.
   app.use('/api/v1', accountRoutes(deps));
   app.use('/dashboard', dashboardRoutes(deps));
+  app.use('/docs', docsRoutes(deps));
   app.use('/p', checkoutRoutes(deps));
   app.use('/p', checkoutPageRoutes(deps));
   app.use('/callbacks/v1', providerCallbackRoutes(deps));
