@@ -102,7 +102,7 @@ describe('the docs routes', () => {
     }
     expect(await (await fetch(base + bundleSrc)).text()).toBe(BUNDLE);
     const start_ = await (await fetch(base + startSrc)).text();
-    expect(start_).toContain('Scalar.createApiReference(\'#api-reference\', {"url":"/openapi.json","withDefaultFonts":false');
+    expect(start_).toContain('Scalar.createApiReference(\'#reference\', {"url":"/openapi.json","withDefaultFonts":false');
     const stale = await fetch(`${base}/docs/assets/api-reference.js?v=000000000000`);
     expect(stale.headers.get('cache-control')).toBe('no-cache');
     expect((await fetch(`${base}/docs/assets/api-reference.js`)).headers.get('cache-control')).toBe('no-cache');

@@ -18,7 +18,7 @@ const BUNDLE_FILE = 'api-reference.js';
  * no "try it" client (it would offer Scalar's proxy), no AI agent chat (Scalar's servers), no developer toolbar;
  * the document is the gateway's own, same origin.
  */
-const START_SCRIPT = `Scalar.createApiReference('#api-reference', ${JSON.stringify({
+const START_SCRIPT = `Scalar.createApiReference('#reference', ${JSON.stringify({
   url: '/openapi.json',
   withDefaultFonts: false,
   telemetry: false,
@@ -84,7 +84,7 @@ const page = (bundle: Asset, start: Asset): string => `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body>
-<div id="api-reference"></div>
+<div id="reference"></div>
 <script src="/docs/assets/${BUNDLE_FILE}?v=${bundle.version}"></script>
 <script src="/docs/assets/start.js?v=${start.version}"></script>
 </body>

@@ -1,0 +1,97 @@
+// GET /docs in a real browser (Debian's Chromium): Scalar renders the API reference from the gateway's own
+// /openapi.json under the page's strict CSP, contacting no other host and breaking no CSP rule.
+import type { Browser, Page } from 'playwright-core';
+import { startSystem, type TestSystem } from '../support/system';
+import { foreignRequests, launchBrowser, openTab, screenshot, type BuyerTab } from './browser';
+
+let sys: TestSystem;
+let browser: Browser;
+const tabs: BuyerTab[] = [];
+
+beforeAll(async () => {
+  [sys, browser] = await Promise.all([startSystem(), launchBrowser()]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await sys?.stop();
+});
+afterEach(async () => {
+  // Whatever the test did, the page talked to nobody but the gateway and broke no CSP rule.
+  for (const t of tabs.splice(0)) {
+    expect(foreignRequests(t, sys.baseUrl)).toEqual([]);
+    expect(t.errors.filter((e) => /Content Security Policy|Refused to|violates/i.test(e))).toEqual([]);
+    await t.close();
+  }
+});
+
+const tab = async (): Promise<BuyerTab> => {
+  const t = await openTab(browser, { locale: 'en-US' });
+  tabs.push(t);
+  return t;
+};
+
+/** A small document of our own, with what a reference shows: tags, summaries, a request body, a response schema. */
+const STUB_SPEC = {
+  openapi: '3.1.0',
+  info: { title: 'Stub payment links API', version: '1.0.0', description: 'A stub for the docs page test.' },
+  paths: {
+    '/merchant/v1/payment-links': {
+      post: {
+        operationId: 'createStubLink',
+        summary: 'Create a stub payment link',
+        tags: ['Payment links'],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { type: 'object', required: ['amount'], properties: { amount: { type: 'string', example: '1000.00' } } } },
+          },
+        },
+        responses: {
+          '201': { description: 'Created', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } },
+        },
+      },
+    },
+    '/merchant/v1/payment-links/{id}': {
+      get: {
+        operationId: 'readStubLink',
+        summary: 'Read a stub payment link',
+        tags: ['Payment links'],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': { description: 'The link' }, '404': { description: 'No such link' } },
+      },
+    },
+  },
+};
+
+/** Serves `spec` as the gateway's /openapi.json to this tab (same origin: the page cannot tell). */
+const stubSpec = (page: Page, spec: unknown) =>
+  page.route(`${sys.baseUrl}/openapi.json`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(spec) }));
+
+const openDocs = async (page: Page) => {
+  const res = await page.goto(`${sys.baseUrl}/docs`);
+  if (!res) throw new Error('no response for /docs');
+  return res;
+};
+
+describe('the API reference at /docs', () => {
+  it('renders the operations of /openapi.json under a strict CSP, from the gateway alone', async () => {
+    const t = await tab();
+    await stubSpec(t.page, STUB_SPEC);
+    const res = await openDocs(t.page);
+    expect(res.status()).toBe(200);
+    const csp = res.headers()['content-security-policy'] ?? '';
+    expect(csp).toMatch(/^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-/);
+    expect(csp).not.toMatch(/unsafe-eval|https?:/);
+
+    await t.page.getByRole('heading', { name: 'Create a stub payment link' }).waitFor();
+    await t.page.getByRole('heading', { name: 'Read a stub payment link' }).waitFor();
+    expect(await t.page.getByRole('heading', { name: 'Stub payment links API' }).isVisible()).toBe(true);
+    // Styled (the hashed style elements applied): the layout has a sidebar beside the content, not raw stacked markup.
+    expect(await t.page.evaluate<string>("getComputedStyle(document.querySelector('.scalar-app') ?? document.body).display")).not.toBe('inline');
+    await screenshot(t.page, 'docs-reference');
+
+    // The page asked the gateway for its scripts and the document, and nothing else anywhere.
+    const own = t.requests.map((u) => new URL(u).pathname);
+    expect(own).toEqual(expect.arrayContaining(['/docs', '/docs/assets/api-reference.js', '/docs/assets/start.js', '/openapi.json']));
+  });
+});
