@@ -88,6 +88,8 @@ describe('the API reference at /docs', () => {
     expect(await t.page.getByRole('heading', { name: 'Stub payment links API' }).isVisible()).toBe(true);
     // Styled (the hashed style elements applied): the layout has a sidebar beside the content, not raw stacked markup.
     expect(await t.page.evaluate<string>("getComputedStyle(document.querySelector('.scalar-app') ?? document.body).display")).not.toBe('inline');
+    // Nothing offers Scalar's hosted services (agent chat, MCP, the request client that goes through its proxy).
+    expect(await t.page.getByText(/Generate MCP|Ask AI|Test Request/).count()).toBe(0);
     await screenshot(t.page, 'docs-reference');
 
     // The page asked the gateway for its scripts and the document, and nothing else anywhere.

@@ -15,8 +15,8 @@ const BUNDLE_FILE = 'api-reference.js';
 
 /**
  * Our own start script: a file, not inline, so `script-src 'self'` holds. No fonts from Scalar's CDN, no telemetry,
- * no "try it" client (it would offer Scalar's proxy), no AI agent chat (Scalar's servers), no developer toolbar;
- * the document is the gateway's own, same origin.
+ * no "try it" client (it would offer Scalar's proxy), no AI agent chat nor "Generate MCP" (Scalar's services), no
+ * developer toolbar; the document is the gateway's own, same origin.
  */
 const START_SCRIPT = `Scalar.createApiReference('#reference', ${JSON.stringify({
   url: '/openapi.json',
@@ -26,6 +26,7 @@ const START_SCRIPT = `Scalar.createApiReference('#reference', ${JSON.stringify({
   hideTestRequestButton: true,
   showDeveloperTools: 'never',
   agent: { disabled: true },
+  mcp: { disabled: true },
 })});\n`;
 
 /**
