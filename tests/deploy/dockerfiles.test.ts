@@ -247,3 +247,27 @@ describe('the admin CLI in the gateway image', () => {
     expect(readText('docs/operations.md')).toMatch(/kubectl exec (-i )?deploy\/gateway -- node tools\/admin\/dist\/main\.js shop:list/);
   });
 });
+
+test('the gateway image carries the API reference bundle: the gateway build copies it into dist, which the target ships whole', () => {
+  // `/docs` serves services/gateway/dist/docs/api-reference.js (docs.routes.ts); the package it comes from is a dev
+  // dependency, so only the build stage has it and the production install must not be needed for it.
+  const gatewayPackage = JSON.parse(readText('services/gateway/package.json')) as {
+    scripts: Record<string, string>;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  expect(gatewayPackage.scripts.build).toContain('node src/entry/docs/copy-bundle.mjs');
+  expect(readText('services/gateway/src/entry/docs/copy-bundle.mjs')).toMatch(/'\.\.\/\.\.\/\.\.\/dist\/docs'[\s\S]*'api-reference\.js'/);
+  expect(readText('services/gateway/src/entry/docs/docs.routes.ts')).toMatch(/'\.\.\/\.\.\/\.\.\/dist\/docs'[\s\S]*'api-reference\.js'/);
+  expect(gatewayPackage.devDependencies['@scalar/api-reference']).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(gatewayPackage.dependencies['@scalar/api-reference']).toBeUndefined();
+  expect(readText('package.json')).toMatch(/"build": "[^"]*npm run build -w services\/gateway/);
+  expect(copies(stage('gateway'))).toContainEqual({ from: 'build', sources: ['/app/services/gateway/dist'], dest: 'services/gateway/dist' });
+  // The build stage installs dev dependencies (no --omit=dev), so the bundle is there to copy.
+  expect(
+    stage('build')
+      .instructions.filter((i) => i.keyword === 'RUN')
+      .map((i) => i.args)
+      .join(' '),
+  ).not.toMatch(/--omit=dev|--production/);
+});
