@@ -29,6 +29,7 @@ COPY libs/contracts/package.json libs/contracts/
 COPY libs/db/package.json libs/db/
 COPY libs/errors/package.json libs/errors/
 COPY libs/money/package.json libs/money/
+COPY libs/openapi/package.json libs/openapi/
 COPY libs/telemetry/package.json libs/telemetry/
 COPY libs/testing/package.json libs/testing/
 COPY libs/webhook-target/package.json libs/webhook-target/
@@ -46,6 +47,7 @@ FROM runtime AS gateway
 COPY --from=build /app/libs/errors/dist libs/errors/dist
 COPY --from=build /app/libs/money/dist libs/money/dist
 COPY --from=build /app/libs/contracts/dist libs/contracts/dist
+COPY --from=build /app/libs/openapi/dist libs/openapi/dist
 COPY --from=build /app/libs/bus/dist libs/bus/dist
 COPY --from=build /app/libs/db/dist libs/db/dist
 COPY --from=build /app/libs/config/dist libs/config/dist

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test [-- jest args]`: local dependencies (Postgres, Redis, NATS, a Kafka mock unless KAFKA_BROKERS is
-# set) -> build -> typecheck -> lint -> format check -> knip -> jest. Exits with the first failing step's code, else
+# set) -> build -> typecheck -> lint -> format check -> knip -> OpenAPI lint -> jest. Exits with the first failing step's code, else
 # jest's; stops the Kafka mock it started.
 set -euo pipefail
 
@@ -40,6 +40,10 @@ npm run --silent format:check >/dev/null
 echo "test: looking for unused code and unlisted dependencies (knip)" >&2
 npx knip --no-progress
 npx knip --no-progress --strict --dependencies
+# The OpenAPI document as committed (docs/openapi.json, what GET /openapi.json serves; a jest test fails when it is stale)
+# against Redocly's recommended rules (redocly.yaml): zero errors. Offline: no telemetry, no update check.
+echo "test: linting the OpenAPI document (redocly)" >&2
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint docs/openapi.json --format=summary
 
 RESULTS=".local/jest-results.json"
 rm -f "$RESULTS"

@@ -1,7 +1,10 @@
 /**
- * Domain errors: one class per kind, a stable `domain.err.reason` code, and one table that maps a kind
- * to an HTTP status. Domain code throws these; transports (HTTP, NATS, Kafka) only serialize them.
+ * Domain errors: one class per kind, a stable `domain.err.reason` code from the catalogue (catalogue.ts), and one
+ * table that maps a kind to an HTTP status. Domain code throws these; transports (HTTP, NATS, Kafka) only serialize them.
  */
+import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from './catalogue';
+
+export { ERROR_CATALOGUE, isErrorCode, type CatalogueEntry, type ErrorCode } from './catalogue';
 
 export type ErrorKind =
   | 'validation'
@@ -51,6 +54,7 @@ export interface FieldIssue {
 /** The error as it travels between services and to clients: never a stack. */
 export interface WireError {
   kind: ErrorKind;
+  /** A catalogue code; typed as text because it arrives from another process. */
   code: string;
   message: string;
   details?: FieldIssue[];
@@ -59,7 +63,7 @@ export interface WireError {
 export class AppError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: readonly FieldIssue[],
   ) {
@@ -77,51 +81,52 @@ export class AppError extends Error {
     return wire;
   }
 
+  /** Every service builds its errors from the same catalogue; a code it does not hold is an internal error. */
   static fromWire(wire: WireError): AppError {
+    if (!isErrorCode(wire.code)) return new AppError('internal', 'common.err.internal', wire.message);
     return new AppError(wire.kind, wire.code, wire.message, wire.details);
   }
 }
 
+/** The HTTP status of a catalogue code. */
+export const httpStatusOf = (code: ErrorCode): number => HTTP_STATUS_BY_KIND[ERROR_CATALOGUE[code].kind];
+
+/** An error of a catalogue code, of the kind the catalogue gives it. */
+const fromCatalogue = (code: ErrorCode, message: string, details?: readonly FieldIssue[]): AppError =>
+  new AppError(ERROR_CATALOGUE[code].kind, code, message, details);
+
 /** 400 validation_failed; `details` names every offending field, so a client can point at each. */
 export const validationFailed = (message: string, details: readonly FieldIssue[]): AppError =>
-  new AppError('validation', 'common.err.validation_failed', message, details);
+  fromCatalogue('common.err.validation_failed', message, details);
 /** 400 validation_failed for one field: `field` and the message say what is wrong with it. */
 export const invalidField = (field: string, message: string, code = 'custom'): AppError =>
   validationFailed(`${field || 'input'} ${message}`, [{ field, code, message }]);
-export const invalidJson = (message = 'Request body is not valid JSON'): AppError => new AppError('invalid_json', 'common.err.invalid_json', message);
-export const unauthorized = (message = 'Missing or invalid credentials'): AppError =>
-  new AppError('unauthorized', 'common.err.unauthorized', message);
-export const forbidden = (message = 'Access to this resource is not allowed'): AppError => new AppError('forbidden', 'common.err.forbidden', message);
-export const notFound = (message = 'Resource not found'): AppError => new AppError('not_found', 'common.err.not_found', message);
-export const methodNotAllowed = (message = 'Method not allowed on this route'): AppError =>
-  new AppError('method_not_allowed', 'common.err.method_not_allowed', message);
-export const payloadTooLarge = (message = 'Request body exceeds 64 KiB'): AppError =>
-  new AppError('payload_too_large', 'common.err.payload_too_large', message);
+export const invalidJson = (message = 'Request body is not valid JSON'): AppError => fromCatalogue('common.err.invalid_json', message);
+export const unauthorized = (message = 'Missing or invalid credentials'): AppError => fromCatalogue('common.err.unauthorized', message);
+export const forbidden = (message = 'Access to this resource is not allowed'): AppError => fromCatalogue('common.err.forbidden', message);
+export const notFound = (message = 'Resource not found'): AppError => fromCatalogue('common.err.not_found', message);
+export const methodNotAllowed = (message = 'Method not allowed on this route'): AppError => fromCatalogue('common.err.method_not_allowed', message);
+export const payloadTooLarge = (message = 'Request body exceeds 64 KiB'): AppError => fromCatalogue('common.err.payload_too_large', message);
 export const unsupportedMediaType = (message = 'Content-Type must be application/json'): AppError =>
-  new AppError('unsupported_media_type', 'common.err.unsupported_media_type', message);
+  fromCatalogue('common.err.unsupported_media_type', message);
 /** By default the key's reuse for another request; the gateway also says when the first one is still in progress. */
 export const idempotencyConflict = (message = 'This Idempotency-Key was already used with a different request body'): AppError =>
-  new AppError('conflict', 'common.err.idempotency_conflict', message);
-export const rateLimited = (message = 'Too many requests'): AppError => new AppError('rate_limited', 'common.err.rate_limited', message);
-export const unavailable = (message = 'A dependency is unavailable; retry later'): AppError =>
-  new AppError('unavailable', 'common.err.unavailable', message);
-export const internal = (message = 'Internal error'): AppError => new AppError('internal', 'common.err.internal', message);
+  fromCatalogue('common.err.idempotency_conflict', message);
+export const rateLimited = (message = 'Too many requests'): AppError => fromCatalogue('common.err.rate_limited', message);
+export const unavailable = (message = 'A dependency is unavailable; retry later'): AppError => fromCatalogue('common.err.unavailable', message);
+export const internal = (message = 'Internal error'): AppError => fromCatalogue('common.err.internal', message);
 
-export const shopNotApproved = (): AppError =>
-  new AppError('unprocessable', 'shop.err.not_approved', 'Shop is not approved; payments are unavailable');
-export const linkNotPending = (status: string): AppError =>
-  new AppError('conflict', 'payment_link.err.not_pending', `Payment link is ${status}, not pending`);
+export const shopNotApproved = (): AppError => fromCatalogue('shop.err.not_approved', 'Shop is not approved; payments are unavailable');
+export const linkNotPending = (status: string): AppError => fromCatalogue('payment_link.err.not_pending', `Payment link is ${status}, not pending`);
 export const emailNotConfirmed = (what = 'creating payment links'): AppError =>
-  new AppError('forbidden', 'account.err.email_not_confirmed', `Confirm the account email before ${what}`);
-export const noWebhookUrl = (): AppError =>
-  new AppError('unprocessable', 'shop.err.no_webhook_url', 'The shop has no webhook address; set webhook_url first');
+  fromCatalogue('account.err.email_not_confirmed', `Confirm the account email before ${what}`);
+export const noWebhookUrl = (): AppError => fromCatalogue('shop.err.no_webhook_url', 'The shop has no webhook address; set webhook_url first');
 export const apiKeyLimitReached = (max: number): AppError =>
-  new AppError('unprocessable', 'api_key.err.limit_reached', `At most ${max} active API keys; revoke one first`);
-export const apiKeyInactive = (): AppError => new AppError('conflict', 'api_key.err.inactive', 'The API key is already revoked or expired');
+  fromCatalogue('api_key.err.limit_reached', `At most ${max} active API keys; revoke one first`);
+export const apiKeyInactive = (): AppError => fromCatalogue('api_key.err.inactive', 'The API key is already revoked or expired');
 /** A replayed call that revealed a secret: a secret is shown once, never replayed. */
 export const secretNotReplayed = (): AppError =>
-  new AppError(
-    'conflict',
+  fromCatalogue(
     'common.err.idempotency_conflict',
     'This Idempotency-Key was already used for a call that revealed a secret; secrets are shown once, never replayed',
   );

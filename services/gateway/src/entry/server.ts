@@ -17,6 +17,7 @@ import { accountRoutes } from './http/routes/account.routes';
 import { apiKeysRoutes } from './http/routes/api-keys.routes';
 import { auditEventsRoutes } from './http/routes/audit-events.routes';
 import { merchantShopsRoutes } from './http/routes/merchant-shops.routes';
+import { openApiRoutes } from './http/routes/openapi.routes';
 import { sessionDeliveriesRoutes } from './http/routes/session-deliveries.routes';
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
@@ -55,6 +56,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/p', checkoutRoutes(deps));
   app.use('/p', checkoutPageRoutes(deps));
   app.use('/callbacks/v1', providerCallbackRoutes(deps));
+  app.use('/openapi.json', openApiRoutes());
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
   return app;

@@ -1,0 +1,69 @@
+import type { ErrorKind } from './index';
+
+/** What the catalogue says of one error code: its kind (hence its HTTP status) and when it happens. */
+export interface CatalogueEntry {
+  kind: ErrorKind;
+  /** When a client gets it, in a sentence a merchant understands (docs/errors.md, the OpenAPI document). */
+  when: string;
+  /** Only the operators' CLI (tools/admin) raises it: no HTTP route answers it. */
+  cliOnly?: true;
+}
+
+/**
+ * Every error code there is. The factories of index.ts build errors from it and `AppError` takes only its codes, so a
+ * code cannot exist outside it; docs/errors.md and the OpenAPI document's error responses are generated from it.
+ */
+export const ERROR_CATALOGUE = {
+  'common.err.validation_failed': {
+    kind: 'validation',
+    when: 'A request body, query parameter or path parameter breaks its schema; `details` names every offending field.',
+  },
+  'common.err.invalid_json': { kind: 'invalid_json', when: 'The request body is not valid JSON (or not a JSON object where one is required).' },
+  'common.err.unauthorized': {
+    kind: 'unauthorized',
+    when: 'Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature.',
+  },
+  'common.err.forbidden': {
+    kind: 'forbidden',
+    when: 'The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop.',
+  },
+  'common.err.not_found': { kind: 'not_found', when: 'No route has this path, or the id in the path names nothing (a malformed id included).' },
+  'common.err.method_not_allowed': {
+    kind: 'method_not_allowed',
+    when: 'The path exists but not with this method; `Allow` lists the methods it serves.',
+  },
+  'common.err.idempotency_conflict': {
+    kind: 'conflict',
+    when: 'The Idempotency-Key was used with a different request, the first request with it is still in progress, or it was used for a call that revealed a secret (secrets are never replayed).',
+  },
+  'common.err.payload_too_large': { kind: 'payload_too_large', when: "The request body exceeds the route's limit (64 KiB)." },
+  'common.err.unsupported_media_type': { kind: 'unsupported_media_type', when: 'A request with a body whose Content-Type is not application/json.' },
+  'common.err.rate_limited': {
+    kind: 'rate_limited',
+    when: 'The credential, address or login name spent its request budget; `Retry-After` says when to retry.',
+  },
+  'common.err.internal': { kind: 'internal', when: 'An unexpected failure; the message carries a log id for support.' },
+  'common.err.unavailable': { kind: 'unavailable', when: 'A service the request needs is unavailable or timed out; retry after `Retry-After`.' },
+  'common.err.invalid_config': {
+    kind: 'validation',
+    when: "The operators' CLI found its configuration (environment) invalid.",
+    cliOnly: true,
+  },
+  'payment_link.err.not_pending': { kind: 'conflict', when: 'Canceling (or settling) a link that is already paid, expired, canceled or failed.' },
+  'shop.err.not_approved': { kind: 'unprocessable', when: 'Creating a link, or selecting a payment method, for a shop that is not approved.' },
+  'shop.err.no_webhook_url': { kind: 'unprocessable', when: 'Sending a test webhook for a shop that has no webhook address.' },
+  'account.err.email_not_confirmed': {
+    kind: 'forbidden',
+    when: 'The account email is not confirmed yet, for an action that needs it (creating links or shops).',
+  },
+  'account.err.email_taken': { kind: 'conflict', when: 'Creating an account whose email another account already has.' },
+  'api_key.err.limit_reached': {
+    kind: 'unprocessable',
+    when: 'Creating or reissuing an API key while the account already has the most active keys allowed.',
+  },
+  'api_key.err.inactive': { kind: 'conflict', when: 'Revoking or reissuing an API key that is already revoked or expired.' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CATALOGUE, code);

@@ -1,0 +1,299 @@
+import { z } from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+  type oas31,
+} from 'zod-openapi';
+import { apiKeyView, auditEvent, buyerLinkView, merchantShop, paymentLink, PAYMENT_EVENTS_TOPIC, webhookDelivery } from '@pl/contracts';
+import { ERROR_CATALOGUE, httpStatusOf, type ErrorCode } from '@pl/errors';
+import { OPERATIONS, TAGS, type Auth, type OperationSpec } from './operations';
+import { samplePaymentSucceeded, sampleWebhookTest } from './samples';
+import { errorBody, fieldIssue, idempotencyKey, paymentSucceededWebhook, webhookTestWebhook } from './schemas';
+
+/** The version of the API the document describes: `/merchant/v1`, `/api/v1`, `/callbacks/v1`. */
+const API_VERSION = '1.0.0';
+
+const ref = (kind: 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const SECURITY: Record<Auth, oas31.SecurityRequirementObject[]> = {
+  apiKey: [{ ApiKey: [], ApiSecret: [] }],
+  cashier: [{ CashierKey: [] }],
+  session: [{ SessionCookie: [] }, { SessionToken: [] }],
+  cashierOrSession: [{ CashierKey: [] }, { SessionCookie: [] }, { SessionToken: [] }],
+  none: [],
+};
+
+const BODY_ERRORS: ErrorCode[] = [
+  'common.err.invalid_json',
+  'common.err.validation_failed',
+  'common.err.payload_too_large',
+  'common.err.unsupported_media_type',
+];
+
+const isRateLimited = (op: OperationSpec): boolean => op.rateLimited ?? op.auth !== 'none';
+
+/** Every error code an operation can answer: its own, and those of its credentials, body, query, path, key and limits. */
+export function errorCodesOf(op: OperationSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>(op.errors);
+  if (op.auth !== 'none') codes.add('common.err.unauthorized');
+  if (isRateLimited(op)) codes.add('common.err.rate_limited');
+  if (op.body) BODY_ERRORS.forEach((c) => codes.add(c));
+  if (op.query) codes.add('common.err.validation_failed');
+  if (op.pathParams) codes.add('common.err.not_found');
+  if (op.idempotency) codes.add('common.err.idempotency_conflict');
+  if (!op.local) codes.add('common.err.unavailable');
+  codes.add('common.err.internal');
+  return [...codes];
+}
+
+const exampleName = (code: ErrorCode): string => code.replace(/\W/g, '_');
+
+/** One example error body per catalogue code (components.examples), which error responses refer to. */
+const errorExamples = (): Record<string, oas31.ExampleObject> =>
+  Object.fromEntries(
+    [...new Set(OPERATIONS.flatMap(errorCodesOf))].sort().map((c) => {
+      const details =
+        c === 'common.err.validation_failed' ? { details: [{ field: 'amount', code: 'custom', message: 'must be greater than 0' }] } : {};
+      return [exampleName(c), { summary: c, value: { error: { code: c, message: ERROR_CATALOGUE[c].when, ...details } } }];
+    }),
+  );
+
+/** The codes of one status, as a response: their `when` in the description, one example each. */
+function errorResponse(status: number, codes: ErrorCode[], html: boolean): ZodOpenApiResponseObject {
+  const lines = codes.map((c) => `- \`${c}\`: ${ERROR_CATALOGUE[c].when}`);
+  const headers: Record<string, oas31.ReferenceObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+  if (status === 429) Object.assign(headers, rateLimitHeaders());
+  const content = html
+    ? { 'text/html': { schema: { type: 'string' as const }, example: '<!doctype html><html lang="en">…</html>' } }
+    : {
+        'application/json': {
+          schema: errorBody(codes),
+          examples: Object.fromEntries(codes.map((c) => [exampleName(c), { $ref: `#/components/examples/${exampleName(c)}` }])),
+        },
+      };
+  return { description: lines.join('\n'), headers, content, 'x-error-codes': codes };
+}
+
+const rateLimitHeaders = (): Record<string, oas31.ReferenceObject> => ({
+  'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+});
+
+function successResponse(op: OperationSpec): ZodOpenApiResponseObject {
+  const { success } = op;
+  const headers: Record<string, oas31.ReferenceObject | oas31.HeaderObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (isRateLimited(op) && op.auth !== 'none') Object.assign(headers, rateLimitHeaders());
+  if (op.idempotency) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+  if (success.setsCookie)
+    headers['Set-Cookie'] = { description: 'The session cookie `sid` (HttpOnly, SameSite=Lax); cleared on logout.', schema: { type: 'string' } };
+  let content: oas31.ContentObject | Record<string, unknown> | undefined;
+  if (success.schema) content = { 'application/json': { schema: success.schema, example: success.example } };
+  else if (success.html) content = { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><html lang="ru">…</html>' } };
+  else if (success.status !== 204) content = { '*/*': { schema: {} } };
+  return { description: success.description, headers, ...(content && { content }) } as ZodOpenApiResponseObject;
+}
+
+function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(op)) byStatus.set(httpStatusOf(code), [...(byStatus.get(httpStatusOf(code)) ?? []), code]);
+  const responses: ZodOpenApiResponsesObject = { [String(op.success.status)]: successResponse(op) };
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    (responses as Record<string, unknown>)[String(status)] = errorResponse(status, codes, op.htmlErrors === true && status !== 405);
+  }
+  const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
+  if (op.pathParams) requestParams.path = op.pathParams;
+  if (op.query) requestParams.query = op.query;
+  if (op.idempotency) {
+    const description =
+      op.idempotency === 'secret'
+        ? 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.'
+        : 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.';
+    requestParams.header = z.object({ 'Idempotency-Key': idempotencyKey.meta({ description }).optional() });
+  }
+  const operation: ZodOpenApiOperationObject = {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description && { description: op.description }),
+    tags: [op.tag],
+    security: SECURITY[op.auth],
+    requestParams,
+    responses,
+  };
+  if (op.body) {
+    operation.requestBody = {
+      required: op.body.optional !== true,
+      ...(op.body.optional && { description: 'May be left out (or empty): it then counts as `{}`.' }),
+      content: { 'application/json': { schema: op.body.schema, example: op.body.example } },
+    };
+  }
+  return operation;
+}
+
+/** The three signature schemes of a webhook, and what tells the event and attempt apart. */
+const WEBHOOK_HEADERS: Record<string, { description: string; example: string; signature?: true }> = {
+  'X-Webhook-Event': { description: 'The event: `payment.succeeded` or `webhook.test`.', example: 'payment.succeeded' },
+  'Service-Event': { description: 'The same as X-Webhook-Event.', example: 'payment.succeeded' },
+  'X-Webhook-Id': {
+    description: 'The webhook id: the same on every attempt and resend of one event.',
+    example: 'whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c',
+  },
+  'webhook-id': { description: 'The same as X-Webhook-Id (Standard Webhooks).', example: 'whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c' },
+  'X-Webhook-Timestamp': { description: 'Unix seconds when this attempt was sent.', example: '1795556400' },
+  'webhook-timestamp': { description: 'The same as X-Webhook-Timestamp (Standard Webhooks).', example: '1795556400' },
+  'X-Webhook-Attempt': { description: '1..8 within a series; a resend starts a new series at 1.', example: '1' },
+  'X-Webhook-Signature': {
+    description: "hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.",
+    example: '5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f',
+    signature: true,
+  },
+  'Service-Signature': {
+    description: 'The same as X-Webhook-Signature.',
+    example: '5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f',
+    signature: true,
+  },
+  'webhook-signature': {
+    description:
+      '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation\'s overlap, two of them space-separated (new secret first).',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    signature: true,
+  },
+};
+
+function webhookOperation(event: 'payment.succeeded' | 'webhook.test'): ZodOpenApiOperationObject {
+  const paid = event === 'payment.succeeded';
+  return {
+    operationId: paid ? 'paymentSucceededWebhook' : 'webhookTestWebhook',
+    summary: paid ? 'A link was paid and the merchant credited' : 'A test webhook from the dashboard',
+    description: paid
+      ? `Sent to the shop's webhook_url once per paid link (from Kafka topic \`${PAYMENT_EVENTS_TOPIC}\`), retried up to 8 times until a 2xx. Verify a signature before trusting the body; ignore events you do not know.`
+      : 'Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log.',
+    tags: [TAGS.deliveries],
+    parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
+      name,
+      in: 'header' as const,
+      required: h.signature !== true,
+      description: h.description,
+      schema: { type: 'string' as const },
+      example: name.endsWith('Event') ? event : h.example,
+    })),
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': paid
+          ? { schema: paymentSucceededWebhook, example: samplePaymentSucceeded }
+          : { schema: webhookTestWebhook, example: sampleWebhookTest },
+      },
+    },
+    responses: {
+      '200': { description: 'Any 2xx: received. Anything else, or no answer within the timeout, is retried.' },
+    },
+    security: [],
+  };
+}
+
+const HEADER_COMPONENTS: Record<string, oas31.HeaderObject> = {
+  'X-Request-Id': {
+    description: "The request's id: the caller's X-Request-Id when acceptable, else a fresh UUID. Quote it to support.",
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is a replay of the first request with this Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'RateLimit-Limit': { description: 'Requests allowed in the current window (IETF RateLimit headers).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
+  links: 'Create, list, read and cancel payment links.',
+  shops: "The merchant's shops, their webhook secret and cashier key.",
+  deliveries: 'The webhook delivery log, resends, and the webhooks themselves.',
+  auth: 'Dashboard sign-in and the account.',
+  apiKeys: 'Account API key pairs for /merchant/v1.',
+  audit: 'Credential changes and sign-ins, as recorded.',
+  checkout: "The buyer's pages under /p: the link id is the capability.",
+  callbacks: "Payment providers' verdicts, signed over the raw body.",
+  meta: 'This document and the dashboard app.',
+};
+
+/** The OpenAPI 3.1 document of the gateway, generated from the contracts' zod schemas and the error catalogue. */
+export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operationOf(op) };
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Payment links API',
+        version: API_VERSION,
+        description: [
+          'Payment links for merchants. Three credentials: an account API key pair (`X-API-Key` + `X-API-Secret`) for',
+          "`/merchant/v1`, a shop's cashier key (`Authorization: Bearer svc_live_...`) and a dashboard session (cookie `sid`",
+          'or `Authorization: Bearer <session token>`) for `/api/v1`. Every error is `{ "error": { "code", "message", "details"? } }`;',
+          'the codes are listed in docs/errors.md. A known path with another method is 405 `common.err.method_not_allowed` with `Allow`.',
+          'Times are RFC 3339 in Moscow time (+03:00); amounts are roubles as decimal strings.',
+        ].join(' '),
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: '/', description: 'The gateway that serves this document.' }],
+      tags: Object.entries(TAGS).map(([key, name]) => ({ name, description: TAG_DESCRIPTIONS[key as keyof typeof TAGS] })),
+      paths,
+      webhooks: {
+        'payment.succeeded': { post: webhookOperation('payment.succeeded') },
+        'webhook.test': { post: webhookOperation('webhook.test') },
+      },
+      components: {
+        schemas: {
+          PaymentLink: paymentLink,
+          BuyerLinkView: buyerLinkView,
+          MerchantShop: merchantShop,
+          WebhookDelivery: webhookDelivery,
+          ApiKey: apiKeyView,
+          AuditEvent: auditEvent,
+          FieldIssue: fieldIssue,
+        },
+        headers: HEADER_COMPONENTS,
+        examples: errorExamples(),
+        securitySchemes: {
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'The public half of an account API key pair; send X-API-Secret with it.',
+          },
+          ApiSecret: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Secret',
+            description: 'The secret half of the pair, shown once when the key is created.',
+          },
+          CashierKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'svc_live_...',
+            description: "A shop's cashier key: creates links for that shop only.",
+          },
+          SessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'The dashboard session cookie set by POST /api/v1/auth/login.' },
+          SessionToken: { type: 'http', scheme: 'bearer', description: 'The session token POST /api/v1/auth/login answers, as a Bearer token.' },
+        },
+      },
+    },
+    {
+      // `amount` accepts a JSON number judged by its source text (a JsonNumberText on parse): on the wire, a number.
+      allowEmptySchema: { custom: true },
+      override: ({ jsonSchema, zodSchema }) => {
+        if (zodSchema._zod.def.type === 'custom') jsonSchema.type = 'number';
+      },
+    },
+  );
+}
+
+/** The document as the gateway serves it and docs/openapi.json holds it: 2-space JSON and a final newline. */
+export const openApiJson = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ERROR_CATALOGUE, type ErrorCode } from '@pl/errors';
+import { buildOpenApiDocument, errorCodesOf, openApiJson, OPERATIONS, renderErrorsMarkdown } from './index';
+
+const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const doc = buildOpenApiDocument();
+
+type Json = Record<string, unknown>;
+const operations = (): [string, string, Json][] =>
+  Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item as Json)
+      .filter(([method]) => ['get', 'post', 'patch', 'put', 'delete'].includes(method))
+      .map(([method, op]): [string, string, Json] => [path, method, op as Json]),
+  );
+
+describe('the committed copies', () => {
+  it('docs/openapi.json is what the generator makes (npm run openapi rewrites it)', () => {
+    expect(readFileSync(join(DOCS, 'openapi.json'), 'utf8')).toBe(openApiJson());
+  });
+
+  it('docs/errors.md is what the generator makes from the catalogue (npm run openapi rewrites it)', () => {
+    expect(readFileSync(join(DOCS, 'errors.md'), 'utf8')).toBe(renderErrorsMarkdown());
+  });
+
+  it('docs/errors.md lists every catalogue code with its status and when it happens', () => {
+    const md = renderErrorsMarkdown();
+    for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) expect(md).toContain(`| \`${code}\` |`);
+    expect(md).toContain('| `common.err.idempotency_conflict` | 409 |');
+    expect(md).toContain('| `common.err.invalid_config` | 400 (CLI only) |');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with one operation per spec, each with a unique operationId, a summary and a tag', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const ops = operations();
+    expect(ops).toHaveLength(OPERATIONS.length);
+    const ids = ops.map(([, , op]) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [, , op] of ops) {
+      expect(typeof op.summary).toBe('string');
+      expect(op.tags).toHaveLength(1);
+      expect(op.security).toBeDefined();
+    }
+  });
+
+  it('gives every request body and JSON answer an example that its own zod schema accepts', () => {
+    for (const spec of OPERATIONS) {
+      if (spec.body)
+        expect({ op: spec.operationId, ok: spec.body.schema.safeParse(spec.body.example).success }).toEqual({ op: spec.operationId, ok: true });
+      if (spec.success.schema) {
+        expect(spec.success.example).toBeDefined();
+        const parsed = spec.success.schema.safeParse(spec.success.example);
+        expect({ op: spec.operationId, ok: parsed.success, issues: parsed.error?.issues }).toEqual({
+          op: spec.operationId,
+          ok: true,
+          issues: undefined,
+        });
+      }
+    }
+    const ops = operations();
+    for (const [, , op] of ops) {
+      const body = op.requestBody as { content: Record<string, { example?: unknown }> } | undefined;
+      if (body) expect(body.content['application/json']?.example).toBeDefined();
+    }
+  });
+
+  it('takes request schemas from their input side: a query limit is a string, an amount a number or a string', () => {
+    const list = doc.paths?.['/merchant/v1/payment-links']?.get;
+    const limit = list?.parameters?.find((p) => 'name' in p && p.name === 'limit') as { schema: { type: string } } | undefined;
+    expect(limit?.schema.type).toBe('string');
+    const create = doc.paths?.['/merchant/v1/payment-links']?.post?.requestBody as { content: Record<string, { schema: Json }> };
+    const amount = (create.content['application/json']?.schema.properties as Record<string, { type: unknown }>).amount;
+    expect(amount?.type).toEqual(['number', 'string']);
+  });
+
+  it('lists every error code an operation can answer under its HTTP status, each from the catalogue', () => {
+    const seen = new Set<string>();
+    for (const [path, method, op] of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+        const codes = (response['x-error-codes'] ?? []) as string[];
+        if (Number(status) < 400) {
+          expect(codes).toEqual([]);
+          continue;
+        }
+        expect({ path, method, status, codes: codes.length > 0 }).toEqual({ path, method, status, codes: true });
+        for (const code of codes) {
+          expect(Object.keys(ERROR_CATALOGUE)).toContain(code);
+          const entry = ERROR_CATALOGUE[code as ErrorCode];
+          // The status of a code is the catalogue's, never chosen per route.
+          expect({ code, status: Number(status) }).toEqual({
+            code,
+            status: {
+              validation: 400,
+              invalid_json: 400,
+              unauthorized: 401,
+              forbidden: 403,
+              not_found: 404,
+              method_not_allowed: 405,
+              conflict: 409,
+              payload_too_large: 413,
+              unsupported_media_type: 415,
+              unprocessable: 422,
+              rate_limited: 429,
+              internal: 500,
+              unavailable: 503,
+            }[entry.kind],
+          });
+          seen.add(code);
+        }
+      }
+    }
+    // Every code an HTTP client can get is documented somewhere; 405 is said once, in the info (every route answers it).
+    const reachable = Object.entries(ERROR_CATALOGUE)
+      .filter(([code, entry]) => !('cliOnly' in entry) && code !== 'common.err.method_not_allowed' && code !== 'account.err.email_taken')
+      .map(([code]) => code);
+    expect([...seen].sort()).toEqual(reachable.sort());
+    expect(doc.info.description).toContain('common.err.method_not_allowed');
+  });
+
+  it('adds the codes a route answers by its kind: credentials, body, key and limits', () => {
+    const create = OPERATIONS.find((o) => o.operationId === 'merchantCreatePaymentLink');
+    expect(create && errorCodesOf(create)).toEqual(
+      expect.arrayContaining([
+        'common.err.unauthorized',
+        'common.err.rate_limited',
+        'common.err.invalid_json',
+        'common.err.validation_failed',
+        'common.err.payload_too_large',
+        'common.err.unsupported_media_type',
+        'common.err.idempotency_conflict',
+        'shop.err.not_approved',
+        'common.err.unavailable',
+        'common.err.internal',
+      ]),
+    );
+    const page = OPERATIONS.find((o) => o.operationId === 'getOpenApiDocument');
+    expect(page && errorCodesOf(page)).toEqual(['common.err.internal']);
+  });
+
+  it('names the three credentials, and which operations take which', () => {
+    expect(doc.components?.securitySchemes).toEqual({
+      ApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+      ApiSecret: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Secret' }),
+      CashierKey: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_...' }),
+      SessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sid' }),
+      SessionToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    expect(doc.paths?.['/merchant/v1/shops']?.get?.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
+    expect(doc.paths?.['/api/v1/merchant/payments']?.post?.security).toEqual([{ CashierKey: [] }]);
+    expect(doc.paths?.['/api/v1/shops']?.get?.security).toEqual([{ SessionCookie: [] }, { SessionToken: [] }]);
+    expect(doc.paths?.['/p/{id}/select']?.post?.security).toEqual([]);
+  });
+
+  it('names the headers: X-Request-Id everywhere, Idempotency-Key and its replay, the rate limit and Retry-After', () => {
+    const create = doc.paths?.['/merchant/v1/payment-links']?.post;
+    expect(create?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]));
+    const created = create?.responses?.['201'] as { headers: Json };
+    expect(Object.keys(created.headers).sort()).toEqual([
+      'Idempotent-Replayed',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    expect(Object.keys((create?.responses?.['429'] as { headers: Json }).headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Reset']),
+    );
+    expect(Object.keys((create?.responses?.['503'] as { headers: Json }).headers)).toEqual(['X-Request-Id', 'Retry-After']);
+    for (const [path, method, op] of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, { headers?: Json }>)) {
+        expect({ path, method, status, id: Boolean(response.headers?.['X-Request-Id']) }).toEqual({ path, method, status, id: true });
+      }
+    }
+  });
+
+  it('describes both webhooks with every signature header and a body schema', () => {
+    const headers = [
+      'X-Webhook-Event',
+      'Service-Event',
+      'X-Webhook-Id',
+      'webhook-id',
+      'X-Webhook-Timestamp',
+      'webhook-timestamp',
+      'X-Webhook-Attempt',
+      'X-Webhook-Signature',
+      'Service-Signature',
+      'webhook-signature',
+    ];
+    for (const event of ['payment.succeeded', 'webhook.test']) {
+      const post = doc.webhooks?.[event]?.post;
+      expect(post?.parameters?.map((p) => ('name' in p ? p.name : '')).sort()).toEqual([...headers].sort());
+      const body = post?.requestBody as { content: Record<string, { schema: Json; example: { event: string } }> };
+      expect(body.content['application/json']?.example.event).toBe(event);
+      expect(body.content['application/json']?.schema).toBeDefined();
+    }
+  });
+});
