@@ -96,4 +96,25 @@ describe('the API reference at /docs', () => {
     const own = t.requests.map((u) => new URL(u).pathname);
     expect(own).toEqual(expect.arrayContaining(['/docs', '/docs/assets/api-reference.js', '/docs/assets/start.js', '/openapi.json']));
   });
+
+  it("renders the gateway's own document: its title, its first operation and every tag in the navigation", async () => {
+    const res = await sys.http.get('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body as { info: { title: string }; paths: Record<string, Record<string, { summary?: string; tags?: string[] }>> };
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    const tags = [...new Set(operations.flatMap((op) => op.tags ?? []))];
+    const first = operations.find((op) => op.summary && op.tags?.[0] === tags[0])?.summary;
+    expect(tags.length).toBeGreaterThan(1);
+    expect(first).toBeDefined();
+
+    const t = await tab();
+    await openDocs(t.page);
+    await t.page.getByRole('heading', { name: doc.info.title, exact: true }).first().waitFor();
+    // Operations further down are drawn as they are scrolled to; the first is drawn at once.
+    await t.page.getByRole('heading', { name: first!, exact: true }).first().waitFor();
+    const nav = await t.page.locator('nav, aside').first().innerText();
+    for (const tag of tags) expect(`${tag}: ${nav.includes(tag)}`).toBe(`${tag}: true`);
+    await screenshot(t.page, 'docs-gateway-reference');
+    expect(t.requests.map((u) => new URL(u).pathname)).toContain('/openapi.json');
+  });
 });
