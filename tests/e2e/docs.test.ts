@@ -92,6 +92,19 @@ describe('the API reference at /docs', () => {
     expect(await t.page.getByText(/Generate MCP|Ask AI|Test Request/).count()).toBe(0);
     await screenshot(t.page, 'docs-reference');
 
+    // What a reader does next draws more (a dialog, another theme) under the same CSP: search, then dark mode.
+    await t.page
+      .getByRole('button', { name: /search/i })
+      .first()
+      .click();
+    await t.page.getByRole('dialog').getByText('Read a stub payment link').first().waitFor();
+    await t.page.keyboard.press('Escape');
+    await t.page
+      .getByRole('button', { name: /dark mode/i })
+      .first()
+      .click();
+    await t.page.locator('body.dark-mode').waitFor({ state: 'attached' });
+
     // The page asked the gateway for its scripts and the document, and nothing else anywhere.
     const own = t.requests.map((u) => new URL(u).pathname);
     expect(own).toEqual(expect.arrayContaining(['/docs', '/docs/assets/api-reference.js', '/docs/assets/start.js', '/openapi.json']));
