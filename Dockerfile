@@ -122,6 +122,7 @@ FROM runtime AS migrate
 COPY --from=build /app/libs/errors/dist libs/errors/dist
 COPY --from=build /app/libs/money/dist libs/money/dist
 COPY --from=build /app/libs/contracts/dist libs/contracts/dist
+COPY --from=build /app/libs/openapi/dist libs/openapi/dist
 COPY --from=build /app/libs/bus/dist libs/bus/dist
 COPY --from=build /app/libs/db/dist libs/db/dist
 COPY --from=build /app/libs/config/dist libs/config/dist

@@ -25,7 +25,7 @@ describe('the committed copies', () => {
 
   it('docs/errors.md lists every catalogue code with its status and when it happens', () => {
     const md = renderErrorsMarkdown();
-    for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) expect(md).toContain(`| \`${code}\` |`);
+    for (const code of Object.keys(ERROR_CATALOGUE)) expect(md).toContain(`| \`${code}\` |`);
     expect(md).toContain('| `common.err.idempotency_conflict` | 409 |');
     expect(md).toContain('| `common.err.invalid_config` | 400 (CLI only) |');
   });

@@ -78,7 +78,7 @@ export const TAGS = {
   callbacks: 'Provider callbacks',
   meta: 'Documentation and dashboard',
 } as const;
-export type Tag = (typeof TAGS)[keyof typeof TAGS];
+type Tag = (typeof TAGS)[keyof typeof TAGS];
 
 const linkId = z.object({ id: uuid.meta({ description: 'The payment link id (UUID).', examples: [s.sampleLink.id] }) });
 const shopId = z.object({
@@ -589,6 +589,28 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: { status: 200, description: 'The OpenAPI 3.1 document.' },
     errors: [],
     local: true,
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'getApiReference',
+    summary: 'The API reference (HTML)',
+    description: "This document rendered in the browser (Scalar), from the gateway's own /openapi.json; 503 until it is built.",
+    tag: TAGS.meta,
+    auth: 'none',
+    success: { status: 200, description: 'The reference page.', html: true },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/docs/assets/{file}',
+    operationId: 'getApiReferenceAsset',
+    summary: 'A script of the API reference',
+    tag: TAGS.meta,
+    auth: 'none',
+    pathParams: assetName,
+    success: { status: 200, description: 'The script; cached for good when asked for by its version.' },
+    errors: [],
   },
   {
     method: 'get',

@@ -137,7 +137,7 @@ export const sampleApiKeyWithSecret: ApiKeyWithSecret = { ...sampleApiKey, api_s
 
 export const sampleRevokedKey: ApiKeyView = { ...sampleApiKey, revoked_at: '2026-11-25T02:00:00+03:00' };
 
-export const sampleAuditEvent: AuditEvent = {
+const sampleAuditEvent: AuditEvent = {
   id: '17',
   type: 'api_key.created',
   at: AT,
