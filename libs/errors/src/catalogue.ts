@@ -16,7 +16,7 @@ export interface CatalogueEntry {
 export const ERROR_CATALOGUE = {
   'common.err.validation_failed': {
     kind: 'validation',
-    when: 'A request body, query parameter or path parameter breaks its schema; `details` names every offending field.',
+    when: 'A request body or query parameter breaks its schema; `details` names every offending field.',
   },
   'common.err.invalid_json': { kind: 'invalid_json', when: 'The request body is not valid JSON (or not a JSON object where one is required).' },
   'common.err.unauthorized': {
@@ -25,7 +25,7 @@ export const ERROR_CATALOGUE = {
   },
   'common.err.forbidden': {
     kind: 'forbidden',
-    when: 'The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop.',
+    when: 'The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.',
   },
   'common.err.not_found': { kind: 'not_found', when: 'No route has this path, or the id in the path names nothing (a malformed id included).' },
   'common.err.method_not_allowed': {
@@ -49,14 +49,21 @@ export const ERROR_CATALOGUE = {
     when: "The operators' CLI found its configuration (environment) invalid.",
     cliOnly: true,
   },
-  'payment_link.err.not_pending': { kind: 'conflict', when: 'Canceling (or settling) a link that is already paid, expired, canceled or failed.' },
-  'shop.err.not_approved': { kind: 'unprocessable', when: 'Creating a link, or selecting a payment method, for a shop that is not approved.' },
+  'payment_link.err.not_pending': {
+    kind: 'conflict',
+    when: 'Canceling a link, or choosing how to pay one, that is already paid, expired, canceled or failed.',
+  },
+  'shop.err.not_approved': { kind: 'unprocessable', when: 'Creating a link for a shop that is not approved (pending, rejected or blocked).' },
   'shop.err.no_webhook_url': { kind: 'unprocessable', when: 'Sending a test webhook for a shop that has no webhook address.' },
   'account.err.email_not_confirmed': {
     kind: 'forbidden',
-    when: 'The account email is not confirmed yet, for an action that needs it (creating links or shops).',
+    when: 'The account email is not confirmed yet, for an action that needs it: creating links (from the dashboard), shops or API keys, rotating a webhook secret, reissuing a key.',
   },
-  'account.err.email_taken': { kind: 'conflict', when: 'Creating an account whose email another account already has.' },
+  'account.err.email_taken': {
+    kind: 'conflict',
+    when: "The operators' CLI creating an account whose email another account already has (merchants do not sign up over HTTP).",
+    cliOnly: true,
+  },
   'api_key.err.limit_reached': {
     kind: 'unprocessable',
     when: 'Creating or reissuing an API key while the account already has the most active keys allowed.',

@@ -39,6 +39,8 @@ const isRateLimited = (op: OperationSpec): boolean => op.rateLimited ?? op.auth 
 export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors);
   if (op.auth !== 'none') codes.add('common.err.unauthorized');
+  // A change with the session cookie from another site (CSRF) is 403, whatever the route.
+  if ((op.auth === 'session' || op.auth === 'cashierOrSession') && op.method !== 'get') codes.add('common.err.forbidden');
   if (isRateLimited(op)) codes.add('common.err.rate_limited');
   if (op.body) BODY_ERRORS.forEach((c) => codes.add(c));
   if (op.query) codes.add('common.err.validation_failed');
@@ -87,7 +89,7 @@ const rateLimitHeaders = (): Record<string, oas31.ReferenceObject> => ({
 function successResponse(op: OperationSpec): ZodOpenApiResponseObject {
   const { success } = op;
   const headers: Record<string, oas31.ReferenceObject | oas31.HeaderObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
-  if (isRateLimited(op) && op.auth !== 'none') Object.assign(headers, rateLimitHeaders());
+  if (isRateLimited(op)) Object.assign(headers, rateLimitHeaders());
   if (op.idempotency) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
   if (success.setsCookie)
     headers['Set-Cookie'] = { description: 'The session cookie `sid` (HttpOnly, SameSite=Lax); cleared on logout.', schema: { type: 'string' } };

@@ -374,7 +374,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: shopId,
     body: { schema: updateShopBody, example: { webhook_url: 'https://shop.example/hooks/v2' } },
     success: shopRead,
-    errors: ['common.err.forbidden', 'account.err.email_not_confirmed'],
+    errors: ['common.err.forbidden'],
   },
   {
     method: 'post',
@@ -461,7 +461,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: createApiKeyBody, optional: true, example: { label: 'Online store' } },
     idempotency: 'secret',
     success: { status: 201, description: 'The key and its secret, once.', schema: apiKeyWithSecret, example: s.sampleApiKeyWithSecret },
-    errors: ['api_key.err.limit_reached'],
+    errors: ['account.err.email_not_confirmed', 'api_key.err.limit_reached'],
   },
   {
     method: 'post',
@@ -475,7 +475,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: reissueApiKeyBody, optional: true, example: { grace_minutes: 60 } },
     idempotency: 'secret',
     success: { status: 201, description: 'The new key and its secret, once.', schema: apiKeyWithSecret, example: s.sampleApiKeyWithSecret },
-    errors: ['api_key.err.inactive', 'api_key.err.limit_reached'],
+    errors: ['common.err.forbidden', 'account.err.email_not_confirmed', 'api_key.err.inactive', 'api_key.err.limit_reached'],
   },
   {
     method: 'post',
@@ -487,7 +487,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: apiKeyId,
     body: emptyOptional(emptyBody),
     success: { status: 200, description: 'The key, revoked.', schema: apiKeyView, example: s.sampleRevokedKey },
-    errors: ['api_key.err.inactive'],
+    errors: ['common.err.forbidden', 'api_key.err.inactive'],
   },
   {
     method: 'get',
@@ -548,7 +548,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: linkId,
     body: { schema: selectMethodBody, example: { method: 'sbp' } },
     success: { status: 200, description: 'The buyer-safe view with the payment details.', schema: buyerLinkView, example: s.sampleBuyerView },
-    errors: ['payment_link.err.not_pending', 'shop.err.not_approved'],
+    errors: ['payment_link.err.not_pending'],
   },
   {
     method: 'get',
