@@ -96,7 +96,7 @@ function successResponse(op: OperationSpec): ZodOpenApiResponseObject {
   let content: oas31.ContentObject | Record<string, unknown> | undefined;
   if (success.schema) content = { 'application/json': { schema: success.schema, example: success.example } };
   else if (success.html) content = { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><html lang="ru">…</html>' } };
-  else if (success.status !== 204) content = { '*/*': { schema: {} } };
+  else if (success.file) content = { [success.file.mediaType]: { schema: { type: 'string' }, example: success.file.example } };
   return { description: success.description, headers, ...(content && { content }) } as ZodOpenApiResponseObject;
 }
 

@@ -59,10 +59,27 @@ describe('the OpenAPI document', () => {
         });
       }
     }
-    const ops = operations();
-    for (const [, , op] of ops) {
+    // In the document: every request body and every answer with a body carries an example.
+    for (const [path, method, op] of operations()) {
       const body = op.requestBody as { content: Record<string, { example?: unknown }> } | undefined;
       if (body) expect(body.content['application/json']?.example).toBeDefined();
+      for (const [status, response] of Object.entries(
+        op.responses as Record<string, { content?: Record<string, { example?: unknown; examples?: unknown }> }>,
+      )) {
+        if (status === '204') continue;
+        const media = Object.values(response.content ?? {});
+        expect({
+          path,
+          method,
+          status,
+          examples: media.length > 0 && media.every((m) => m.example !== undefined || m.examples !== undefined),
+        }).toEqual({
+          path,
+          method,
+          status,
+          examples: true,
+        });
+      }
     }
   });
 

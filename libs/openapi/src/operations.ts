@@ -56,7 +56,16 @@ export interface OperationSpec {
   body?: { schema: z.ZodType; optional?: boolean; example: unknown };
   /** `replay`: a repeat answers the first result; `secret`: a repeat of a success is 409, never the secret again. */
   idempotency?: 'replay' | 'secret';
-  success: { status: number; description: string; schema?: z.ZodType; example?: unknown; html?: boolean; setsCookie?: boolean };
+  success: {
+    status: number;
+    description: string;
+    schema?: z.ZodType;
+    example?: unknown;
+    html?: boolean;
+    setsCookie?: boolean;
+    /** A non-JSON, non-HTML answer (a static asset): its media type and an example of its text. */
+    file?: { mediaType: string; example: string };
+  };
   /** Route-specific error codes; the ones every route of its kind can answer are added by `errorCodesOf`. */
   errors: readonly ErrorCode[];
   /** Answers errors as an HTML page (the buyer's checkout pages). */
@@ -558,7 +567,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: TAGS.checkout,
     auth: 'none',
     pathParams: assetName,
-    success: { status: 200, description: 'The asset (CSS, script or image).' },
+    success: {
+      status: 200,
+      description: 'The asset (CSS, script or image).',
+      file: { mediaType: 'text/css', example: ':root { color-scheme: light dark; }' },
+    },
     errors: [],
     htmlErrors: true,
     local: true,
@@ -586,7 +599,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'This document',
     tag: TAGS.meta,
     auth: 'none',
-    success: { status: 200, description: 'The OpenAPI 3.1 document.' },
+    success: {
+      status: 200,
+      description: 'The OpenAPI 3.1 document.',
+      file: { mediaType: 'application/json', example: '{ "openapi": "3.1.0", "info": { "title": "Payment links API" } }' },
+    },
     errors: [],
     local: true,
   },
@@ -609,7 +626,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: TAGS.meta,
     auth: 'none',
     pathParams: assetName,
-    success: { status: 200, description: 'The script; cached for good when asked for by its version.' },
+    success: {
+      status: 200,
+      description: 'The script; cached for good when asked for by its version.',
+      file: { mediaType: 'text/javascript', example: 'Scalar.createApiReference("#app", { url: "/openapi.json" });' },
+    },
     errors: [],
   },
   {
@@ -631,7 +652,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: TAGS.meta,
     auth: 'none',
     pathParams: assetName,
-    success: { status: 200, description: 'The asset, cached for good (its name is its content hash).' },
+    success: {
+      status: 200,
+      description: 'The asset, cached for good (its name is its content hash).',
+      file: { mediaType: 'text/javascript', example: 'import{h as e}from"./vendor-3f9a1c.js";' },
+    },
     errors: [],
   },
 ];
