@@ -11,7 +11,7 @@ import { apiKeyView, auditEvent, buyerLinkView, merchantShop, paymentLink, PAYME
 import { ERROR_CATALOGUE, httpStatusOf, type ErrorCode } from '@pl/errors';
 import { OPERATIONS, TAGS, type Auth, type OperationSpec } from './operations';
 import { samplePaymentSucceeded, sampleWebhookTest } from './samples';
-import { errorBody, fieldIssue, idempotencyKey, paymentSucceededWebhook, webhookTestWebhook } from './schemas';
+import { errorBody, fieldIssue, idempotencyKey, requestIdHeader, paymentSucceededWebhook, webhookTestWebhook } from './schemas';
 
 /** The version of the API the document describes: `/merchant/v1`, `/api/v1`, `/callbacks/v1`. */
 const API_VERSION = '1.0.0';
@@ -110,13 +110,17 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (op.pathParams) requestParams.path = op.pathParams;
   if (op.query) requestParams.query = op.query;
-  if (op.idempotency) {
-    const description =
-      op.idempotency === 'secret'
-        ? 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.'
-        : 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.';
-    requestParams.header = z.object({ 'Idempotency-Key': idempotencyKey.meta({ description }).optional() });
-  }
+  const idempotencyHeader = op.idempotency && {
+    'Idempotency-Key': idempotencyKey
+      .meta({
+        description:
+          op.idempotency === 'secret'
+            ? 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.'
+            : 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.',
+      })
+      .optional(),
+  };
+  requestParams.header = z.object({ 'X-Request-Id': requestIdHeader.optional(), ...idempotencyHeader });
   const operation: ZodOpenApiOperationObject = {
     operationId: op.operationId,
     summary: op.summary,

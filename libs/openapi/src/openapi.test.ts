@@ -172,7 +172,13 @@ describe('the OpenAPI document', () => {
 
   it('names the headers: X-Request-Id everywhere, Idempotency-Key and its replay, the rate limit and Retry-After', () => {
     const create = doc.paths?.['/merchant/v1/payment-links']?.post;
-    expect(create?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]));
+    expect(create?.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }),
+        expect.objectContaining({ name: 'X-Request-Id', in: 'header' }),
+      ]),
+    );
+    expect(doc.paths?.['/merchant/v1/payment-links']?.get?.parameters?.map((p) => ('name' in p ? p.name : ''))).not.toContain('Idempotency-Key');
     const created = create?.responses?.['201'] as { headers: Json };
     expect(Object.keys(created.headers).sort()).toEqual([
       'Idempotent-Replayed',

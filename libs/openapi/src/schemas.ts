@@ -40,3 +40,12 @@ export const idempotencyKey = z
       'Makes a retry safe: the same key with the same body answers the first result again while the gateway keeps the key (with `Idempotent-Replayed: true`); with another body, 409 `common.err.idempotency_conflict`.',
     examples: ['order-1001-create'],
   });
+
+/** `X-Request-Id` as a caller may send it: 1..128 of `[A-Za-z0-9._:-]` (gateway's request-id middleware), else replaced. */
+export const requestIdHeader = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+  .meta({
+    description: 'Your id for this request, echoed in the answer and the logs; another shape is replaced by a fresh UUID.',
+    examples: ['4f1c2b7e-8a9d-4e3f-b2c1-0d9e8f7a6b5c'],
+  });
