@@ -17,7 +17,7 @@ const SERVICE_PATH_IMPORT = '!@pl/*{,/testing}';
 
 export default defineConfig(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '.local/**', 'test-results/**', 'coverage/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', '.local/**', 'test-results/**', 'coverage/**', 'libs/client/src/schema.ts'],
   },
   js.configs.recommended,
   {
