@@ -4,7 +4,13 @@ module.exports = {
   roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+    // Dependencies published only as ES modules: Node 26 require()s them natively, Jest's module registry does not
+    // (not without --experimental-vm-modules), so SWC turns them into CommonJS for the tests.
+    '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(content-type|cookie|raw-body)/)'],
   moduleNameMapper: {
     // A service's test entry (`@pl/<service>/testing`), which its package.json exports next to the public one.
     '^@pl/([a-z-]+)/testing$': '<rootDir>/services/$1/src/testing',

@@ -1,6 +1,6 @@
 import { parse as parseContentType } from 'content-type';
 import type { Request, Response } from 'express';
-import getRawBody from 'raw-body';
+import getRawBody, { type RawBodyError } from 'raw-body';
 import { parseJsonPreservingNumbers } from '@pl/contracts';
 import { AppError, invalidJson, payloadTooLarge, unsupportedMediaType } from '@pl/errors';
 
@@ -21,7 +21,7 @@ export function isJsonMediaType(contentType: string): boolean {
 /** What the headers say: no Transfer-Encoding and no (or a zero) Content-Length means no body at all. */
 const hasNoBody = (req: Request): boolean => req.get('transfer-encoding') === undefined && (req.get('content-length') ?? '0') === '0';
 
-const isRawBodyError = (e: unknown): e is getRawBody.RawBodyError =>
+const isRawBodyError = (e: unknown): e is RawBodyError & { status: number } =>
   typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string' && typeof (e as { status?: unknown }).status === 'number';
 
 /**
