@@ -24,6 +24,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY libs/bus/package.json libs/bus/
+COPY libs/client/package.json libs/client/
 COPY libs/config/package.json libs/config/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/db/package.json libs/db/

@@ -1,3 +1,4 @@
+import { createClient } from '@pl/client';
 import type { FieldIssue } from '@pl/errors';
 
 /** An answer of the session API other than success: its `{ error: { code, message, details? } }`. */
@@ -21,6 +22,18 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
+/**
+ * The session API, typed from docs/openapi.json (@pl/client): same origin (the CSP's connect-src 'self'), the HttpOnly
+ * `sid` cookie goes by itself (the app never holds a token), JSON both ways. The browser adds `Origin` to every POST
+ * and PATCH, which the server's CSRF check wants.
+ */
+export const client = createClient('', { auth: { kind: 'session' }, credentials: 'same-origin' });
+client.use({
+  onResponse({ response, schemaPath }) {
+    if (response.status === 401 && schemaPath !== '/api/v1/auth/login') onUnauthorized();
+  },
+});
+
 interface ErrorBody {
   error?: { code?: unknown; message?: unknown; details?: unknown };
 }
@@ -34,42 +47,23 @@ function toApiError(status: number, body: unknown): ApiError {
 }
 
 /**
- * One call of the session API: same origin, the HttpOnly `sid` cookie goes by itself (the app never holds a token),
- * JSON both ways. The browser adds `Origin` to every POST and PATCH, which the server's CSRF check wants.
+ * The data of one call of `client` (`call(client.GET('/api/v1/me'))`), or an ApiError: the answer's error body, or
+ * NETWORK_ERROR when no answer came.
  */
-export async function api<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const init: RequestInit = { method, credentials: 'same-origin', headers };
-  if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  let res: Response;
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let answer: { data?: T; error?: unknown; response: Response };
   try {
-    res = await fetch(path, init);
+    answer = await request;
   } catch (e) {
     throw new ApiError(0, NETWORK_ERROR, e instanceof Error ? e.message : 'Network error');
   }
-  const text = await res.text();
-  let data: unknown = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
-  }
-  if (!res.ok) {
-    if (res.status === 401 && path !== '/api/v1/auth/login') onUnauthorized();
-    throw toApiError(res.status, data);
-  }
-  return data as T;
+  if (!answer.response.ok) throw toApiError(answer.response.status, answer.error ?? null);
+  return answer.data as T;
 }
 
-/** A query string from the given values, leaving out empty ones. */
-export function query(params: Record<string, string | number | null | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
+/** The given query values without the empty ones (a filter left blank is no filter). */
+export function present<T extends object>(params: T): { [K in keyof T]?: Exclude<T[K], '' | null | undefined> } {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== '')) as {
+    [K in keyof T]?: Exclude<T[K], '' | null | undefined>;
+  };
 }

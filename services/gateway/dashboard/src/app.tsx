@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
-import { api, ApiError, setUnauthorizedHandler } from './api';
+import { ApiError, call, client, setUnauthorizedHandler } from './api';
 import { ErrorMessage, Loading, PageTitle } from './components/common';
 import { useLoad } from './hooks';
 import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language } from './i18n';
@@ -89,7 +89,7 @@ function LoginLayout() {
 
 function SignedIn() {
   const [, navigate] = useLocation();
-  const me = useLoad(() => api<MeView>('GET', '/api/v1/me'), 'me');
+  const me = useLoad(() => call(client.GET('/api/v1/me')), 'me');
   useEffect(() => {
     setUnauthorizedHandler(() => navigate('/login', { replace: true }));
   }, [navigate]);
@@ -103,7 +103,7 @@ function SignedIn() {
   const session: Session = {
     me: me.data,
     signOut: async () => {
-      await api('POST', '/api/v1/auth/logout', {});
+      await call(client.POST('/api/v1/auth/logout'));
       navigate('/login', { replace: true });
     },
   };

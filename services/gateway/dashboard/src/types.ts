@@ -1,4 +1,5 @@
-// The session API's shapes, from the contracts the gateway validates against (types only: nothing of them is bundled).
+// The session API's shapes the pages hold, from the contracts the gateway validates against (types only: nothing of them
+// is bundled). What a call answers is typed by @pl/client, from docs/openapi.json.
 export type {
   ApiKeyView,
   ApiKeyWithSecret,
@@ -8,17 +9,4 @@ export type {
   PaymentLink,
   RotatedSecret,
   WebhookDelivery,
-  WebhookDeliveryList,
 } from '@pl/contracts';
-
-export interface PaymentLinkList {
-  payment_links: import('@pl/contracts').PaymentLink[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
-
-export interface AuditEventPage {
-  audit_events: import('@pl/contracts').AuditEvent[];
-  has_more: boolean;
-  next_cursor: string | null;
-}

@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { api, ApiError, query } from '../api';
+import { ApiError, call, client, present } from '../api';
 import { useSession } from '../app';
 import { DateTime, ErrorMessage, Loading, Notice, PageTitle, TableRegion } from '../components/common';
 import { described, Field, placeApiError } from '../components/forms';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import type { AuditEventPage } from '../types';
 
 export function AccountPage() {
   const { t } = useI18n();
@@ -77,7 +76,7 @@ function ChangePassword() {
     setFormError(null);
     setDone(false);
     try {
-      await api('POST', '/api/v1/auth/password', { current_password: v.current_password, new_password: v.new_password });
+      await call(client.POST('/api/v1/auth/password', { body: { current_password: v.current_password, new_password: v.new_password } }));
       reset();
       setDone(true);
     } catch (e) {
@@ -134,7 +133,7 @@ function ChangePassword() {
 function AuditEvents() {
   const { t } = useI18n();
   const [cursor, setCursor] = useState<string | null>(null);
-  const events = useLoad(() => api<AuditEventPage>('GET', `/api/v1/audit-events${query({ limit: 20, cursor })}`), cursor ?? '');
+  const events = useLoad(() => call(client.GET('/api/v1/audit-events', { params: { query: present({ limit: '20', cursor }) } })), cursor ?? '');
   return (
     <section aria-labelledby="audit-title">
       <h2 id="audit-title">{t.auditTitle}</h2>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { api } from '../api';
+import { call, client } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, PageTitle, TableRegion } from '../components/common';
 import { SecretReveal } from '../components/copy';
 import { ConfirmDialog, ShownBesideField } from '../components/dialog';
@@ -17,7 +17,7 @@ const stateOf = (k: ApiKeyView, now: number): 'active' | 'expiring' | 'expired' 
 
 export function ApiKeysPage() {
   const { t } = useI18n();
-  const keys = useLoad(() => api<{ api_keys: ApiKeyView[] }>('GET', '/api/v1/api-keys'), 'keys');
+  const keys = useLoad(() => call(client.GET('/api/v1/api-keys')), 'keys');
   const [revealed, setRevealed] = useState<{ title: string; key: ApiKeyWithSecret } | null>(null);
   const [reissuing, setReissuing] = useState<ApiKeyView | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
@@ -25,7 +25,7 @@ export function ApiKeysPage() {
 
   const revoke = async () => {
     if (!revoking) return;
-    await api<ApiKeyView>('POST', `/api/v1/api-keys/${encodeURIComponent(revoking.id)}/revoke`, {});
+    await call(client.POST('/api/v1/api-keys/{id}/revoke', { params: { path: { id: revoking.id } }, body: {} }));
     setRevoking(null);
     keys.reload();
   };
@@ -148,7 +148,7 @@ function CreateKey({ onCreated }: { onCreated: (k: ApiKeyWithSecret) => void }) 
   const onValid = async (v: LabelForm) => {
     setFormError(null);
     try {
-      const key = await api<ApiKeyWithSecret>('POST', '/api/v1/api-keys', v.label.trim() ? { label: v.label.trim() } : {});
+      const key = await call(client.POST('/api/v1/api-keys', { body: v.label.trim() ? { label: v.label.trim() } : {} }));
       reset();
       onCreated(key);
     } catch (e) {
@@ -191,9 +191,12 @@ function ReissueDialog({ apiKey, onClose, onReissued }: { apiKey: ApiKeyView; on
     if (!(await trigger())) throw new ShownBesideField();
     try {
       onReissued(
-        await api<ApiKeyWithSecret>('POST', `/api/v1/api-keys/${encodeURIComponent(apiKey.id)}/reissue`, {
-          grace_minutes: Number(getValues('grace_minutes')),
-        }),
+        await call(
+          client.POST('/api/v1/api-keys/{id}/reissue', {
+            params: { path: { id: apiKey.id } },
+            body: { grace_minutes: Number(getValues('grace_minutes')) },
+          }),
+        ),
       );
     } catch (e) {
       const left = placeApiError(e, t, setError, ['grace_minutes']);

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
-import { api } from '../api';
+import { call, client } from '../api';
 import { CopyField } from '../components/copy';
 import { ErrorMessage, Loading, Money, PageTitle } from '../components/common';
 import { described, Field, placeApiError } from '../components/forms';
@@ -95,7 +95,7 @@ function CreateLinkForm({ shops, onCreated }: { shops: MerchantShop[]; onCreated
         ...(v.description.trim() ? { description: v.description.trim() } : {}),
         ...(v.expires_in_minutes.trim() ? { expires_in_minutes: Number(v.expires_in_minutes) } : {}),
       };
-      onCreated(await api<PaymentLink>('POST', '/api/v1/payment-links', body));
+      onCreated(await call(client.POST('/api/v1/payment-links', { body })));
     } catch (e) {
       setFormError(placeApiError(e, t, setError, ['shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes']));
     }

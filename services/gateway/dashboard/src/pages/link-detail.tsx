@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import { api, query } from '../api';
+import { call, client } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, Money, Notice, PageTitle, TableRegion } from '../components/common';
 import { CopyField } from '../components/copy';
 import { ConfirmDialog } from '../components/dialog';
@@ -8,7 +8,7 @@ import { Qr } from '../components/qr';
 import { useLoad } from '../hooks';
 import { useI18n, type Messages } from '../i18n';
 import { formatBps } from '../format';
-import type { PaymentLink, WebhookDelivery, WebhookDeliveryList } from '../types';
+import type { WebhookDelivery } from '../types';
 
 const MONEY_FIELDS = new Set(['amount', 'payer_amount', 'merchant_credit', 'platform_revenue']);
 const DATE_FIELDS = new Set(['expires_at', 'paid_at', 'created_at', 'updated_at']);
@@ -26,12 +26,12 @@ function FieldValue({ name, value, t }: { name: string; value: unknown; t: Messa
 
 export function LinkDetailPage({ id }: { id: string }) {
   const { t } = useI18n();
-  const link = useLoad(() => api<PaymentLink>('GET', `/api/v1/payment-links/${encodeURIComponent(id)}`), id);
+  const link = useLoad(() => call(client.GET('/api/v1/payment-links/{id}', { params: { path: { id } } })), id);
   const [confirming, setConfirming] = useState(false);
   const [canceled, setCanceled] = useState(false);
 
   const cancel = async () => {
-    const updated = await api<PaymentLink>('POST', `/api/v1/payment-links/${encodeURIComponent(id)}/cancel`, {});
+    const updated = await call(client.POST('/api/v1/payment-links/{id}/cancel', { params: { path: { id } }, body: {} }));
     link.setData(updated);
     setConfirming(false);
     setCanceled(true);
@@ -88,7 +88,7 @@ export function LinkDetailPage({ id }: { id: string }) {
 
 function Deliveries({ linkId }: { linkId: string }) {
   const { t } = useI18n();
-  const list = useLoad(() => api<WebhookDeliveryList>('GET', `/api/v1/webhook-deliveries${query({ payment_link_id: linkId })}`), linkId);
+  const list = useLoad(() => call(client.GET('/api/v1/webhook-deliveries', { params: { query: { payment_link_id: linkId } } })), linkId);
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">{t.deliveriesTitle}</h2>
@@ -117,7 +117,7 @@ function DeliveryCard({ delivery, onResent }: { delivery: WebhookDelivery; onRes
     setBusy(true);
     setError(null);
     try {
-      onResent(await api<WebhookDelivery>('POST', `/api/v1/webhook-deliveries/${encodeURIComponent(delivery.id)}/resend`, {}));
+      onResent(await call(client.POST('/api/v1/webhook-deliveries/{id}/resend', { params: { path: { id: delivery.id } }, body: {} })));
       setResent(true);
     } catch (e) {
       setError(e);

@@ -1,23 +1,23 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
-import { api, query } from '../api';
+import { call, client, present } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, Money, PageTitle, TableRegion } from '../components/common';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import type { MerchantShopPage, PaymentLinkList } from '../types';
+import type { MerchantShopPage } from '../types';
 
 const STATUSES = ['pending', 'paid', 'expired', 'canceled', 'failed'] as const;
 
 interface Filters {
-  status: string;
+  status: '' | (typeof STATUSES)[number];
   shop_id: string;
   order_id: string;
 }
 const NO_FILTERS: Filters = { status: '', shop_id: '', order_id: '' };
 
 /** The merchant's shops for pickers (one page of 100 is every shop a merchant is expected to have). */
-export const loadShops = (): Promise<MerchantShopPage> => api<MerchantShopPage>('GET', '/api/v1/shops?limit=100');
+export const loadShops = (): Promise<MerchantShopPage> => call(client.GET('/api/v1/shops', { params: { query: { limit: '100' } } }));
 
 export function LinksPage() {
   const { t } = useI18n();
@@ -25,7 +25,7 @@ export function LinksPage() {
   const [cursor, setCursor] = useState<string | null>(null);
   const shops = useLoad(loadShops, 'shops');
   const links = useLoad(
-    () => api<PaymentLinkList>('GET', `/api/v1/payment-links${query({ ...filters, limit: 20, cursor })}`),
+    () => call(client.GET('/api/v1/payment-links', { params: { query: present({ ...filters, limit: '20', cursor }) } })),
     JSON.stringify([filters, cursor]),
   );
   const { register, handleSubmit, reset } = useForm<Filters>({ defaultValues: NO_FILTERS });

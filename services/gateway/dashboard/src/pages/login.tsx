@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { api, ApiError } from '../api';
+import { ApiError, call, client } from '../api';
 import { ErrorMessage, PageTitle } from '../components/common';
 import { described, Field, placeApiError } from '../components/forms';
 import { useI18n } from '../i18n';
@@ -23,7 +23,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   const onValid = async (values: LoginForm) => {
     setFormError(null);
     try {
-      await api('POST', '/api/v1/auth/login', values);
+      await call(client.POST('/api/v1/auth/login', { body: values }));
       onSignedIn();
     } catch (e) {
       setFormError(

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
-import { api } from '../api';
+import { call, client } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle } from '../components/common';
 import { SecretReveal } from '../components/copy';
 import { ConfirmDialog } from '../components/dialog';
@@ -14,7 +14,7 @@ import { SHOP_FIELDS, ShopFields, shopBody, type ShopForm } from './shop-form';
 
 export function ShopDetailPage({ id }: { id: string }) {
   const { t, lang } = useI18n();
-  const shop = useLoad(() => api<MerchantShop>('GET', `/api/v1/shops/${encodeURIComponent(id)}`), id);
+  const shop = useLoad(() => call(client.GET('/api/v1/shops/{id}', { params: { path: { id } } })), id);
   const s = shop.data;
   return (
     <>
@@ -74,7 +74,7 @@ function Settings({ shop, onSaved }: { shop: MerchantShop; onSaved: (s: Merchant
     setFormError(null);
     setSaved(false);
     try {
-      onSaved(await api<MerchantShop>('PATCH', `/api/v1/shops/${shop.id}`, shopBody(v)));
+      onSaved(await call(client.PATCH('/api/v1/shops/{id}', { params: { path: { id: String(shop.id) } }, body: shopBody(v) })));
       setSaved(true);
     } catch (e) {
       setFormError(placeApiError(e, t, setError, SHOP_FIELDS));
@@ -112,7 +112,14 @@ function WebhookSecret({ shop, onRotated }: { shop: MerchantShop; onRotated: () 
   const [formError, setFormError] = useState<unknown>(null);
   const rotate = async () => {
     try {
-      setSecret(await api<RotatedSecret>('POST', `/api/v1/shops/${shop.id}/webhook-secret/rotate`, { overlap_minutes: confirming }));
+      setSecret(
+        await call(
+          client.POST('/api/v1/shops/{id}/webhook-secret/rotate', {
+            params: { path: { id: String(shop.id) } },
+            body: { overlap_minutes: confirming ?? undefined },
+          }),
+        ),
+      );
       setConfirming(null);
     } catch (e) {
       const left = placeApiError(e, t, setError, ['overlap_minutes']);
@@ -186,7 +193,7 @@ function TestWebhook({ shopId }: { shopId: number }) {
     setError(null);
     setSent(null);
     try {
-      setSent(await api<WebhookDelivery>('POST', `/api/v1/shops/${shopId}/webhook-test`, {}));
+      setSent(await call(client.POST('/api/v1/shops/{id}/webhook-test', { params: { path: { id: String(shopId) } }, body: {} })));
     } catch (e) {
       setError(e);
     } finally {
@@ -210,7 +217,7 @@ function CashierKey({ shopId }: { shopId: number }) {
   const [confirming, setConfirming] = useState(false);
   const [key, setKey] = useState<string | null>(null);
   const reissue = async () => {
-    const res = await api<{ cashier_key: string }>('POST', `/api/v1/shops/${shopId}/cashier-key/reissue`, {});
+    const res = await call(client.POST('/api/v1/shops/{id}/cashier-key/reissue', { params: { path: { id: String(shopId) } }, body: {} }));
     setConfirming(false);
     setKey(res.cashier_key);
   };

@@ -5,7 +5,7 @@ import type { Messages } from '../i18n';
 export interface ShopForm {
   name: string;
   webhook_url: string;
-  fee_payer: string;
+  fee_payer: (typeof FEE_PAYERS)[number];
 }
 export const SHOP_FIELDS = ['name', 'webhook_url', 'fee_payer'] as const;
 const FEE_PAYERS = ['merchant', 'client', 'split'] as const;

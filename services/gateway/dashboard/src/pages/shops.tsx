@@ -1,18 +1,18 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
-import { api, query } from '../api';
+import { call, client, present } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle, TableRegion } from '../components/common';
 import { placeApiError } from '../components/forms';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import type { MerchantShop, MerchantShopPage } from '../types';
+import type { MerchantShop } from '../types';
 import { SHOP_FIELDS, ShopFields, shopBody, type ShopForm } from './shop-form';
 
 export function ShopsPage() {
   const { t } = useI18n();
   const [cursor, setCursor] = useState<string | null>(null);
-  const shops = useLoad(() => api<MerchantShopPage>('GET', `/api/v1/shops${query({ limit: 20, cursor })}`), cursor ?? '');
+  const shops = useLoad(() => call(client.GET('/api/v1/shops', { params: { query: present({ limit: '20', cursor }) } })), cursor ?? '');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<MerchantShop | null>(null);
   return (
@@ -109,7 +109,7 @@ function CreateShop({ onCreated, onCancel }: { onCreated: (s: MerchantShop) => v
   const onValid = async (v: ShopForm) => {
     setFormError(null);
     try {
-      onCreated(await api<MerchantShop>('POST', '/api/v1/shops', shopBody(v)));
+      onCreated(await call(client.POST('/api/v1/shops', { body: shopBody(v) })));
     } catch (e) {
       setFormError(placeApiError(e, t, setError, SHOP_FIELDS));
     }
