@@ -13,7 +13,7 @@ import { route } from '../route';
 
 const setSessionCookie = (res: Response, value: string, expires: Date, secure: boolean): void => {
   const maxAge = Math.max(0, Math.floor((expires.getTime() - Date.now()) / 1000));
-  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value, httpOnly: true, sameSite: 'lax', path: '/', secure, expires, maxAge }));
+  res.append('Set-Cookie', stringifySetCookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires, maxAge }));
 };
 
 /** `POST /api/v1/auth/login` and `/logout`: dashboard sessions. */
