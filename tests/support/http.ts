@@ -1,3 +1,5 @@
+import { assertDocumented } from './openapi-validator';
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -13,7 +15,10 @@ export interface RequestOptions {
   contentType?: string | null;
 }
 
-/** A small fetch wrapper for black-box calls to the gateway. */
+/**
+ * A small fetch wrapper for black-box calls to the gateway. Every answer is checked against docs/openapi.json
+ * (./openapi-validator): one the document does not describe throws, failing the test that received it.
+ */
 export function httpClient(baseUrl: string) {
   const call = async (method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -31,6 +36,7 @@ export function httpClient(baseUrl: string) {
     } catch {
       parsed = undefined;
     }
+    assertDocumented({ method, path, status: res.status, contentType: res.headers.get('content-type'), text, body: parsed });
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {
