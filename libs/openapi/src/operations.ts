@@ -35,7 +35,7 @@ import {
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
-import { callbackReceived } from './schemas';
+import { callbackReceived, openApiDocumentShape } from './schemas';
 
 /** Who may call an operation: the three credentials of the API, or nobody in particular. */
 export type Auth = 'apiKey' | 'cashier' | 'session' | 'cashierOrSession' | 'none';
@@ -602,7 +602,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: {
       status: 200,
       description: 'The OpenAPI 3.1 document.',
-      file: { mediaType: 'application/json', example: '{ "openapi": "3.1.0", "info": { "title": "Payment links API" } }' },
+      schema: openApiDocumentShape,
+      example: { openapi: '3.1.0', info: { title: 'Payment links API', version: '1.0.0' }, paths: {} },
     },
     errors: [],
     local: true,

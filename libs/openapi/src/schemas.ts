@@ -20,6 +20,13 @@ export const errorBody = (codes: readonly ErrorCode[]) =>
     }),
   });
 
+/** GET /openapi.json: an OpenAPI 3.1 document (this one); its members beyond these are the specification's. */
+export const openApiDocumentShape = z.looseObject({
+  openapi: z.string().regex(/^3\.1\.\d+$/),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.looseObject({})),
+});
+
 export const callbackReceived = z.object({ received: z.literal(true) });
 
 /** The body of a `payment.succeeded` webhook: the Kafka event's `event` and `data` (notifier). */
