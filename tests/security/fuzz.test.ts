@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { HOSTILE_CHARACTERS, LINE_BREAKS } from '@pl/testing';
+import { assertDocumented } from '../support/openapi-validator';
 import { startSystem, TEST_PROVIDER_SECRET, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -166,7 +167,10 @@ async function send(method: string, path: string, headers: Record<string, string
   const all: Record<string, string> = { ...headers };
   if (body?.type) all['content-type'] = body.type;
   const res = await fetch(sys.baseUrl + path, { method, headers: all, body: body?.body ?? null, redirect: 'manual' });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  const answer = { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  // Garbage in, a documented answer out (docs/openapi.json), as for every call through tests/support/http.ts.
+  assertDocumented({ method, path, ...answer });
+  return answer;
 }
 
 /** No 5xx, and a JSON error is always `{ error: { code, message } }` with no stack. */
