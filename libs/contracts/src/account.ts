@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH, moscowDate, PAGE_LIMIT_MAX, uuid } from './fields';
+import { moscowDate, pageQueryFields, uuid } from './fields';
 import { identifierText, text } from './text';
 
 export const API_KEY_LABEL_MAX_LENGTH = 100;
@@ -76,11 +76,5 @@ export const auditEventPage = z.object({
 });
 
 export const listAuditEventsQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
-    .optional(),
-  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
+  ...pageQueryFields,
 });

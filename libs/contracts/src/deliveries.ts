@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH, moscowDate, PAGE_LIMIT_MAX, uuid } from './fields';
-import { identifierText } from './text';
+import { moscowDate, pageQueryFields, uuid } from './fields';
 
 export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
@@ -52,13 +51,7 @@ export const listDeliveriesQuery = z.strictObject({
     .pipe(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER))
     .optional(),
   status: deliveryStatus.optional(),
-  limit: z
-    .string()
-    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
-    .optional(),
-  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
+  ...pageQueryFields,
 });
 
 /** Where and how to sign a shop's webhooks; only the notifier asks, and only at send time. */

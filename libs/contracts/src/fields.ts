@@ -86,3 +86,14 @@ export const returnUrl = z.string().superRefine((value, ctx) => {
   const problem = returnUrlProblem(value, { allowHttp: true });
   if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
 });
+
+/** `limit` (1..100) and `cursor` of a paged list's query string, where every value arrives as text. */
+export const pageQueryFields = {
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
+    .optional(),
+  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
+};

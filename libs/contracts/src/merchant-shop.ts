@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, positiveId, shopStatus, bps } from './fields';
+import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, shopStatus, bps } from './fields';
 import { identifierText } from './text';
 
 /** A shop's name: 1..100 code points (merchant-dashboard.md). */
@@ -67,13 +67,7 @@ export const reissuedCashierKey = z.object({ cashier_key: z.string() });
 
 /** Query of `GET /api/v1/shops` and `GET /merchant/v1/shops`. */
 export const listShopsQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
-    .optional(),
-  cursor: identifierText(CURSOR_MAX_LENGTH).optional(),
+  ...pageQueryFields,
 });
 
 // NATS commands of the shops service; the caller's merchant comes from the identity token, never the body.
