@@ -12,13 +12,13 @@ import { checkoutRoutes } from './http/routes/checkout.routes';
 import { dashboardLinksRoutes } from './http/routes/dashboard-links.routes';
 import { merchantLinksRoutes } from './http/routes/merchant-links.routes';
 import { providerCallbackRoutes } from './http/routes/provider-callbacks.routes';
-import { webhookDeliveriesRoutes } from './http/routes/webhook-deliveries.routes';
+import { sessionDeliveriesRoutes, webhookDeliveriesRoutes } from './http/routes/webhook-deliveries.routes';
 import { accountRoutes } from './http/routes/account.routes';
 import { apiKeysRoutes } from './http/routes/api-keys.routes';
 import { auditEventsRoutes } from './http/routes/audit-events.routes';
 import { merchantShopsRoutes } from './http/routes/merchant-shops.routes';
 import { openApiRoutes } from './http/routes/openapi.routes';
-import { sessionDeliveriesRoutes } from './http/routes/session-deliveries.routes';
+
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
