@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertDocumented } from '../support/openapi-validator';
 import { sandboxPaymentId, signProviderBody, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -37,8 +38,23 @@ interface Probe {
   status: number;
 }
 
-const call = (p: Probe): Promise<Response> =>
-  fetch(sys.baseUrl + p.path, { method: p.method, headers: { Origin: ORIGIN, ...p.headers }, body: p.body ?? null, redirect: 'manual' });
+const call = async (p: Probe): Promise<Response> => {
+  const res = await fetch(sys.baseUrl + p.path, {
+    method: p.method,
+    headers: { Origin: ORIGIN, ...p.headers },
+    body: p.body ?? null,
+    redirect: 'manual',
+  });
+  // Every kind of answer is also one docs/openapi.json describes, as for every call through tests/support/http.ts.
+  assertDocumented({
+    method: p.method,
+    path: p.path,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    text: await res.clone().text(),
+  });
+  return res;
+};
 
 const directives = (csp: string): Map<string, string[]> =>
   new Map(

@@ -96,7 +96,13 @@ function successResponse(op: OperationSpec): ZodOpenApiResponseObject {
   let content: oas31.ContentObject | Record<string, unknown> | undefined;
   if (success.schema) content = { 'application/json': { schema: success.schema, example: success.example } };
   else if (success.html) content = { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><html lang="ru">…</html>' } };
-  else if (success.file) content = { [success.file.mediaType]: { schema: { type: 'string' }, example: success.file.example } };
+  else if (success.files)
+    content = Object.fromEntries(
+      success.files.map((f) => [
+        f.mediaType,
+        f.example === undefined ? { schema: { type: 'string', contentMediaType: f.mediaType } } : { schema: { type: 'string' }, example: f.example },
+      ]),
+    );
   return { description: success.description, headers, ...(content && { content }) } as ZodOpenApiResponseObject;
 }
 

@@ -63,8 +63,8 @@ export interface OperationSpec {
     example?: unknown;
     html?: boolean;
     setsCookie?: boolean;
-    /** A non-JSON, non-HTML answer (a static asset): its media type and an example of its text. */
-    file?: { mediaType: string; example: string };
+    /** A non-JSON, non-HTML answer (a static asset): each media type it may have, with an example (binary: none). */
+    files?: readonly { mediaType: string; example?: string }[];
   };
   /** Route-specific error codes; the ones every route of its kind can answer are added by `errorCodesOf`. */
   errors: readonly ErrorCode[];
@@ -569,8 +569,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: assetName,
     success: {
       status: 200,
-      description: 'The asset (CSS, script or image).',
-      file: { mediaType: 'text/css', example: ':root { color-scheme: light dark; }' },
+      description: 'The stylesheet or the script of the page.',
+      files: [
+        { mediaType: 'text/css', example: ':root { color-scheme: light dark; }' },
+        { mediaType: 'text/javascript', example: 'document.querySelectorAll("[data-deadline]").forEach(tick);' },
+      ],
     },
     errors: [],
     htmlErrors: true,
@@ -630,7 +633,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: {
       status: 200,
       description: 'The script; cached for good when asked for by its version.',
-      file: { mediaType: 'text/javascript', example: 'Scalar.createApiReference("#app", { url: "/openapi.json" });' },
+      files: [{ mediaType: 'text/javascript', example: 'Scalar.createApiReference("#app", { url: "/openapi.json" });' }],
     },
     errors: [],
   },
@@ -655,8 +658,14 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: assetName,
     success: {
       status: 200,
-      description: 'The asset, cached for good (its name is its content hash).',
-      file: { mediaType: 'text/javascript', example: 'import{h as e}from"./vendor-3f9a1c.js";' },
+      description: 'The asset (script, stylesheet, image or font), cached for good (its name is its content hash).',
+      files: [
+        { mediaType: 'text/javascript', example: 'import{h as e}from"./vendor-3f9a1c.js";' },
+        { mediaType: 'text/css', example: ':root{color-scheme:light dark}' },
+        { mediaType: 'image/svg+xml', example: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"></svg>' },
+        { mediaType: 'image/png' },
+        { mediaType: 'font/woff2' },
+      ],
     },
     errors: [],
   },
