@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createClient } from '@pl/client';
 import type { Browser, Page } from 'playwright-core';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab } from './browser';
@@ -37,21 +38,26 @@ const tab = async (options: Parameters<typeof openTab>[1] = {}): Promise<Page> =
   return t.page;
 };
 
-const createLink = async (body: Record<string, unknown> = {}): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount: '1000.00', description: 'Заказ №1042: кофе и круассан', order_id: `o-${randomUUID()}`, ...body },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+/** The merchant API as the merchant's integration calls it, typed from docs/openapi.json (@pl/client). */
+const merchantApi = () => createClient(sys.baseUrl, { auth: { kind: 'apiKey', key: merchant.apiKey, secret: merchant.apiSecret } });
+
+const createLink = async (body: { description?: string } = {}): Promise<string> => {
+  const { data, response } = await merchantApi().POST('/merchant/v1/payment-links', {
+    body: { shop_id: shop.id, amount: '1000.00', description: 'Заказ №1042: кофе и круассан', order_id: `o-${randomUUID()}`, ...body },
+  });
+  expect(response.status).toBe(201);
+  return data!.id;
 };
 
 /** Moves the link's deadline into the past in the database (created_at too: the table keeps expires_at after it). */
 const expireNow = (id: string) =>
   sys.sql(`UPDATE links.payment_links SET created_at = now() - interval '1 hour', expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
 
-const merchantView = async (id: string) => (await sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: merchant.keys })).body;
+const merchantView = async (id: string) => {
+  const { data, error } = await merchantApi().GET('/merchant/v1/payment-links/{id}', { params: { path: { id } } });
+  if (!data) throw new Error(`GET /merchant/v1/payment-links/${id}: ${JSON.stringify(error)}`);
+  return data;
+};
 
 const open = async (page: Page, path: string) => {
   const res = await page.goto(sys.baseUrl + path);
@@ -185,8 +191,9 @@ describe('the buyer checkout page at /p/{id}', () => {
 
   it('shows a final view with no way to pay for a canceled link', async () => {
     const id = await createLink();
-    const cancel = await sys.http.post(`/merchant/v1/payment-links/${id}/cancel`, {}, { headers: merchant.keys });
-    expect(cancel.status).toBe(200);
+    const cancel = await merchantApi().POST('/merchant/v1/payment-links/{id}/cancel', { params: { path: { id } }, body: {} });
+    expect(cancel.response.status).toBe(200);
+    expect(cancel.data?.status).toBe('canceled');
     const page = await tab({ locale: 'en-US' });
     await open(page, `/p/${id}`);
     await page.locator('[data-testid=final-canceled]').waitFor();

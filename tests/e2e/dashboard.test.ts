@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { createClient } from '@pl/client';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -177,14 +178,19 @@ const signIn = async (page: Page, lang: Language, m: TestMerchant = merchant): P
     .waitFor();
 };
 
-const createLinkByApi = async (body: Record<string, unknown> = {}): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount: '1234.50', order_id: `o-${Date.now()}`, ...body },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+/** The merchant API as an integration calls it with an API key pair, typed from docs/openapi.json (@pl/client). */
+const merchantApi = (pair: { apiKey: string; apiSecret: string } = merchant) =>
+  createClient(sys.baseUrl, { auth: { kind: 'apiKey', key: pair.apiKey, secret: pair.apiSecret } });
+/** The status GET /merchant/v1/shops answers the pair shown on the API keys page. */
+const shopsStatusWith = async (pair: Record<string, string>): Promise<number> =>
+  (await merchantApi({ apiKey: pair['X-API-Key'] ?? '', apiSecret: pair['X-API-Secret'] ?? '' }).GET('/merchant/v1/shops')).response.status;
+
+const createLinkByApi = async (body: { description?: string } = {}): Promise<string> => {
+  const { data, response } = await merchantApi().POST('/merchant/v1/payment-links', {
+    body: { shop_id: shop.id, amount: '1234.50', order_id: `o-${Date.now()}`, ...body },
+  });
+  expect(response.status).toBe(201);
+  return data!.id;
 };
 
 /** The flows the issue asks for, in both languages at both widths, found by the dashboard's own words for that language. */
@@ -277,7 +283,8 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     await page.getByText(t('linkCanceled')).waitFor();
     expect(await page.getByTestId('link-fields').innerText()).toContain(t('linkStatus', 'canceled'));
     // Canceled for the API too, not only on the page.
-    expect((await sys.http.get(url.replace(/^.*\/p\//, '/merchant/v1/payment-links/'), { headers: merchant.keys })).body.status).toBe('canceled');
+    const canceled = await merchantApi().GET('/merchant/v1/payment-links/{id}', { params: { path: { id: url.replace(/^.*\/p\//, '') } } });
+    expect(canceled.data?.status).toBe('canceled');
   });
 
   it("a paid link's deliveries show their attempts, and a resend reaches the shop's receiver again", async () => {
@@ -289,13 +296,12 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     await signIn(page, lang);
     // The page shows the deliveries there are when it loads: wait until the notifier has recorded this one.
     for (let i = 0; i < 100; i++) {
-      const list = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${id}`, { headers: merchant.keys });
-      if (list.body.deliveries?.[0]?.status === 'succeeded') break;
+      const list = await merchantApi().GET('/merchant/v1/webhook-deliveries', { params: { query: { payment_link_id: id } } });
+      if (list.data?.deliveries[0]?.status === 'succeeded') break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect((await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${id}`, { headers: merchant.keys })).body.deliveries[0].status).toBe(
-      'succeeded',
-    );
+    const deliveries = await merchantApi().GET('/merchant/v1/webhook-deliveries', { params: { query: { payment_link_id: id } } });
+    expect(deliveries.data?.deliveries[0]?.status).toBe('succeeded');
     await open(page, `/dashboard/links/${id}`);
     const delivery = page.getByTestId('delivery').first();
     await delivery.waitFor();
@@ -348,7 +354,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     await page.getByLabel(t('feePayer')).selectOption('client');
     await page.getByRole('button', { name: t('save'), exact: true }).click();
     await page.getByText(t('saved'), { exact: true }).waitFor();
-    expect((await sys.http.get(`/merchant/v1/shops/${own.id}`, { headers: merchant.keys })).body).toMatchObject({
+    expect((await merchantApi().GET('/merchant/v1/shops/{id}', { params: { path: { id: String(own.id) } } })).data).toMatchObject({
       webhook_url: receiverUrl,
       fee_payer: 'client',
     });
@@ -410,7 +416,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
       'X-API-Secret': await reveal.getByRole('textbox', { name: t('apiSecret') }).inputValue(),
     };
     // The new pair works.
-    expect((await sys.http.get('/merchant/v1/shops', { headers: first })).status).toBe(200);
+    expect(await shopsStatusWith(first)).toBe(200);
     await check(page, 'flow-api-key-created-en');
     await reveal.getByRole('button', { name: t('done') }).click();
     const row = page.getByTestId('keys-table').locator('tr', { hasText: label });
@@ -433,8 +439,8 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     };
     expect(second['X-API-Secret']).not.toBe(first['X-API-Secret']);
     // Within the grace both pairs work.
-    expect((await sys.http.get('/merchant/v1/shops', { headers: first })).status).toBe(200);
-    expect((await sys.http.get('/merchant/v1/shops', { headers: second })).status).toBe(200);
+    expect(await shopsStatusWith(first)).toBe(200);
+    expect(await shopsStatusWith(second)).toBe(200);
     await reissued.getByRole('button', { name: t('done') }).click();
 
     const current = page
@@ -455,7 +461,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     // Revoked means refused over HTTP (an instance may hold the key a moment longer; allow it a second).
     let status = 0;
     for (const deadline = Date.now() + 1_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      status = (await sys.http.get('/merchant/v1/shops', { headers: second })).status;
+      status = await shopsStatusWith(second);
       if (status === 401) break;
     }
     expect(status).toBe(401);
@@ -495,8 +501,11 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
       .filter({ hasText: t('signInTitle') })
       .waitFor();
     // The new password signs in, the old one no longer does.
-    expect((await sys.http.post('/api/v1/auth/login', { email: m.email, password: m.password })).status).toBe(401);
-    expect((await sys.http.post('/api/v1/auth/login', { email: m.email, password: 'a-new-password-123' })).status).toBe(200);
+    const signInWith = (password: string) => createClient(sys.baseUrl).POST('/api/v1/auth/login', { body: { email: m.email, password } });
+    const old = await signInWith(m.password);
+    expect(old.response.status).toBe(401);
+    expect(old.error?.error.code).toBe('common.err.unauthorized');
+    expect((await signInWith('a-new-password-123')).response.status).toBe(200);
   });
 });
 
@@ -539,13 +548,11 @@ describe('the merchant dashboard at /dashboard', () => {
     const { merchant: m, shop: own } = await sys.merchantWithShop();
     const ids: string[] = [];
     for (let i = 0; i < 21; i++) {
-      const res = await sys.http.post(
-        '/merchant/v1/payment-links',
-        { shop_id: own.id, amount: `${100 + i}.00`, order_id: `page-${i}` },
-        { headers: m.keys },
-      );
-      expect(res.status).toBe(201);
-      ids.push(res.body.id as string);
+      const res = await merchantApi(m).POST('/merchant/v1/payment-links', {
+        body: { shop_id: own.id, amount: `${100 + i}.00`, order_id: `page-${i}` },
+      });
+      expect(res.response.status).toBe(201);
+      ids.push(res.data!.id);
     }
     const context = await browser.newContext({ locale: 'en-US', timezoneId: 'America/New_York', viewport: DESKTOP });
     try {
@@ -564,8 +571,9 @@ describe('the merchant dashboard at /dashboard', () => {
       await page.getByRole('button', { name: 'First page' }).click();
       await page.getByTestId('links-table').locator('tbody tr', { hasText: 'page-20' }).waitFor();
 
-      const link = (await sys.http.get(`/api/v1/payment-links/${ids[0]}`, { headers: { Authorization: `Bearer ${await sys.login(m)}` } })).body;
-      const wire = /T(\d{2}):(\d{2})/.exec(link.created_at as string)!;
+      const session = createClient(sys.baseUrl, { auth: { kind: 'session', token: await sys.login(m) } });
+      const link = (await session.GET('/api/v1/payment-links/{id}', { params: { path: { id: ids[0]! } } })).data;
+      const wire = /T(\d{2}):(\d{2})/.exec(link?.created_at ?? '')!;
       await open(page, `/dashboard/links/${ids[0]}`);
       const shown = await page
         .getByTestId('link-fields')
