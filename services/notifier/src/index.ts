@@ -6,4 +6,4 @@ export { webhookHeaders, hexSignature, standardSignature } from './domain/webhoo
 export { nextRetryDelayMs, parseRetryAfter } from './domain/retry-schedule';
 // The operators' CLI reads the delivery log (deliveries:list) with the service's own repository and view.
 export { DeliveryRepository } from './data/delivery.repository';
-export { toWebhookDelivery, encodeDeliveryCursor, decodeDeliveryCursor } from './domain/delivery-log';
+export { toWebhookDelivery, toWebhookDeliveryList, encodeDeliveryCursor, decodeDeliveryCursor } from './domain/delivery-log';

@@ -1,7 +1,7 @@
 import { ATTEMPT_ERROR_MAX_LENGTH, cursorBigint, cursorCodec, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
 import { forbidden, isAppError, notFound } from '@pl/errors';
-import type { DeliveryRecord, DeliveryStore, ShopDirectory } from './delivery';
+import type { DeliveryRecord, DeliveryStore, ListPage, ShopDirectory } from './delivery';
 
 /** Opaque to clients: base64url of `v1:<seq>`, the position in the log's (seq desc) order. */
 const deliveryCursor = cursorCodec<{ seq: bigint }>({ seq: cursorBigint(19) });
@@ -87,6 +87,11 @@ export async function listDeliveries(
     limit: cmd.limit,
     attemptsShown: DELIVERY_ATTEMPTS_SHOWN,
   });
+  return toWebhookDeliveryList(page);
+}
+
+/** A page of the store as merchants (and operators) read it: the cursor names the last delivery shown. */
+export function toWebhookDeliveryList(page: ListPage): WebhookDeliveryList {
   const last = page.items[page.items.length - 1];
   return {
     deliveries: page.items.map(toWebhookDelivery),

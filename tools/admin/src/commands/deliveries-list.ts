@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DELIVERY_ATTEMPTS_SHOWN, deliveryStatus } from '@pl/contracts';
 import { notFound } from '@pl/errors';
-import { decodeDeliveryCursor, encodeDeliveryCursor, toWebhookDelivery } from '@pl/notifier';
+import { decodeDeliveryCursor, encodeDeliveryCursor, toWebhookDeliveryList } from '@pl/notifier';
 import type { Command } from '../command';
 import { flagsInvalid, idFlag, parseFlags, uuidFlag } from '../flags';
 import { PAGE_HELP, pageFlags, pageOptions, positionOf } from '../paging';
@@ -58,11 +58,6 @@ Prints {"deliveries": [...], "has_more", "next_cursor"}, as GET /api/v1/webhook-
       limit: f.limit,
       attemptsShown: DELIVERY_ATTEMPTS_SHOWN,
     });
-    const last = page.items[page.items.length - 1];
-    return {
-      deliveries: page.items.map(toWebhookDelivery),
-      has_more: page.hasMore,
-      next_cursor: page.hasMore && last ? encodeDeliveryCursor(last.seq) : null,
-    };
+    return toWebhookDeliveryList(page);
   },
 };
