@@ -1,5 +1,5 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { paths } from './schema';
 
 /**
  * The credentials of the three security schemes of docs/openapi.json:
@@ -22,23 +22,13 @@ export interface CreateClientOptions {
   headers?: Record<string, string>;
   /** The fetch's `credentials`: the dashboard passes 'same-origin' so the browser sends the `sid` cookie. */
   credentials?: RequestInit['credentials'];
-  /** Another fetch (tests); the global one by default. */
-  fetch?: (request: Request) => Promise<Response>;
 }
 
 /** A typed client of every operation of docs/openapi.json: `client.GET('/api/v1/me')` answers `{ data, error, response }`. */
 export type ApiClient = Client<paths, 'application/json'>;
 
-/** A schema of the document's components, e.g. `Schema<'MerchantShop'>`. */
-export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
-
-/** The body of every error answer: `{ error: { code, message, details? } }`. */
-export interface ApiErrorBody {
-  error: { code: string; message: string; details?: Schema<'FieldIssue'>[] };
-}
-
 /** The headers that carry the given credentials. */
-export function authHeaders(auth: Credentials | undefined): Record<string, string> {
+function authHeaders(auth: Credentials | undefined): Record<string, string> {
   if (!auth) return {};
   switch (auth.kind) {
     case 'apiKey':
@@ -62,6 +52,5 @@ export function createClient(baseUrl: string, options: CreateClientOptions = {})
     baseUrl,
     headers,
     ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
 }
