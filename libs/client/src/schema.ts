@@ -7572,7 +7572,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The asset (CSS, script or image). */
+            /** @description The stylesheet or the script of the page. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7581,6 +7581,8 @@ export interface operations {
                 content: {
                     /** @example :root { color-scheme: light dark; } */
                     "text/css": string;
+                    /** @example document.querySelectorAll("[data-deadline]").forEach(tick); */
+                    "text/javascript": string;
                 };
             };
             /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
@@ -7796,8 +7798,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example { "openapi": "3.1.0", "info": { "title": "Payment links API" } } */
-                    "application/json": string;
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Payment links API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
@@ -8030,7 +8056,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The asset, cached for good (its name is its content hash). */
+            /** @description The asset (script, stylesheet, image or font), cached for good (its name is its content hash). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8039,6 +8065,12 @@ export interface operations {
                 content: {
                     /** @example import{h as e}from"./vendor-3f9a1c.js"; */
                     "text/javascript": string;
+                    /** @example :root{color-scheme:light dark} */
+                    "text/css": string;
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"></svg> */
+                    "image/svg+xml": string;
+                    "image/png": string;
+                    "font/woff2": string;
                 };
             };
             /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
