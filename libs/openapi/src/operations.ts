@@ -156,7 +156,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'apiKey',
     query: listLinksQuery,
     success: linkPage,
-    errors: ['common.err.forbidden'],
+    errors: ['common.err.forbidden', 'common.err.not_found'],
   },
   {
     method: 'get',
@@ -311,7 +311,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     query: listLinksQuery,
     success: linkPage,
-    errors: ['common.err.forbidden'],
+    errors: ['common.err.forbidden', 'common.err.not_found'],
   },
   {
     method: 'get',
