@@ -87,6 +87,15 @@ describe('POST /p/{id}/select', () => {
     expect(h.calls).toHaveLength(0);
   });
 
+  it('answers a page path it cannot decode with the HTML not-found page; its status and panel stay JSON', async () => {
+    const page = await h.request('GET', '/p/%80?lang=en');
+    expect({ status: page.status, type: page.headers.get('content-type') }).toEqual({ status: 404, type: 'text/html; charset=utf-8' });
+    expect(page.text).toContain('<html lang="en"');
+    expectError(await h.request('GET', '/p/%80/status'), 404, 'common.err.not_found');
+    expectError(await h.request('GET', '/p/%E0%A4%A/panel'), 404, 'common.err.not_found');
+    expect(h.calls).toHaveLength(0);
+  });
+
   it('passes on 409 not_pending from links and answers 405 for other methods', async () => {
     h.on(subjects.linksSelect.name, async () => {
       throw linkNotPending('canceled');

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { parseCookie } from 'cookie';
 import { HTTP_STATUS_BY_KIND, notFound } from '@pl/errors';
 import { toLinkId } from '../../domain/link-commands';
@@ -121,6 +121,14 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
 
   // Any other page under /p names nothing a buyer can open.
   router.get('/{*rest}', (req, res) => sendErrorPage(res, languageOf(req), notFound('No such page')));
+
+  // A page path express cannot decode (`/p/%80`) fails before any route: it is the not-found page too, not the
+  // API's JSON. The JSON routes (status, panel) keep the JSON error.
+  const errorPage: ErrorRequestHandler = (err, req, res, next) => {
+    if (res.headersSent || (req.method !== 'GET' && req.method !== 'HEAD') || /^\/[^/]+\/(status|panel)\/?$/.test(req.path)) next(err);
+    else sendErrorPage(res, languageOf(req), err);
+  };
+  router.use(errorPage);
 
   return router;
 }
