@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@pl/client';
+import { documented } from '../support/openapi-validator';
 import type { Browser, Page } from 'playwright-core';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab } from './browser';
@@ -39,7 +40,7 @@ const tab = async (options: Parameters<typeof openTab>[1] = {}): Promise<Page> =
 };
 
 /** The merchant API as the merchant's integration calls it, typed from docs/openapi.json (@pl/client). */
-const merchantApi = () => createClient(sys.baseUrl, { auth: { kind: 'apiKey', key: merchant.apiKey, secret: merchant.apiSecret } });
+const merchantApi = () => documented(createClient(sys.baseUrl, { auth: { kind: 'apiKey', key: merchant.apiKey, secret: merchant.apiSecret } }));
 
 const createLink = async (body: { description?: string } = {}): Promise<string> => {
   const { data, response } = await merchantApi().POST('/merchant/v1/payment-links', {

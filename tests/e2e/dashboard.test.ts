@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { createClient } from '@pl/client';
+import { documented } from '../support/openapi-validator';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -180,7 +181,7 @@ const signIn = async (page: Page, lang: Language, m: TestMerchant = merchant): P
 
 /** The merchant API as an integration calls it with an API key pair, typed from docs/openapi.json (@pl/client). */
 const merchantApi = (pair: { apiKey: string; apiSecret: string } = merchant) =>
-  createClient(sys.baseUrl, { auth: { kind: 'apiKey', key: pair.apiKey, secret: pair.apiSecret } });
+  documented(createClient(sys.baseUrl, { auth: { kind: 'apiKey', key: pair.apiKey, secret: pair.apiSecret } }));
 /** The status GET /merchant/v1/shops answers the pair shown on the API keys page. */
 const shopsStatusWith = async (pair: Record<string, string>): Promise<number> =>
   (await merchantApi({ apiKey: pair['X-API-Key'] ?? '', apiSecret: pair['X-API-Secret'] ?? '' }).GET('/merchant/v1/shops')).response.status;
@@ -501,7 +502,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
       .filter({ hasText: t('signInTitle') })
       .waitFor();
     // The new password signs in, the old one no longer does.
-    const signInWith = (password: string) => createClient(sys.baseUrl).POST('/api/v1/auth/login', { body: { email: m.email, password } });
+    const signInWith = (password: string) => documented(createClient(sys.baseUrl)).POST('/api/v1/auth/login', { body: { email: m.email, password } });
     const old = await signInWith(m.password);
     expect(old.response.status).toBe(401);
     expect(old.error?.error.code).toBe('common.err.unauthorized');
@@ -571,7 +572,7 @@ describe('the merchant dashboard at /dashboard', () => {
       await page.getByRole('button', { name: 'First page' }).click();
       await page.getByTestId('links-table').locator('tbody tr', { hasText: 'page-20' }).waitFor();
 
-      const session = createClient(sys.baseUrl, { auth: { kind: 'session', token: await sys.login(m) } });
+      const session = documented(createClient(sys.baseUrl, { auth: { kind: 'session', token: await sys.login(m) } }));
       const link = (await session.GET('/api/v1/payment-links/{id}', { params: { path: { id: ids[0]! } } })).data;
       const wire = /T(\d{2}):(\d{2})/.exec(link?.created_at ?? '')!;
       await open(page, `/dashboard/links/${ids[0]}`);

@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { ApiClient } from '@pl/client';
 
 /**
  * Every answer the black-box tests receive, checked against the committed OpenAPI document (docs/openapi.json, which
@@ -228,4 +229,26 @@ if (typeof afterAll === 'function') {
     process.stdout.write(line);
     if (process.env.OPENAPI_VALIDATION_LOG) appendFileSync(process.env.OPENAPI_VALIDATION_LOG, JSON.stringify({ file, validated }) + '\n');
   });
+}
+
+/**
+ * Checks every answer of a typed client (@pl/client, openapi-fetch) as httpClient's are checked: wrap it where it is
+ * made, `documented(createClient(...))`. A mismatch rejects the call, failing the test that made it.
+ */
+export function documented(client: ApiClient): ApiClient {
+  client.use({
+    async onResponse({ request, response }) {
+      const url = new URL(request.url);
+      const contentType = response.headers.get('content-type');
+      assertDocumented({
+        method: request.method,
+        path: url.pathname + url.search,
+        status: response.status,
+        contentType,
+        text: await response.clone().text(),
+      });
+      return undefined;
+    },
+  });
+  return client;
 }
