@@ -1035,6 +1035,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
             /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
             429: {
                 headers: {
@@ -3493,6 +3510,23 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
