@@ -79,3 +79,31 @@ export function TableRegion({ label, children }: { label: string; children: Comp
     </div>
   );
 }
+
+/** "First page" once past it, "Next page" while the list says more follow: cursor paging of every list. */
+export function Pager({
+  cursor,
+  page,
+  onCursor,
+}: {
+  cursor: string | null;
+  page: { has_more: boolean; next_cursor: string | null };
+  onCursor: (cursor: string | null) => void;
+}) {
+  const { t } = useI18n();
+  const next = page.has_more ? page.next_cursor : null;
+  return (
+    <div class="pager">
+      {cursor !== null && (
+        <button type="button" onClick={() => onCursor(null)}>
+          {t.firstPage}
+        </button>
+      )}
+      {next !== null && (
+        <button type="button" onClick={() => onCursor(next)}>
+          {t.nextPage}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { ApiError, call, client, present } from '../api';
 import { useSession } from '../app';
-import { DateTime, ErrorMessage, Loading, Notice, PageTitle, TableRegion } from '../components/common';
+import { DateTime, ErrorMessage, Loading, Notice, PageTitle, Pager, TableRegion } from '../components/common';
 import { described, Field, placeApiError } from '../components/forms';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
@@ -166,20 +166,7 @@ function AuditEvents() {
           </table>
         </TableRegion>
       )}
-      {events.data && (
-        <div class="pager">
-          {cursor !== null && (
-            <button type="button" onClick={() => setCursor(null)}>
-              {t.firstPage}
-            </button>
-          )}
-          {events.data.has_more && events.data.next_cursor && (
-            <button type="button" onClick={() => setCursor(events.data?.next_cursor ?? null)}>
-              {t.nextPage}
-            </button>
-          )}
-        </div>
-      )}
+      {events.data && <Pager cursor={cursor} page={events.data} onCursor={setCursor} />}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
 import { call, client, present } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Money, PageTitle, TableRegion } from '../components/common';
+import { Badge, DateTime, ErrorMessage, Loading, Money, PageTitle, Pager, TableRegion } from '../components/common';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
 import type { MerchantShopPage } from '../types';
@@ -127,18 +127,7 @@ export function LinksPage() {
               </table>
             </TableRegion>
           )}
-          <div class="pager">
-            {cursor !== null && (
-              <button type="button" onClick={() => setCursor(null)}>
-                {t.firstPage}
-              </button>
-            )}
-            {links.data.has_more && links.data.next_cursor && (
-              <button type="button" onClick={() => setCursor(links.data?.next_cursor ?? null)}>
-                {t.nextPage}
-              </button>
-            )}
-          </div>
+          <Pager cursor={cursor} page={links.data} onCursor={setCursor} />
         </>
       )}
     </>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
 import { call, client, present } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle, TableRegion } from '../components/common';
+import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle, Pager, TableRegion } from '../components/common';
 import { placeApiError } from '../components/forms';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
@@ -79,18 +79,7 @@ export function ShopsPage() {
               </table>
             </TableRegion>
           )}
-          <div class="pager">
-            {cursor !== null && (
-              <button type="button" onClick={() => setCursor(null)}>
-                {t.firstPage}
-              </button>
-            )}
-            {shops.data.has_more && shops.data.next_cursor && (
-              <button type="button" onClick={() => setCursor(shops.data?.next_cursor ?? null)}>
-                {t.nextPage}
-              </button>
-            )}
-          </div>
+          <Pager cursor={cursor} page={shops.data} onCursor={setCursor} />
         </>
       )}
     </>
