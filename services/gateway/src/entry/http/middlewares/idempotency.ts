@@ -16,11 +16,11 @@ export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,2
 /** Who a key belongs to (merchant, shop for a cashier key, route): one rule for this cache and the links service. */
 export { idempotencyScope };
 
-/** What a key binds a request to: a create's body; for a cancel, the link it names too (see {@link linkAndBody}). */
+/** What a key binds a request to: a create's body; for a call on one resource (a cancel, a reissue, a rotation), the id its path names too (see {@link pathIdAndBody}). */
 export type FingerprintSource = (req: Request, body: unknown) => unknown;
 const bodyOnly: FingerprintSource = (_req, body) => body;
-/** A cancel's body is empty: the key is bound to the link, so reusing it for another link is a conflict. */
-export const linkAndBody: FingerprintSource = (req, body) => ({ id: req.params.id ?? '', body });
+/** Such a body is often empty: the key is bound to the resource too, so reusing it for another one is a conflict. */
+export const pathIdAndBody: FingerprintSource = (req, body) => ({ id: req.params.id ?? '', body });
 
 /**
  * What the idempotency step decided: the request was answered here (a replay), or it goes on, with the key it

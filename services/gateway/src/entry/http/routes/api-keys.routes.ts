@@ -22,7 +22,7 @@ import type { HttpDeps } from '../deps';
 import { identityOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
-import { linkAndBody, revealsSecret } from '../middlewares/idempotency';
+import { pathIdAndBody, revealsSecret } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
 import { route } from '../route';
@@ -82,7 +82,7 @@ export function apiKeysRoutes(deps: HttpDeps): Router {
         route({
           body: reissueApiKeyBody,
           emptyBodyAs: {},
-          idempotency: revealsSecret(deps.idempotency, 'api-v1-api-key-reissue', deps.log, linkAndBody),
+          idempotency: revealsSecret(deps.idempotency, 'api-v1-api-key-reissue', deps.log, pathIdAndBody),
           handle: async ({ req, res, body }) => {
             const issued = await reissueApiKey(ports, callerOf(req, res), paramId(req), body.grace_minutes ?? 0);
             res.status(201).json(withSecret(issued));

@@ -5,7 +5,7 @@ import { createLinkInput, listLinksInput, toLinkId } from '../../../domain/link-
 import { withPaymentsAlias } from '../../../domain/link-list-body';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
-import { idempotency, linkAndBody, sendLinkAnswer } from '../middlewares/idempotency';
+import { idempotency, pathIdAndBody, sendLinkAnswer } from '../middlewares/idempotency';
 import { route } from '../route';
 
 /** Answers with JSON the links service already serialized; the headers are those `res.json` would set. */
@@ -55,7 +55,7 @@ export const cancelLink = (deps: Pick<HttpDeps, 'links' | 'idempotency' | 'log'>
   route({
     body: cancelLinkBody,
     emptyBodyAs: {},
-    idempotency: idempotency(deps.idempotency, idempotencyRoute, deps.log, linkAndBody),
+    idempotency: idempotency(deps.idempotency, idempotencyRoute, deps.log, pathIdAndBody),
     handle: async ({ req, res, idempotencyClaim }) => {
       const id = toLinkId(req.params.id);
       if (idempotencyClaim) sendLinkAnswer(res, 200, await deps.links.cancelOnce(identityOf(res), id, idempotencyClaim, requestIdOf(res)));

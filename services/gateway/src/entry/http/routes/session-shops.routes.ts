@@ -5,7 +5,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
-import { idempotency, linkAndBody, revealsSecret } from '../middlewares/idempotency';
+import { idempotency, pathIdAndBody, revealsSecret } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
 import { route } from '../route';
@@ -89,7 +89,7 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
           body: rotateSecretInput,
           emptyBodyAs: {},
           // The secret is shown once: a replay of a success is 409, never the secret again. The key names the shop.
-          idempotency: revealsSecret(deps.idempotency, 'api-v1-shop-rotate-secret', deps.log, linkAndBody),
+          idempotency: revealsSecret(deps.idempotency, 'api-v1-shop-rotate-secret', deps.log, pathIdAndBody),
           handle: async ({ req, res, body }) => {
             const shopId = toShopId(req.params.id);
             const rotated = await deps.shops.rotateSecret(identityOf(res), { shop_id: shopId, ...body }, requestIdOf(res));
@@ -124,7 +124,7 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
         route({
           body: emptyBody,
           emptyBodyAs: {},
-          idempotency: revealsSecret(deps.idempotency, 'api-v1-shop-reissue-cashier-key', deps.log, linkAndBody),
+          idempotency: revealsSecret(deps.idempotency, 'api-v1-shop-reissue-cashier-key', deps.log, pathIdAndBody),
           handle: async ({ req, res }) => {
             const shopId = toShopId(req.params.id);
             const reissued = await deps.shops.reissueCashierKey(identityOf(res), shopId, requestIdOf(res));
