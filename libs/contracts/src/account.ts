@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { moscowDate, pageQueryFields, uuid } from './fields';
 import { identifierText, text } from './text';
+import { mode } from './mode';
 
 export const API_KEY_LABEL_MAX_LENGTH = 100;
 /** A merchant holds at most this many API keys that are neither revoked nor expired. */
@@ -21,6 +22,8 @@ export const apiKeyView = z.object({
   id: uuid,
   label: z.string().nullable(),
   public_key: z.string(),
+  /** `live` keys (`pk_live_`) create live links, `test` keys (`pk_test_`) test links. */
+  mode,
   created_at: moscowDate,
   last_used_at: moscowDate.nullable(),
   expires_at: moscowDate.nullable(),
@@ -34,7 +37,11 @@ export type ApiKeyWithSecret = z.infer<typeof apiKeyWithSecret>;
 
 export const apiKeyList = z.object({ api_keys: z.array(apiKeyView) });
 
-export const createApiKeyBody = z.strictObject({ label: identifierText(API_KEY_LABEL_MAX_LENGTH).optional() });
+export const createApiKeyBody = z.strictObject({
+  label: identifierText(API_KEY_LABEL_MAX_LENGTH).optional(),
+  /** Default `live`. A reissue keeps the key's mode. */
+  mode: mode.optional(),
+});
 export const reissueApiKeyBody = z.strictObject({ grace_minutes: z.number().int().min(0).max(GRACE_MINUTES_MAX).optional() });
 export const emptyBody = z.strictObject({});
 

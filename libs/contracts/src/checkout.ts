@@ -29,3 +29,7 @@ export const providerCallbackBody = z.object({
   status: z.enum(['paid', 'failed']),
 });
 export type ProviderCallbackBody = z.infer<typeof providerCallbackBody>;
+
+/** Body of `POST /p/{id}/simulate`, the test-mode checkout's stand-in for the provider (test links only). */
+export const simulatePaymentBody = z.strictObject({ status: z.enum(['paid', 'failed']) });
+export type SimulatePaymentBody = z.infer<typeof simulatePaymentBody>;

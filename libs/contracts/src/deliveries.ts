@@ -32,6 +32,8 @@ export const webhookDelivery = z.object({
   attempts: z.array(deliveryAttempt).max(DELIVERY_ATTEMPTS_SHOWN),
   /** How many older attempts `attempts` leaves out (0 when it shows them all). */
   attempts_omitted: z.number().int().min(0),
+  /** The mode of the event: each mode's delivery log shows only its own deliveries. */
+  livemode: z.boolean(),
 });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 

@@ -10,6 +10,11 @@ export const paymentSucceededEvent = z.object({
   event: z.literal('payment.succeeded'),
   occurred_at: moscowDate,
   merchant_id: uuid,
+  /**
+   * false for a test link's event. Events written before test mode carry none and were all live: the default
+   * keeps them readable while they drain.
+   */
+  livemode: z.boolean().default(true),
   data: z.object({
     payment_link_id: uuid,
     id: uuid,

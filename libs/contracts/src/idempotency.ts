@@ -19,12 +19,16 @@ export const idempotencyClaim = z.strictObject({
 export type IdempotencyClaim = z.infer<typeof idempotencyClaim>;
 
 /**
- * Who a key belongs to: the merchant and the route. A cashier key acts for one shop, and two shops of one
+ * Who a key belongs to: the merchant, the mode and the route. A cashier key acts for one shop, and two shops of one
  * merchant may well reuse the same key values (their order numbers), so the shop is part of the scope too.
  * The gateway's cache and the links service's records both use it; links derives it from the verified identity.
  */
-export const idempotencyScope = (identity: MerchantIdentity, route: string): string =>
-  identity.shop_id !== undefined ? `${identity.merchant_id}:shop-${identity.shop_id}:${route}` : `${identity.merchant_id}:${route}`;
+export function idempotencyScope(identity: MerchantIdentity, route: string): string {
+  const who = identity.shop_id !== undefined ? `${identity.merchant_id}:shop-${identity.shop_id}` : identity.merchant_id;
+  // Keys are kept per mode (test-mode.md). Live scopes keep the form they had before test mode, so keys
+  // taken just before a deploy still answer their retries after it.
+  return identity.mode === 'test' ? `test:${who}:${route}` : `${who}:${route}`;
+}
 
 /** The answer to a request that carried a key: the link, and whether it is the kept answer of an earlier request. */
 export const idempotentLinkReply = z.strictObject({ link: paymentLink, replayed: z.boolean() });

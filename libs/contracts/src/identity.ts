@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { positiveId, uuid } from './fields';
+import { mode } from './mode';
 
 /**
  * Who is calling, as the gateway vouches for it in the short-lived JWT that rides on every NATS
@@ -13,6 +14,8 @@ export const identityClaims = z.discriminatedUnion('kind', [
     /** Set for cashier keys: the only shop the caller may act on. */
     shop_id: positiveId.optional(),
     email_confirmed: z.boolean(),
+    /** The world the caller acts in: every link, delivery, idempotency key and budget it touches is of this mode. */
+    mode,
   }),
   z.object({ kind: z.literal('service'), service: z.string().min(1) }),
 ]);

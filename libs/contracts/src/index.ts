@@ -5,6 +5,7 @@ export * from './fields';
 export * from './http';
 export * from './link';
 export * from './shop';
+export * from './mode';
 export * from './identity';
 export * from './subjects';
 export * from './idempotency';

@@ -32,6 +32,8 @@ export const paymentLink = z.object({
   paid_at: moscowDate.nullable(),
   created_at: moscowDate,
   updated_at: moscowDate,
+  /** false for a link created with test credentials (test-mode.md): no money moves for it. */
+  livemode: z.boolean(),
 });
 export type PaymentLink = z.infer<typeof paymentLink>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, shopStatus, bps } from './fields';
 import { identifierText } from './text';
+import { mode } from './mode';
 
 /** A shop's name: 1..100 code points (merchant-dashboard.md). */
 export const SHOP_NAME_MAX_LENGTH = 100;
@@ -63,7 +64,9 @@ export const rotatedSecret = z.object({
 });
 export type RotatedSecret = z.infer<typeof rotatedSecret>;
 
-export const reissuedCashierKey = z.object({ cashier_key: z.string() });
+/** A shop has one active cashier key per mode; reissuing one mode's key leaves the other's working. */
+export const reissueCashierKeyBody = z.strictObject({ mode: mode.optional() });
+export const reissuedCashierKey = z.object({ cashier_key: z.string(), mode });
 
 /** Query of `GET /api/v1/shops` and `GET /merchant/v1/shops`. */
 export const listShopsQuery = z.strictObject({
@@ -77,6 +80,7 @@ export const listShopsCommand = z.strictObject({
 });
 export type ListShopsCommand = z.infer<typeof listShopsCommand>;
 export const shopIdCommand = z.strictObject({ shop_id: positiveId });
+export const reissueCashierKeyCommand = z.strictObject({ shop_id: positiveId, mode });
 export const createShopCommand = z.strictObject({
   name: shopName,
   webhook_url: webhookUrlText.nullable(),

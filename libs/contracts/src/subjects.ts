@@ -22,6 +22,7 @@ import {
   listShopsCommand,
   merchantShop,
   merchantShopPage,
+  reissueCashierKeyCommand,
   reissuedCashierKey,
   rotatedSecret,
   rotateSecretCommand,
@@ -84,6 +85,13 @@ export const settlePaymentCommand = z.strictObject({
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 
+/**
+ * The checkout's test-mode simulator (`POST /p/{id}/simulate`): the verdict a provider would give, for a test
+ * link only. It settles through the same path as a provider callback.
+ */
+export const simulatePaymentCommand = z.strictObject({ id: uuid, status: z.enum(['paid', 'failed']) });
+export type SimulatePaymentCommand = z.infer<typeof simulatePaymentCommand>;
+
 export const listDeliveriesCommand = z.strictObject({
   payment_link_id: uuid.nullable(),
   shop_id: positiveId.nullable(),
@@ -140,6 +148,7 @@ export const subjects = {
   linksPublicGet: subject('links.public_get', linkIdCommand, buyerLinkView),
   linksSelect: subject('links.select', selectMethodCommand, buyerLinkView),
   linksSettle: subject('links.settle', settlePaymentCommand, paymentLink),
+  linksSimulate: subject('links.simulate', simulatePaymentCommand, buyerLinkView),
   shopsWebhookTarget: subject('shops.webhook_target', z.strictObject({ shop_id: positiveId }), webhookTarget),
   deliveriesList: subject('notifier.deliveries.list', listDeliveriesCommand, webhookDeliveryList),
   deliveriesResend: subject('notifier.deliveries.resend', linkIdCommand, webhookDelivery),
@@ -153,7 +162,7 @@ export const subjects = {
   shopsCreate: subject('shops.create', createShopCommand, merchantShop),
   shopsUpdate: subject('shops.update', updateShopCommand, merchantShop),
   shopsRotateSecret: subject('shops.rotate_secret', rotateSecretCommand, rotatedSecret),
-  shopsReissueCashierKey: subject('shops.reissue_cashier_key', shopIdCommand, reissuedCashierKey),
+  shopsReissueCashierKey: subject('shops.reissue_cashier_key', reissueCashierKeyCommand, reissuedCashierKey),
   /** A `webhook.test` delivery to the shop's webhook address, through the durable delivery path (202). */
   deliveriesTest: subject('notifier.deliveries.test', shopIdCommand, webhookDelivery),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
