@@ -49,6 +49,7 @@ export const sampleLink: PaymentLink = {
   paid_at: null,
   created_at: AT,
   updated_at: AT,
+  livemode: true,
 };
 
 export const sampleCanceledLink: PaymentLink = { ...sampleLink, status: 'canceled', updated_at: '2026-11-25T01:45:00+03:00' };
@@ -91,7 +92,7 @@ export const sampleRotatedSecret: RotatedSecret = {
   previous_valid_until: '2026-11-26T01:40:00+03:00',
 };
 
-export const sampleCashierKey = { cashier_key: 'svc_live_4Jq9Zt2LwV8xR1nB6cYp0sHd' };
+export const sampleCashierKey = { cashier_key: 'svc_live_4Jq9Zt2LwV8xR1nB6cYp0sHd', mode: 'live' };
 
 export const sampleDelivery: WebhookDelivery = {
   id: '0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10',
@@ -102,6 +103,7 @@ export const sampleDelivery: WebhookDelivery = {
   status: 'succeeded',
   attempts: [{ attempt: 1, at: PAID_AT, status_code: 200, error: null, duration_ms: 84 }],
   attempts_omitted: 0,
+  livemode: true,
 };
 
 export const sampleScheduledDelivery: WebhookDelivery = { ...sampleDelivery, status: 'pending', attempts: [] };
@@ -127,6 +129,7 @@ export const sampleApiKey: ApiKeyView = {
   id: '9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   label: 'Online store',
   public_key: 'pk_live_5TqN8vW2xY4zA6bC',
+  mode: 'live',
   created_at: AT,
   last_used_at: null,
   expires_at: null,

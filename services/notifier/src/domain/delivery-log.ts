@@ -25,6 +25,7 @@ export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => {
   const shown = d.attempts.slice(-DELIVERY_ATTEMPTS_SHOWN);
   return {
     id: d.id,
+    livemode: /* TEST-MODE-PLACEHOLDER */ true,
     webhook_id: d.webhookId,
     payment_link_id: d.paymentLinkId,
     shop_id: d.shopId,

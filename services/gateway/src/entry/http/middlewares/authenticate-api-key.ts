@@ -10,7 +10,7 @@ import { lookUpCountingFailures } from './failed-auth-limit';
 const INVALID = 'Missing or invalid API key pair';
 
 const setMerchant = (res: Response, merchant: Merchant): void => {
-  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'api_key', email_confirmed: merchant.emailConfirmed });
+  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'api_key', mode: /* TEST-MODE-PLACEHOLDER */ 'live', email_confirmed: merchant.emailConfirmed });
 };
 
 /** Looks the pair up unless the client IP's failures are spent; a failure counts against the IP. */

@@ -30,6 +30,7 @@ async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null,
     kind: 'merchant',
     merchant_id: merchant.id,
     auth: 'cashier',
+    mode: /* TEST-MODE-PLACEHOLDER */ 'live',
     shop_id: shop.id,
     email_confirmed: merchant.emailConfirmed,
   });

@@ -41,7 +41,7 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   // A password change moved the account's epoch on: every session opened before it has ended.
   if (merchant.sessionEpoch !== session.epoch) throw unauthorized(INVALID);
   assertSameOriginForCookie(res.req, deps.publicOrigin);
-  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', email_confirmed: merchant.emailConfirmed }, token);
+  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', mode: /* TEST-MODE-PLACEHOLDER */ 'live', email_confirmed: merchant.emailConfirmed }, token);
 }
 
 /** `/api/v1/*` (dashboard): a session token as `Authorization: Bearer` or cookie `sid`. */

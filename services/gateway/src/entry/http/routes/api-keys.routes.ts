@@ -31,6 +31,7 @@ const view = (k: ApiKey): ApiKeyView => ({
   id: k.id,
   label: k.label,
   public_key: k.publicKey,
+  mode: /* TEST-MODE-PLACEHOLDER */ 'live',
   created_at: formatMoscow(k.createdAt),
   last_used_at: formatMoscowOrNull(k.lastUsedAt),
   expires_at: formatMoscowOrNull(k.expiresAt),
