@@ -28,13 +28,20 @@ export interface TestMerchant {
   password: string;
   apiKey: string;
   apiSecret: string;
-  /** Headers of the account API key pair. */
+  /** Headers of the account API key pair (live mode). */
   keys: Record<string, string>;
+  /** The test-mode pair (`pk_test_` / `sk_test_`) the account is created with, as the admin CLI prints it. */
+  testApiKey: string;
+  testApiSecret: string;
+  /** Headers of the test-mode pair. */
+  testKeys: Record<string, string>;
 }
 
 export interface TestShop {
   id: number;
   cashierKey: string;
+  /** The shop's test-mode cashier key (`svc_test_`). */
+  testCashierKey: string;
 }
 
 interface ShopOptions {
@@ -165,7 +172,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const merchant: TestSystem['merchant'] = async ({ emailConfirmed = true } = {}) => {
     const email = `m-${randomBytes(6).toString('hex')}@example.com`;
     const password = `pw-${randomBytes(8).toString('hex')}`;
-    const created = await accounts.createMerchant({ email, password, emailConfirmed });
+    // TEST-MODE-PLACEHOLDER: optional until createMerchant issues the test pair.
+    const created: { merchant: { id: string }; apiKey: string; apiSecret: string; testApiKey?: string; testApiSecret?: string } =
+      await accounts.createMerchant({ email, password, emailConfirmed });
+    const testApiKey = created.testApiKey ?? '';
+    const testApiSecret = created.testApiSecret ?? '';
     return {
       id: created.merchant.id,
       email,
@@ -173,10 +184,14 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       apiKey: created.apiKey,
       apiSecret: created.apiSecret,
       keys: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret },
+      testApiKey,
+      testApiSecret,
+      testKeys: { 'X-API-Key': testApiKey, 'X-API-Secret': testApiSecret },
     };
   };
   const shop: TestSystem['shop'] = async (merchantId, o = {}) => {
-    const created = await shops.createShop({
+    // TEST-MODE-PLACEHOLDER: optional until createShop issues the test cashier key.
+    const created: { shop: { id: number }; cashierKey: string; testCashierKey?: string } = await shops.createShop({
       merchant_id: merchantId,
       name: 'Test shop',
       status: o.status ?? 'approved',
@@ -186,7 +201,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       webhook_url: o.webhookUrl ?? null,
       webhook_secret: o.webhookSecret ?? null,
     });
-    return { id: created.shop.id, cashierKey: created.cashierKey };
+    return { id: created.shop.id, cashierKey: created.cashierKey, testCashierKey: created.testCashierKey ?? '' };
   };
 
   const providerCallback: TestSystem['providerCallback'] = (gatewayPaymentId, status, o = {}) => {
