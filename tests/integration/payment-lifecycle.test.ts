@@ -142,6 +142,7 @@ describe('POST /callbacks/v1/sandbox', () => {
     const hit = await receiver.nthFor(id, 1);
     expect(hit.json).toEqual({
       event: 'payment.succeeded',
+      livemode: true,
       data: {
         payment_link_id: id,
         id,
