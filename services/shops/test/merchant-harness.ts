@@ -3,7 +3,7 @@ import { headers, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { BusClient, IdentityTokens, connectNats } from '@pl/bus';
 import type { RunningService } from '@pl/config';
-import type { Identity } from '@pl/contracts';
+import type { Identity, Mode } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { startShops } from '../src/app';
@@ -25,14 +25,16 @@ export interface MerchantOptions {
   auth?: 'session' | 'api_key' | 'cashier';
   emailConfirmed?: boolean;
   shopId?: number;
+  mode?: Mode;
 }
 
-/** A merchant identity as the gateway vouches for it: a confirmed session unless told otherwise. */
+/** A merchant identity as the gateway vouches for it: a confirmed live session unless told otherwise. */
 export const merchant = (merchantId: string, options: MerchantOptions = {}): Identity => ({
   kind: 'merchant',
   merchant_id: merchantId,
   auth: options.auth ?? 'session',
   email_confirmed: options.emailConfirmed ?? true,
+  mode: options.mode ?? 'live',
   ...(options.shopId === undefined ? {} : { shop_id: options.shopId }),
 });
 
@@ -47,8 +49,8 @@ export interface ShopsHarness {
   repo: ShopRepository;
   /** Sends a body as it is, bypassing the client's own validation, and returns the reply envelope. */
   raw(subject: { name: string }, body: unknown, identity: Identity): Promise<unknown>;
-  /** A shop as an operator registers it (admin CLI path), with its cashier key. */
-  seedShop(merchantId: string, webhookUrl?: string | null): Promise<{ shopId: number; cashierKey: string }>;
+  /** A shop as an operator registers it (admin CLI path), with its live and test cashier keys. */
+  seedShop(merchantId: string, webhookUrl?: string | null): Promise<{ shopId: number; cashierKey: string; testCashierKey: string }>;
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function startShopsHarness(name: string, env: Record<string, string
       return JSON.parse(Buffer.from(reply.data).toString('utf8')) as unknown;
     },
     async seedShop(merchantId, webhookUrl = PUBLIC_HOOK) {
-      const { shop, cashierKey } = await repo.createShop({
+      const { shop, cashierKey, testCashierKey } = await repo.createShop({
         merchant_id: merchantId,
         name: `Seeded ${randomUUID()}`,
         status: 'approved',
@@ -92,7 +94,7 @@ export async function startShopsHarness(name: string, env: Record<string, string
         webhook_url: webhookUrl,
         webhook_secret: 'seeded-secret',
       });
-      return { shopId: shop.id, cashierKey };
+      return { shopId: shop.id, cashierKey, testCashierKey };
     },
     async close() {
       await nc.close();

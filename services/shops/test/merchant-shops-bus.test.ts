@@ -26,7 +26,7 @@ describe('merchant shop management over NATS', () => {
     );
 
   describe('shops.create', () => {
-    it('creates a pending shop at the platform default rates, with a secret and a cashier key that it does not return', async () => {
+    it('creates a pending shop at the platform default rates, with a secret and a cashier key of each mode that it does not return', async () => {
       const shop = await create(owner, 'Корнер ☕', { webhook_url: 'https://93.184.216.34/hook?a=1', fee_payer: 'split' });
       expect(shop).toEqual({
         id: expect.any(Number),
@@ -45,8 +45,10 @@ describe('merchant shop management over NATS', () => {
       const target = await h.repo.getWebhookTarget(shop.id);
       expect(target?.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(JSON.stringify(shop)).not.toContain(String(target?.secret));
-      const keys = await h.db.query<{ n: string }>('SELECT count(*) AS n FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL', [shop.id]);
-      expect(keys[0]?.n).toBe('1');
+      const keys = await h.db.query<{ mode: string }>('SELECT mode FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL ORDER BY mode', [
+        shop.id,
+      ]);
+      expect(keys.map((k) => k.mode)).toEqual(['live', 'test']);
       await expect(h.repo.getShop(shop.id)).resolves.toMatchObject({ merchantId: owner });
     });
 
@@ -105,9 +107,15 @@ describe('merchant shop management over NATS', () => {
   });
 
   describe('shops.read', () => {
-    it('answers the owner, by session or API key, even with an unconfirmed email', async () => {
+    it('answers the owner, by session or API key of either mode, even with an unconfirmed email', async () => {
       const { shopId } = await h.seedShop(owner);
-      for (const identity of [merchant(owner, { emailConfirmed: false }), merchant(owner, { auth: 'api_key' })]) {
+      // Shops are shared by both modes (test-mode.md): a test credential reads the very same shop.
+      const identities = [
+        merchant(owner, { emailConfirmed: false }),
+        merchant(owner, { auth: 'api_key' }),
+        merchant(owner, { auth: 'api_key', mode: 'test' }),
+      ];
+      for (const identity of identities) {
         await expect(h.bus.request(subjects.shopsRead, { shop_id: shopId }, identity)).resolves.toMatchObject({
           id: shopId,
           status: 'approved',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjects } from '@pl/contracts';
+import { subjects, type Mode } from '@pl/contracts';
 import { gatewayService, merchant, MOSCOW_DATE, startShopsHarness, type ShopsHarness } from './merchant-harness';
 
 /** Reads a Moscow RFC 3339 date back as an instant. */
@@ -102,50 +102,81 @@ describe('shop credentials over NATS', () => {
 
   describe('shops.reissue_cashier_key', () => {
     const byKey = (key: string) => h.bus.request(subjects.shopsByCashierKey, { cashier_key: key }, gatewayService);
-    const reissue = (shopId: number) => h.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId }, merchant(owner));
+    const reissue = (shopId: number, mode: Mode) => h.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId, mode }, merchant(owner));
+    const activeModes = async (shopId: number): Promise<string[]> =>
+      (await h.db.query<{ mode: string }>('SELECT mode FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL ORDER BY mode', [shopId])).map(
+        (r) => r.mode,
+      );
 
-    it('issues a new key and the old one is unknown to shops.by_cashier_key at once', async () => {
+    it.each([
+      ['live', 'test'],
+      ['test', 'live'],
+    ] as const)('issues a new %s key, the old %s key is unknown at once, and the other mode keeps its key', async (mode, other) => {
+      const seeded = await h.seedShop(owner);
+      const keys = { live: seeded.cashierKey, test: seeded.testCashierKey };
+      await expect(byKey(keys[mode])).resolves.toMatchObject({ id: seeded.shopId });
+      const reissued = await reissue(seeded.shopId, mode);
+      expect(reissued).toEqual({ cashier_key: expect.stringMatching(new RegExp(`^svc_${mode}_[A-Za-z0-9_-]{43}$`)), mode });
+      await expect(byKey(keys[mode])).rejects.toMatchObject({ kind: 'unauthorized' });
+      await expect(byKey(reissued.cashier_key)).resolves.toMatchObject({ id: seeded.shopId, merchant_id: owner });
+      await expect(byKey(keys[other])).resolves.toMatchObject({ id: seeded.shopId });
+      const { cashier_key: fresher } = await reissue(seeded.shopId, mode);
+      await expect(byKey(reissued.cashier_key)).rejects.toMatchObject({ kind: 'unauthorized' });
+      await expect(byKey(fresher)).resolves.toMatchObject({ id: seeded.shopId });
+      await expect(byKey(keys[other])).resolves.toMatchObject({ id: seeded.shopId });
+      expect(await activeModes(seeded.shopId)).toEqual(['live', 'test']);
+    });
+
+    it('acts in the mode the command names, whatever mode the caller acts in', async () => {
       const { shopId, cashierKey } = await h.seedShop(owner);
-      await expect(byKey(cashierKey)).resolves.toMatchObject({ id: shopId });
-      const { cashier_key: fresh } = await reissue(shopId);
-      expect(fresh).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
+      const fromTestSession = await h.bus.request(
+        subjects.shopsReissueCashierKey,
+        { shop_id: shopId, mode: 'live' },
+        merchant(owner, { mode: 'test' }),
+      );
+      expect(fromTestSession).toMatchObject({ cashier_key: expect.stringMatching(/^svc_live_/), mode: 'live' });
       await expect(byKey(cashierKey)).rejects.toMatchObject({ kind: 'unauthorized' });
-      await expect(byKey(fresh)).resolves.toMatchObject({ id: shopId, merchant_id: owner });
-      const { cashier_key: fresher } = await reissue(shopId);
-      await expect(byKey(fresh)).rejects.toMatchObject({ kind: 'unauthorized' });
-      await expect(byKey(fresher)).resolves.toMatchObject({ id: shopId });
     });
 
-    it('gives a shop the merchant created its first readable key', async () => {
+    it('gives a shop the merchant created its first readable key of each mode', async () => {
       const created = await h.bus.request(subjects.shopsCreate, { name: 'New', webhook_url: null, fee_payer: 'merchant' }, merchant(owner));
-      const { cashier_key: key } = await reissue(created.id);
-      await expect(byKey(key)).resolves.toMatchObject({ id: created.id, status: 'pending' });
-      const active = await h.db.query<{ n: string }>('SELECT count(*) AS n FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL', [
-        created.id,
-      ]);
-      expect(active[0]?.n).toBe('1');
+      expect(await activeModes(created.id)).toEqual(['live', 'test']);
+      const { cashier_key: live } = await reissue(created.id, 'live');
+      const { cashier_key: test } = await reissue(created.id, 'test');
+      await expect(byKey(live)).resolves.toMatchObject({ id: created.id, status: 'pending' });
+      await expect(byKey(test)).resolves.toMatchObject({ id: created.id, status: 'pending' });
+      expect(await activeModes(created.id)).toEqual(['live', 'test']);
     });
 
-    it('refuses an unconfirmed email, another merchant, an unknown shop and a cashier, and the old key keeps working', async () => {
+    it.each([[{}], [{ mode: 'sandbox' }], [{ mode: 'LIVE' }]])('refuses a command with %j besides the shop with validation_failed', async (extra) => {
       const { shopId, cashierKey } = await h.seedShop(owner);
-      await expect(
-        h.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId }, merchant(owner, { emailConfirmed: false })),
-      ).rejects.toMatchObject({
+      await expect(h.raw(subjects.shopsReissueCashierKey, { shop_id: shopId, ...extra }, merchant(owner))).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'common.err.validation_failed', details: [{ field: 'mode' }] },
+      });
+      await expect(byKey(cashierKey)).resolves.toMatchObject({ id: shopId });
+    });
+
+    it('refuses an unconfirmed email, another merchant, an unknown shop and a cashier, and the old keys keep working', async () => {
+      const { shopId, cashierKey, testCashierKey } = await h.seedShop(owner);
+      const command = { shop_id: shopId, mode: 'test' } as const;
+      await expect(h.bus.request(subjects.shopsReissueCashierKey, command, merchant(owner, { emailConfirmed: false }))).rejects.toMatchObject({
         code: 'account.err.email_not_confirmed',
       });
-      await expect(h.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId }, merchant(stranger))).rejects.toMatchObject({
+      await expect(h.bus.request(subjects.shopsReissueCashierKey, command, merchant(stranger))).rejects.toMatchObject({
         code: 'common.err.forbidden',
       });
-      await expect(h.bus.request(subjects.shopsReissueCashierKey, { shop_id: 987_654 }, merchant(owner))).rejects.toMatchObject({
+      await expect(h.bus.request(subjects.shopsReissueCashierKey, { ...command, shop_id: 987_654 }, merchant(owner))).rejects.toMatchObject({
         kind: 'not_found',
       });
       // A cashier, even of this very shop, may not mint its own successor.
       await expect(
-        h.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId }, merchant(owner, { auth: 'cashier', shopId })),
+        h.bus.request(subjects.shopsReissueCashierKey, command, merchant(owner, { auth: 'cashier', shopId, mode: 'test' })),
       ).rejects.toMatchObject({
         code: 'common.err.forbidden',
       });
       await expect(byKey(cashierKey)).resolves.toMatchObject({ id: shopId });
+      await expect(byKey(testCashierKey)).resolves.toMatchObject({ id: shopId });
     });
   });
 });

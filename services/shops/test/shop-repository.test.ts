@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { Db } from '@pl/db';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
@@ -30,19 +30,45 @@ describe('shop repository and use cases', () => {
     await database?.drop();
   });
 
-  it('creates a shop with the product defaults', async () => {
-    const { shop, cashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Defaults' });
+  it('creates a shop with the product defaults and an active cashier key of each mode', async () => {
+    const { shop, cashierKey, testCashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Defaults' });
     expect(shop).toMatchObject({ status: 'pending', feePayer: 'merchant', cryptoBps: 100, sbpBps: 100, webhookUrl: null });
     expect(cashierKey).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
-    const [stored] = await db.query<{ n: string }>('SELECT count(*) AS n FROM cashier_keys WHERE shop_id = $1', [shop.id]);
-    expect(stored?.n).toBe('1');
+    expect(testCashierKey).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
+    const stored = await db.query<{ mode: string; active: boolean }>(
+      'SELECT mode, revoked_at IS NULL AS active FROM cashier_keys WHERE shop_id = $1 ORDER BY mode',
+      [shop.id],
+    );
+    expect(stored).toEqual([
+      { mode: 'live', active: true },
+      { mode: 'test', active: true },
+    ]);
+    await expect(repo.findByCashierKey(cashierKey)).resolves.toMatchObject({ id: shop.id });
+    await expect(repo.findByCashierKey(testCashierKey)).resolves.toMatchObject({ id: shop.id });
   });
 
-  it('stores only the digest of the cashier key', async () => {
-    const { shop, cashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Digest' });
-    const rows = await db.query<{ key_sha256: Buffer }>('SELECT key_sha256 FROM cashier_keys WHERE shop_id = $1', [shop.id]);
-    expect(rows[0]?.key_sha256).toHaveLength(32);
-    expect(rows[0]?.key_sha256.toString('utf8')).not.toContain(cashierKey);
+  it('stores only the digests of the cashier keys, each under the mode its prefix names', async () => {
+    const { shop, cashierKey, testCashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Digest' });
+    const rows = await db.query<{ key_sha256: Buffer; mode: string }>('SELECT key_sha256, mode FROM cashier_keys WHERE shop_id = $1', [shop.id]);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.key_sha256).toHaveLength(32);
+      expect(row.key_sha256.toString('utf8')).not.toContain(cashierKey);
+      expect(row.key_sha256.toString('utf8')).not.toContain(testCashierKey);
+    }
+    const byDigest = Object.fromEntries(rows.map((r) => [r.key_sha256.toString('hex'), r.mode]));
+    expect(byDigest[createHash('sha256').update(cashierKey).digest('hex')]).toBe('live');
+    expect(byDigest[createHash('sha256').update(testCashierKey).digest('hex')]).toBe('test');
+  });
+
+  it('allows one active cashier key per shop and mode, and none stored without a mode', async () => {
+    const { shop } = await createShop(strict, { merchant_id: merchantId, name: 'Unique' });
+    await expect(
+      db.query("INSERT INTO cashier_keys (key_sha256, shop_id, mode) VALUES ($1, $2, 'test')", [randomBytes(32), shop.id]),
+    ).rejects.toMatchObject({ code: '23505' });
+    await expect(db.query('INSERT INTO cashier_keys (key_sha256, shop_id) VALUES ($1, $2)', [randomBytes(32), shop.id])).rejects.toMatchObject({
+      code: '23502',
+    });
   });
 
   it('refuses a webhook URL that resolves to a private address with validation_failed', async () => {
@@ -133,15 +159,32 @@ describe('shop repository and use cases', () => {
     });
   });
 
-  it('leaves exactly one active cashier key after concurrent reissues, and the first key stops', async () => {
-    const { shop, cashierKey } = await createShop(strict, { merchant_id: merchantId, name: 'Till' });
-    const keys = Array.from({ length: 5 }, (_, i) => `svc_live_concurrent_${String(i)}_${randomUUID()}`);
-    await Promise.all(keys.map((k) => repo.replaceCashierKeys(shop.id, k)));
-    const active = await db.query<{ n: string }>('SELECT count(*) AS n FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL', [shop.id]);
-    expect(active[0]?.n).toBe('1');
-    await expect(repo.findByCashierKey(cashierKey)).resolves.toBeNull();
+  it.each([
+    ['live', 'test'],
+    ['test', 'live'],
+  ] as const)('leaves exactly one active %s key after concurrent reissues, the first one stops and the %s key works on', async (mode, other) => {
+    const created = await createShop(strict, { merchant_id: merchantId, name: 'Till' });
+    const first = { live: created.cashierKey, test: created.testCashierKey };
+    const keys = Array.from({ length: 5 }, (_, i) => `svc_${mode}_concurrent_${String(i)}_${randomUUID()}`);
+    await Promise.all(keys.map((k) => repo.replaceCashierKeys(created.shop.id, k)));
+    const active = await db.query<{ mode: string; n: string }>(
+      'SELECT mode, count(*) AS n FROM cashier_keys WHERE shop_id = $1 AND revoked_at IS NULL GROUP BY mode ORDER BY mode',
+      [created.shop.id],
+    );
+    expect(active).toEqual([
+      { mode: 'live', n: '1' },
+      { mode: 'test', n: '1' },
+    ]);
+    await expect(repo.findByCashierKey(first[mode])).resolves.toBeNull();
+    await expect(repo.findByCashierKey(first[other])).resolves.toMatchObject({ id: created.shop.id });
     const found = await Promise.all(keys.map((k) => repo.findByCashierKey(k)));
     expect(found.filter((f) => f !== null)).toHaveLength(1);
-    await expect(repo.replaceCashierKeys(999_999, `svc_live_${randomUUID()}`)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(repo.replaceCashierKeys(999_999, `svc_${mode}_${randomUUID()}`)).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('finds nothing for a key without a cashier key prefix, and refuses to store one', async () => {
+    await expect(repo.findByCashierKey(`pk_test_${randomUUID()}`)).resolves.toBeNull();
+    const { shop } = await createShop(strict, { merchant_id: merchantId, name: 'Prefix' });
+    await expect(repo.replaceCashierKeys(shop.id, `svc_${randomUUID()}`)).rejects.toThrow(/prefix/);
   });
 });

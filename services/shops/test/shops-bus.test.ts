@@ -20,6 +20,7 @@ const merchant = (merchantId: string): Identity => ({
   merchant_id: merchantId,
   auth: 'api_key',
   email_confirmed: true,
+  mode: 'live',
 });
 const service: Identity = { kind: 'service', service: 'gateway' };
 
@@ -35,6 +36,7 @@ describe('shops service over NATS', () => {
   const stranger = randomUUID();
   let shopId: number;
   let cashierKey: string;
+  let testCashierKey: string;
 
   beforeAll(async () => {
     database = await createTestDatabase('shops');
@@ -62,6 +64,7 @@ describe('shops service over NATS', () => {
     });
     shopId = created.shop.id;
     cashierKey = created.cashierKey;
+    testCashierKey = created.testCashierKey;
     nc = await connectNats('nats://127.0.0.1:4222', 'shops-test', log);
     bus = new BusClient(nc, namespace, new IdentityTokens(SECRET));
   });
@@ -118,18 +121,34 @@ describe('shops service over NATS', () => {
     });
   });
 
-  it('answers unauthorized for an unknown cashier key', async () => {
-    const unknown = `svc_live_${'A'.repeat(43)}`;
-    await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: unknown }, service)).rejects.toMatchObject({
-      kind: 'unauthorized',
+  it('finds the same shop by its test cashier key', async () => {
+    await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: testCashierKey }, service)).resolves.toMatchObject({
+      id: shopId,
+      merchant_id: owner,
     });
+  });
+
+  it("answers unauthorized for a key given the other mode's prefix: the digest covers the prefix", async () => {
+    const live = cashierKey.slice('svc_live_'.length);
+    const test = testCashierKey.slice('svc_test_'.length);
+    for (const swapped of [`svc_test_${live}`, `svc_live_${test}`]) {
+      await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: swapped }, service)).rejects.toMatchObject({ kind: 'unauthorized' });
+    }
+  });
+
+  it('answers unauthorized for an unknown cashier key', async () => {
+    for (const unknown of [`svc_live_${'A'.repeat(43)}`, `svc_test_${'A'.repeat(43)}`]) {
+      await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: unknown }, service)).rejects.toMatchObject({
+        kind: 'unauthorized',
+      });
+    }
     await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: 'pk_live_x' }, service)).rejects.toMatchObject({
       kind: 'unauthorized',
     });
   });
 
-  it('answers unauthorized for a revoked cashier key', async () => {
-    const { shop, cashierKey: revoked } = await repo.createShop({
+  it.each(['live', 'test'] as const)('answers unauthorized for a revoked %s cashier key, and the other mode keeps its key', async (mode) => {
+    const created = await repo.createShop({
       merchant_id: owner,
       name: 'Revoked',
       status: 'approved',
@@ -139,10 +158,13 @@ describe('shops service over NATS', () => {
       webhook_url: null,
       webhook_secret: null,
     });
-    await db.query('UPDATE cashier_keys SET revoked_at = now() WHERE shop_id = $1', [shop.id]);
-    await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: revoked }, service)).rejects.toMatchObject({
+    const keys = { live: created.cashierKey, test: created.testCashierKey };
+    await db.query('UPDATE cashier_keys SET revoked_at = now() WHERE shop_id = $1 AND mode = $2', [created.shop.id, mode]);
+    await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: keys[mode] }, service)).rejects.toMatchObject({
       kind: 'unauthorized',
     });
+    const other = mode === 'live' ? keys.test : keys.live;
+    await expect(bus.request(subjects.shopsByCashierKey, { cashier_key: other }, service)).resolves.toMatchObject({ id: created.shop.id });
   });
 
   it('refuses a cashier-key lookup by a merchant identity, even with a valid key', async () => {

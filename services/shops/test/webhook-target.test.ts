@@ -90,8 +90,8 @@ describe('shops.webhook_target over NATS', () => {
     });
   });
 
-  it('refuses the owning merchant with forbidden, so a secret never reaches a merchant', async () => {
-    const merchant: Identity = { kind: 'merchant', merchant_id: owner, auth: 'api_key', email_confirmed: true };
+  it.each(['live', 'test'] as const)('refuses the owning merchant (%s mode) with forbidden, so a secret never reaches a merchant', async (mode) => {
+    const merchant: Identity = { kind: 'merchant', merchant_id: owner, auth: 'api_key', email_confirmed: true, mode };
     await expect(bus.request(subjects.shopsWebhookTarget, { shop_id: signedShop }, merchant)).rejects.toMatchObject({
       kind: 'forbidden',
       code: 'common.err.forbidden',

@@ -1,9 +1,9 @@
 import { returnedRow, type Db } from '@pl/db';
 import { notFound } from '@pl/errors';
-import { cashierKeyDigest, newCashierKey } from '../domain/cashier-key';
+import { cashierKeyDigest, cashierKeyMode, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
-import type { NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
-import type { FeePayer, ShopStatus } from '@pl/contracts';
+import type { CreatedShop, NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
+import type { FeePayer, Mode, ShopStatus } from '@pl/contracts';
 
 interface ShopRow {
   id: string;
@@ -55,6 +55,13 @@ const PATCHABLE: Record<keyof ShopPatch, string> = {
   webhook_secret: 'webhook_secret_enc',
 };
 
+/** The mode of a key this service minted; anything else reaching the data layer is a bug, not a caller's mistake. */
+function requireMode(cashierKey: string): Mode {
+  const mode = cashierKeyMode(cashierKey);
+  if (mode === null) throw new Error('Not a cashier key: it has neither cashier key prefix');
+  return mode;
+}
+
 /** Shops and their cashier keys: the shops service's own data. Webhook secrets are sealed at rest. */
 export class ShopRepository implements ShopStore {
   constructor(
@@ -62,9 +69,13 @@ export class ShopRepository implements ShopStore {
     private readonly secrets: SecretBox,
   ) {}
 
-  /** Inserts a validated shop with its first cashier key; the key is returned once and kept only as a digest. */
-  async createShop(input: NewShop): Promise<{ shop: Shop; cashierKey: string }> {
-    const cashierKey = newCashierKey();
+  /**
+   * Inserts a validated shop with its first cashier key of each mode; the keys are returned once and kept only as
+   * digests.
+   */
+  async createShop(input: NewShop): Promise<CreatedShop> {
+    const cashierKey = newCashierKey('live');
+    const testCashierKey = newCashierKey('test');
     const sealed = input.webhook_secret === null ? null : this.secrets.seal(input.webhook_secret);
     const shop = await this.db.transaction(async (c) => {
       const { rows } = await c.query<ShopRow>(
@@ -73,10 +84,14 @@ export class ShopRepository implements ShopStore {
         [input.merchant_id, input.name, input.status, input.fee_payer, input.crypto_bps, input.sbp_bps, input.webhook_url, sealed],
       );
       const row = returnedRow(rows);
-      await c.query('INSERT INTO cashier_keys (key_sha256, shop_id) VALUES ($1, $2)', [cashierKeyDigest(cashierKey), row.id]);
+      await c.query("INSERT INTO cashier_keys (key_sha256, shop_id, mode) VALUES ($1, $2, 'live'), ($3, $2, 'test')", [
+        cashierKeyDigest(cashierKey),
+        row.id,
+        cashierKeyDigest(testCashierKey),
+      ]);
       return toShop(row);
     });
-    return { shop, cashierKey };
+    return { shop, cashierKey, testCashierKey };
   }
 
   /** Applies a validated patch; an empty patch returns the shop unchanged. Unknown shop: not_found. */
@@ -151,24 +166,31 @@ export class ShopRepository implements ShopStore {
   }
 
   /**
-   * Revokes the shop's active cashier keys and stores the new key's digest in one transaction. The shop row is
-   * locked first, so two concurrent reissues run one after the other and only the later key stays active.
+   * Revokes the shop's active cashier key of the new key's mode (its prefix says which) and stores the new key's
+   * digest, in one transaction; the other mode's key is untouched. The shop row is locked first, so two concurrent
+   * reissues run one after the other and only the later key stays active.
    */
   async replaceCashierKeys(shopId: number, cashierKey: string): Promise<void> {
+    const mode = requireMode(cashierKey);
     await this.db.transaction(async (c) => {
       const { rowCount } = await c.query('SELECT 1 FROM shops WHERE id = $1 FOR UPDATE', [shopId]);
       if (rowCount === 0) throw notFound('Shop not found');
-      await c.query('UPDATE cashier_keys SET revoked_at = now() WHERE shop_id = $1 AND revoked_at IS NULL', [shopId]);
-      await c.query('INSERT INTO cashier_keys (key_sha256, shop_id) VALUES ($1, $2)', [cashierKeyDigest(cashierKey), shopId]);
+      await c.query('UPDATE cashier_keys SET revoked_at = now() WHERE shop_id = $1 AND mode = $2 AND revoked_at IS NULL', [shopId, mode]);
+      await c.query('INSERT INTO cashier_keys (key_sha256, shop_id, mode) VALUES ($1, $2, $3)', [cashierKeyDigest(cashierKey), shopId, mode]);
     });
   }
 
-  /** The shop of an active (not revoked) cashier key, or null. Looked up by digest, so no timing leak on the key. */
+  /**
+   * The shop of an active (not revoked) cashier key of either mode, or null. Looked up by digest, so no timing
+   * leak on the key; the stored mode must be the one the key's prefix names, so a key can never act in the other.
+   */
   async findByCashierKey(cashierKey: string): Promise<Shop | null> {
+    const mode = cashierKeyMode(cashierKey);
+    if (mode === null) return null;
     const rows = await this.db.query<ShopRow>(
       `SELECT ${SHOP_COLUMNS} FROM cashier_keys k JOIN shops s ON s.id = k.shop_id
-        WHERE k.key_sha256 = $1 AND k.revoked_at IS NULL`,
-      [cashierKeyDigest(cashierKey)],
+        WHERE k.key_sha256 = $1 AND k.mode = $2 AND k.revoked_at IS NULL`,
+      [cashierKeyDigest(cashierKey), mode],
     );
     return rows[0] ? toShop(rows[0]) : null;
   }

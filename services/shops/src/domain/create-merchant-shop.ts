@@ -16,7 +16,8 @@ export interface MerchantShopDeps extends ShopUseCaseDeps {
 
 /**
  * A merchant registers a shop: `pending` until an operator approves it, at the platform's rates. Its webhook
- * secret and cashier key exist from the start but are not returned: a rotation and a reissue show them once.
+ * secret and cashier keys (live and test) exist from the start but are not returned: a rotation and a reissue of
+ * the mode's key show them once.
  */
 export async function createMerchantShop(deps: MerchantShopDeps, identity: Identity, command: CreateShopCommand): Promise<Shop> {
   const who = requireShopManager(identity);

@@ -1,6 +1,6 @@
 import { shopAccessDenial, type Identity } from '@pl/contracts';
 import { forbidden, notFound, unauthorized } from '@pl/errors';
-import { CASHIER_KEY_PREFIX } from './cashier-key';
+import { cashierKeyMode } from './cashier-key';
 import type { Shop, ShopStore } from './shop';
 
 /**
@@ -15,10 +15,13 @@ export async function getShopFor(shops: ShopStore, identity: Identity, shopId: n
   return shop;
 }
 
-/** The shop a cashier key belongs to; only platform services (the gateway authenticating a key) may ask. */
+/**
+ * The shop a cashier key of either mode belongs to; only platform services (the gateway authenticating a key) may
+ * ask. The answer does not say the mode: the caller reads it from the key's prefix, which the stored digest covers.
+ */
 export async function findShopByCashierKey(shops: ShopStore, identity: Identity, cashierKey: string): Promise<Shop> {
   if (identity.kind !== 'service') throw forbidden('Only platform services may look up cashier keys');
-  if (!cashierKey.startsWith(CASHIER_KEY_PREFIX)) throw unauthorized();
+  if (cashierKeyMode(cashierKey) === null) throw unauthorized();
   const shop = await shops.findByCashierKey(cashierKey);
   if (!shop) throw unauthorized();
   return shop;

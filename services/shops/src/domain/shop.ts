@@ -65,20 +65,30 @@ export interface ShopPageQuery {
   limit: number;
 }
 
+/** A new shop and its first cashier keys, one per mode: shown this once, stored only as digests. */
+export interface CreatedShop {
+  shop: Shop;
+  /** The live key (`svc_live_…`). */
+  cashierKey: string;
+  /** The test key (`svc_test_…`): acts only on test links. */
+  testCashierKey: string;
+}
+
 /** The storage port the use cases need; implemented by the data layer's ShopRepository. */
 export interface ShopStore {
-  createShop(input: NewShop): Promise<{ shop: Shop; cashierKey: string }>;
+  createShop(input: NewShop): Promise<CreatedShop>;
   /** Applies a patch; setting `webhook_secret` outright ends any overlap of a previous secret. */
   updateShop(id: number, patch: ShopPatch): Promise<Shop>;
   getShop(id: number): Promise<Shop | null>;
   listShops(query: ShopPageQuery): Promise<Shop[]>;
+  /** The shop of an active key of either mode (the key's prefix says which), or null. */
   findByCashierKey(cashierKey: string): Promise<Shop | null>;
   /**
    * Makes `secret` the shop's webhook secret; the replaced one keeps signing for `overlapMinutes` (none when 0
    * or when there was none), replacing any earlier previous secret. Returns until when it signs, or null.
    */
   rotateWebhookSecret(shopId: number, secret: string, overlapMinutes: number): Promise<Date | null>;
-  /** Revokes every active cashier key of the shop and adds `cashierKey`, in one transaction. */
+  /** Revokes the shop's active cashier key of `cashierKey`'s mode and adds `cashierKey`, in one transaction. */
   replaceCashierKeys(shopId: number, cashierKey: string): Promise<void>;
 }
 

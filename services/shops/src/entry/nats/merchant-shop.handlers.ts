@@ -15,5 +15,5 @@ export function registerMerchantShopHandlers(server: BusServer, deps: MerchantSh
   server.handle(subjects.shopsCreate, async (req, ctx) => toMerchantShop(await createMerchantShop(deps, ctx.identity, req)));
   server.handle(subjects.shopsUpdate, async (req, ctx) => toMerchantShop(await updateMerchantShop(deps, ctx.identity, req)));
   server.handle(subjects.shopsRotateSecret, (req, ctx) => rotateWebhookSecret(deps.shops, ctx.identity, req));
-  server.handle(subjects.shopsReissueCashierKey, async (req, ctx) => ({ ...(await reissueCashierKey(deps.shops, ctx.identity, req.shop_id)), mode: /* TEST-MODE-PLACEHOLDER */ 'live' as const }));
+  server.handle(subjects.shopsReissueCashierKey, (req, ctx) => reissueCashierKey(deps.shops, ctx.identity, req));
 }
