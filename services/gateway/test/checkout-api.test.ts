@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjects, type WebhookDelivery } from '@pl/contracts';
+import { subjects, type PaymentLink, type WebhookDelivery } from '@pl/contracts';
 import { AppError, forbidden, linkNotPending, notFound } from '@pl/errors';
 import { DEV_PROVIDER_SANDBOX_SECRET } from '../src/config';
 import { hmacSha256Hex } from '../src/domain/providers/callback-verifier';
@@ -25,7 +25,10 @@ const expectError = (res: Reply, status: number, code: string): void => {
 };
 
 /** A buyer view as links would send it, merchant-only fields included, to prove the gateway drops them. */
-const buyerReply = (id: string) => ({ ...sampleLink({ id, order_id: 'order-secret' }), shop_name: 'Shop' });
+const buyerReply = (id: string, over: Partial<PaymentLink> = {}) => ({
+  ...sampleLink({ id, order_id: 'order-secret', livemode: true, ...over }),
+  shop_name: 'Shop',
+});
 
 const signedCallback = (body: string, signature = hmacSha256Hex(DEV_PROVIDER_SANDBOX_SECRET, Buffer.from(body))) =>
   h.request('POST', '/callbacks/v1/sandbox', { body, headers: { 'X-Provider-Signature': signature } });
@@ -39,6 +42,7 @@ const sampleDelivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery =>
   status: 'succeeded',
   attempts: [{ attempt: 1, at: '2026-11-22T12:00:00+03:00', status_code: 200, error: null, duration_ms: 12 }],
   attempts_omitted: 0,
+  livemode: true,
   ...over,
 });
 
@@ -102,6 +106,64 @@ describe('POST /p/{id}/select', () => {
     });
     expectError(await h.request('POST', `/p/${randomUUID()}/select`, { body: { method: 'sbp' } }), 409, 'payment_link.err.not_pending');
     const wrong = await h.request('GET', `/p/${randomUUID()}/select`);
+    expectError(wrong, 405, 'common.err.method_not_allowed');
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('POST /p/{id}/simulate', () => {
+  it.each(['paid', 'failed'] as const)('forwards a %s verdict with the gateway service identity and answers the buyer view', async (status) => {
+    const id = randomUUID();
+    h.on(subjects.linksSimulate.name, async () =>
+      buyerReply(id, { livemode: false, status, paid_at: status === 'paid' ? '2026-11-22T12:05:00+03:00' : null }),
+    );
+    const res = await h.request('POST', `/p/${id.toUpperCase()}/simulate`, { body: { status }, headers: { 'X-Request-Id': `sim-${status}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body).toMatchObject({ id, status, livemode: false, shop_name: 'Shop' });
+    for (const field of ['merchant_credit', 'platform_revenue', 'fee_percent_bp', 'order_id']) expect(res.body).not.toHaveProperty(field);
+    expect(h.calls).toEqual([
+      {
+        subject: subjects.linksSimulate.name,
+        payload: { id, status },
+        identity: { kind: 'service', service: 'gateway' },
+        requestId: `sim-${status}`,
+      },
+    ]);
+  });
+
+  it('answers 400 for any other body, 415 without JSON and 404 for a non-UUID id, asking nobody', async () => {
+    for (const body of [{ status: 'refunded' }, { status: 'PAID' }, {}, { status: 'paid', amount: '10.00' }, ['paid'], 'paid']) {
+      expectError(await h.request('POST', `/p/${randomUUID()}/simulate`, { body: JSON.stringify(body) }), 400, 'common.err.validation_failed');
+    }
+    expectError(await h.request('POST', `/p/${randomUUID()}/simulate`, { body: '{"status":' }), 400, 'common.err.invalid_json');
+    expectError(
+      await h.request('POST', `/p/${randomUUID()}/simulate`, {
+        body: 'status=paid',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'common.err.unsupported_media_type',
+    );
+    expectError(await h.request('POST', `/p/${randomUUID()}/simulate`), 415, 'common.err.unsupported_media_type');
+    expectError(await h.request('POST', '/p/not-a-link/simulate', { body: { status: 'paid' } }), 404, 'common.err.not_found');
+    expect(h.calls).toHaveLength(0);
+  });
+
+  it('passes on 404 for a live or unknown link and 409 for a test link that is not pending', async () => {
+    h.on(subjects.linksSimulate.name, async () => {
+      throw notFound('Payment link not found');
+    });
+    expectError(await h.request('POST', `/p/${randomUUID()}/simulate`, { body: { status: 'paid' } }), 404, 'common.err.not_found');
+    h.on(subjects.linksSimulate.name, async () => {
+      throw linkNotPending('paid');
+    });
+    expectError(await h.request('POST', `/p/${randomUUID()}/simulate`, { body: { status: 'failed' } }), 409, 'payment_link.err.not_pending');
+    expect(h.calls.map((c) => c.subject)).toEqual([subjects.linksSimulate.name, subjects.linksSimulate.name]);
+  });
+
+  it('answers 405 for other methods', async () => {
+    const wrong = await h.request('GET', `/p/${randomUUID()}/simulate`);
     expectError(wrong, 405, 'common.err.method_not_allowed');
     expect(wrong.headers.get('allow')).toBe('POST');
   });
@@ -195,7 +257,7 @@ describe('/merchant/v1/webhook-deliveries', () => {
       {
         subject: subjects.deliveriesList.name,
         payload: { payment_link_id: linkId, shop_id: null, status: null, limit: 20, cursor: null },
-        identity: { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true },
+        identity: { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true, mode: 'live' },
         requestId: expect.any(String),
       },
     ]);

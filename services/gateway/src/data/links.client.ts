@@ -11,6 +11,7 @@ import {
   type PaymentLink,
   type SelectMethodCommand,
   type SettlePaymentCommand,
+  type SimulatePaymentCommand,
 } from '@pl/contracts';
 
 /** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
@@ -62,6 +63,14 @@ export class LinksClient {
   /** The buyer's method choice on the checkout page (the link id is the buyer's capability). */
   select(command: SelectMethodCommand, requestId: string): Promise<BuyerLinkView> {
     return this.bus.request(subjects.linksSelect, command, GATEWAY_IDENTITY, { requestId });
+  }
+
+  /**
+   * The test checkout's simulated verdict (the link id is the buyer's capability). Links refuses it for a live
+   * link as if the link did not exist, so this never settles real money.
+   */
+  simulate(command: SimulatePaymentCommand, requestId: string): Promise<BuyerLinkView> {
+    return this.bus.request(subjects.linksSimulate, command, GATEWAY_IDENTITY, { requestId });
   }
 
   /** A provider's verdict, sent only after the gateway verified the provider's signature. */

@@ -1,9 +1,19 @@
 import { isAppError } from '@pl/errors';
-import { listDeliveriesInput, parseCallbackBody, selectMethodInput, toDeliveryId, toSelectCommand as toCommand } from './checkout-commands';
+import { simulatePaymentBody } from '@pl/contracts';
+import {
+  listDeliveriesInput,
+  parseCallbackBody,
+  selectMethodInput,
+  toDeliveryId,
+  toSelectCommand as toCommand,
+  toSimulateCommand as toSimulate,
+} from './checkout-commands';
 import { parseOrThrow } from './validation';
 
 /** As the select route does it: the body through its schema first, then the path id. */
 const toSelectCommand = (id: string, body: unknown) => toCommand(id, parseOrThrow(selectMethodInput, body, 'Request body'));
+/** As the simulate route does it: the body through its schema first, then the path id. */
+const toSimulateCommand = (id: string, body: unknown) => toSimulate(id, parseOrThrow(simulatePaymentBody, body, 'Request body'));
 const toListDeliveriesCommand = (query: unknown) => parseOrThrow(listDeliveriesInput, query, 'Query');
 
 const ID = '0B9E4D1C-7F2A-4C3B-9D8E-1A2B3C4D5E6F';
@@ -45,6 +55,24 @@ describe('toSelectCommand', () => {
   it('answers not_found for a path id that is not a UUID, after the body is valid', () => {
     expect(codeOf(() => toSelectCommand('not-a-uuid', { method: 'sbp' }))).toBe('common.err.not_found');
     expect(codeOf(() => toSelectCommand('not-a-uuid', { method: 'cash' }))).toBe('common.err.validation_failed');
+  });
+});
+
+describe('toSimulateCommand', () => {
+  it('builds a paid or failed command with a lower-case id', () => {
+    expect(toSimulateCommand(ID, { status: 'paid' })).toEqual({ id: ID.toLowerCase(), status: 'paid' });
+    expect(toSimulateCommand(ID, { status: 'failed' })).toEqual({ id: ID.toLowerCase(), status: 'failed' });
+  });
+
+  it('refuses any other status, extra fields and non-objects with validation_failed', () => {
+    for (const body of [{ status: 'refunded' }, { status: 'PAID' }, {}, { status: 'paid', amount: '1.00' }, 'paid', [], null]) {
+      expect(codeOf(() => toSimulateCommand(ID, body))).toBe('common.err.validation_failed');
+    }
+  });
+
+  it('answers not_found for a path id that is not a UUID, after the body is valid', () => {
+    expect(codeOf(() => toSimulateCommand('not-a-uuid', { status: 'paid' }))).toBe('common.err.not_found');
+    expect(codeOf(() => toSimulateCommand('not-a-uuid', { status: 'pending' }))).toBe('common.err.validation_failed');
   });
 });
 

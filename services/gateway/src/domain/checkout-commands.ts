@@ -7,6 +7,8 @@ import {
   type ListDeliveriesCommand,
   type ProviderCallbackBody,
   type SelectMethodCommand,
+  type SimulatePaymentBody,
+  type SimulatePaymentCommand,
 } from '@pl/contracts';
 import { invalidJson, notFound } from '@pl/errors';
 import { toLinkId } from './link-commands';
@@ -27,6 +29,14 @@ export const selectMethodInput = selectMethodBody.transform((parsed): Omit<Selec
  */
 export function toSelectCommand(id: unknown, choice: z.output<typeof selectMethodInput>): SelectMethodCommand {
   return { id: toLinkId(id), ...choice };
+}
+
+/**
+ * The command for links.simulate, in the same order as select: the body first, then the path id (a non-UUID is
+ * 404). Whether the link is a test link is for links to say, so a live link and an unknown one answer alike.
+ */
+export function toSimulateCommand(id: unknown, body: SimulatePaymentBody): SimulatePaymentCommand {
+  return { id: toLinkId(id), status: body.status };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { selectMethodInput, toSelectCommand } from '../../../domain/checkout-commands';
+import { simulatePaymentBody } from '@pl/contracts';
+import { selectMethodInput, toSelectCommand, toSimulateCommand } from '../../../domain/checkout-commands';
 import type { HttpDeps } from '../deps';
 import { requestIdOf } from '../context';
 import { limitSelectByIp } from '../middlewares/rate-limit';
@@ -21,6 +22,22 @@ export function checkoutRoutes(deps: HttpDeps): Router {
         handle: async ({ req, res, body }) => {
           const view = await deps.links.select(toSelectCommand(req.params.id, body), requestIdOf(res));
           // The view carries a deposit address and amounts for this buyer only: no shared caches.
+          res.set('Cache-Control', 'no-store');
+          res.json(view);
+        },
+      }),
+    )
+    .all(wrongMethod(['POST']));
+  // The test checkout's buttons: links settles a test link as a provider callback would, and refuses a live one.
+  // Every call writes the link, so it shares the select budget per client IP.
+  router
+    .route('/:id/simulate')
+    .post(
+      limitSelectByIp(deps.rateLimits),
+      route({
+        body: simulatePaymentBody,
+        handle: async ({ req, res, body }) => {
+          const view = await deps.links.simulate(toSimulateCommand(req.params.id, body), requestIdOf(res));
           res.set('Cache-Control', 'no-store');
           res.json(view);
         },
