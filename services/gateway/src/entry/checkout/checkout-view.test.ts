@@ -1,5 +1,5 @@
 import type { BuyerLinkView } from '@pl/contracts';
-import { renderPanel, RETURN_AFTER_SECONDS } from './checkout-view';
+import { renderCheckoutMain, renderPanel, RETURN_AFTER_SECONDS } from './checkout-view';
 
 const NOW = new Date('2026-11-22T10:00:00+03:00');
 
@@ -30,6 +30,7 @@ const link = (over: Partial<BuyerLinkView> = {}): BuyerLinkView => ({
   created_at: '2026-11-22T09:30:00+03:00',
   updated_at: '2026-11-22T09:30:00+03:00',
   shop_name: 'Shop',
+  livemode: true,
   ...over,
 });
 
@@ -129,6 +130,46 @@ describe('renderPanel', () => {
     it('offers no way back while pending, nor without a return_url', async () => {
       expect(await render({ return_url: url })).not.toContain('return-to-shop');
       expect(await render({ status: 'paid', return_url: null })).not.toContain('return-to-shop');
+    });
+  });
+
+  describe('a test link', () => {
+    const selected = { network: 'SBP', deposit_address: 'AS1', qr: 'https://qr.nspk.ru/AS1', gateway_provider: 'sandbox' };
+    const main = async (over: Partial<BuyerLinkView>, lang: 'ru' | 'en') => (await renderCheckoutMain(link(over), lang, NOW)).value;
+
+    it.each([
+      ['ru', 'Тестовый режим', 'Смоделировать успешную оплату', 'Смоделировать неудачную оплату'],
+      ['en', 'Test mode', 'Simulate successful payment', 'Simulate failed payment'],
+    ] as const)('says so in a banner and, once a method is chosen, offers to simulate either outcome (%s)', async (lang, banner, paid, failed) => {
+      const page = await main({ livemode: false, ...selected }, lang);
+      expect(page).toMatch(
+        new RegExp(
+          `<div class="test-banner" role="note" aria-labelledby="test-mode-title"[^>]*>\\s*<p><strong id="test-mode-title">${banner}</strong>`,
+        ),
+      );
+      expect(page).toContain(`<button type="button" class="simulate-paid" data-simulate="paid">${paid}</button>`);
+      expect(page).toContain(`<button type="button" class="simulate-failed" data-simulate="failed">${failed}</button>`);
+      // The buttons sit with the payment details, inside the panel the script swaps, so a final panel drops them.
+      expect(page.indexOf('data-simulate="paid"')).toBeGreaterThan(page.indexOf('id="details"'));
+    });
+
+    it('offers no simulation before a method is chosen, but keeps the banner', async () => {
+      const page = await main({ livemode: false }, 'en');
+      expect(page).toContain('data-testid="test-mode-banner"');
+      expect(page).not.toContain('data-simulate');
+    });
+
+    it.each(['paid', 'failed'] as const)('keeps the banner on the final %s page, with nothing left to simulate', async (status) => {
+      const page = await main({ livemode: false, status, paid_at: status === 'paid' ? '2026-11-22T09:45:00+03:00' : null, ...selected }, 'ru');
+      expect(page).toContain('data-testid="test-mode-banner"');
+      expect(page).toContain(`data-testid="final-${status}"`);
+      expect(page).not.toContain('data-simulate');
+    });
+
+    it.each(['ru', 'en'] as const)('is the only kind of link that shows the banner or the buttons (%s)', async (lang) => {
+      const page = await main({ livemode: true, ...selected }, lang);
+      expect(page).toContain('id="details"');
+      expect(page).not.toMatch(/test-banner|test-mode|simulat|Тестов|Test mode|моделир/i);
     });
   });
 });

@@ -106,7 +106,28 @@ async function details(view: BuyerLinkView, lang: Language, t: Messages): Promis
       </dl>
       ${appLink}
       <p class="waiting"><span class="pulse" aria-hidden="true"></span>${t.waiting}</p>
+      ${view.livemode ? null : simulator(t)}
     </section>`;
+}
+
+/**
+ * A test link's stand-in for the provider: the buyer (the merchant, testing) decides the outcome. Only after a
+ * method is chosen, as a real provider only answers then; links refuses the call for a live link anyway.
+ */
+function simulator(t: Messages): SafeHtml {
+  return html`<div class="simulate" role="group" aria-labelledby="simulate-label" data-testid="simulate">
+        <p class="group-label" id="simulate-label">${t.simulateLabel}</p>
+        <button type="button" class="simulate-paid" data-simulate="paid">${t.simulatePaid}</button>
+        <button type="button" class="simulate-failed" data-simulate="failed">${t.simulateFailed}</button>
+        <p class="form-error" id="simulate-error" role="alert"></p>
+      </div>`;
+}
+
+/** Says on every state of a test link's page, final ones included, that no real money moves. */
+function testModeBanner(t: Messages): SafeHtml {
+  return html`<div class="test-banner" role="note" aria-labelledby="test-mode-title" data-testid="test-mode-banner">
+      <p><strong id="test-mode-title">${t.testModeTitle}</strong> ${t.testModeText}</p>
+    </div>`;
 }
 
 /** How long a paid page with a return_url stays before it sends the buyer back to the shop. */
@@ -177,15 +198,18 @@ export async function renderPanel(view: BuyerLinkView, lang: Language, now: Date
 const STATUS_POLL_MS = 2000;
 
 /**
- * The page's main region: the panel, a live region outside it (so announcements survive a swap),
- * and the script's settings and texts as data attributes (a strict CSP allows no inline script).
+ * The page's main region: a test link's banner, the panel, a live region outside it (so announcements survive a
+ * swap), and the script's settings and texts as data attributes (a strict CSP allows no inline script).
  */
 export async function renderCheckoutMain(view: BuyerLinkView, lang: Language, now: Date): Promise<SafeHtml> {
   const t = MESSAGES[lang];
   return html`<div id="checkout-root" data-link-id="${view.id}" data-lang="${lang}" data-poll-ms="${STATUS_POLL_MS}"
       data-msg-copied="${t.copied}" data-msg-copy-failed="${t.copyFailed}" data-msg-selecting="${t.selecting}"
       data-msg-select-failed="${t.selectFailed}" data-msg-choose-first="${t.chooseFirst}"
-      data-msg-status-changed="${t.statusChanged}" data-msg-day="${lang === 'ru' ? 'д' : 'd'}">
+      data-msg-status-changed="${t.statusChanged}" data-msg-day="${lang === 'ru' ? 'д' : 'd'}"${
+        view.livemode ? null : html` data-msg-simulating="${t.simulating}" data-msg-simulate-failed="${t.simulateError}"`
+      }>
+    ${view.livemode ? null : testModeBanner(t)}
     ${await renderPanel(view, lang, now)}
     <p id="announcer" class="sr-only" role="status" aria-live="polite"></p>
   </div>`;

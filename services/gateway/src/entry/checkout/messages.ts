@@ -58,6 +58,15 @@ export interface Messages {
   errorText: string;
   noScript: string;
   footer: string;
+  /** The banner on a test link's page: no real money moves here. */
+  testModeTitle: string;
+  testModeText: string;
+  /** The test link's stand-in for the provider, under the payment details. */
+  simulateLabel: string;
+  simulatePaid: string;
+  simulateFailed: string;
+  simulating: string;
+  simulateError: string;
 }
 
 const ru: Messages = {
@@ -115,6 +124,13 @@ const ru: Messages = {
   errorText: 'Попробуйте обновить страницу через минуту.',
   noScript: 'Для выбора способа оплаты включите JavaScript.',
   footer: 'Защищённая страница оплаты',
+  testModeTitle: 'Тестовый режим',
+  testModeText: 'Это тестовая ссылка: настоящие деньги не списываются, результат оплаты только моделируется.',
+  simulateLabel: 'Смоделировать ответ платёжной системы',
+  simulatePaid: 'Смоделировать успешную оплату',
+  simulateFailed: 'Смоделировать неудачную оплату',
+  simulating: 'Моделируем…',
+  simulateError: 'Не удалось смоделировать оплату. Попробуйте ещё раз.',
 };
 
 const en: Messages = {
@@ -173,6 +189,13 @@ const en: Messages = {
   errorText: 'Please reload the page in a minute.',
   noScript: 'Turn on JavaScript to choose a payment method.',
   footer: 'Secure payment page',
+  testModeTitle: 'Test mode',
+  testModeText: 'This is a test link: no real money is charged, and the outcome of the payment is simulated.',
+  simulateLabel: 'Simulate the payment provider',
+  simulatePaid: 'Simulate successful payment',
+  simulateFailed: 'Simulate failed payment',
+  simulating: 'Simulating…',
+  simulateError: 'Could not simulate the payment. Please try again.',
 };
 
 export const MESSAGES: Record<Language, Messages> = { ru, en };

@@ -183,6 +183,36 @@
       .finally(schedulePoll);
   }
 
+  // A test link's stand-in for the provider: links settles it as a callback would, then the fresh panel shows
+  // the paid or failed state like any other change.
+  function simulate(button) {
+    var group = button.closest('.simulate');
+    var buttons = group.querySelectorAll('button[data-simulate]');
+    var error = document.getElementById('simulate-error');
+    var label = button.textContent;
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    button.textContent = msg('simulating');
+    if (error) error.textContent = '';
+    fetch(base + '/simulate', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ status: button.getAttribute('data-simulate') }),
+      cache: 'no-store',
+    })
+      .then(function (res) {
+        // 409: the link stopped being pending meanwhile; the fresh panel says what happened.
+        if (!res.ok && res.status !== 409) throw new Error('simulate ' + res.status);
+        return refreshPanel(null);
+      })
+      .catch(function () {
+        if (!document.body.contains(button)) return;
+        for (var j = 0; j < buttons.length; j++) buttons[j].disabled = false;
+        button.textContent = label;
+        if (error) error.textContent = msg('simulate-failed');
+      })
+      .finally(schedulePoll);
+  }
+
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
     // Plain-http pages have no Clipboard API: fall back to copying a selection.
@@ -213,6 +243,11 @@
   });
 
   root.addEventListener('click', function (event) {
+    var simulated = event.target.closest ? event.target.closest('button[data-simulate]') : null;
+    if (simulated) {
+      simulate(simulated);
+      return;
+    }
     var button = event.target.closest ? event.target.closest('button.copy') : null;
     if (!button) return;
     var label = button.textContent;
