@@ -4,10 +4,12 @@ import type { paths } from './schema';
 /**
  * The credentials of the three security schemes of docs/openapi.json:
  * - `apiKey`: the account API key pair (`X-API-Key` + `X-API-Secret`) for `/merchant/v1`;
- * - `cashier`: a shop's cashier key (`Authorization: Bearer svc_live_...`) for POST /api/v1/merchant/payments and
+ * - `cashier`: a shop's cashier key (`Authorization: Bearer svc_live_...` or `svc_test_...`) for POST /api/v1/merchant/payments and
  *   POST /api/v1/payment-links;
  * - `session`: a dashboard session, either its token (`Authorization: Bearer ...`) or its cookie: in a browser the
  *   HttpOnly `sid` goes by itself (`{ kind: 'session' }` with `credentials: 'same-origin'`), elsewhere pass `sid`.
+ * Keys carry their mode (`pk_test_`, `sk_test_`, `svc_test_` act in test mode); a session acts in test mode when its
+ * calls send `Pl-Mode: test` (`headers: { 'Pl-Mode': 'test' }`, or per call in `params.header`).
  */
 export type Credentials =
   | { kind: 'apiKey'; key: string; secret: string }

@@ -13,7 +13,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description `shop_id` is required. `amount` is roubles: a JSON number or a decimal string, at most 2 decimals.
+         * @description `shop_id` is required. `amount` is roubles: a JSON number or a decimal string, at most 2 decimals. The link is created in the credential's mode (`livemode`): a test link may be created for a `pending` shop too; a `blocked` or `rejected` shop is 422 in both modes.
          */
         post: operations["merchantCreatePaymentLink"];
         delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link for the cashier key's shop
-         * @description The shop is the cashier key's; a `shop_id` in the body must name it.
+         * @description The shop is the cashier key's; a `shop_id` in the body must name it. The link is created in the credential's mode (`livemode`): a test link may be created for a `pending` shop too; a `blocked` or `rejected` shop is 422 in both modes.
          */
         post: operations["cashierCreatePayment"];
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link (dashboard or cashier key)
-         * @description A session names the shop (`shop_id` required); a cashier key carries its own.
+         * @description A session names the shop (`shop_id` required); a cashier key carries its own. The link is created in the credential's mode (`livemode`): a test link may be created for a `pending` shop too; a `blocked` or `rejected` shop is 422 in both modes.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Reissue a shop's cashier key
-         * @description The new key is shown once; the old one stops working at once.
+         * @description A shop has one cashier key per mode: `mode` (default `live`) names which one. The new key is shown once; the old key of that mode stops working at once, the other mode's keeps working.
          */
         post: operations["reissueCashierKey"];
         delete?: never;
@@ -424,7 +424,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key pair
-         * @description The secret is shown once.
+         * @description `mode` (default `live`) decides the pair: `pk_test_` / `sk_test_` for test mode, whose links are test links. The secret is shown once.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -444,7 +444,7 @@ export interface paths {
         put?: never;
         /**
          * Reissue an API key pair
-         * @description A new pair; the old one keeps working for `grace_minutes` (default 0).
+         * @description A new pair of the key's own mode; the old one keeps working for `grace_minutes` (default 0).
          */
         post: operations["reissueApiKey"];
         delete?: never;
@@ -552,6 +552,26 @@ export interface paths {
         put?: never;
         /** Choose how to pay */
         post: operations["selectPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a test link as the provider would (test mode's pay and fail buttons)
+         * @description Test links only: moves a pending test link to `paid` (with its `payment.succeeded` webhook, `livemode: false`) or `failed` through the same path as a provider callback. A method need not be selected first. A live link is 404, as if it did not exist.
+         */
+        post: operations["simulatePayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -699,7 +719,7 @@ export interface webhooks {
         put?: never;
         /**
          * A link was paid and the merchant credited
-         * @description Sent to the shop's webhook_url once per paid link (from Kafka topic `payment-events`), retried up to 8 times until a 2xx. Verify a signature before trusting the body; ignore events you do not know.
+         * @description Sent to the shop's webhook_url once per paid link (from Kafka topic `payment-events`), retried up to 8 times until a 2xx. `livemode` is false for a test-mode link: the same shop address receives both modes. Verify a signature before trusting the body; ignore events you do not know.
          */
         post: operations["paymentSucceededWebhook"];
         delete?: never;
@@ -719,7 +739,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test webhook from the dashboard
-         * @description Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log.
+         * @description Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log of the mode it was sent in (`livemode`).
          */
         post: operations["webhookTestWebhook"];
         delete?: never;
@@ -765,6 +785,7 @@ export interface components {
             paid_at: string | null;
             created_at: string;
             updated_at: string;
+            livemode: boolean;
         };
         BuyerLinkView: {
             /** Format: uuid */
@@ -796,6 +817,7 @@ export interface components {
             paid_at: string | null;
             created_at: string;
             updated_at: string;
+            livemode: boolean;
             shop_name: string;
         };
         MerchantShop: {
@@ -831,12 +853,15 @@ export interface components {
                 duration_ms: number;
             }[];
             attempts_omitted: number;
+            livemode: boolean;
         };
         ApiKey: {
             /** Format: uuid */
             id: string;
             label: string | null;
             public_key: string;
+            /** @enum {string} */
+            mode: "live" | "test";
             created_at: string;
             last_used_at: string | null;
             expires_at: string | null;
@@ -888,6 +913,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -936,7 +963,8 @@ export interface operations {
                      *           "expires_at": "2026-11-26T01:40:00+03:00",
                      *           "paid_at": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
-                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *           "updated_at": "2026-11-25T01:40:00+03:00",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "payments": [
@@ -969,7 +997,8 @@ export interface operations {
                      *           "expires_at": "2026-11-26T01:40:00+03:00",
                      *           "paid_at": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
-                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *           "updated_at": "2026-11-25T01:40:00+03:00",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -984,7 +1013,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1115,6 +1147,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1184,15 +1218,17 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
              */
             400: {
                 headers: {
@@ -1203,7 +1239,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -1395,6 +1431,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The payment link id (UUID). */
@@ -1444,10 +1482,31 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
                 };
             };
             /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
@@ -1564,6 +1623,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1621,15 +1682,17 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:45:00+03:00"
+                     *       "updated_at": "2026-11-25T01:45:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
              */
             400: {
                 headers: {
@@ -1640,7 +1703,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -1821,6 +1884,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -1856,7 +1921,8 @@ export interface operations {
                      *               "duration_ms": 84
                      *             }
                      *           ],
-                     *           "attempts_omitted": 0
+                     *           "attempts_omitted": 0,
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -1870,7 +1936,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2001,6 +2070,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The webhook delivery id (UUID). */
@@ -2035,15 +2106,17 @@ export interface operations {
                      *       "event": "payment.succeeded",
                      *       "status": "pending",
                      *       "attempts": [],
-                     *       "attempts_omitted": 0
+                     *       "attempts_omitted": 0,
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
              */
             400: {
                 headers: {
@@ -2054,7 +2127,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -2229,6 +2302,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -2273,7 +2348,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2370,6 +2448,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The shop id. */
@@ -2405,6 +2485,26 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MerchantShop"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
                 };
             };
             /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
@@ -2521,6 +2621,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2589,15 +2691,17 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the cashier key's (or neither `live` nor `test`).
              */
             400: {
                 headers: {
@@ -2608,7 +2712,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -2977,6 +3081,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -2992,6 +3098,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
             };
             /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
             401: {
@@ -3069,6 +3195,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -3100,8 +3228,9 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -3112,7 +3241,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -3250,6 +3379,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -3280,6 +3411,26 @@ export interface operations {
                         email: string;
                         email_confirmed: boolean;
                         created_at: string;
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
                     };
                 };
             };
@@ -3369,6 +3520,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -3417,7 +3570,8 @@ export interface operations {
                      *           "expires_at": "2026-11-26T01:40:00+03:00",
                      *           "paid_at": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
-                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *           "updated_at": "2026-11-25T01:40:00+03:00",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "payments": [
@@ -3450,7 +3604,8 @@ export interface operations {
                      *           "expires_at": "2026-11-26T01:40:00+03:00",
                      *           "paid_at": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
-                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *           "updated_at": "2026-11-25T01:40:00+03:00",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -3465,7 +3620,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3596,6 +3754,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description With a session: the mode to act in (absent: `live`). With a cashier key: optional, and it must name the key's own mode. Either way, a value other than `live` or `test`, or a mode the cashier key does not have, is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3665,15 +3825,17 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`, or (cashier key) another mode than the key's.
              */
             400: {
                 headers: {
@@ -3684,7 +3846,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -3876,6 +4038,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The payment link id (UUID). */
@@ -3925,10 +4089,31 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
                 };
             };
             /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
@@ -4045,6 +4230,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4102,15 +4289,17 @@ export interface operations {
                      *       "expires_at": "2026-11-26T01:40:00+03:00",
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:45:00+03:00"
+                     *       "updated_at": "2026-11-25T01:45:00+03:00",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -4121,7 +4310,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -4299,6 +4488,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -4343,7 +4534,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4440,6 +4634,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4492,8 +4688,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -4504,7 +4701,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -4662,6 +4859,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The shop id. */
@@ -4697,6 +4896,26 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MerchantShop"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
                 };
             };
             /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
@@ -4813,6 +5032,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The shop id. */
@@ -4865,8 +5086,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -4877,7 +5099,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -5032,6 +5254,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5080,8 +5304,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -5092,7 +5317,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -5267,6 +5492,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The shop id. */
@@ -5301,15 +5528,17 @@ export interface operations {
                      *       "event": "webhook.test",
                      *       "status": "pending",
                      *       "attempts": [],
-                     *       "attempts_omitted": 0
+                     *       "attempts_omitted": 0,
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -5320,7 +5549,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -5492,6 +5721,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5503,12 +5734,19 @@ export interface operations {
         /** @description May be left out (or empty): it then counts as `{}`. */
         requestBody?: {
             content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "mode": "test"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    mode?: "live" | "test";
+                };
             };
         };
         responses: {
-            /** @description The new cashier key, once. */
+            /** @description The new cashier key and its mode, once. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5521,17 +5759,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "cashier_key": "svc_live_4Jq9Zt2LwV8xR1nB6cYp0sHd"
+                     *       "cashier_key": "svc_test_9Rk2Wm5Qx8Lb3Vn7Jc1Ty6Ps",
+                     *       "mode": "test"
                      *     }
                      */
                     "application/json": {
                         cashier_key: string;
+                        /** @enum {string} */
+                        mode: "live" | "test";
                     };
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -5542,7 +5784,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -5723,6 +5965,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -5758,7 +6002,8 @@ export interface operations {
                      *               "duration_ms": 84
                      *             }
                      *           ],
-                     *           "attempts_omitted": 0
+                     *           "attempts_omitted": 0,
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -5772,7 +6017,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5903,6 +6151,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The webhook delivery id (UUID). */
@@ -5937,15 +6187,17 @@ export interface operations {
                      *       "event": "payment.succeeded",
                      *       "status": "pending",
                      *       "attempts": [],
-                     *       "attempts_omitted": 0
+                     *       "attempts_omitted": 0,
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -5956,7 +6208,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -6128,13 +6380,15 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The account's keys, without secrets. */
+            /** @description The account's keys, each with its `mode`, without secrets. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6151,6 +6405,17 @@ export interface operations {
                      *           "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
                      *           "label": "Online store",
                      *           "public_key": "pk_live_5TqN8vW2xY4zA6bC",
+                     *           "mode": "live",
+                     *           "created_at": "2026-11-25T01:40:00+03:00",
+                     *           "last_used_at": null,
+                     *           "expires_at": null,
+                     *           "revoked_at": null
+                     *         },
+                     *         {
+                     *           "id": "2b7e4c1d-9f3a-4e6b-a5c8-7d0e1f2a3b4c",
+                     *           "label": "Integration tests",
+                     *           "public_key": "pk_test_8MrP3sK6tV9wX2yZ",
+                     *           "mode": "test",
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "last_used_at": null,
                      *           "expires_at": null,
@@ -6161,6 +6426,26 @@ export interface operations {
                      */
                     "application/json": {
                         api_keys: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
                     };
                 };
             };
@@ -6244,6 +6529,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6254,11 +6541,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "Online store"
+                 *       "label": "Integration tests",
+                 *       "mode": "test"
                  *     }
                  */
                 "application/json": {
                     label?: string;
+                    /** @enum {string} */
+                    mode?: "live" | "test";
                 };
             };
         };
@@ -6276,14 +6566,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *       "label": "Online store",
-                     *       "public_key": "pk_live_5TqN8vW2xY4zA6bC",
+                     *       "id": "2b7e4c1d-9f3a-4e6b-a5c8-7d0e1f2a3b4c",
+                     *       "label": "Integration tests",
+                     *       "public_key": "pk_test_8MrP3sK6tV9wX2yZ",
+                     *       "mode": "test",
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "last_used_at": null,
                      *       "expires_at": null,
                      *       "revoked_at": null,
-                     *       "api_secret": "sk_live_H7jK9mN1pQ3rS5tU7vW9xY1zA3bC5dE7"
+                     *       "api_secret": "sk_test_Q2wE4rT6yU8iO0pA2sD4fG6hJ8kL0zX2"
                      *     }
                      */
                     "application/json": {
@@ -6291,6 +6582,8 @@ export interface operations {
                         id: string;
                         label: string | null;
                         public_key: string;
+                        /** @enum {string} */
+                        mode: "live" | "test";
                         created_at: string;
                         last_used_at: string | null;
                         expires_at: string | null;
@@ -6300,8 +6593,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -6312,7 +6606,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -6487,6 +6781,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6525,6 +6821,7 @@ export interface operations {
                      *       "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
                      *       "label": "Online store",
                      *       "public_key": "pk_live_5TqN8vW2xY4zA6bC",
+                     *       "mode": "live",
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "last_used_at": null,
                      *       "expires_at": null,
@@ -6537,6 +6834,8 @@ export interface operations {
                         id: string;
                         label: string | null;
                         public_key: string;
+                        /** @enum {string} */
+                        mode: "live" | "test";
                         created_at: string;
                         last_used_at: string | null;
                         expires_at: string | null;
@@ -6546,8 +6845,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -6558,7 +6858,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -6753,6 +7053,8 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path: {
                 /** @description The API key id (UUID). */
@@ -6783,6 +7085,7 @@ export interface operations {
                      *       "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
                      *       "label": "Online store",
                      *       "public_key": "pk_live_5TqN8vW2xY4zA6bC",
+                     *       "mode": "live",
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "last_used_at": null,
                      *       "expires_at": null,
@@ -6793,8 +7096,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
              */
             400: {
                 headers: {
@@ -6805,7 +7109,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -6980,6 +7284,8 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
+                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
             };
             path?: never;
             cookie?: never;
@@ -7018,7 +7324,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7312,6 +7621,7 @@ export interface operations {
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true,
                      *       "shop_name": "Coffee on the corner"
                      *     }
                      */
@@ -7440,6 +7750,223 @@ export interface operations {
                      *       "paid_at": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00",
+                     *       "livemode": true,
+                     *       "shop_name": "Coffee on the corner"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuyerLinkView"];
+                };
+            };
+            /**
+             * @description - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.invalid_json" | "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `payment_link.err.not_pending`: Canceling a link, or choosing how to pay one, that is already paid, expired, canceled or failed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payment_link.err.not_pending";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.payload_too_large";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unsupported_media_type`: A request with a body whose Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unsupported_media_type";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    simulatePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The payment link id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paid"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    status: "paid" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description The buyer-safe view, settled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
+                     *       "shop_id": 42,
+                     *       "description": "Two coffees",
+                     *       "return_url": "https://shop.example/orders/1001",
+                     *       "currency": "RUB",
+                     *       "amount": "1500.00",
+                     *       "fee_bps": 70,
+                     *       "fee_payer": "merchant",
+                     *       "payer_amount": "1500.00",
+                     *       "status": "paid",
+                     *       "gateway_provider": "sandbox",
+                     *       "gateway_payment_id": "sbx_c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
+                     *       "to_currency": "RUB",
+                     *       "network": "SBP",
+                     *       "deposit_address": "AS1K7QW2D9XN4TB6PZ3MV8RC5HJ0LYFG",
+                     *       "payer_currency": "RUB",
+                     *       "payer_crypto_amount": null,
+                     *       "qr": "https://qr.nspk.ru/AS1K7QW2D9XN4TB6PZ3MV8RC5HJ0LYFG?type=02&bank=100000000111&sum=150000&cur=RUB&crc=3F2A",
+                     *       "checkout_url": "https://pay.example/p/c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
+                     *       "pay_url": "https://pay.example/p/c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
+                     *       "paymentUrl": "https://pay.example/p/c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
+                     *       "expires_at": "2026-11-26T01:40:00+03:00",
+                     *       "paid_at": "2026-11-25T01:55:15+03:00",
+                     *       "created_at": "2026-11-25T01:40:00+03:00",
+                     *       "updated_at": "2026-11-25T01:55:15+03:00",
+                     *       "livemode": false,
                      *       "shop_name": "Coffee on the corner"
                      *     }
                      */
@@ -8224,6 +8751,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "payment.succeeded",
+                 *       "livemode": true,
                  *       "data": {
                  *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                  *         "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
@@ -8239,6 +8767,8 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event: "payment.succeeded";
+                    /** @description `false` for an event of a test-mode link or a test-mode `webhook.test`. */
+                    livemode: boolean;
                     data: {
                         /** Format: uuid */
                         payment_link_id: string;
@@ -8328,6 +8858,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "webhook.test",
+                 *       "livemode": true,
                  *       "data": {
                  *         "shop_id": 42,
                  *         "sent_at": "2026-11-25T01:55:15+03:00"
@@ -8337,6 +8868,8 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event: "webhook.test";
+                    /** @description `false` for an event of a test-mode link or a test-mode `webhook.test`. */
+                    livemode: boolean;
                     data: {
                         shop_id: number;
                         sent_at: string;

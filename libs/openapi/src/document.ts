@@ -7,11 +7,21 @@ import {
   type ZodOpenApiResponsesObject,
   type oas31,
 } from 'zod-openapi';
-import { apiKeyView, auditEvent, buyerLinkView, merchantShop, paymentLink, PAYMENT_EVENTS_TOPIC, webhookDelivery } from '@pl/contracts';
+import { apiKeyView, auditEvent, buyerLinkView, merchantShop, MODE_HEADER, paymentLink, PAYMENT_EVENTS_TOPIC, webhookDelivery } from '@pl/contracts';
 import { ERROR_CATALOGUE, httpStatusOf, type ErrorCode } from '@pl/errors';
 import { OPERATIONS, TAGS, type Auth, type OperationSpec } from './operations';
 import { samplePaymentSucceeded, sampleWebhookTest } from './samples';
-import { errorBody, fieldIssue, idempotencyKey, requestIdHeader, paymentSucceededWebhook, webhookTestWebhook } from './schemas';
+import {
+  credentialModeHeader,
+  eitherModeHeader,
+  errorBody,
+  fieldIssue,
+  idempotencyKey,
+  paymentSucceededWebhook,
+  requestIdHeader,
+  sessionModeHeader,
+  webhookTestWebhook,
+} from './schemas';
 
 /** The version of the API the document describes: `/merchant/v1`, `/api/v1`, `/callbacks/v1`. */
 const API_VERSION = '1.0.0';
@@ -35,10 +45,28 @@ const BODY_ERRORS: ErrorCode[] = [
 
 const isRateLimited = (op: OperationSpec): boolean => op.rateLimited ?? op.auth !== 'none';
 
+/** The `Pl-Mode` header each credential reads: a session's choice of mode, a key's check of its own. */
+const MODE_HEADERS: Record<Exclude<Auth, 'none'>, z.ZodType> = {
+  session: sessionModeHeader,
+  apiKey: credentialModeHeader,
+  cashier: credentialModeHeader,
+  cashierOrSession: eitherModeHeader,
+};
+
+/** When `Pl-Mode` is 400 `common.err.validation_failed`, by credential. */
+const MODE_MISMATCH: Record<Exclude<Auth, 'none'>, string> = {
+  session: `a ${MODE_HEADER} header other than \`live\` or \`test\`.`,
+  apiKey: `a ${MODE_HEADER} header that names another mode than the API key pair's (or neither \`live\` nor \`test\`).`,
+  cashier: `a ${MODE_HEADER} header that names another mode than the cashier key's (or neither \`live\` nor \`test\`).`,
+  cashierOrSession: `a ${MODE_HEADER} header other than \`live\` or \`test\`, or (cashier key) another mode than the key's.`,
+};
+
 /** Every error code an operation can answer: its own, and those of its credentials, body, query, path, key and limits. */
 export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors);
   if (op.auth !== 'none') codes.add('common.err.unauthorized');
+  // Pl-Mode: a value other than live / test, or (API key, cashier key) another mode than the credential's.
+  if (op.auth !== 'none') codes.add('common.err.validation_failed');
   // A change with the session cookie from another site (CSRF) is 403, whatever the route.
   if ((op.auth === 'session' || op.auth === 'cashierOrSession') && op.method !== 'get') codes.add('common.err.forbidden');
   if (isRateLimited(op)) codes.add('common.err.rate_limited');
@@ -64,8 +92,9 @@ const errorExamples = (): Record<string, oas31.ExampleObject> =>
   );
 
 /** The codes of one status, as a response: their `when` in the description, one example each. */
-function errorResponse(status: number, codes: ErrorCode[], html: boolean): ZodOpenApiResponseObject {
+function errorResponse(status: number, codes: ErrorCode[], html: boolean, auth: Auth): ZodOpenApiResponseObject {
   const lines = codes.map((c) => `- \`${c}\`: ${ERROR_CATALOGUE[c].when}`);
+  if (status === 400 && auth !== 'none') lines.push(`- \`common.err.validation_failed\` also: ${MODE_MISMATCH[auth]}`);
   const headers: Record<string, oas31.ReferenceObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 429) Object.assign(headers, rateLimitHeaders());
@@ -111,7 +140,7 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
   for (const code of errorCodesOf(op)) byStatus.set(httpStatusOf(code), [...(byStatus.get(httpStatusOf(code)) ?? []), code]);
   const responses: ZodOpenApiResponsesObject = { [String(op.success.status)]: successResponse(op) };
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    (responses as Record<string, unknown>)[String(status)] = errorResponse(status, codes, op.htmlErrors === true && status !== 405);
+    (responses as Record<string, unknown>)[String(status)] = errorResponse(status, codes, op.htmlErrors === true && status !== 405, op.auth);
   }
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (op.pathParams) requestParams.path = op.pathParams;
@@ -126,7 +155,8 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
       })
       .optional(),
   };
-  requestParams.header = z.object({ 'X-Request-Id': requestIdHeader.optional(), ...idempotencyHeader });
+  const modeHeader = op.auth !== 'none' && { [MODE_HEADER]: MODE_HEADERS[op.auth] };
+  requestParams.header = z.object({ 'X-Request-Id': requestIdHeader.optional(), ...modeHeader, ...idempotencyHeader });
   const operation: ZodOpenApiOperationObject = {
     operationId: op.operationId,
     summary: op.summary,
@@ -182,8 +212,8 @@ function webhookOperation(event: 'payment.succeeded' | 'webhook.test'): ZodOpenA
     operationId: paid ? 'paymentSucceededWebhook' : 'webhookTestWebhook',
     summary: paid ? 'A link was paid and the merchant credited' : 'A test webhook from the dashboard',
     description: paid
-      ? `Sent to the shop's webhook_url once per paid link (from Kafka topic \`${PAYMENT_EVENTS_TOPIC}\`), retried up to 8 times until a 2xx. Verify a signature before trusting the body; ignore events you do not know.`
-      : 'Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log.',
+      ? `Sent to the shop's webhook_url once per paid link (from Kafka topic \`${PAYMENT_EVENTS_TOPIC}\`), retried up to 8 times until a 2xx. \`livemode\` is false for a test-mode link: the same shop address receives both modes. Verify a signature before trusting the body; ignore events you do not know.`
+      : 'Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log of the mode it was sent in (`livemode`).',
     tags: [TAGS.deliveries],
     parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
       name,
@@ -248,7 +278,11 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
         description: [
           'Payment links for merchants. Three credentials: an account API key pair (`X-API-Key` + `X-API-Secret`) for',
           "`/merchant/v1`, a shop's cashier key (`Authorization: Bearer svc_live_...`) and a dashboard session (cookie `sid`",
-          'or `Authorization: Bearer <session token>`) for `/api/v1`. Every error is `{ "error": { "code", "message", "details"? } }`;',
+          'or `Authorization: Bearer <session token>`) for `/api/v1`.',
+          'Test mode: `pk_test_` / `sk_test_` key pairs and `svc_test_` cashier keys act in test mode, a session when it sends',
+          '`Pl-Mode: test`. Test links (`livemode: false`) are paid with `POST /p/{id}/simulate`, never by a real provider, and',
+          "each mode sees only its own links and deliveries (another mode's object is 404, absent from lists).",
+          'Every error is `{ "error": { "code", "message", "details"? } }`;',
           'the codes are listed in docs/errors.md. A known path with another method is 405 `common.err.method_not_allowed` with `Allow`.',
           'Times are RFC 3339 in Moscow time (+03:00); amounts are roubles as decimal strings.',
         ].join(' '),
@@ -278,22 +312,34 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
             type: 'apiKey',
             in: 'header',
             name: 'X-API-Key',
-            description: 'The public half of an account API key pair; send X-API-Secret with it.',
+            description:
+              'The public half of an account API key pair (`pk_live_...`, or `pk_test_...` for test mode); send X-API-Secret with it. A pair whose halves are of different modes is 401.',
           },
           ApiSecret: {
             type: 'apiKey',
             in: 'header',
             name: 'X-API-Secret',
-            description: 'The secret half of the pair, shown once when the key is created.',
+            description:
+              'The secret half of the pair (`sk_live_...` / `sk_test_...`, the same mode as X-API-Key, else 401), shown once when the key is created.',
           },
           CashierKey: {
             type: 'http',
             scheme: 'bearer',
-            bearerFormat: 'svc_live_...',
-            description: "A shop's cashier key: creates links for that shop only.",
+            bearerFormat: 'svc_live_... or svc_test_...',
+            description: "A shop's cashier key: creates links for that shop only, in the key's mode (`svc_test_...`: test links).",
           },
-          SessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'The dashboard session cookie set by POST /api/v1/auth/login.' },
-          SessionToken: { type: 'http', scheme: 'bearer', description: 'The session token POST /api/v1/auth/login answers, as a Bearer token.' },
+          SessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'sid',
+            description: 'The dashboard session cookie set by POST /api/v1/auth/login. Acts in live mode unless the request sends `Pl-Mode: test`.',
+          },
+          SessionToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The session token POST /api/v1/auth/login answers, as a Bearer token. Acts in live mode unless the request sends `Pl-Mode: test`.',
+          },
         },
       },
     },

@@ -7,6 +7,12 @@ const DOCS = join(__dirname, '..', '..', '..', 'docs');
 const doc = buildOpenApiDocument();
 
 type Json = Record<string, unknown>;
+interface Param {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: { enum?: string[]; default?: string };
+}
 const operations = (): [string, string, Json][] =>
   Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item as Json)
@@ -165,7 +171,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components?.securitySchemes).toEqual({
       ApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
       ApiSecret: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Secret' }),
-      CashierKey: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_...' }),
+      CashierKey: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_... or svc_test_...' }),
       SessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sid' }),
       SessionToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
@@ -200,6 +206,79 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of Object.entries(op.responses as Record<string, { headers?: Json }>)) {
         expect({ path, method, status, id: Boolean(response.headers?.['X-Request-Id']) }).toEqual({ path, method, status, id: true });
       }
+    }
+  });
+
+  it('says in each credential how its test mode is chosen: the key prefixes, a mixed pair 401, Pl-Mode for a session', () => {
+    const schemes = doc.components?.securitySchemes as Record<string, { description: string }>;
+    expect(schemes.ApiKey?.description).toContain('pk_test_');
+    expect(schemes.ApiKey?.description).toContain('401');
+    expect(schemes.ApiSecret?.description).toContain('sk_test_');
+    expect(schemes.CashierKey?.description).toContain('svc_test_');
+    expect(schemes.SessionCookie?.description).toContain('Pl-Mode: test');
+    expect(schemes.SessionToken?.description).toContain('Pl-Mode: test');
+  });
+
+  it('takes Pl-Mode on every authenticated operation (live by default for a session), and answers its 400', () => {
+    for (const spec of OPERATIONS) {
+      const op = doc.paths?.[spec.path]?.[spec.method] as { parameters?: Param[]; responses: Record<string, { description: string }> };
+      const header = op.parameters?.find((p) => p.name === 'Pl-Mode');
+      if (spec.auth === 'none') {
+        expect({ op: spec.operationId, header }).toEqual({ op: spec.operationId, header: undefined });
+        continue;
+      }
+      expect({ op: spec.operationId, in: header?.in, required: header?.required ?? false, enum: header?.schema.enum }).toEqual({
+        op: spec.operationId,
+        in: 'header',
+        required: false,
+        enum: ['live', 'test'],
+      });
+      expect({ op: spec.operationId, default: header?.schema.default }).toEqual({
+        op: spec.operationId,
+        default: spec.auth === 'session' ? 'live' : undefined,
+      });
+      expect(errorCodesOf(spec)).toContain('common.err.validation_failed');
+      expect(op.responses['400']?.description).toContain('Pl-Mode');
+    }
+    const cashier = doc.paths?.['/api/v1/merchant/payments']?.post?.responses?.['400'] as { description: string };
+    expect(cashier.description).toContain("another mode than the cashier key's");
+  });
+
+  it('documents the test-mode simulator: test links only, a live or unknown link 404, a settled one 409', () => {
+    const simulate = OPERATIONS.find((o) => o.operationId === 'simulatePayment');
+    expect(simulate).toMatchObject({ method: 'post', path: '/p/{id}/simulate', auth: 'none' });
+    expect(simulate && errorCodesOf(simulate)).toEqual(
+      expect.arrayContaining(['common.err.validation_failed', 'common.err.not_found', 'payment_link.err.not_pending', 'common.err.rate_limited']),
+    );
+    expect(simulate?.body?.schema.safeParse({ status: 'refunded' }).success).toBe(false);
+    expect(simulate?.success.example).toMatchObject({ livemode: false, status: 'paid' });
+  });
+
+  it('carries livemode on links and deliveries, mode on API keys and cashier keys', () => {
+    const schemas = doc.components?.schemas as Record<string, { required?: string[] }>;
+    for (const name of ['PaymentLink', 'BuyerLinkView', 'WebhookDelivery'])
+      expect({ name, required: schemas[name]?.required }).toEqual({
+        name,
+        required: expect.arrayContaining(['livemode']),
+      });
+    expect(schemas.ApiKey?.required).toContain('mode');
+    const reissue = doc.paths?.['/api/v1/shops/{id}/cashier-key/reissue']?.post;
+    expect((reissue?.requestBody as { content: Record<string, { example: unknown }> }).content['application/json']?.example).toEqual({
+      mode: 'test',
+    });
+    expect((reissue?.responses?.['200'] as { content: Record<string, { example: unknown }> }).content['application/json']?.example).toEqual({
+      cashier_key: expect.stringMatching(/^svc_test_/),
+      mode: 'test',
+    });
+  });
+
+  it('puts livemode in every webhook body right after event', () => {
+    for (const event of ['payment.succeeded', 'webhook.test']) {
+      const body = doc.webhooks?.[event]?.post?.requestBody as { content: Record<string, { schema: Json; example: Json }> };
+      const media = body.content['application/json'];
+      expect(Object.keys(media?.schema.properties as Json)).toEqual(['event', 'livemode', 'data']);
+      expect(media?.schema.required).toEqual(['event', 'livemode', 'data']);
+      expect(Object.keys(media?.example ?? {})).toEqual(['event', 'livemode', 'data']);
     }
   });
 

@@ -24,10 +24,12 @@ import {
   paymentLinkList,
   providerCallbackBody,
   reissueApiKeyBody,
+  reissueCashierKeyBody,
   reissuedCashierKey,
   rotatedSecret,
   rotateSecretBody,
   selectMethodBody,
+  simulatePaymentBody,
   updateShopBody,
   uuid,
   webhookDelivery,
@@ -120,6 +122,8 @@ const linkPage = {
   schema: paymentLinkList,
   example: s.sampleLinkList,
 };
+const createDescription = (credential: string): string =>
+  `${credential} The link is created in the credential's mode (\`livemode\`): a test link may be created for a \`pending\` shop too; a \`blocked\` or \`rejected\` shop is 422 in both modes.`;
 const createErrors: ErrorCode[] = ['common.err.forbidden', 'common.err.not_found', 'account.err.email_not_confirmed', 'shop.err.not_approved'];
 const deliveryPage = { status: 200, description: 'A page of deliveries, newest first.', schema: webhookDeliveryList, example: s.sampleDeliveryList };
 const deliveryResent = {
@@ -139,7 +143,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/merchant/v1/payment-links',
     operationId: 'merchantCreatePaymentLink',
     summary: 'Create a payment link',
-    description: '`shop_id` is required. `amount` is roubles: a JSON number or a decimal string, at most 2 decimals.',
+    description: createDescription('`shop_id` is required. `amount` is roubles: a JSON number or a decimal string, at most 2 decimals.'),
     tag: TAGS.links,
     auth: 'apiKey',
     body: createBody,
@@ -233,7 +237,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/merchant/payments',
     operationId: 'cashierCreatePayment',
     summary: "Create a payment link for the cashier key's shop",
-    description: "The shop is the cashier key's; a `shop_id` in the body must name it.",
+    description: createDescription("The shop is the cashier key's; a `shop_id` in the body must name it."),
     tag: TAGS.links,
     auth: 'cashier',
     body: cashierCreateBody,
@@ -294,7 +298,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/payment-links',
     operationId: 'createPaymentLink',
     summary: 'Create a payment link (dashboard or cashier key)',
-    description: 'A session names the shop (`shop_id` required); a cashier key carries its own.',
+    description: createDescription('A session names the shop (`shop_id` required); a cashier key carries its own.'),
     tag: TAGS.links,
     auth: 'cashierOrSession',
     body: createBody,
@@ -417,13 +421,14 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/shops/{id}/cashier-key/reissue',
     operationId: 'reissueCashierKey',
     summary: "Reissue a shop's cashier key",
-    description: 'The new key is shown once; the old one stops working at once.',
+    description:
+      "A shop has one cashier key per mode: `mode` (default `live`) names which one. The new key is shown once; the old key of that mode stops working at once, the other mode's keeps working.",
     tag: TAGS.shops,
     auth: 'session',
     pathParams: shopId,
-    body: emptyOptional(emptyBody),
+    body: { schema: reissueCashierKeyBody, optional: true, example: { mode: 'test' } },
     idempotency: 'secret',
-    success: { status: 200, description: 'The new cashier key, once.', schema: reissuedCashierKey, example: s.sampleCashierKey },
+    success: { status: 200, description: 'The new cashier key and its mode, once.', schema: reissuedCashierKey, example: s.sampleTestCashierKey },
     errors: ['common.err.forbidden', 'account.err.email_not_confirmed'],
   },
   {
@@ -456,7 +461,12 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'List API keys',
     tag: TAGS.apiKeys,
     auth: 'session',
-    success: { status: 200, description: "The account's keys, without secrets.", schema: apiKeyList, example: { api_keys: [s.sampleApiKey] } },
+    success: {
+      status: 200,
+      description: "The account's keys, each with its `mode`, without secrets.",
+      schema: apiKeyList,
+      example: { api_keys: [s.sampleApiKey, s.sampleTestApiKey] },
+    },
     errors: [],
   },
   {
@@ -464,12 +474,13 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/api-keys',
     operationId: 'createApiKey',
     summary: 'Create an API key pair',
-    description: 'The secret is shown once.',
+    description:
+      '`mode` (default `live`) decides the pair: `pk_test_` / `sk_test_` for test mode, whose links are test links. The secret is shown once.',
     tag: TAGS.apiKeys,
     auth: 'session',
-    body: { schema: createApiKeyBody, optional: true, example: { label: 'Online store' } },
+    body: { schema: createApiKeyBody, optional: true, example: { label: 'Integration tests', mode: 'test' } },
     idempotency: 'secret',
-    success: { status: 201, description: 'The key and its secret, once.', schema: apiKeyWithSecret, example: s.sampleApiKeyWithSecret },
+    success: { status: 201, description: 'The key and its secret, once.', schema: apiKeyWithSecret, example: s.sampleTestApiKeyWithSecret },
     errors: ['account.err.email_not_confirmed', 'api_key.err.limit_reached'],
   },
   {
@@ -477,7 +488,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/api-keys/{id}/reissue',
     operationId: 'reissueApiKey',
     summary: 'Reissue an API key pair',
-    description: 'A new pair; the old one keeps working for `grace_minutes` (default 0).',
+    description: "A new pair of the key's own mode; the old one keeps working for `grace_minutes` (default 0).",
     tag: TAGS.apiKeys,
     auth: 'session',
     pathParams: apiKeyId,
@@ -557,6 +568,21 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: linkId,
     body: { schema: selectMethodBody, example: { method: 'sbp' } },
     success: { status: 200, description: 'The buyer-safe view with the payment details.', schema: buyerLinkView, example: s.sampleBuyerView },
+    errors: ['payment_link.err.not_pending'],
+  },
+  {
+    method: 'post',
+    path: '/p/{id}/simulate',
+    operationId: 'simulatePayment',
+    summary: "Settle a test link as the provider would (test mode's pay and fail buttons)",
+    description:
+      'Test links only: moves a pending test link to `paid` (with its `payment.succeeded` webhook, `livemode: false`) or `failed` through the same path as a provider callback. A method need not be selected first. A live link is 404, as if it did not exist.',
+    tag: TAGS.checkout,
+    auth: 'none',
+    rateLimited: true,
+    pathParams: linkId,
+    body: { schema: simulatePaymentBody, example: { status: 'paid' } },
+    success: { status: 200, description: 'The buyer-safe view, settled.', schema: buyerLinkView, example: s.sampleSimulatedPaidView },
     errors: ['payment_link.err.not_pending'],
   },
   {

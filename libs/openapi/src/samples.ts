@@ -10,6 +10,8 @@ import type {
   RotatedSecret,
   WebhookDelivery,
 } from '@pl/contracts';
+import type { reissuedCashierKey } from '@pl/contracts';
+import type { z } from 'zod';
 
 /**
  * The examples of the document: typed by the contracts, so a field that changes there breaks them at compile time,
@@ -52,6 +54,18 @@ export const sampleLink: PaymentLink = {
   livemode: true,
 };
 
+/** A link created with test credentials: the sandbox provider only, paid with the simulator. */
+const TEST_LINK_ID = 'c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c';
+export const sampleTestLink: PaymentLink = {
+  ...sampleLink,
+  id: TEST_LINK_ID,
+  order_id: 'test-order-1',
+  checkout_url: `https://pay.example/p/${TEST_LINK_ID}`,
+  pay_url: `https://pay.example/p/${TEST_LINK_ID}`,
+  paymentUrl: `https://pay.example/p/${TEST_LINK_ID}`,
+  livemode: false,
+};
+
 export const sampleCanceledLink: PaymentLink = { ...sampleLink, status: 'canceled', updated_at: '2026-11-25T01:45:00+03:00' };
 
 export const sampleLinkList = {
@@ -68,6 +82,24 @@ export const sampleBuyerView: BuyerLinkView = {
   gateway_provider: 'sbp-sim',
   gateway_payment_id: 'sbp_7f3a91',
   qr: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2',
+};
+
+const { merchant_credit: _tc, platform_revenue: _tr, fee_percent_bp: _tf, order_id: _to, ...testBuyerFields } = sampleTestLink;
+/** A test link (SBP selected) after `POST /p/{id}/simulate` `{ "status": "paid" }`: settled as a sandbox callback would. */
+export const sampleSimulatedPaidView: BuyerLinkView = {
+  ...testBuyerFields,
+  shop_name: 'Coffee on the corner',
+  fee_bps: 70,
+  status: 'paid',
+  gateway_provider: 'sandbox',
+  gateway_payment_id: `sbx_${TEST_LINK_ID}`,
+  to_currency: 'RUB',
+  network: 'SBP',
+  payer_currency: 'RUB',
+  deposit_address: 'AS1K7QW2D9XN4TB6PZ3MV8RC5HJ0LYFG',
+  qr: 'https://qr.nspk.ru/AS1K7QW2D9XN4TB6PZ3MV8RC5HJ0LYFG?type=02&bank=100000000111&sum=150000&cur=RUB&crc=3F2A',
+  paid_at: PAID_AT,
+  updated_at: PAID_AT,
 };
 
 export const sampleShop: MerchantShop = {
@@ -92,7 +124,11 @@ export const sampleRotatedSecret: RotatedSecret = {
   previous_valid_until: '2026-11-26T01:40:00+03:00',
 };
 
-export const sampleCashierKey = { cashier_key: 'svc_live_4Jq9Zt2LwV8xR1nB6cYp0sHd', mode: 'live' };
+type ReissuedCashierKey = z.infer<typeof reissuedCashierKey>;
+
+export const sampleCashierKey: ReissuedCashierKey = { cashier_key: 'svc_live_4Jq9Zt2LwV8xR1nB6cYp0sHd', mode: 'live' };
+
+export const sampleTestCashierKey: ReissuedCashierKey = { cashier_key: 'svc_test_9Rk2Wm5Qx8Lb3Vn7Jc1Ty6Ps', mode: 'test' };
 
 export const sampleDelivery: WebhookDelivery = {
   id: '0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10',
@@ -138,6 +174,17 @@ export const sampleApiKey: ApiKeyView = {
 
 export const sampleApiKeyWithSecret: ApiKeyWithSecret = { ...sampleApiKey, api_secret: 'sk_live_H7jK9mN1pQ3rS5tU7vW9xY1zA3bC5dE7' };
 
+/** A test-mode pair: its links are test links, whichever Pl-Mode a session would send. */
+export const sampleTestApiKey: ApiKeyView = {
+  ...sampleApiKey,
+  id: '2b7e4c1d-9f3a-4e6b-a5c8-7d0e1f2a3b4c',
+  label: 'Integration tests',
+  public_key: 'pk_test_8MrP3sK6tV9wX2yZ',
+  mode: 'test',
+};
+
+export const sampleTestApiKeyWithSecret: ApiKeyWithSecret = { ...sampleTestApiKey, api_secret: 'sk_test_Q2wE4rT6yU8iO0pA2sD4fG6hJ8kL0zX2' };
+
 export const sampleRevokedKey: ApiKeyView = { ...sampleApiKey, revoked_at: '2026-11-25T02:00:00+03:00' };
 
 const sampleAuditEvent: AuditEvent = {
@@ -152,8 +199,9 @@ export const sampleAuditPage = { audit_events: [sampleAuditEvent], has_more: fal
 
 export const sampleLogin = { session_token: 'sess_Gm4Xn7Qw2Rt9Yb5Kp1Lc8Vz3', expires_at: '2026-12-09T01:40:00+03:00' };
 
-export const samplePaymentSucceeded: Pick<PaymentSucceededEvent, 'event' | 'data'> = {
+export const samplePaymentSucceeded: Pick<PaymentSucceededEvent, 'event' | 'livemode' | 'data'> = {
   event: 'payment.succeeded',
+  livemode: true,
   data: {
     payment_link_id: LINK_ID,
     id: LINK_ID,
@@ -166,4 +214,4 @@ export const samplePaymentSucceeded: Pick<PaymentSucceededEvent, 'event' | 'data
   },
 };
 
-export const sampleWebhookTest = { event: 'webhook.test', data: { shop_id: 42, sent_at: PAID_AT } } as const;
+export const sampleWebhookTest = { event: 'webhook.test', livemode: true, data: { shop_id: 42, sent_at: PAID_AT } } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { moscowDate, paymentSucceededEvent, positiveId } from '@pl/contracts';
+import { mode, moscowDate, paymentSucceededEvent, positiveId } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 
 /**
@@ -29,13 +29,45 @@ export const openApiDocumentShape = z.looseObject({
 
 export const callbackReceived = z.object({ received: z.literal(true) });
 
-/** The body of a `payment.succeeded` webhook: the Kafka event's `event` and `data` (notifier). */
-export const paymentSucceededWebhook = paymentSucceededEvent.pick({ event: true, data: true });
+/** `livemode` of a webhook body: always sent, right after `event` (the event's default is for Kafka's old messages). */
+const webhookLivemode = z.boolean().meta({ description: '`false` for an event of a test-mode link or a test-mode `webhook.test`.' });
 
-/** The body of a `webhook.test` webhook (notifier's send-test-webhook). */
+/** The body of a `payment.succeeded` webhook: the Kafka event's `event`, `livemode` and `data` (notifier). */
+export const paymentSucceededWebhook = z.object({
+  event: paymentSucceededEvent.shape.event,
+  livemode: webhookLivemode,
+  data: paymentSucceededEvent.shape.data,
+});
+
+/** The body of a `webhook.test` webhook (notifier's send-test-webhook): the mode of whoever asked for it. */
 export const webhookTestWebhook = z.object({
   event: z.literal('webhook.test'),
+  livemode: webhookLivemode,
   data: z.object({ shop_id: positiveId, sent_at: moscowDate }),
+});
+
+/**
+ * `Pl-Mode` as a session route reads it: the mode the dashboard acts in (its live / test switch). Exactly `live` or
+ * `test`; anything else is 400, never silently live.
+ */
+export const sessionModeHeader = mode.default('live').meta({
+  description:
+    'The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`.',
+});
+
+/**
+ * `Pl-Mode` on a route whose credential carries its mode (API key pair, cashier key): a check, not a choice. A caller
+ * that believes it is testing must never create a live link.
+ */
+export const credentialModeHeader = mode.optional().meta({
+  description:
+    "Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`.",
+});
+
+/** `Pl-Mode` where either a cashier key or a session may call. */
+export const eitherModeHeader = mode.optional().meta({
+  description:
+    "With a session: the mode to act in (absent: `live`). With a cashier key: optional, and it must name the key's own mode. Either way, a value other than `live` or `test`, or a mode the cashier key does not have, is 400 `common.err.validation_failed`.",
 });
 
 /** `Idempotency-Key`: printable ASCII, 1..255 characters (gateway's idempotency middleware). */
