@@ -75,7 +75,8 @@ const server = createServer((req, res) => {
     }
     remember(id);
     // Handle the event here (quickly: answer within 10 s, queue slow work). event.data.payment_link_id is the order's link.
-    console.log(`verified ${event.event} ${id} ${JSON.stringify(event.data)}`);
+    // `livemode: false` is a test-mode link's event (no money moved): never ship a real order on it.
+    console.log(`verified ${event.event} ${id} livemode=${JSON.stringify(event.livemode ?? null)} ${JSON.stringify(event.data)}`);
     reply(res, 200, { received: true });
   });
 });

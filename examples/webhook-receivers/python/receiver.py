@@ -110,8 +110,10 @@ class Handler(BaseHTTPRequestHandler):
             print(f"duplicate {webhook_id}: already handled", flush=True)
             return self.reply(200, {"received": True, "duplicate": True})
         # Handle the event here (quickly: answer within 10 s, queue slow work).
+        # `livemode: false` is a test-mode link's event (no money moved): never ship a real order on it.
         data = json.dumps(event.get('data'), ensure_ascii=False, separators=(',', ':'))
-        print(f"verified {event.get('event')} {webhook_id} {data}", flush=True)
+        livemode = json.dumps(event.get('livemode'))
+        print(f"verified {event.get('event')} {webhook_id} livemode={livemode} {data}", flush=True)
         self.reply(200, {"received": True})
 
     def do_GET(self):
