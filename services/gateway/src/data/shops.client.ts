@@ -56,8 +56,15 @@ export class ShopsClient {
     return this.bus.request(subjects.shopsRotateSecret, command, identity, { requestId });
   }
 
-  /** The new cashier key, shown to the merchant once; the old one stops at once. */
-  reissueCashierKey(identity: MerchantIdentity, shopId: number, requestId: string): Promise<{ cashier_key: string }> {
-    return this.bus.request(subjects.shopsReissueCashierKey, { shop_id: shopId, mode: /* TEST-MODE-PLACEHOLDER */ 'live' }, identity, { requestId });
+  /**
+   * A new cashier key of the command's mode, shown to the merchant once: that mode's old key stops at once, the
+   * other mode's keeps working. The mode is the command's, not the caller's (a live session may renew the test key).
+   */
+  reissueCashierKey(
+    identity: MerchantIdentity,
+    command: { shop_id: number; mode: MerchantIdentity['mode'] },
+    requestId: string,
+  ): Promise<{ cashier_key: string; mode: MerchantIdentity['mode'] }> {
+    return this.bus.request(subjects.shopsReissueCashierKey, command, identity, { requestId });
   }
 }

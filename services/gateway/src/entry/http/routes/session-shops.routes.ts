@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { emptyBody, updateShopBody, type AuditEventType } from '@pl/contracts';
+import { emptyBody, reissueCashierKeyBody, updateShopBody, type AuditEventType } from '@pl/contracts';
 import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '../../../domain/shop-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
@@ -122,12 +122,14 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
       chain(
         ...session,
         route({
-          body: emptyBody,
+          // Live unless the body names the mode, as a new API key: the key's mode is what the merchant asks for,
+          // not the mode the dashboard happens to show.
+          body: reissueCashierKeyBody,
           emptyBodyAs: {},
           idempotency: revealsSecret(deps.idempotency, 'api-v1-shop-reissue-cashier-key', deps.log, pathIdAndBody),
-          handle: async ({ req, res }) => {
+          handle: async ({ req, res, body }) => {
             const shopId = toShopId(req.params.id);
-            const reissued = await deps.shops.reissueCashierKey(identityOf(res), shopId, requestIdOf(res));
+            const reissued = await deps.shops.reissueCashierKey(identityOf(res), { shop_id: shopId, mode: body.mode ?? 'live' }, requestIdOf(res));
             await audit(deps, req, res, 'shop.cashier_key_reissued', shopId);
             res.json(reissued);
           },
