@@ -1,5 +1,6 @@
 import { BusClient, BusServer, IdentityTokens, connectNats, createEventSubscriber, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
+import { mode } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger } from '@pl/telemetry';
 import type { NotifierConfig } from './config';
@@ -32,14 +33,15 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   const deliveries = new DeliveryRepository(db);
   scrapedGauge(metrics, {
     name: 'webhook_queue_depth',
-    help: 'Pending webhook deliveries: due (waiting for a free worker slot) and scheduled (waiting for a retry time)',
-    labelNames: ['state'],
+    help: 'Pending webhook deliveries: due (waiting for a free worker slot) and scheduled (waiting for a retry time), by mode',
+    labelNames: ['state', 'mode'],
     read: async () => {
       const depth = await deliveries.queueDepth();
-      return [
-        { labels: { state: 'due' }, value: depth.due },
-        { labels: { state: 'scheduled' }, value: depth.scheduled },
-      ];
+      // Both modes always, so a query of one finds a series (0) even while it has nothing pending.
+      return mode.options.flatMap((m) => [
+        { labels: { state: 'due', mode: m }, value: depth[m].due },
+        { labels: { state: 'scheduled', mode: m }, value: depth[m].scheduled },
+      ]);
     },
   });
 

@@ -45,6 +45,7 @@ describe('delivery log over NATS', () => {
       deliveries: [
         {
           id: ids[link1],
+          livemode: true,
           webhook_id: expect.stringMatching(/^whk_/) as unknown,
           payment_link_id: link1,
           shop_id: shopId,

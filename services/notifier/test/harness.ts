@@ -3,7 +3,7 @@ import pino from 'pino';
 import { Client } from 'pg';
 import { BusClient, BusServer, IdentityTokens, connectNats, createEventPublisher, type EventPublisher } from '@pl/bus';
 import type { RunningService } from '@pl/config';
-import type { Identity, PaymentSucceededEvent } from '@pl/contracts';
+import { isLive, type Identity, type Mode, type PaymentSucceededEvent } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { NatsConnection } from 'nats';
@@ -142,12 +142,14 @@ export class TestSystem {
     await this.shops!.updateShop(shopId, patch);
   }
 
-  event(shopId: number, merchantId: string = this.merchantId, linkId: string = randomUUID()): PaymentSucceededEvent {
+  /** A payment of a link in `mode` (the links service's event of a test link says livemode false). */
+  event(shopId: number, merchantId: string = this.merchantId, linkId: string = randomUUID(), mode: Mode = 'live'): PaymentSucceededEvent {
     return {
       event_id: randomUUID(),
       event: 'payment.succeeded',
       occurred_at: '2026-11-22T12:00:00+03:00',
       merchant_id: merchantId,
+      livemode: isLive(mode),
       data: {
         payment_link_id: linkId,
         id: linkId,
@@ -214,7 +216,7 @@ export class TestSystem {
     return status!;
   }
 
-  merchant(merchantId = this.merchantId): Identity {
-    return { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true };
+  merchant(merchantId = this.merchantId, mode: Mode = 'live'): Identity {
+    return { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true, mode };
   }
 }

@@ -77,6 +77,7 @@ describe('notifier service', () => {
         { name: '20261122000400000_deliveries' },
         { name: '20261122000700000_delivery_traceparent' },
         { name: '20261124000100000_webhook_test_deliveries' },
+        { name: '20261125000100000_delivery_livemode' },
       ]);
     } finally {
       await client.end();

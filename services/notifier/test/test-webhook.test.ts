@@ -30,7 +30,7 @@ describe('webhook.test over NATS', () => {
 
   it('queues a signed webhook.test delivery, retries it like any other and logs its attempts', async () => {
     // No confirmed email is needed to test a webhook.
-    const session: Identity = { kind: 'merchant', merchant_id: system.merchantId, auth: 'session', email_confirmed: false };
+    const session: Identity = { kind: 'merchant', merchant_id: system.merchantId, auth: 'session', email_confirmed: false, mode: 'live' };
     const reply = webhookDelivery.parse(await sendTest(shopId, session));
     expect(reply).toMatchObject({ event: 'webhook.test', payment_link_id: null, shop_id: shopId, status: 'pending', attempts: [] });
     expect(reply.webhook_id).toMatch(/^whk_/);
@@ -40,6 +40,7 @@ describe('webhook.test over NATS', () => {
     const body = JSON.parse(second.body.toString('utf8')) as unknown;
     expect(body).toEqual({
       event: 'webhook.test',
+      livemode: true,
       data: { shop_id: shopId, sent_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+03:00$/) },
     });
     expect(Object.keys((body as { data: object }).data)).toEqual(['shop_id', 'sent_at']);
@@ -90,7 +91,14 @@ describe('webhook.test over NATS', () => {
     const strangerShop = await system.createShop(receiver.url, SECRET, stranger);
     await expect(sendTest(strangerShop)).rejects.toMatchObject({ kind: 'forbidden' });
     const otherOwn = await system.createShop(receiver.url, SECRET);
-    const cashier: Identity = { kind: 'merchant', merchant_id: system.merchantId, auth: 'cashier', shop_id: otherOwn, email_confirmed: true };
+    const cashier: Identity = {
+      kind: 'merchant',
+      merchant_id: system.merchantId,
+      auth: 'cashier',
+      shop_id: otherOwn,
+      email_confirmed: true,
+      mode: 'live',
+    };
     await expect(sendTest(shopId, cashier)).rejects.toMatchObject({ kind: 'forbidden' });
     await expect(sendTest(999_999_999)).rejects.toMatchObject({ kind: 'not_found' });
     await expect(sendTest(shopId, { kind: 'service', service: 'gateway' })).rejects.toMatchObject({ kind: 'forbidden' });

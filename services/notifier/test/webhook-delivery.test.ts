@@ -59,7 +59,7 @@ describe('webhook delivery', () => {
     const event = system.event(shopId);
     await system.publish(event);
     const hit = await r.nth(1);
-    expect(JSON.parse(hit.body.toString('utf8'))).toEqual({ event: 'payment.succeeded', data: event.data });
+    expect(JSON.parse(hit.body.toString('utf8'))).toEqual({ event: 'payment.succeeded', livemode: true, data: event.data });
     const hex = createHmac('sha256', SECRET).update(hit.body).digest('hex');
     expect(hit.headers).toMatchObject({
       'content-type': 'application/json',
@@ -75,7 +75,11 @@ describe('webhook delivery', () => {
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(5);
     expect(hit.headers['webhook-timestamp']).toBe(String(timestamp));
     const wh = new Webhook(`whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`);
-    expect(wh.verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual({ event: 'payment.succeeded', data: event.data });
+    expect(wh.verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual({
+      event: 'payment.succeeded',
+      livemode: true,
+      data: event.data,
+    });
   });
 
   it('sends no signature headers for a shop without a secret', async () => {

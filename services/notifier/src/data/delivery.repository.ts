@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PaymentSucceededEvent } from '@pl/contracts';
+import { isLive, modeOfLivemode, type Mode, type PaymentSucceededEvent } from '@pl/contracts';
 import { WriteBatcher, type Db } from '@pl/db';
 import type {
   AttemptRecord,
@@ -27,6 +27,7 @@ interface DeliveryRow {
   merchant_id: string;
   shop_id: string;
   payment_link_id: string | null;
+  livemode: boolean;
   status: DeliveryStatus;
   series: number;
   attempts_made: number;
@@ -42,7 +43,7 @@ interface AttemptRow {
   error: string | null;
 }
 
-const DELIVERY_COLUMNS = 'id, seq, webhook_id, event, merchant_id, shop_id, payment_link_id, status, series, attempts_made';
+const DELIVERY_COLUMNS = 'id, seq, webhook_id, event, merchant_id, shop_id, payment_link_id, livemode, status, series, attempts_made';
 
 const toAttempt = (r: AttemptRow): AttemptRecord => ({
   series: r.series,
@@ -93,17 +94,17 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
     const rows = await this.db.query<{ id: string }>(
       `WITH slice AS (
          SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::bytea[], $10::text[],
-                              $11::uuid[], $12::double precision[])
+                              $11::uuid[], $12::double precision[], $13::boolean[])
            WITH ORDINALITY AS s(event_id, payload, id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent,
-                                lease_token, lease_ms, ord)
+                                lease_token, lease_ms, livemode, ord)
        ), taken AS (
          INSERT INTO inbox_events (event_id, payload) SELECT event_id, payload FROM slice
          ON CONFLICT (event_id) DO NOTHING
          RETURNING event_id
        )
-       INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent,
+       INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, livemode, body, traceparent,
                                next_attempt_at, lease_until, lease_token)
-       SELECT s.id, s.event_id, s.webhook_id, s.event, s.merchant_id, s.shop_id, s.payment_link_id, s.body, s.traceparent,
+       SELECT s.id, s.event_id, s.webhook_id, s.event, s.merchant_id, s.shop_id, s.payment_link_id, s.livemode, s.body, s.traceparent,
               now() + COALESCE(s.lease_ms, 0) * interval '1 millisecond',
               CASE WHEN s.lease_token IS NOT NULL THEN now() + s.lease_ms * interval '1 millisecond' END,
               s.lease_token
@@ -123,6 +124,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         items.map((i) => i.delivery.traceparent),
         items.map((i) => i.delivery.claim?.leaseToken ?? null),
         items.map((i) => i.delivery.claim?.leaseMs ?? null),
+        items.map((i) => i.delivery.livemode),
       ],
     );
     const created = new Set(rows.map((r) => r.id));
@@ -154,6 +156,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         merchantId: r.merchant_id,
         shopId: Number(r.shop_id),
         paymentLinkId: r.payment_link_id,
+        livemode: r.livemode,
         status: r.status,
         series: r.series,
         attemptsMade: r.attempts_made,
@@ -163,15 +166,15 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
     });
   }
 
-  async findById(id: string, attemptsShown: number): Promise<DeliveryRecord | null> {
-    const rows = await this.db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1`, [id]);
+  async findById(mode: Mode, id: string, attemptsShown: number): Promise<DeliveryRecord | null> {
+    const rows = await this.db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE id = $1 AND livemode = $2`, [id, isLive(mode)]);
     return (await this.withAttempts(rows, attemptsShown))[0] ?? null;
   }
 
-  async linkOwner(paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null> {
+  async linkOwner(mode: Mode, paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null> {
     const rows = await this.db.query<{ merchant_id: string; shop_id: string }>(
-      'SELECT merchant_id, shop_id FROM deliveries WHERE payment_link_id = $1 LIMIT 1',
-      [paymentLinkId],
+      'SELECT merchant_id, shop_id FROM deliveries WHERE payment_link_id = $1 AND livemode = $2 LIMIT 1',
+      [paymentLinkId, isLive(mode)],
     );
     const row = rows[0];
     return row ? { merchantId: row.merchant_id, shopId: Number(row.shop_id) } : null;
@@ -179,13 +182,15 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
 
   async list(f: ListFilter): Promise<ListPage> {
     // Only the filters given are in the statement: each combination is its own fixed text (prepared once), and
-    // its plan reads the index that fits (by merchant, by merchant and shop, by merchant and status, by link).
+    // its plan reads the index that fits (by merchant and mode, the same with shop or with status, by link). The
+    // operators' list of both modes reads the merchant's deliveries in both and sorts them (a rare, paged look).
     const params: unknown[] = [f.merchantId];
     const where = ['merchant_id = $1'];
     const add = (column: string, value: unknown): void => {
       params.push(value);
       where.push(`${column} = $${params.length}`);
     };
+    if (f.mode !== null) add('livemode', isLive(f.mode));
     if (f.shopId !== null) add('shop_id', f.shopId);
     if (f.paymentLinkId !== null) add('payment_link_id', f.paymentLinkId);
     if (f.status !== null) add('status', f.status);
@@ -203,19 +208,19 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
 
   async addTestDelivery(d: NewTestDelivery): Promise<void> {
     await this.db.query(
-      `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, next_attempt_at)
-       VALUES ($1, NULL, $2, 'webhook.test', $3, $4, NULL, $5, now())`,
-      [d.id, d.webhookId, d.merchantId, d.shopId, d.body],
+      `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, livemode, body, next_attempt_at)
+       VALUES ($1, NULL, $2, 'webhook.test', $3, $4, NULL, $5, $6, now())`,
+      [d.id, d.webhookId, d.merchantId, d.shopId, isLive(d.mode), d.body],
     );
   }
 
-  async restartSeries(id: string): Promise<void> {
+  async restartSeries(mode: Mode, id: string): Promise<void> {
     // Clearing the lease orphans an attempt in flight: its result is still logged under the old series.
     await this.db.query(
       `UPDATE deliveries SET series = series + 1, attempts_made = 0, status = 'pending', next_attempt_at = now(),
               lease_until = NULL, lease_token = NULL, updated_at = now()
-        WHERE id = $1`,
-      [id],
+        WHERE id = $1 AND livemode = $2`,
+      [id, isLive(mode)],
     );
   }
 
@@ -244,6 +249,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
       series: number;
       attempts_made: number;
       traceparent: string | null;
+      livemode: boolean;
     }>(
       `WITH due AS (
          SELECT id, shop_id, next_attempt_at, seq FROM deliveries
@@ -267,7 +273,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
             SET lease_until = now() + $8::double precision * interval '1 millisecond', lease_token = $9,
                 next_attempt_at = now() + $8::double precision * interval '1 millisecond'
           WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
-         RETURNING d.id, d.webhook_id, d.event, d.shop_id, d.body, d.series, d.attempts_made, d.traceparent
+         RETURNING d.id, d.webhook_id, d.event, d.shop_id, d.body, d.series, d.attempts_made, d.traceparent, d.livemode
        )
        SELECT (SELECT count(*)::int FROM due) AS seen, claimed.* FROM (VALUES (1)) AS one (x) LEFT JOIN claimed ON true`,
       [
@@ -295,6 +301,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
         attempt: r.attempts_made + 1,
         leaseToken: token,
         traceparent: r.traceparent,
+        mode: modeOfLivemode(r.livemode),
       });
     }
     return { claims, seen: rows[0]?.seen ?? 0 };
@@ -367,14 +374,16 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
   }
 
   /**
-   * Deliveries waiting for an attempt: due now and scheduled later (read through the partial index). A
+   * Deliveries waiting for an attempt, per mode: due now and scheduled later (read through the partial index). A
    * delivery in flight counts as scheduled (its due time is its lease's end).
    */
-  async queueDepth(): Promise<{ due: number; scheduled: number }> {
-    const rows = await this.db.query<{ due: string; scheduled: string }>(
-      `SELECT count(*) FILTER (WHERE next_attempt_at <= now()) AS due, count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled
-         FROM deliveries WHERE status = 'pending'`,
+  async queueDepth(): Promise<Record<Mode, { due: number; scheduled: number }>> {
+    const rows = await this.db.query<{ livemode: boolean; due: string; scheduled: string }>(
+      `SELECT livemode, count(*) FILTER (WHERE next_attempt_at <= now()) AS due, count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled
+         FROM deliveries WHERE status = 'pending' GROUP BY livemode`,
     );
-    return { due: Number(rows[0]?.due ?? 0), scheduled: Number(rows[0]?.scheduled ?? 0) };
+    const depth = { live: { due: 0, scheduled: 0 }, test: { due: 0, scheduled: 0 } };
+    for (const r of rows) depth[modeOfLivemode(r.livemode)] = { due: Number(r.due), scheduled: Number(r.scheduled) };
+    return depth;
   }
 }

@@ -41,7 +41,7 @@ const closed = (s: Socket): Promise<void> => (s.destroyed ? Promise.resolve() : 
 describe('webhook connections', () => {
   const sender = new HttpWebhookSender({ timeoutMs: 2000, allowPrivateTargets: true });
   const body = Buffer.from('{"event":"payment.succeeded"}');
-  const send = (url: string) => sender.send(url, { 'content-type': 'application/json' }, body, null);
+  const send = (url: string) => sender.send(url, { 'content-type': 'application/json' }, body, { traceparent: null, mode: 'live' });
 
   afterAll(() => sender.close());
 

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { contextFromTraceparent, Counter, DURATION_BUCKETS, Histogram, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
-import type { AttemptResult, WebhookSender } from '../domain/delivery';
+import type { AttemptContext, AttemptResult, WebhookSender } from '../domain/delivery';
 import { parseRetryAfter } from '../domain/retry-schedule';
 // Shared with the shops service, which applies the same rule at registration (the lead may move it to a lib).
 import { isBlockedAddress } from '@pl/webhook-target';
@@ -43,22 +43,22 @@ function attemptOutcome(r: AttemptResult): string {
 }
 
 interface SenderMetrics {
-  attempts: Counter<'outcome'>;
-  duration: Histogram<'outcome'>;
+  attempts: Counter<'outcome' | 'mode'>;
+  duration: Histogram<'outcome' | 'mode'>;
 }
 
 function senderMetrics(registry: Registry): SenderMetrics {
   return {
     attempts: new Counter({
       name: 'webhook_attempts_total',
-      help: 'Webhook HTTP attempts, by outcome',
-      labelNames: ['outcome'],
+      help: 'Webhook HTTP attempts, by outcome and mode (live or test)',
+      labelNames: ['outcome', 'mode'],
       registers: [registry],
     }),
     duration: new Histogram({
       name: 'webhook_attempt_duration_seconds',
-      help: 'Duration of webhook HTTP attempts, by outcome',
-      labelNames: ['outcome'],
+      help: 'Duration of webhook HTTP attempts, by outcome and mode (live or test)',
+      labelNames: ['outcome', 'mode'],
       buckets: DURATION_BUCKETS,
       registers: [registry],
     }),
@@ -134,13 +134,17 @@ export class HttpWebhookSender implements WebhookSender {
 
   /**
    * One attempt in a `webhook send` span, the child of the trace stored with the delivery (the Kafka
-   * message's consumer span), which records the outcome and status code. The request itself goes out with
+   * message's consumer span), which records the mode, outcome and status code. The request itself goes out with
    * tracing suppressed: the http instrumentation would otherwise add `traceparent` (and any `tracestate` or
    * `baggage`) to it, handing our trace ids to the merchant's server, which gets the documented headers only.
    */
-  async send(url: string, headers: Record<string, string>, body: Buffer, traceparent: string | null): Promise<AttemptResult> {
+  async send(url: string, headers: Record<string, string>, body: Buffer, { traceparent, mode }: AttemptContext): Promise<AttemptResult> {
     const parent = traceparent ? contextFromTraceparent(traceparent) : context.active();
-    const attributes = { 'webhook.id': headers['webhook-id'] ?? '', 'webhook.attempt': Number(headers['X-Webhook-Attempt'] ?? 0) };
+    const attributes = {
+      'webhook.id': headers['webhook-id'] ?? '',
+      'webhook.attempt': Number(headers['X-Webhook-Attempt'] ?? 0),
+      'pl.mode': mode,
+    };
     const result = await inSpan('webhook send', { kind: SpanKind.INTERNAL, parent, attributes }, async (span) => {
       const r = await context.with(suppressTracing(context.active()), () => this.attempt(url, headers, body));
       span.setAttribute('webhook.outcome', attemptOutcome(r));
@@ -149,8 +153,8 @@ export class HttpWebhookSender implements WebhookSender {
       return r;
     });
     const outcome = attemptOutcome(result);
-    this.metrics?.attempts.inc({ outcome });
-    this.metrics?.duration.observe({ outcome }, result.durationMs / 1000);
+    this.metrics?.attempts.inc({ outcome, mode });
+    this.metrics?.duration.observe({ outcome, mode }, result.durationMs / 1000);
     return result;
   }
 

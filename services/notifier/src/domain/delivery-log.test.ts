@@ -21,7 +21,7 @@ describe('toWebhookDelivery', () => {
     statusCode: 500,
     error: null,
   });
-  const delivery = (attempts: AttemptRecord[], attemptsOmitted = 0): DeliveryRecord => ({
+  const delivery = (attempts: AttemptRecord[], attemptsOmitted = 0, livemode = true): DeliveryRecord => ({
     id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
     seq: 1n,
     webhookId: 'whk_6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
@@ -29,6 +29,7 @@ describe('toWebhookDelivery', () => {
     merchantId: '11111111-2222-4333-8444-555555555555',
     shopId: 1,
     paymentLinkId: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+    livemode,
     status: 'failed',
     series: 4,
     attemptsMade: 8,
@@ -41,6 +42,11 @@ describe('toWebhookDelivery', () => {
     expect(webhookDelivery.parse(view)).toEqual(view);
     expect(view.attempts).toHaveLength(3);
     expect(view.attempts_omitted).toBe(0);
+  });
+
+  it('shows the mode the delivery was stored in', () => {
+    expect(toWebhookDelivery(delivery([], 0, true)).livemode).toBe(true);
+    expect(toWebhookDelivery(delivery([], 0, false)).livemode).toBe(false);
   });
 
   it('shows the newest attempts only, oldest first, and counts the rest with those the store left out', () => {

@@ -25,7 +25,7 @@ export const toWebhookDelivery = (d: DeliveryRecord): WebhookDelivery => {
   const shown = d.attempts.slice(-DELIVERY_ATTEMPTS_SHOWN);
   return {
     id: d.id,
-    livemode: /* TEST-MODE-PLACEHOLDER */ true,
+    livemode: d.livemode,
     webhook_id: d.webhookId,
     payment_link_id: d.paymentLinkId,
     shop_id: d.shopId,
@@ -54,8 +54,9 @@ const mayRead = (identity: MerchantIdentity, owner: { merchantId: string; shopId
 const EMPTY: WebhookDeliveryList = { deliveries: [], has_more: false, next_cursor: null };
 
 /**
- * The caller's deliveries, newest first, optionally of one link, one shop and one status. A link or shop of another
- * merchant is forbidden; an unknown one (or a link without deliveries) lists nothing, for links and shops alike.
+ * The caller's deliveries of its own mode, newest first, optionally of one link, one shop and one status. A link or
+ * shop of another merchant is forbidden; an unknown one (or a link without deliveries, which a link of the other
+ * mode is) lists nothing, for links and shops alike.
  */
 export async function listDeliveries(
   store: DeliveryStore,
@@ -66,7 +67,7 @@ export async function listDeliveries(
   const merchant = merchantOnly(identity);
   const beforeSeq = cmd.cursor === null ? null : decodeDeliveryCursor(cmd.cursor);
   if (cmd.payment_link_id !== null) {
-    const owner = await store.linkOwner(cmd.payment_link_id);
+    const owner = await store.linkOwner(merchant.mode, cmd.payment_link_id);
     if (owner && !mayRead(merchant, owner)) throw forbidden('Payment link belongs to another merchant');
   }
   if (cmd.shop_id !== null) {
@@ -80,6 +81,7 @@ export async function listDeliveries(
     }
   }
   const page = await store.list({
+    mode: merchant.mode,
     merchantId: merchant.merchant_id,
     shopId: cmd.shop_id ?? merchant.shop_id ?? null,
     paymentLinkId: cmd.payment_link_id,
@@ -101,14 +103,17 @@ export function toWebhookDeliveryList(page: ListPage): WebhookDeliveryList {
   };
 }
 
-/** Starts a new series of up to 8 attempts with the same webhook id; another merchant's delivery is forbidden. */
+/**
+ * Starts a new series of up to 8 attempts with the same webhook id. A delivery of the other mode is not found
+ * (before ownership is asked, as for any object of the other mode); another merchant's delivery is forbidden.
+ */
 export async function resendDelivery(store: DeliveryStore, identity: Identity, id: string): Promise<WebhookDelivery> {
   const merchant = merchantOnly(identity);
-  const found = await store.findById(id, DELIVERY_ATTEMPTS_SHOWN);
+  const found = await store.findById(merchant.mode, id, DELIVERY_ATTEMPTS_SHOWN);
   if (!found) throw notFound('Webhook delivery not found');
   if (!mayRead(merchant, found)) throw forbidden('Webhook delivery belongs to another merchant');
-  await store.restartSeries(id);
-  const after = await store.findById(id, DELIVERY_ATTEMPTS_SHOWN);
+  await store.restartSeries(merchant.mode, id);
+  const after = await store.findById(merchant.mode, id, DELIVERY_ATTEMPTS_SHOWN);
   if (!after) throw notFound('Webhook delivery not found');
   return toWebhookDelivery(after);
 }

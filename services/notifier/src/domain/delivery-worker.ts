@@ -214,7 +214,9 @@ export class DeliveryWorker implements FreshDeliverySlots {
   /** Sends a claimed delivery whose slot is already counted under `key`. */
   private run(claim: ClaimedDelivery, key: string): void {
     const run: Promise<void> = this.deliver(claim, key)
-      .catch((err: unknown) => this.log.error({ err, delivery_id: claim.id }, 'webhook attempt could not be completed; its lease will expire'))
+      .catch((err: unknown) =>
+        this.log.error({ err, delivery_id: claim.id, mode: claim.mode }, 'webhook attempt could not be completed; its lease will expire'),
+      )
       .finally(() => {
         this.inFlight.delete(run);
         // Without due work waiting, a freed slot costs no claim query: new work wakes the worker itself.
@@ -230,7 +232,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
       try {
         target = await this.targets.targetOf(claim.shopId);
       } catch (err) {
-        this.log.warn({ err, delivery_id: claim.id, shop_id: claim.shopId }, 'webhook target unavailable; no attempt counted');
+        this.log.warn({ err, delivery_id: claim.id, shop_id: claim.shopId, mode: claim.mode }, 'webhook target unavailable; no attempt counted');
         await this.queue.release(claim, this.settings.lookupRetryMs);
         this.wakeAt(new Date(Date.now() + this.settings.lookupRetryMs));
         return;
@@ -260,6 +262,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
         {
           delivery_id: claim.id,
           webhook_id: claim.webhookId,
+          mode: claim.mode,
           attempt: claim.attempt,
           status_code: result.statusCode,
           error: result.error,
@@ -285,7 +288,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
       attempt: claim.attempt,
       timestamp: Math.floor(Date.now() / 1000),
     });
-    return this.sender.send(url, headers, claim.body, claim.traceparent);
+    return this.sender.send(url, headers, claim.body, { traceparent: claim.traceparent, mode: claim.mode });
   }
 
   private verdictOf(claim: ClaimedDelivery, result: AttemptResult): AttemptVerdict {

@@ -1,5 +1,5 @@
 /** Webhook deliveries as the notifier holds them, and the ports its use cases and worker need. */
-import type { MerchantIdentity } from '@pl/contracts';
+import type { MerchantIdentity, Mode } from '@pl/contracts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** What a webhook announces: a payment, or a merchant's test of its webhook address. */
@@ -24,6 +24,8 @@ export interface DeliveryRecord {
   shopId: number;
   /** Null for a `webhook.test` delivery, which belongs to no link. */
   paymentLinkId: string | null;
+  /** The mode of the event (test-mode.md): only a caller of the same mode reads or resends the delivery. */
+  livemode: boolean;
   status: DeliveryStatus;
   series: number;
   attemptsMade: number;
@@ -46,6 +48,8 @@ export interface ClaimedDelivery {
   leaseToken: string;
   /** W3C trace context stored with the delivery (the payment's trace), so each attempt joins it. */
   traceparent: string | null;
+  /** Labels the attempt's metrics, span and log line, so test traffic can be told from live money. */
+  mode: Mode;
 }
 
 /** What one HTTP attempt came to. */
@@ -71,6 +75,11 @@ export interface ListPage {
 }
 
 export interface ListFilter {
+  /**
+   * The caller's mode: a merchant's list holds only the deliveries of its own mode. Null (both modes) is for
+   * operators only (the admin CLI), who see each delivery's `livemode`.
+   */
+  mode: Mode | null;
   merchantId: string;
   shopId: number | null;
   paymentLinkId: string | null;
@@ -81,15 +90,19 @@ export interface ListFilter {
   attemptsShown: number;
 }
 
-/** Storage behind the merchants' delivery log. */
+/**
+ * Storage behind the merchants' delivery log. Every call names the caller's mode, and a delivery of the other
+ * mode is not there for it (test-mode.md: cross-mode access answers as if the object did not exist), whatever
+ * the use case does next.
+ */
 export interface DeliveryStore {
-  /** The delivery with its newest `attemptsShown` attempts. */
-  findById(id: string, attemptsShown: number): Promise<DeliveryRecord | null>;
-  /** The merchant and shop a link's deliveries belong to; null when the link has none. */
-  linkOwner(paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null>;
-  list(filter: ListFilter): Promise<ListPage>;
-  /** Starts a new series of attempts at once (numbered from 1, same webhook id). */
-  restartSeries(id: string): Promise<void>;
+  /** The delivery of `mode` with its newest `attemptsShown` attempts. */
+  findById(mode: Mode, id: string, attemptsShown: number): Promise<DeliveryRecord | null>;
+  /** The merchant and shop a link's deliveries of `mode` belong to; null when the link has none in that mode. */
+  linkOwner(mode: Mode, paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null>;
+  list(filter: ListFilter & { mode: Mode }): Promise<ListPage>;
+  /** Starts a new series of attempts of a delivery of `mode` at once (numbered from 1, same webhook id). */
+  restartSeries(mode: Mode, id: string): Promise<void>;
   /** Stores a `webhook.test` delivery, due at once. */
   addTestDelivery(delivery: NewTestDelivery): Promise<void>;
 }
@@ -100,6 +113,8 @@ export interface NewTestDelivery {
   webhookId: string;
   merchantId: string;
   shopId: number;
+  /** The caller's mode: a test sent with a test credential is logged among the test deliveries. */
+  mode: Mode;
   body: Buffer;
 }
 
@@ -164,5 +179,12 @@ export interface WebhookTargetSource {
 
 /** Sends one HTTP attempt; never throws (every failure is an AttemptResult). */
 export interface WebhookSender {
-  send(url: string, headers: Record<string, string>, body: Buffer, traceparent: string | null): Promise<AttemptResult>;
+  send(url: string, headers: Record<string, string>, body: Buffer, context: AttemptContext): Promise<AttemptResult>;
+}
+
+/** What an attempt is traced and counted under. */
+export interface AttemptContext {
+  /** W3C trace context the attempt's span continues (null: a new trace). */
+  traceparent: string | null;
+  mode: Mode;
 }

@@ -79,6 +79,7 @@ const event = (shopId: number): PaymentSucceededEvent => {
     event: 'payment.succeeded',
     occurred_at: '2026-11-24T10:00:00+03:00',
     merchant_id: '00000000-0000-4000-8000-999999999999',
+    livemode: true,
     data: {
       payment_link_id: id,
       id,

@@ -1,4 +1,4 @@
-import type { PaymentSucceededEvent } from '@pl/contracts';
+import { modeOfLivemode, type PaymentSucceededEvent } from '@pl/contracts';
 import type { ClaimedDelivery } from './delivery';
 
 /** Stable across attempts and resends: receivers deduplicate by it. */
@@ -6,13 +6,15 @@ const webhookIdFor = (eventId: string): string => `whk_${eventId}`;
 
 /**
  * The webhook body, serialized once when the event arrives; these exact bytes go out on every attempt
- * (signatures are over them). Fields in the order of the interface's payload table.
+ * (signatures are over them). Fields in the order of the interface's payload table; `livemode` right after
+ * `event` (test-mode.md), so a receiver can tell a test payment before it reads the data.
  */
 function toWebhookBody(event: PaymentSucceededEvent): Buffer {
   const d = event.data;
   return Buffer.from(
     JSON.stringify({
       event: event.event,
+      livemode: event.livemode,
       data: {
         payment_link_id: d.payment_link_id,
         id: d.id,
@@ -36,6 +38,8 @@ export interface NewDelivery {
   merchantId: string;
   shopId: number;
   paymentLinkId: string;
+  /** The event's mode (a test link's payment is false): the delivery is logged in that mode only. */
+  livemode: boolean;
   body: Buffer;
   /** W3C trace context of the message's consumer span: the delivery's attempts continue that trace. */
   traceparent: string | null;
@@ -95,6 +99,7 @@ const claimOf = (d: NewDelivery, leaseToken: string): ClaimedDelivery => ({
   attempt: 1,
   leaseToken,
   traceparent: d.traceparent,
+  mode: modeOfLivemode(d.livemode),
 });
 
 /**
@@ -127,6 +132,7 @@ export async function acceptPaymentEvents(
       merchantId: event.merchant_id,
       shopId: event.data.shop_id,
       paymentLinkId: event.data.payment_link_id,
+      livemode: event.livemode,
       body: toWebhookBody(event),
       traceparent,
       claim: reserved[i] ?? null,

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_ATTEMPTS_SHOWN, formatMoscow, type Identity, type WebhookDelivery } from '@pl/contracts';
+import { DELIVERY_ATTEMPTS_SHOWN, formatMoscow, isLive, type Identity, type Mode, type WebhookDelivery } from '@pl/contracts';
 import { noWebhookUrl, notFound } from '@pl/errors';
 import type { DeliveryStore, ShopDirectory } from './delivery';
 import { merchantOnly, toWebhookDelivery } from './delivery-log';
 
-/** The test webhook's body, serialized once: these exact bytes go out (and are signed) on every attempt. */
-const testWebhookBody = (shopId: number, sentAt: Date): Buffer =>
-  Buffer.from(JSON.stringify({ event: 'webhook.test', data: { shop_id: shopId, sent_at: formatMoscow(sentAt) } }), 'utf8');
+/**
+ * The test webhook's body, serialized once: these exact bytes go out (and are signed) on every attempt. It carries
+ * the caller's mode as a payment webhook carries its link's, so a receiver's mode check can be tested too.
+ */
+const testWebhookBody = (shopId: number, mode: Mode, sentAt: Date): Buffer =>
+  Buffer.from(JSON.stringify({ event: 'webhook.test', livemode: isLive(mode), data: { shop_id: shopId, sent_at: formatMoscow(sentAt) } }), 'utf8');
 
 /**
  * Queues a `webhook.test` delivery to the shop's webhook address: the same durable path as a payment's webhook
  * (headers, signatures, retries, the delivery log, resend). The shops service, asked with the caller's own
  * identity, answers not_found / forbidden for a shop the caller may not use; a shop without an address is 422.
- * No confirmed email is needed: a test reveals nothing. Answers the delivery as stored (pending, no attempt yet).
+ * No confirmed email is needed: a test reveals nothing. The delivery is of the caller's mode (shops, and so their
+ * webhook addresses, are shared by both). Answers the delivery as stored (pending, no attempt yet).
  */
 export async function sendTestWebhook(
   store: DeliveryStore,
@@ -30,9 +34,10 @@ export async function sendTestWebhook(
     webhookId: `whk_${randomUUID()}`,
     merchantId: shop.merchantId,
     shopId,
-    body: testWebhookBody(shopId, now()),
+    mode: merchant.mode,
+    body: testWebhookBody(shopId, merchant.mode, now()),
   });
-  const stored = await store.findById(id, DELIVERY_ATTEMPTS_SHOWN);
+  const stored = await store.findById(merchant.mode, id, DELIVERY_ATTEMPTS_SHOWN);
   if (!stored) throw notFound('Webhook delivery not found');
   return toWebhookDelivery(stored);
 }
