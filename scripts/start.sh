@@ -71,14 +71,23 @@ sql() { psql "$DATABASE_URL" -tAq -v ON_ERROR_STOP=1 -c "$1"; }
 new_webhook_secret() { node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))'; }
 
 MERCHANT_ID="" API_KEY="" API_SECRET="" SHOP_ID="" CASHIER_KEY="" WEBHOOK_SECRET=""
+TEST_API_KEY="" TEST_API_SECRET="" TEST_CASHIER_KEY=""
 if [ -f "$DEMO_FILE" ]; then
   MERCHANT_ID="$(field merchant_id <"$DEMO_FILE")" API_KEY="$(field api_key <"$DEMO_FILE")"
   API_SECRET="$(field api_secret <"$DEMO_FILE")" SHOP_ID="$(field shop_id <"$DEMO_FILE")"
   CASHIER_KEY="$(field cashier_key <"$DEMO_FILE")" DEMO_EMAIL="$(field email <"$DEMO_FILE")"
   DEMO_PASSWORD="$(field password <"$DEMO_FILE")" WEBHOOK_SECRET="$(field webhook_secret <"$DEMO_FILE")"
-  # The record is only good while the database still holds that merchant and key (a dropped database
-  # or a fresh one behind DATABASE_URL makes it stale).
-  if [ "$(sql "SELECT count(*) FROM gateway.api_keys WHERE public_key = '${API_KEY//\'/}' AND merchant_id::text = '${MERCHANT_ID//\'/}' AND revoked_at IS NULL")" != "1" ]; then
+  TEST_API_KEY="$(field test_api_key <"$DEMO_FILE")" TEST_API_SECRET="$(field test_api_secret <"$DEMO_FILE")"
+  TEST_CASHIER_KEY="$(field test_cashier_key <"$DEMO_FILE")"
+  # The record is only good while the database still holds that merchant and both its key pairs (a dropped
+  # database or a fresh one behind DATABASE_URL makes it stale).
+  live_and_test_keys="$(sql "SELECT count(*) FROM gateway.api_keys WHERE public_key IN ('${API_KEY//\'/}', '${TEST_API_KEY//\'/}') AND merchant_id::text = '${MERCHANT_ID//\'/}' AND revoked_at IS NULL")"
+  if [ -z "$TEST_API_KEY" ] || [ -z "$TEST_CASHIER_KEY" ]; then
+    # A record from before test mode: the secrets of its keys exist only as hashes, and the CLI issues test keys
+    # only with a new merchant and shop, so the demo starts over (under a fresh address, below).
+    say "$DEMO_FILE has no test keys (made before test mode); creating the demo merchant again"
+    MERCHANT_ID="" SHOP_ID="" DEMO_EMAIL="$DEFAULT_DEMO_EMAIL"
+  elif [ "$live_and_test_keys" != "2" ]; then
     say "$DEMO_FILE is stale for this database; creating the demo merchant again"
     MERCHANT_ID="" SHOP_ID="" DEMO_EMAIL="$DEFAULT_DEMO_EMAIL"
   fi
@@ -94,6 +103,7 @@ if [ -z "$MERCHANT_ID" ]; then
   merchant="$(printf '%s' "$DEMO_PASSWORD" | admin merchant:create --email "$DEMO_EMAIL" --password-stdin --email-confirmed)"
   MERCHANT_ID="$(field merchant_id <<<"$merchant")" API_KEY="$(field api_key <<<"$merchant")"
   API_SECRET="$(field api_secret <<<"$merchant")"
+  TEST_API_KEY="$(field test_api_key <<<"$merchant")" TEST_API_SECRET="$(field test_api_secret <<<"$merchant")"
   SHOP_ID=""
   say "demo merchant $DEMO_EMAIL created"
 fi
@@ -109,6 +119,7 @@ else
   shop="$(printf '%s' "$WEBHOOK_SECRET" | admin shop:create --merchant "$MERCHANT_ID" --name "Demo shop" --status approved \
     --webhook-url "$DEMO_WEBHOOK_URL" --webhook-secret-stdin)"
   SHOP_ID="$(field shop_id <<<"$shop")" CASHIER_KEY="$(field cashier_key <<<"$shop")"
+  TEST_CASHIER_KEY="$(field test_cashier_key <<<"$shop")"
   say "demo shop $SHOP_ID created, webhooks to $DEMO_WEBHOOK_URL"
 fi
 # The same secret as the Standard Webhooks libraries take it: `whsec_` + base64 of its UTF-8 bytes.
@@ -117,11 +128,16 @@ STANDARD_WEBHOOKS_SECRET="whsec_$(node -e 'process.stdout.write(Buffer.from(proc
 node -e 'const [f, ...kv] = process.argv.slice(1); const o = {}; for (let i = 0; i < kv.length; i += 2) o[kv[i]] = kv[i + 1];
   require("fs").writeFileSync(f, JSON.stringify(o, null, 2) + "\n", { mode: 0o600 });' "$DEMO_FILE" \
   email "$DEMO_EMAIL" password "$DEMO_PASSWORD" merchant_id "$MERCHANT_ID" api_key "$API_KEY" \
-  api_secret "$API_SECRET" shop_id "$SHOP_ID" cashier_key "$CASHIER_KEY" webhook_secret "$WEBHOOK_SECRET"
+  api_secret "$API_SECRET" shop_id "$SHOP_ID" cashier_key "$CASHIER_KEY" webhook_secret "$WEBHOOK_SECRET" \
+  test_api_key "$TEST_API_KEY" test_api_secret "$TEST_API_SECRET" test_cashier_key "$TEST_CASHIER_KEY"
 cat >.local/demo.env <<EOF
 export API_KEY='$API_KEY'
 export API_SECRET='$API_SECRET'
 export CASHIER_KEY='$CASHIER_KEY'
+# Test mode (docs/test-mode.md): the same merchant and shop, test links only, paid with POST /p/{id}/simulate.
+export TEST_API_KEY='$TEST_API_KEY'
+export TEST_API_SECRET='$TEST_API_SECRET'
+export TEST_CASHIER_KEY='$TEST_CASHIER_KEY'
 export SHOP_ID='$SHOP_ID'
 # The demo shop's webhook secret (its webhooks go to $DEMO_WEBHOOK_URL), plain and in the whsec_ form.
 export WEBHOOK_SECRET='$WEBHOOK_SECRET'
@@ -158,9 +174,15 @@ if [ "$ready" -eq 1 ]; then
  merchant  $DEMO_EMAIL / $DEMO_PASSWORD   (id $MERCHANT_ID)
  dashboard $DASHBOARD_URL   (sign in as $DEMO_EMAIL / $DEMO_PASSWORD)
 
+ test mode (no money moves; docs/test-mode.md):
+ export TEST_API_KEY='$TEST_API_KEY'
+ export TEST_API_SECRET='$TEST_API_SECRET'
+ export TEST_CASHIER_KEY='$TEST_CASHIER_KEY'
+ live mode:
  export API_KEY='$API_KEY'
  export API_SECRET='$API_SECRET'
  export CASHIER_KEY='$CASHIER_KEY'
+ both:
  export SHOP_ID='$SHOP_ID'
  export WEBHOOK_SECRET='$WEBHOOK_SECRET'
  export STANDARD_WEBHOOKS_SECRET='$STANDARD_WEBHOOKS_SECRET'
@@ -169,12 +191,14 @@ if [ "$ready" -eq 1 ]; then
  The demo shop's webhooks go to $DEMO_WEBHOOK_URL; a sample receiver that verifies them:
  source .local/demo.env && PORT=${DEMO_WEBHOOK_PORT:-4242} node examples/webhook-receivers/node/standard-webhooks.mjs
 
- Create a payment link (route 1):
+ Create a test payment link:
  curl -sS -X POST $GATEWAY_URL/merchant/v1/payment-links \\
-   -H "X-API-Key: \$API_KEY" -H "X-API-Secret: \$API_SECRET" -H 'Content-Type: application/json' \\
+   -H "X-API-Key: \$TEST_API_KEY" -H "X-API-Secret: \$TEST_API_SECRET" -H 'Content-Type: application/json' \\
    -d "{\\"shop_id\\": \$SHOP_ID, \\"amount\\": \\"1500.00\\", \\"order_id\\": \\"demo-1\\"}"
 
- Pay it: npm run --silent admin -- payment:confirm --link <its id>. More: README.md "Quickstart". Ctrl-C stops everything.
+ Pay it: open its checkout_url and press the test payment button, or
+ curl -sS -X POST $GATEWAY_URL/p/<its id>/simulate -H 'Content-Type: application/json' -d '{"status": "paid"}'
+ More: README.md "Quickstart". Ctrl-C stops everything.
 ========================================================================================
 
 EOF
