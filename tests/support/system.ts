@@ -190,8 +190,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     };
   };
   const shop: TestSystem['shop'] = async (merchantId, o = {}) => {
-    // TEST-MODE-PLACEHOLDER: optional until createShop issues the test cashier key.
-    const created: { shop: { id: number }; cashierKey: string; testCashierKey?: string } = await shops.createShop({
+    const created = await shops.createShop({
       merchant_id: merchantId,
       name: 'Test shop',
       status: o.status ?? 'approved',
@@ -201,7 +200,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       webhook_url: o.webhookUrl ?? null,
       webhook_secret: o.webhookSecret ?? null,
     });
-    return { id: created.shop.id, cashierKey: created.cashierKey, testCashierKey: created.testCashierKey ?? '' };
+    return { id: created.shop.id, cashierKey: created.cashierKey, testCashierKey: created.testCashierKey };
   };
 
   const providerCallback: TestSystem['providerCallback'] = (gatewayPaymentId, status, o = {}) => {
