@@ -75,6 +75,8 @@ const fullLink = (): LinkRecord => ({
   id: randomUUID(),
   merchantId: randomUUID(),
   shopId: Number.MAX_SAFE_INTEGER,
+  // `false` is the longer of the two in JSON.
+  livemode: false,
   orderId: heavy(ORDER_ID_MAX),
   description: heavy(DESCRIPTION_MAX),
   returnUrl: fullReturnUrl,
@@ -137,6 +139,7 @@ const fullDelivery = (): DeliveryRecord => {
     merchantId: randomUUID(),
     shopId: Number.MAX_SAFE_INTEGER,
     paymentLinkId: randomUUID(),
+    livemode: false,
     status: 'succeeded',
     series: INT4_MAX,
     attemptsMade: 8,
@@ -161,6 +164,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   linksList: () => toPaymentLinkPage({ items: times(LIST_LIMIT_MAX, fullLink), hasMore: true }, baseUrl),
   linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
   linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
+  linksSimulate: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
   shopsGet: () => toShopView(fullShop()),
   shopsByCashierKey: () => toShopView(fullShop()),
   shopsWebhookTarget: () => ({

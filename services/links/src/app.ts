@@ -68,6 +68,8 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   const relay = createOutboxRelay(config, db, log);
   const links = new LinkRepository(db, (entry) => relay.handOver(entry));
   const idempotency = new IdempotencyRepository(db);
+  // The sandbox is this deployment's live provider too; test links go to it whatever the live one becomes.
+  const sandbox = new SandboxProvider(config.SANDBOX_RATES);
 
   const deps: LinkDeps = {
     links,
@@ -76,7 +78,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
     shops: new ShopClient(bus),
     now: () => new Date(),
     newId: randomUUID,
-    providers: new ProviderRegistry(new SandboxProvider(config.SANDBOX_RATES)),
+    providers: new ProviderRegistry(sandbox, sandbox),
     eventsTopic: config.PAYMENT_EVENTS_TOPIC,
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);

@@ -7,6 +7,8 @@ export { LatePaymentRepository } from './data/late-payment.repository';
 // The operators' CLI shows one link (link:show) and finds the owner of a link's deliveries.
 export { LinkRepository } from './data/link.repository';
 export type { LinkRecord } from './domain/link';
+// An operator reads any link in its own mode: the store's calls must say so.
+export { LINKS_OWN_MODE, type LinksOwnMode } from './domain/ports';
 export { toPaymentLink } from './domain/link-view';
 export type { LatePayment } from './domain/late-payment';
 export { encodeCursor, decodeCursor } from './domain/cursor';

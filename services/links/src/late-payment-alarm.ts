@@ -1,4 +1,4 @@
-import { linkStatus } from '@pl/contracts';
+import { linkStatus, modeOfLivemode } from '@pl/contracts';
 import { Counter, type Logger, type Registry } from '@pl/telemetry';
 import type { LatePayment } from './domain/late-payment';
 
@@ -23,6 +23,7 @@ export function latePaymentAlarm(metrics: Registry, log: Logger): (late: LatePay
     log.warn(
       {
         link_id: late.linkId,
+        mode: modeOfLivemode(late.livemode),
         link_status: late.linkStatus,
         provider: late.provider,
         gateway_payment_id: late.gatewayPaymentId,

@@ -60,6 +60,7 @@ describe('links.create', () => {
       paid_at: null,
       created_at: expect.stringMatching(MOSCOW_DATE),
       updated_at: expect.stringMatching(MOSCOW_DATE),
+      livemode: true,
     });
     expect(Math.abs(instantOf(link.created_at) - Date.now())).toBeLessThan(60_000);
     expect(instantOf(link.expires_at ?? '') - instantOf(link.created_at)).toBe(90 * 60_000);

@@ -4,6 +4,7 @@ import { subjects, type PaymentLink } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { LatePaymentRepository } from '../src/data/late-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
+import { LINKS_OWN_MODE } from '../src/domain/ports';
 import { LINKS_SCHEMA } from '../src/data/migrate';
 import { metricSum, scrapedSum } from '../../../tests/support/metrics';
 import { recordingLogger } from './support/log-recorder';
@@ -55,7 +56,7 @@ describe('a paid callback for a link that is no longer pending', () => {
     await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);
     if (state === 'expired') {
       await makeDue(link.id);
-      expect(await sweeper.expireDueBatch(1000)).toContain(link.id);
+      expect(await sweeper.expireDueBatch(1000, LINKS_OWN_MODE)).toContain(link.id);
     } else if (state === 'canceled') {
       await system.bus.request(subjects.linksCancel, { id: link.id }, apiKey(merchant));
     } else {
@@ -190,7 +191,7 @@ describe('a paid callback for a link that is no longer pending', () => {
         new Promise((resolve) => setTimeout(resolve, favoured ? 0 : Math.random() * 8)).then(op);
       const [pay, sweep] = await Promise.allSettled([
         start(round % 2 === 0, () => settle(`sbx_${link.id}`)),
-        start(round % 2 === 1, () => sweeper.expireDueBatch(1000)),
+        start(round % 2 === 1, () => sweeper.expireDueBatch(1000, LINKS_OWN_MODE)),
       ]);
       // The provider repeats its callback, as providers do.
       const repeat = await Promise.allSettled([settle(`sbx_${link.id}`)]);

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { subjects, type LinkStatus, type PaymentLink } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { LinkRepository } from '../src/data/link.repository';
+import { LINKS_OWN_MODE } from '../src/domain/ports';
 import { LINKS_SCHEMA } from '../src/data/migrate';
 import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
 
@@ -54,7 +55,7 @@ describe('cancel, pay and expire racing on one link', () => {
         start(1, () =>
           system.bus.request(subjects.linksSettle, { provider: 'sandbox', gateway_payment_id: `sbx_${link.id}`, status: 'paid' }, platform),
         ),
-        start(2, () => sweeper.expireDueBatch(1000)),
+        start(2, () => sweeper.expireDueBatch(1000, LINKS_OWN_MODE)),
       ]);
       races.push({ link, cancel, pay, sweep });
     }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { paymentLink, paymentSucceededEvent, subjects, type PaymentLink } from '@pl/contracts';
 import { eventually } from '@pl/testing';
 import { LinkRepository } from '../src/data/link.repository';
+import { LINKS_OWN_MODE } from '../src/domain/ports';
 import { paymentSucceeded } from '../src/domain/payment-event';
 import { recordTopic, type TopicRecorder } from './support/kafka-events';
 import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
@@ -45,13 +46,17 @@ describe('links.settle', () => {
     const events = (await kafka.settled([link.id])).filter((e) => e.key === link.id);
     expect(events).toHaveLength(1);
     const [event] = events;
-    const payload = paymentSucceededEvent.parse(JSON.parse(event?.value ?? ''));
+    const raw = JSON.parse(event?.value ?? '') as unknown;
+    // Written, not the contract's default for events older than test mode.
+    expect(raw).toMatchObject({ livemode: true });
+    const payload = paymentSucceededEvent.parse(raw);
     expect(event?.headers).toEqual({ 'event-id': row?.id, 'event-type': 'payment.succeeded', 'content-type': 'application/json' });
     expect(payload).toEqual({
       event_id: row?.id,
       event: 'payment.succeeded',
       occurred_at: paid.paid_at,
       merchant_id: merchant,
+      livemode: true,
       data: {
         payment_link_id: link.id,
         id: link.id,
@@ -71,7 +76,7 @@ describe('links.settle', () => {
   it('does not settle a link whose selection changed since it was read, so no event reports stale amounts', async () => {
     const link = await newLink();
     const links = new LinkRepository(system.linksDb);
-    const read = await links.findForPayment('sandbox', `sbx_${link.id}`, link.id);
+    const read = await links.findForPayment('sandbox', `sbx_${link.id}`, link.id, LINKS_OWN_MODE);
     if (!read) throw new Error('the link was not found for its payment');
     // The buyer switches to SBP (a new rate, a new credit) between the settle's read and its write.
     await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);

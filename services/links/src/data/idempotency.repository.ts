@@ -9,6 +9,8 @@ const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 
 const KEY_CONSTRAINT = 'idempotency_keys_pkey';
 
+type KeptRow = Omit<LinkRow, 'livemode'> & { livemode: boolean | null; fingerprint: string };
+
 /** Postgres refused a second record for a key (after the first one's transaction committed). */
 const isKeyTaken = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505' && (e as { constraint?: unknown }).constraint === KEY_CONSTRAINT;
@@ -34,7 +36,7 @@ export class IdempotencyRepository implements IdempotencyRecords {
 
   async find(scope: string, keySha256: string): Promise<KeptAnswer | null> {
     // The kept row goes back through the payment_links row type, so it reads exactly as a stored link does.
-    const rows = await this.db.query<LinkRow & { fingerprint: string }>(
+    const rows = await this.db.query<KeptRow>(
       `SELECT k.fingerprint, l.*
          FROM idempotency_keys k
          CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM json_populate_record(NULL::payment_links, k.response)) l
@@ -42,7 +44,8 @@ export class IdempotencyRepository implements IdempotencyRecords {
       [scope, keySha256],
     );
     const row = rows[0];
-    return row ? { fingerprint: row.fingerprint, link: toRecord(row) } : null;
+    // An answer kept before links had a mode has no livemode: every link was live then.
+    return row ? { fingerprint: row.fingerprint, link: toRecord({ ...row, livemode: row.livemode ?? true }) } : null;
   }
 
   async insertLink(link: NewLink, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken'> {

@@ -1,7 +1,7 @@
 import type { Db } from '@pl/db';
 import type { ArrivedPayment, LatePayment } from '../domain/late-payment';
 import type { FinalStatus } from '../domain/link';
-import type { LatePaymentBook } from '../domain/ports';
+import type { LatePaymentBook, LinksOwnMode } from '../domain/ports';
 
 /** pg hands bigint back as text; kopeck and shop id values stay far below 2^53. */
 interface LatePaymentRow {
@@ -15,6 +15,7 @@ interface LatePaymentRow {
   merchant_id: string;
   shop_id: string;
   order_id: string | null;
+  livemode: boolean;
 }
 
 const toLatePayment = (r: LatePaymentRow): LatePayment => ({
@@ -28,6 +29,7 @@ const toLatePayment = (r: LatePaymentRow): LatePayment => ({
   merchantId: r.merchant_id,
   shopId: Number(r.shop_id),
   orderId: r.order_id,
+  livemode: r.livemode,
 });
 
 /** Late payments in the `links` schema (table late_payments), each with the merchant, shop and order of its link. */
@@ -42,19 +44,19 @@ export class LatePaymentRepository implements LatePaymentBook {
    * One statement reads the link and writes the record, so the state recorded is the one the payment met. A
    * link that left `pending` never returns to it, so a link read as not pending here stays so; a repeat of the
    * payment meets the unique (provider, gateway_payment_id) and writes nothing (it waits for a concurrent
-   * first one to commit, then does nothing).
+   * first one to commit, then does nothing). A payment reaches its link in the link's own mode.
    */
-  async recordIfLate(payment: ArrivedPayment): Promise<LatePayment | null> {
+  async recordIfLate(payment: ArrivedPayment, _reach: LinksOwnMode): Promise<LatePayment | null> {
     const rows = await this.db.query<LatePaymentRow>(
       `WITH link AS (
-         SELECT id, status, payer_amount, merchant_id, shop_id, order_id FROM payment_links WHERE id = $2 AND status <> 'pending'
+         SELECT id, status, payer_amount, merchant_id, shop_id, order_id, livemode FROM payment_links WHERE id = $2 AND status <> 'pending'
        ), recorded AS (
          INSERT INTO late_payments (id, link_id, link_status, provider, gateway_payment_id, payer_amount, received_at)
          SELECT $1, id, status, $3, $4, payer_amount, $5 FROM link
          ON CONFLICT ON CONSTRAINT late_payments_payment_key DO NOTHING
          RETURNING id, link_id, link_status, provider, gateway_payment_id, payer_amount, received_at
        )
-       SELECT r.*, l.merchant_id, l.shop_id, l.order_id FROM recorded r CROSS JOIN link l`,
+       SELECT r.*, l.merchant_id, l.shop_id, l.order_id, l.livemode FROM recorded r CROSS JOIN link l`,
       [payment.id, payment.linkId, payment.provider, payment.gatewayPaymentId, payment.receivedAt],
     );
     const late = rows[0] ? toLatePayment(rows[0]) : null;
@@ -65,7 +67,7 @@ export class LatePaymentRepository implements LatePaymentBook {
   async list(since: Date | null): Promise<LatePayment[]> {
     const rows = await this.db.query<LatePaymentRow>(
       `SELECT p.id, p.link_id, p.link_status, p.provider, p.gateway_payment_id, p.payer_amount, p.received_at,
-              l.merchant_id, l.shop_id, l.order_id
+              l.merchant_id, l.shop_id, l.order_id, l.livemode
          FROM late_payments p JOIN payment_links l ON l.id = p.link_id
         WHERE $1::timestamptz IS NULL OR p.received_at >= $1::timestamptz
         ORDER BY p.received_at, p.id`,

@@ -2,7 +2,15 @@ import { returnedRow, type Db } from '@pl/db';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
 import { committedEntry, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
-import type { LinkListQuery, LinkScope, LinkStore } from '../domain/ports';
+import {
+  isLinksOwnMode,
+  type LinkListQuery,
+  type LinkReach,
+  type LinkScope,
+  type LinkStore,
+  type LinksOwnMode,
+  type ModeReach,
+} from '../domain/ports';
 
 /** Extra conditions of each move beyond "the link is pending": time rules and what else it stamps. */
 const MOVES: Readonly<Record<FinalStatus, { where: string; set: string }>> = {
@@ -31,10 +39,14 @@ class Conditions {
     this.parts.push(`AND ${sql}`);
   }
 
-  scope(scope: LinkScope | undefined): void {
-    if (!scope) return;
-    this.add(`merchant_id = ${this.param(scope.merchantId)}`);
-    if (scope.shopId !== undefined) this.add(`shop_id = ${this.param(scope.shopId)}`);
+  /** Nothing for a link's own mode; else the mode, and the merchant and shop of a scope. */
+  reach(reach: ModeReach | LinkReach): void {
+    if (isLinksOwnMode(reach)) return;
+    if ('merchantId' in reach) {
+      this.add(`merchant_id = ${this.param(reach.merchantId)}`);
+      if (reach.shopId !== undefined) this.add(`shop_id = ${this.param(reach.shopId)}`);
+    }
+    this.add(`livemode = ${this.param(reach.mode === 'live')}`);
   }
 
   toString(): string {
@@ -53,9 +65,9 @@ export function insertLinkStatement(link: NewLink): Statement {
   return {
     text: `INSERT INTO payment_links (id, merchant_id, shop_id, order_id, description, currency, amount, fee_bps,
        fee_percent_bp, crypto_bps, sbp_bps, fee_payer, payer_amount, merchant_credit, platform_revenue, status,
-       expires_at, return_url)
+       expires_at, return_url, livemode)
      VALUES ($1, $2, $3, $4, $5, 'RUB', $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending',
-       now() + $15::int * interval '1 minute', $16)
+       now() + $15::int * interval '1 minute', $16, $17)
      RETURNING ${COLUMNS}`,
     params: [
       link.id,
@@ -74,15 +86,16 @@ export function insertLinkStatement(link: NewLink): Statement {
       link.platformRevenue,
       link.expiresInMinutes,
       link.returnUrl,
+      link.livemode,
     ],
   };
 }
 
-/** The move of a pending link to `to` (within `scope`), returning its row when it moved. */
-export function transitionStatement(id: string, to: FinalStatus, scope?: LinkScope): Statement {
+/** The move of a pending link to `to` (within `reach`), returning its row when it moved. */
+export function transitionStatement(id: string, to: FinalStatus, reach: LinkReach): Statement {
   const move = MOVES[to];
   const c = new Conditions([id, to]);
-  c.scope(scope);
+  c.reach(reach);
   return {
     text: `UPDATE payment_links SET status = $2, updated_at = now() ${move.set}
       WHERE id = $1 AND status = 'pending' ${move.where} ${c.toString()}
@@ -105,13 +118,16 @@ export class LinkRepository implements LinkStore {
     return toRecord(returnedRow(rows));
   }
 
-  async findById(id: string): Promise<LinkRecord | null> {
-    const rows = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM payment_links WHERE id = $1`, [id]);
+  async findById(id: string, reach: ModeReach): Promise<LinkRecord | null> {
+    const c = new Conditions([id]);
+    c.reach(reach);
+    const rows = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM payment_links WHERE id = $1 ${c.toString()}`, c.params);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async list(query: LinkListQuery): Promise<LinkRecord[]> {
-    const c = new Conditions([query.scope.merchantId]);
+    // The mode right after the merchant, as the list indexes hold it.
+    const c = new Conditions([query.scope.merchantId, query.scope.mode === 'live']);
     if (query.scope.shopId !== undefined) c.add(`shop_id = ${c.param(query.scope.shopId)}`);
     if (query.shopId !== null) c.add(`shop_id = ${c.param(query.shopId)}`);
     if (query.status !== null) c.add(`status = ${c.param(query.status)}`);
@@ -124,7 +140,7 @@ export class LinkRepository implements LinkStore {
     const limit = c.param(query.limit);
     const rows = await this.db.query<LinkRow>(
       `SELECT ${COLUMNS} FROM payment_links
-        WHERE merchant_id = $1 ${c.toString()}
+        WHERE merchant_id = $1 AND livemode = $2 ${c.toString()}
         ORDER BY created_at DESC, id DESC
         LIMIT ${limit}`,
       c.params,
@@ -132,23 +148,24 @@ export class LinkRepository implements LinkStore {
     return rows.map(toRecord);
   }
 
-  async transition(id: string, to: FinalStatus, scope?: LinkScope): Promise<LinkRecord | null> {
-    const move = transitionStatement(id, to, scope);
+  async transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null> {
+    const move = transitionStatement(id, to, reach);
     const rows = await this.db.query<LinkRow>(move.text, move.params);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async expireDue(merchantId: string): Promise<number> {
+  async expireDue(scope: LinkScope): Promise<number> {
+    // All the merchant's shops (a cashier's list expires them too, as before): the mode is what confines it.
     const rows = await this.db.query<{ id: string }>(
       `UPDATE payment_links SET status = 'expired', updated_at = now()
-        WHERE merchant_id = $1 AND status = 'pending' AND expires_at <= now()
+        WHERE merchant_id = $1 AND livemode = $2 AND status = 'pending' AND expires_at <= now()
         RETURNING id`,
-      [merchantId],
+      [scope.merchantId, scope.mode === 'live'],
     );
     return rows.length;
   }
 
-  async applySelection(id: string, selection: LinkSelection): Promise<LinkRecord | null> {
+  async applySelection(id: string, selection: LinkSelection, _reach: LinksOwnMode): Promise<LinkRecord | null> {
     const rows = await this.db.query<LinkRow>(
       `UPDATE payment_links SET fee_bps = $2, payer_amount = $3, merchant_credit = $4, platform_revenue = $5,
          gateway_provider = $6, gateway_payment_id = $7, to_currency = $8, network = $9, deposit_address = $10,
@@ -174,7 +191,7 @@ export class LinkRepository implements LinkStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null): Promise<LinkRecord | null> {
+  async findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null, _reach: LinksOwnMode): Promise<LinkRecord | null> {
     // The stored payment first; the derived id only matches a link that stored none.
     const rows = await this.db.query<LinkRow>(
       `SELECT ${COLUMNS} FROM payment_links
@@ -227,7 +244,7 @@ export class LinkRepository implements LinkStore {
    * their ids. SKIP LOCKED lets replicas sweep side by side, and leaves a link that a cancel or a payment
    * is moving right now to that move; the outer status check keeps a link moved meanwhile as it is.
    */
-  async expireDueBatch(limit: number): Promise<string[]> {
+  async expireDueBatch(limit: number, _reach: LinksOwnMode): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
       `UPDATE payment_links SET status = 'expired', updated_at = now()
         WHERE id IN (SELECT id FROM payment_links
@@ -243,7 +260,7 @@ export class LinkRepository implements LinkStore {
   }
 
   /** Due pending links, counted through the partial index of pending links: the sweeper's backlog. */
-  async countDue(): Promise<number> {
+  async countDue(_reach: LinksOwnMode): Promise<number> {
     const rows = await this.db.query<{ due: number }>(
       `SELECT count(*)::int AS due FROM payment_links WHERE status = 'pending' AND expires_at <= now()`,
     );

@@ -7,6 +7,7 @@ export interface LinkRow {
   id: string;
   merchant_id: string;
   shop_id: string;
+  livemode: boolean;
   order_id: string | null;
   description: string | null;
   return_url: string | null;
@@ -36,7 +37,7 @@ export interface LinkRow {
 }
 
 // extract(epoch) is numeric since Postgres 14, so the microseconds survive exactly.
-export const COLUMNS = `id, merchant_id, shop_id, order_id, description, return_url, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
+export const COLUMNS = `id, merchant_id, shop_id, livemode, order_id, description, return_url, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
   fee_payer, payer_amount, merchant_credit, platform_revenue, status, gateway_provider, gateway_payment_id,
   to_currency, network, deposit_address, payer_currency, payer_crypto_amount, qr, expires_at, paid_at, created_at,
   (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_us, updated_at`;
@@ -48,6 +49,7 @@ export const toRecord = (r: LinkRow): LinkRecord => ({
   id: r.id,
   merchantId: r.merchant_id,
   shopId: Number(r.shop_id),
+  livemode: r.livemode,
   orderId: r.order_id,
   description: r.description,
   returnUrl: r.return_url,

@@ -9,11 +9,17 @@ export function requireMerchant(identity: Identity): MerchantIdentity {
   return identity;
 }
 
+/** The links a merchant identity may touch: its own, of its shop for a cashier key, in the mode its credential is of. */
 export function scopeOf(who: MerchantIdentity): LinkScope {
-  return who.shop_id === undefined ? { merchantId: who.merchant_id } : { merchantId: who.merchant_id, shopId: who.shop_id };
+  return who.shop_id === undefined
+    ? { merchantId: who.merchant_id, mode: who.mode }
+    : { merchantId: who.merchant_id, shopId: who.shop_id, mode: who.mode };
 }
 
-/** A link of another merchant, or of another shop for a cashier key, is 403 on every route that names it. */
+/**
+ * A link of another merchant, or of another shop for a cashier key, is 403 on every route that names it. Only a link
+ * of the caller's mode gets here: the other mode's links are not found before ownership is asked.
+ */
 export function assertLinkVisible(link: LinkRecord, who: MerchantIdentity): void {
   if (link.merchantId !== who.merchant_id) throw forbidden('Payment link belongs to another merchant');
   if (who.shop_id !== undefined && link.shopId !== who.shop_id) {

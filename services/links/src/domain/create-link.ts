@@ -1,4 +1,12 @@
-import type { CreateLinkCommand, CreateLinkOnceCommand, Identity, MerchantIdentity } from '@pl/contracts';
+import {
+  isLive,
+  type CreateLinkCommand,
+  type CreateLinkOnceCommand,
+  type Identity,
+  type MerchantIdentity,
+  type Mode,
+  type ShopStatus,
+} from '@pl/contracts';
 import { emailNotConfirmed, forbidden, invalidField, shopNotApproved } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
 import { requireMerchant } from './access';
@@ -21,7 +29,16 @@ function shopIdFor(who: MerchantIdentity, command: CreateLinkCommand): number {
 }
 
 /**
- * The pending link a create makes for an approved shop. Checks run in the order of the decisions:
+ * The shop states a link of a mode may be created in. A live link needs an approved shop; a test link moves no
+ * money, so a merchant may integrate while approval is pending, but a blocked or rejected shop is done with.
+ */
+const CREATABLE_IN: Readonly<Record<Mode, readonly ShopStatus[]>> = {
+  live: ['approved'],
+  test: ['approved', 'pending'],
+};
+
+/**
+ * The pending link a create makes, in the caller's mode. Checks run in the order of the decisions:
  * validation → existence (404) → ownership (403) → account state (403) → shop state (422).
  */
 async function newLinkFor(deps: LinkDeps, who: MerchantIdentity, command: CreateLinkCommand): Promise<NewLink> {
@@ -30,13 +47,14 @@ async function newLinkFor(deps: LinkDeps, who: MerchantIdentity, command: Create
   const shop = await deps.shops.getShop(shopId, who);
   if (shop.merchant_id !== who.merchant_id) throw forbidden('Shop belongs to another merchant');
   if (who.auth === 'session' && !who.email_confirmed) throw emailNotConfirmed();
-  if (shop.status !== 'approved') throw shopNotApproved();
+  if (!CREATABLE_IN[who.mode].includes(shop.status)) throw shopNotApproved();
 
   const amounts = computeAmounts(command.amount_kopecks, shop.crypto_bps, shop.fee_payer);
   return {
     id: deps.newId(),
     merchantId: who.merchant_id,
     shopId: shop.id,
+    livemode: isLive(who.mode),
     orderId: command.order_id,
     description: command.description,
     returnUrl: command.return_url,

@@ -29,4 +29,6 @@ export interface LatePayment {
   merchantId: string;
   shopId: number;
   orderId: string | null;
+  /** The link's mode: a late test payment is no money to refund, though it is recorded the same way. */
+  livemode: boolean;
 }

@@ -40,7 +40,7 @@ export function toPaymentLink(link: LinkRecord, publicBaseUrl: string): PaymentL
     paid_at: formatMoscowOrNull(link.paidAt),
     created_at: formatMoscow(link.createdAt),
     updated_at: formatMoscow(link.updatedAt),
-    livemode: /* TEST-MODE-PLACEHOLDER */ true,
+    livemode: link.livemode,
   };
 }
 

@@ -6,6 +6,8 @@ export interface LinkRecord {
   id: string;
   merchantId: string;
   shopId: number;
+  /** The link's world, fixed at creation: false for a test link, which no real provider ever sees. */
+  livemode: boolean;
   orderId: string | null;
   description: string | null;
   /** Where the checkout page sends the buyer back once the link is over. */
@@ -44,6 +46,8 @@ export interface NewLink {
   id: string;
   merchantId: string;
   shopId: number;
+  /** The mode of the credential that created it. */
+  livemode: boolean;
   orderId: string | null;
   description: string | null;
   returnUrl: string | null;

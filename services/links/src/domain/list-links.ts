@@ -7,9 +7,9 @@ import type { LinkPage } from './link-view';
 import type { LinkDeps, LinkListQuery } from './ports';
 
 /**
- * The caller's links, newest first, one keyset page at a time: one row beyond the limit is fetched
+ * The caller's links of its mode, newest first, one keyset page at a time: one row beyond the limit is fetched
  * to learn whether another page exists. A cashier key sees its own shop only; a `shop_id` filter must name
- * one of the caller's shops.
+ * one of the caller's shops (shops are shared by both modes).
  *
  * No link is ever listed (or filtered) as pending past its expiry. The sweeper keeps such links rare, so a
  * page is read first, and only when it holds one that looks due are the merchant's due links expired and
@@ -34,12 +34,12 @@ export async function listLinks(deps: LinkDeps, identity: Identity, command: Lis
     after,
     limit: command.limit + 1,
   };
-  if (command.status === 'expired') await deps.links.expireDue(who.merchant_id);
+  if (command.status === 'expired') await deps.links.expireDue(scope);
   let rows = await deps.links.list(query);
   const now = deps.now().getTime();
   const looksDue = (l: LinkRecord): boolean => l.status === 'pending' && l.expiresAt.getTime() <= now;
   if (command.status !== 'expired' && rows.some(looksDue)) {
-    await deps.links.expireDue(who.merchant_id);
+    await deps.links.expireDue(scope);
     rows = await deps.links.list(query);
   }
   return { items: rows.slice(0, command.limit), hasMore: rows.length > command.limit };

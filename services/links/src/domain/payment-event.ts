@@ -14,6 +14,7 @@ export function paymentSucceeded(paid: LinkRecord, eventId: string, topic: strin
     event: 'payment.succeeded',
     occurred_at: paidAt,
     merchant_id: paid.merchantId,
+    livemode: paid.livemode,
     data: {
       payment_link_id: paid.id,
       id: paid.id,

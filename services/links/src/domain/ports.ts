@@ -1,14 +1,33 @@
-import type { Identity, LinkStatus, ShopView } from '@pl/contracts';
+import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
 import type { ArrivedPayment, LatePayment } from './late-payment';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
 import type { ProviderRegistry } from './providers/payment-provider';
 import type { LinkCursor } from './cursor';
 
-/** Who may touch a link: always one merchant, and one shop for a cashier key. */
+/**
+ * Who may touch a link: always one merchant in one mode, and one shop for a cashier key. A link of the other mode
+ * is outside the scope, so the store answers as if it did not exist (test-mode.md: "two separate worlds").
+ */
 export interface LinkScope {
   merchantId: string;
   shopId?: number;
+  mode: Mode;
 }
+
+/**
+ * The mode of a call that reaches a link by its id, its payment or its due time rather than as a merchant: a buyer,
+ * a provider's callback, the simulator, the sweeper. It acts in the link's own mode, whichever that is, and says
+ * so by naming this, since every store call must name a mode.
+ */
+export const LINKS_OWN_MODE = Object.freeze({ linksOwnMode: true } as const);
+export type LinksOwnMode = typeof LINKS_OWN_MODE;
+export const isLinksOwnMode = (reach: object): reach is LinksOwnMode => reach === LINKS_OWN_MODE;
+
+/** The mode a read of one link is confined to: a merchant's (its scope's, or just the mode), or the link's own. */
+export type ModeReach = { mode: Mode } | LinksOwnMode;
+
+/** The links a move may touch: a merchant's scope, or any link in its own mode. */
+export type LinkReach = LinkScope | LinksOwnMode;
 
 export interface LinkListQuery {
   scope: LinkScope;
@@ -23,22 +42,23 @@ export interface LinkListQuery {
 /** Payment-link state. Every status move is a conditional update, so concurrent moves cannot both win. */
 export interface LinkStore {
   insert(link: NewLink): Promise<LinkRecord>;
-  findById(id: string): Promise<LinkRecord | null>;
+  /** The link, or null when there is none in `reach`'s mode. */
+  findById(id: string, reach: ModeReach): Promise<LinkRecord | null>;
   list(query: LinkListQuery): Promise<LinkRecord[]>;
   /**
    * Moves a `pending` link to `to` and returns it, or null when the link is not pending, is outside
-   * the scope, or the move's own time rule fails (only a due link expires; a due link cannot be canceled).
+   * the reach, or the move's own time rule fails (only a due link expires; a due link cannot be canceled).
    */
-  transition(id: string, to: FinalStatus, scope?: LinkScope): Promise<LinkRecord | null>;
-  /** Expires every due pending link of a merchant; returns how many moved. */
-  expireDue(merchantId: string): Promise<number>;
+  transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null>;
+  /** Expires every due pending link of a merchant in the scope's mode; returns how many moved. */
+  expireDue(scope: LinkScope): Promise<number>;
   /** Writes a selection on a link that is pending and not yet due; null when it is not. */
-  applySelection(id: string, selection: LinkSelection): Promise<LinkRecord | null>;
+  applySelection(id: string, selection: LinkSelection, reach: LinksOwnMode): Promise<LinkRecord | null>;
   /**
    * The link a provider's payment names: the one that stored that payment at selection, else the link
    * `linkId` (the provider's own derivation) if it stored no payment at all.
    */
-  findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null): Promise<LinkRecord | null>;
+  findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null, reach: LinksOwnMode): Promise<LinkRecord | null>;
   /**
    * Moves `link` from pending to the provider's verdict, with `event` (for `paid`) in the outbox, atomically.
    * Null, and nothing written, when the link is no longer pending or no longer as read (a new selection
@@ -83,8 +103,8 @@ export interface LatePaymentBook {
    * Records `payment` against its link as the link stands now, reading it in the same statement. The new
    * record, or null and nothing written: the link is still pending, or this payment is recorded already.
    */
-  recordIfLate(payment: ArrivedPayment): Promise<LatePayment | null>;
-  /** Every late payment received at or after `since` (all when null), oldest first. */
+  recordIfLate(payment: ArrivedPayment, reach: LinksOwnMode): Promise<LatePayment | null>;
+  /** Every late payment received at or after `since` (all when null), oldest first, of both modes: the operator's list. */
   list(since: Date | null): Promise<LatePayment[]>;
 }
 

@@ -11,6 +11,7 @@ export const sampleNewLink = (over: Partial<NewLink> = {}): NewLink => ({
   id: randomUUID(),
   merchantId: randomUUID(),
   shopId: 42,
+  livemode: true,
   orderId: null,
   description: null,
   returnUrl: null,

@@ -1,10 +1,10 @@
-import type { Identity, SelectMethodCommand } from '@pl/contracts';
+import { modeOfLivemode, type Identity, type SelectMethodCommand } from '@pl/contracts';
 import { invalidField, linkNotPending } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
 import { LINKS_SERVICE_IDENTITY, requireService } from './access';
 import { loadLink } from './get-link';
 import type { LinkRecord, LinkSelection } from './link';
-import type { LinkDeps } from './ports';
+import { LINKS_OWN_MODE, type LinkDeps } from './ports';
 
 /** A link with what the checkout page shows of its shop. */
 export interface BuyerLink {
@@ -12,7 +12,7 @@ export interface BuyerLink {
   shopName: string;
 }
 
-async function withShopName(deps: LinkDeps, link: LinkRecord): Promise<BuyerLink> {
+export async function withShopName(deps: LinkDeps, link: LinkRecord): Promise<BuyerLink> {
   const shop = await deps.shops.getShop(link.shopId, LINKS_SERVICE_IDENTITY);
   return { link, shopName: shop.name };
 }
@@ -27,11 +27,14 @@ function checkShape(command: SelectMethodCommand): void {
   }
 }
 
-/** The selection for a link: SBP switches the link to the shop's SBP rate, crypto keeps (or restores) the crypto rate. */
+/**
+ * The selection for a link: SBP switches the link to the shop's SBP rate, crypto keeps (or restores) the crypto rate.
+ * The payment goes to the provider of the link's mode: a test link's to the sandbox, never to a real provider.
+ */
 function selectionFor(deps: LinkDeps, link: LinkRecord, command: SelectMethodCommand): LinkSelection {
   const feeBps = command.method === 'sbp' ? link.sbpBps : link.cryptoBps;
   const amounts = computeAmounts(link.amount, feeBps, link.feePayer);
-  const provider = deps.providers.checkout;
+  const provider = deps.providers.forMode(modeOfLivemode(link.livemode));
   const payment = provider.createPayment({
     linkId: link.id,
     method: command.method,
@@ -64,7 +67,7 @@ export async function selectMethod(deps: LinkDeps, identity: Identity, command: 
   checkShape(command);
   const link = await loadLink(deps, command.id);
   if (link.status !== 'pending') throw linkNotPending(link.status);
-  const selected = await deps.links.applySelection(link.id, selectionFor(deps, link, command));
+  const selected = await deps.links.applySelection(link.id, selectionFor(deps, link, command), LINKS_OWN_MODE);
   if (!selected) {
     const now = await loadLink(deps, link.id);
     throw linkNotPending(now.status === 'pending' ? 'expired' : now.status);

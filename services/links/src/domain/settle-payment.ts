@@ -4,7 +4,7 @@ import { linkNotPending, notFound, unavailable } from '@pl/errors';
 import { requireService } from './access';
 import type { LinkRecord } from './link';
 import { paymentSucceeded } from './payment-event';
-import type { LinkDeps } from './ports';
+import { LINKS_OWN_MODE, type LinkDeps } from './ports';
 
 /** Reads and settles attempted before giving up on a link whose selection keeps changing under the payment. */
 const MAX_TRIES = 3;
@@ -14,16 +14,16 @@ const MAX_TRIES = 3;
  * with no method selected, the one the provider derives from the id. A pending link that selected
  * another payment does not match: it awaits that one. A `paid` whose derived link has already left
  * pending with another payment does: a second payment for a settled link is money all the same, and
- * is recorded as a late payment.
+ * is recorded as a late payment. A payment reaches its link in the link's own mode.
  */
 async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand): Promise<LinkRecord> {
   const provider = deps.providers.byName(command.provider);
   if (!provider) throw notFound(`Unknown payment provider ${command.provider}`);
   const derivedId = provider.linkIdFor(command.gateway_payment_id);
-  const link = await deps.links.findForPayment(provider.name, command.gateway_payment_id, derivedId);
+  const link = await deps.links.findForPayment(provider.name, command.gateway_payment_id, derivedId, LINKS_OWN_MODE);
   if (link) return link;
   if (derivedId !== null && command.status === 'paid') {
-    const derived = await deps.links.findById(derivedId);
+    const derived = await deps.links.findById(derivedId, LINKS_OWN_MODE);
     if (derived && derived.status !== 'pending') return derived;
   }
   throw notFound('Payment not found');
@@ -42,13 +42,16 @@ const isThePaymentThatPaid = (link: LinkRecord, command: SettlePaymentCommand): 
  */
 async function refuseSettled(deps: LinkDeps, link: LinkRecord, command: SettlePaymentCommand): Promise<never> {
   if (command.status === 'paid' && !isThePaymentThatPaid(link, command)) {
-    await deps.latePayments.recordIfLate({
-      id: deps.newId(),
-      linkId: link.id,
-      provider: command.provider,
-      gatewayPaymentId: command.gateway_payment_id,
-      receivedAt: deps.now(),
-    });
+    await deps.latePayments.recordIfLate(
+      {
+        id: deps.newId(),
+        linkId: link.id,
+        provider: command.provider,
+        gatewayPaymentId: command.gateway_payment_id,
+        receivedAt: deps.now(),
+      },
+      LINKS_OWN_MODE,
+    );
   }
   throw linkNotPending(link.status);
 }
@@ -68,6 +71,11 @@ async function refuseSettled(deps: LinkDeps, link: LinkRecord, command: SettlePa
  */
 export async function settlePayment(deps: LinkDeps, identity: Identity, command: SettlePaymentCommand): Promise<LinkRecord> {
   requireService(identity);
+  return settleVerdict(deps, command);
+}
+
+/** {@link settlePayment} past its access check: the one path every verdict takes, a provider's or the simulator's. */
+export async function settleVerdict(deps: LinkDeps, command: SettlePaymentCommand): Promise<LinkRecord> {
   for (let tries = 1; ; tries += 1) {
     const link = await findSettledLink(deps, command);
     if (link.status !== 'pending') return refuseSettled(deps, link, command);

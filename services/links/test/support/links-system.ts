@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import pino from 'pino';
 import { BusClient, IdentityTokens, connectNats } from '@pl/bus';
 import type { RunningService } from '@pl/config';
-import { subjects, type CreateLinkCommand, type Identity, type PaymentLink, type ShopStatus } from '@pl/contracts';
+import { subjects, type CreateLinkCommand, type Identity, type Mode, type PaymentLink, type ShopStatus } from '@pl/contracts';
 import { Db } from '@pl/db';
 import type { FeePayer } from '@pl/money';
 import { createTestDatabase, uniqueNamespace, type TestDatabase } from '@pl/testing';
@@ -16,25 +16,30 @@ export const PUBLIC_BASE_URL = 'https://pay.example.test';
 const SECRET = 'links-component-test-identity-secret-0123456789';
 const log = pino({ level: 'silent' });
 
-export const apiKey = (merchantId: string, emailConfirmed = true): Identity => ({
+export const apiKey = (merchantId: string, emailConfirmed = true, mode: Mode = 'live'): Identity => ({
   kind: 'merchant',
   merchant_id: merchantId,
   auth: 'api_key',
   email_confirmed: emailConfirmed,
+  mode,
 });
-export const session = (merchantId: string, emailConfirmed: boolean): Identity => ({
+export const session = (merchantId: string, emailConfirmed: boolean, mode: Mode = 'live'): Identity => ({
   kind: 'merchant',
   merchant_id: merchantId,
   auth: 'session',
   email_confirmed: emailConfirmed,
+  mode,
 });
-export const cashier = (merchantId: string, shopId: number): Identity => ({
+export const cashier = (merchantId: string, shopId: number, mode: Mode = 'live'): Identity => ({
   kind: 'merchant',
   merchant_id: merchantId,
   auth: 'cashier',
   shop_id: shopId,
   email_confirmed: false,
+  mode,
 });
+/** A test-mode API key pair of the merchant. */
+export const testKey = (merchantId: string): Identity => apiKey(merchantId, true, 'test');
 export const platform: Identity = { kind: 'service', service: 'gateway' };
 
 /** KAFKA_BROKERS as `eval "$(bash scripts/local-deps.sh)"` exported it (librdkafka's mock cluster). */

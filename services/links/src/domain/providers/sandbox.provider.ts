@@ -80,8 +80,13 @@ export class SandboxProvider implements PaymentProvider {
 
   constructor(private readonly rates: ExchangeRates) {}
 
+  /** The payment id of `linkId`'s payments, whichever method: what the callback names, selected or not. */
+  paymentIdFor(linkId: string): string {
+    return `${ID_PREFIX}${linkId}`;
+  }
+
   createPayment(request: PaymentRequest): ProviderPayment {
-    const gatewayPaymentId = `${ID_PREFIX}${request.linkId}`;
+    const gatewayPaymentId = this.paymentIdFor(request.linkId);
     if (request.method === 'sbp' || request.network === null) {
       // An NSPK-style QR id and payload: 32 upper-case characters, amount in kopecks.
       const qrId = `AS1${derive(request.linkId, 'SBP', UPPER_ALNUM, 29)}`;

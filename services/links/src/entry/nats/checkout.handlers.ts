@@ -1,20 +1,38 @@
 import type { BusServer } from '@pl/bus';
-import { subjects } from '@pl/contracts';
+import { modeOfLivemode, subjects } from '@pl/contracts';
 import { toBuyerLinkView } from '../../domain/buyer-view';
 import { toPaymentLink } from '../../domain/link-view';
 import type { LinkDeps } from '../../domain/ports';
-import { getPublicLink, selectMethod } from '../../domain/select-method';
+import { getPublicLink, selectMethod, type BuyerLink } from '../../domain/select-method';
 import { settlePayment } from '../../domain/settle-payment';
+import { simulatePayment } from '../../domain/simulate-payment';
+import { inLinkSpan } from './link-span';
 
-/** Buyer and provider subjects; only platform services (the gateway) may call them. */
+const modeOfLink = (link: { livemode: boolean }) => modeOfLivemode(link.livemode);
+
+/** Buyer and provider subjects; only platform services (the gateway) may call them. Each acts in the link's own mode. */
 export function registerCheckoutHandlers(server: BusServer, deps: LinkDeps, publicBaseUrl: string): void {
-  server.handle(subjects.linksPublicGet, async ({ id }, ctx) => {
-    const { link, shopName } = await getPublicLink(deps, ctx.identity, id);
-    return toBuyerLinkView(link, shopName, publicBaseUrl);
-  });
-  server.handle(subjects.linksSelect, async (command, ctx) => {
-    const { link, shopName } = await selectMethod(deps, ctx.identity, command);
-    return toBuyerLinkView(link, shopName, publicBaseUrl);
-  });
-  server.handle(subjects.linksSettle, async (command, ctx) => toPaymentLink(await settlePayment(deps, ctx.identity, command), publicBaseUrl));
+  const buyerView = ({ link, shopName }: BuyerLink) => toBuyerLinkView(link, shopName, publicBaseUrl);
+  server.handle(subjects.linksPublicGet, ({ id }, ctx) =>
+    inLinkSpan('payment_link.public_get', ctx, async () => buyerView(await getPublicLink(deps, ctx.identity, id)), modeOfLink),
+  );
+  server.handle(subjects.linksSelect, (command, ctx) =>
+    inLinkSpan('payment_link.select', ctx, async () => buyerView(await selectMethod(deps, ctx.identity, command)), modeOfLink),
+  );
+  server.handle(subjects.linksSettle, (command, ctx) =>
+    inLinkSpan('payment_link.settle', ctx, async () => toPaymentLink(await settlePayment(deps, ctx.identity, command), publicBaseUrl), modeOfLink),
+  );
+  server.handle(subjects.linksSimulate, (command, ctx) =>
+    inLinkSpan(
+      'payment_link.simulate',
+      ctx,
+      async () => {
+        const settled = await simulatePayment(deps, ctx.identity, command);
+        // Only test links get here: the line says so, so nobody reads it as money that moved.
+        ctx.log.info({ link_id: settled.link.id, mode: modeOfLink(settled.link), status: settled.link.status }, 'test payment simulated');
+        return buyerView(settled);
+      },
+      modeOfLink,
+    ),
+  );
 }

@@ -1,5 +1,5 @@
 import type { BusServer } from '@pl/bus';
-import { subjects } from '@pl/contracts';
+import { modeOfLivemode, subjects, type PaymentLink } from '@pl/contracts';
 import { cancelLink, cancelLinkOnce } from '../../domain/cancel-link';
 import { createLink, createLinkOnce } from '../../domain/create-link';
 import { getLink } from '../../domain/get-link';
@@ -7,14 +7,31 @@ import type { LinkAnswer } from '../../domain/idempotency';
 import { toPaymentLink, toPaymentLinkPage } from '../../domain/link-view';
 import { listLinks } from '../../domain/list-links';
 import type { LinkDeps } from '../../domain/ports';
+import { inLinkSpan } from './link-span';
+
+const modeOfLink = (link: PaymentLink) => modeOfLivemode(link.livemode);
+const modeOfReply = (reply: { link: PaymentLink }) => modeOfLink(reply.link);
 
 /** The links subjects: the bus has already verified the identity token and parsed the payload. */
 export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBaseUrl: string): void {
-  server.handle(subjects.linksCreate, async (command, ctx) => toPaymentLink(await createLink(deps, ctx.identity, command), publicBaseUrl));
-  server.handle(subjects.linksGet, async ({ id }, ctx) => toPaymentLink(await getLink(deps, ctx.identity, id), publicBaseUrl));
-  server.handle(subjects.linksList, async (command, ctx) => toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl));
-  server.handle(subjects.linksCancel, async ({ id }, ctx) => toPaymentLink(await cancelLink(deps, ctx.identity, id), publicBaseUrl));
-  const reply = ({ link, replayed }: LinkAnswer) => ({ link: toPaymentLink(link, publicBaseUrl), replayed });
-  server.handle(subjects.linksCreateOnce, async (command, ctx) => reply(await createLinkOnce(deps, ctx.identity, command)));
-  server.handle(subjects.linksCancelOnce, async (command, ctx) => reply(await cancelLinkOnce(deps, ctx.identity, command)));
+  const view = (link: Parameters<typeof toPaymentLink>[0]) => toPaymentLink(link, publicBaseUrl);
+  server.handle(subjects.linksCreate, (command, ctx) =>
+    inLinkSpan('payment_link.create', ctx, async () => view(await createLink(deps, ctx.identity, command)), modeOfLink),
+  );
+  server.handle(subjects.linksGet, ({ id }, ctx) =>
+    inLinkSpan('payment_link.get', ctx, async () => view(await getLink(deps, ctx.identity, id)), modeOfLink),
+  );
+  server.handle(subjects.linksList, (command, ctx) =>
+    inLinkSpan('payment_link.list', ctx, async () => toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl)),
+  );
+  server.handle(subjects.linksCancel, ({ id }, ctx) =>
+    inLinkSpan('payment_link.cancel', ctx, async () => view(await cancelLink(deps, ctx.identity, id)), modeOfLink),
+  );
+  const reply = ({ link, replayed }: LinkAnswer) => ({ link: view(link), replayed });
+  server.handle(subjects.linksCreateOnce, (command, ctx) =>
+    inLinkSpan('payment_link.create', ctx, async () => reply(await createLinkOnce(deps, ctx.identity, command)), modeOfReply),
+  );
+  server.handle(subjects.linksCancelOnce, (command, ctx) =>
+    inLinkSpan('payment_link.cancel', ctx, async () => reply(await cancelLinkOnce(deps, ctx.identity, command)), modeOfReply),
+  );
 }

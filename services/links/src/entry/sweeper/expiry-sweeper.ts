@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
+import { LINKS_OWN_MODE, type LinksOwnMode } from '../../domain/ports';
 import { PeriodicJob } from '../background/periodic-job';
 
-/** The sweeper's statements (LinkRepository in production). */
+/** The sweeper's statements (LinkRepository in production): due links of both modes, each in its own. */
 export interface DueLinkExpirer {
   /** Expires up to `limit` due pending links in one short statement of its own; returns their ids. */
-  expireDueBatch(limit: number): Promise<string[]>;
+  expireDueBatch(limit: number, reach: LinksOwnMode): Promise<string[]>;
   /** Due pending links not yet expired. */
-  countDue(): Promise<number>;
+  countDue(reach: LinksOwnMode): Promise<number>;
 }
 
 export interface ExpirySweeperOptions {
@@ -72,10 +73,10 @@ export class ExpirySweeper {
     /** The backlog as of the first batch; null until a full first batch showed there is one. */
     let backlog: number | null = null;
     for (;;) {
-      const moved = (await links.expireDueBatch(batchSize)).length;
+      const moved = (await links.expireDueBatch(batchSize, LINKS_OWN_MODE)).length;
       total += moved;
       if (moved < batchSize || this.job.isStopped) return total;
-      backlog ??= total + (await links.countDue());
+      backlog ??= total + (await links.countDue(LINKS_OWN_MODE));
       if (backlog <= SPREAD_FROM_BATCHES * batchSize) continue;
       const onPaceAt = started + (total / backlog) * spreadMs;
       // Stop() ends the pause; new work does not (it is swept at this pace too).
