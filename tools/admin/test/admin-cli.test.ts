@@ -5,9 +5,17 @@ import pino from 'pino';
 import { Db } from '@pl/db';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
 import { AccountRepository, GATEWAY_SCHEMA, migrateGateway } from '@pl/gateway/testing';
-import { LatePaymentRepository, LinkRepository, LINKS_SCHEMA, migrateLinks, sampleNewLink, type FinalStatus } from '@pl/links/testing';
+import {
+  LatePaymentRepository,
+  LinkRepository,
+  LINKS_OWN_MODE,
+  LINKS_SCHEMA,
+  migrateLinks,
+  sampleNewLink,
+  type FinalStatus,
+} from '@pl/links/testing';
 import { DeliveryRepository, migrateNotifier, NOTIFIER_SCHEMA } from '@pl/notifier/testing';
-import type { PaymentSucceededEvent } from '@pl/contracts';
+import type { Mode, PaymentSucceededEvent } from '@pl/contracts';
 import { renderOutcome, runCli } from '../src/cli';
 import type { CliIo } from '../src/secrets';
 import { DEV_WEBHOOK_SECRET_KEY, migrateShops, SecretBox, ShopRepository, SHOPS_SCHEMA } from '@pl/shops/testing';
@@ -92,15 +100,30 @@ describe('admin CLI', () => {
     await database?.drop();
   });
 
-  it('merchant:create prints a merchant whose API key pair authenticates', async () => {
+  it('merchant:create prints a merchant whose live and test API key pairs authenticate, each only as a pair', async () => {
     const out = await ok(['merchant:create', '--email', 'ops@example.com', '--password-stdin', '--email-confirmed'], {}, 'correct horse\n');
     expect(out).toEqual({
       merchant_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       api_key: expect.stringMatching(/^pk_live_/),
       api_secret: expect.stringMatching(/^sk_live_/),
+      test_api_key: expect.stringMatching(/^pk_test_/),
+      test_api_secret: expect.stringMatching(/^sk_test_/),
     });
-    const merchant = await new AccountRepository(gatewayDb).findByApiKey(String(out.api_key), String(out.api_secret));
-    expect(merchant).toMatchObject({ id: out.merchant_id, email: 'ops@example.com', emailConfirmed: true });
+    const accounts = new AccountRepository(gatewayDb);
+    const owner = { id: out.merchant_id, email: 'ops@example.com', emailConfirmed: true };
+    await expect(accounts.findByApiKey(String(out.api_key), String(out.api_secret))).resolves.toMatchObject(owner);
+    await expect(accounts.findByApiKey(String(out.test_api_key), String(out.test_api_secret))).resolves.toMatchObject(owner);
+    // Two pairs, not four keys: a half of one pair does not open the other.
+    await expect(accounts.findByApiKey(String(out.api_key), String(out.test_api_secret))).resolves.toBeNull();
+    await expect(accounts.findByApiKey(String(out.test_api_key), String(out.api_secret))).resolves.toBeNull();
+    const modes = await gatewayDb.query<{ public_key: string; mode: string }>(
+      'SELECT public_key, mode FROM api_keys WHERE merchant_id = $1 ORDER BY mode',
+      [out.merchant_id],
+    );
+    expect(modes).toEqual([
+      { public_key: out.api_key, mode: 'live' },
+      { public_key: out.test_api_key, mode: 'test' },
+    ]);
     // The password came from stdin without its final newline.
     await expect(new AccountRepository(gatewayDb).findByLogin('ops@example.com', 'correct horse')).resolves.toMatchObject({ id: out.merchant_id });
   });
@@ -119,10 +142,15 @@ describe('admin CLI', () => {
     expect(run.error.message).toMatch(/--email/);
   });
 
-  it('shop:create with defaults prints the shop id and a working cashier key', async () => {
+  it('shop:create with defaults prints the shop id and a working live and test cashier key', async () => {
     const merchantId = await newMerchant('defaults@example.com');
     const out = await ok(['shop:create', '--merchant', merchantId, '--name', 'Corner shop']);
-    expect(out).toEqual({ shop_id: expect.any(Number), cashier_key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{43}$/) });
+    expect(out).toEqual({
+      shop_id: expect.any(Number),
+      cashier_key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{43}$/),
+      test_cashier_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{43}$/),
+    });
+    await expect(shops.findByCashierKey(String(out.test_cashier_key))).resolves.toMatchObject({ id: out.shop_id, merchantId });
     const shop = await shops.findByCashierKey(String(out.cashier_key));
     expect(shop).toMatchObject({
       id: out.shop_id,
@@ -313,9 +341,9 @@ describe('admin CLI', () => {
           platformRevenue: 1000,
         }),
       );
-      await links.transition(id, status);
+      await links.transition(id, status, LINKS_OWN_MODE);
       const late = { id: randomUUID(), linkId: id, provider: 'sandbox', gatewayPaymentId: `sbx_${id}`, receivedAt: new Date(receivedAt) };
-      await expect(new LatePaymentRepository(linksDb).recordIfLate(late)).resolves.toMatchObject({ linkStatus: status });
+      await expect(new LatePaymentRepository(linksDb).recordIfLate(late, LINKS_OWN_MODE)).resolves.toMatchObject({ linkStatus: status });
       return id;
     };
 
@@ -459,6 +487,19 @@ describe('admin CLI', () => {
       expect(JSON.parse(run.stdout)).toMatchObject({ merchant_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     });
 
+    it('prints the live and test credentials only on stdout, never on stderr, even with every log level on', async () => {
+      const traced = { ADMIN_LOG_LEVEL: 'trace' };
+      const merchant = await adminProcess(['merchant:create', '--email', 'traced@example.com', '--password-stdin'], traced, 'correct horse\n');
+      expect(merchant.code).toBe(0);
+      const account = JSON.parse(merchant.stdout) as Record<string, string>;
+      const shop = await adminProcess(['shop:create', '--merchant', String(account.merchant_id), '--name', 'Traced'], traced);
+      expect(shop.code).toBe(0);
+      const keys = JSON.parse(shop.stdout) as Record<string, string>;
+      const secrets = [account.api_secret, account.test_api_secret, keys.cashier_key, keys.test_cashier_key, 'correct horse'];
+      expect(secrets.every((secret) => typeof secret === 'string' && secret.length > 0)).toBe(true);
+      for (const secret of secrets) expect(merchant.stderr + shop.stderr).not.toContain(String(secret));
+    });
+
     it('exits non-zero with nothing on stdout and the JSON error as the last stderr line, after a warning', async () => {
       await newMerchant('process-taken@example.com');
       const run = await adminProcess(['merchant:create', '--email', 'process-taken@example.com', '--password', 'correct horse']);
@@ -500,7 +541,8 @@ describe('admin CLI', () => {
 
     it.each([
       [['shop:list', '--help'], /^Usage: shop:list \[--merchant ID\] \[--limit N\] \[--cursor C\]/],
-      [['merchant:create', '--email', 'x', '-h'], /^Usage: merchant:create .*--password-stdin/],
+      [['merchant:create', '--email', 'x', '-h'], /^Usage: merchant:create .*--password-stdin[^]*"test_api_key", "test_api_secret"/],
+      [['shop:create', '--help'], /^Usage: shop:create [^]*"cashier_key", "test_cashier_key"/],
       [['help', 'deliveries:list'], /^Usage: deliveries:list \(--link ID \| --shop ID\)/],
     ])("%j prints that command's usage, exit 0, and runs nothing", async (args, usage) => {
       const run = await admin(args, unreachable);
@@ -607,7 +649,7 @@ describe('admin CLI', () => {
     let linkId: string;
 
     /** A delivery of `payment.succeeded` for the link (the inbox keeps the event as it came; only its id matters here). */
-    const linkDelivery = async (paymentLinkId: string): Promise<string> => {
+    const linkDelivery = async (paymentLinkId: string, livemode = true, onShop = shopId): Promise<string> => {
       const id = randomUUID();
       const event = { event_id: randomUUID() } as unknown as PaymentSucceededEvent;
       const delivery = {
@@ -616,8 +658,9 @@ describe('admin CLI', () => {
         webhookId: `whk_${id}`,
         event: 'payment.succeeded' as const,
         merchantId,
-        shopId,
+        shopId: onShop,
         paymentLinkId,
+        livemode,
         body: Buffer.from('{}'),
         traceparent: null,
         claim: null,
@@ -625,9 +668,9 @@ describe('admin CLI', () => {
       await deliveries.storeAll([{ event, delivery }]);
       return id;
     };
-    const testDelivery = async (): Promise<string> => {
+    const testDelivery = async (mode: Mode = 'live', onShop = shopId): Promise<string> => {
       const id = randomUUID();
-      await deliveries.addTestDelivery({ id, webhookId: `whk_${id}`, merchantId, shopId, body: Buffer.from('{}') });
+      await deliveries.addTestDelivery({ id, webhookId: `whk_${id}`, merchantId, shopId: onShop, mode, body: Buffer.from('{}') });
       return id;
     };
 
@@ -645,6 +688,12 @@ describe('admin CLI', () => {
     afterAll(async () => {
       await linksDb?.close();
       await notifierDb?.close();
+    });
+
+    it('link:show prints a link of either mode, saying which', async () => {
+      const testLink = (await new LinkRepository(linksDb).insert(sampleNewLink({ merchantId, shopId, orderId: 'order-test', livemode: false }))).id;
+      expect(await ok(['link:show', '--link', testLink])).toMatchObject({ id: testLink, merchant_id: merchantId, livemode: false });
+      expect(await ok(['link:show', '--link', linkId])).toMatchObject({ id: linkId, livemode: true });
     });
 
     it('link:show prints the link as the API does, with its checkout URL and its merchant', async () => {
@@ -676,6 +725,7 @@ describe('admin CLI', () => {
         payment_link_id: linkId,
         shop_id: shopId,
         event: 'payment.succeeded',
+        livemode: true,
         status: 'pending',
         attempts: [],
         attempts_omitted: 0,
@@ -698,8 +748,34 @@ describe('admin CLI', () => {
       });
     });
 
+    it('deliveries:list shows both modes, each delivery with its livemode, unless --mode names one', async () => {
+      const shop = Number((await ok(['shop:create', '--merchant', merchantId, '--name', 'Both modes'])).shop_id);
+      const links = new LinkRepository(linksDb);
+      const testLink = (await links.insert(sampleNewLink({ merchantId, shopId: shop, orderId: 'order-modes', livemode: false }))).id;
+      const live = await linkDelivery(linkId, true, shop);
+      const test = await linkDelivery(testLink, false, shop);
+      const testWebhook = await testDelivery('test', shop);
+      const ids = async (args: string[]) =>
+        ((await ok(['deliveries:list', ...args])).deliveries as { id: string; livemode: boolean }[]).map((d) => [d.id, d.livemode]);
+
+      expect(await ids(['--shop', String(shop)])).toEqual([
+        [testWebhook, false],
+        [test, false],
+        [live, true],
+      ]);
+      expect(await ids(['--shop', String(shop), '--mode', 'test'])).toEqual([
+        [testWebhook, false],
+        [test, false],
+      ]);
+      expect(await ids(['--shop', String(shop), '--mode', 'live'])).toEqual([[live, true]]);
+      // A test link is found in its own mode, without naming it.
+      expect(await ids(['--link', testLink])).toEqual([[test, false]]);
+      expect(await ids(['--link', testLink, '--mode', 'live'])).toEqual([]);
+    });
+
     it.each([
       ['neither --link nor --shop', [], 2, 'common.err.validation_failed'],
+      ['a bad mode', ['--shop', '1', '--mode', 'TEST'], 2, 'common.err.validation_failed'],
       ['a bad status', ['--shop', '1', '--status', 'lost'], 2, 'common.err.validation_failed'],
       ['an unknown shop', ['--shop', '987654'], 1, 'common.err.not_found'],
       ['an unknown link', ['--link', '00000000-0000-4000-8000-000000000000'], 1, 'common.err.not_found'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound } from '@pl/errors';
-import { toPaymentLink } from '@pl/links';
+import { LINKS_OWN_MODE, toPaymentLink } from '@pl/links';
 import type { Command } from '../command';
 import { loadAdminLinkConfig } from '../config';
 import { parseFlags, uuidFlag } from '../flags';
@@ -15,11 +15,13 @@ export const linkShow: Command = {
   --link ID   the payment link's id (UUID)
 
 Prints the payment link as the merchants' API shows it (amounts in roubles, dates in Moscow time, the
-checkout URL from PUBLIC_BASE_URL) plus "merchant_id".`,
+checkout URL from PUBLIC_BASE_URL, "livemode": false for a test link) plus "merchant_id". Links of both
+modes are shown.`,
   async run(args, ctx) {
     const f = parseFlags(args, { link: { type: 'string' } }, flags);
     const { PUBLIC_BASE_URL } = loadAdminLinkConfig(ctx.env);
-    const link = await ctx.links().findById(f.link.toLowerCase());
+    // An operator looks at any link, whichever mode it lives in; the view says which.
+    const link = await ctx.links().findById(f.link.toLowerCase(), LINKS_OWN_MODE);
     if (!link) throw notFound('Payment link not found');
     return { ...toPaymentLink(link, PUBLIC_BASE_URL), merchant_id: link.merchantId };
   },

@@ -12,9 +12,9 @@ const flags = z.strictObject({
   name: z.string(),
 });
 
-/** `shop:create --merchant ID --name N [settings]` -> the shop id and its cashier key (shown only now). */
+/** `shop:create --merchant ID --name N [settings]` -> the shop id and its live and test cashier keys (shown only now). */
 export const shopCreate: Command = {
-  summary: 'create a shop for a merchant; prints its cashier key',
+  summary: 'create a shop for a merchant; prints its live and test cashier keys',
   help: `Usage: shop:create --merchant ID --name N [settings]
 
 Creates a shop. Defaults: status pending, fee payer merchant, crypto 100 bps, SBP 100 bps, no webhook.
@@ -22,12 +22,13 @@ Creates a shop. Defaults: status pending, fee payer merchant, crypto 100 bps, SB
   --merchant ID                 the owner (a merchant id, UUID)
 ${SHOP_SETTINGS_HELP}
 
-Prints {"shop_id", "cashier_key"}; the cashier key is shown only now.`,
+Prints {"shop_id", "cashier_key", "test_cashier_key"}: the live key (svc_live_...) takes real payments, the
+test key (svc_test_...) creates only test links. Both are shown only now; the merchant can reissue either.`,
   async run(args, ctx, io) {
     const values = readFlags(args, { ...shopSettingOptions, merchant: { type: 'string' } });
     const f = checkFlags(await withSecret(values, WEBHOOK_SECRET, ctx.env, io), flags);
     if (!(await ctx.accounts().findById(f.merchant))) throw notFound('Merchant not found');
-    const { shop, cashierKey } = await createShop(ctx.shops(), {
+    const { shop, cashierKey, testCashierKey } = await createShop(ctx.shops(), {
       merchant_id: f.merchant,
       name: f.name,
       status: f.status,
@@ -37,6 +38,6 @@ Prints {"shop_id", "cashier_key"}; the cashier key is shown only now.`,
       webhook_url: f['webhook-url'] ?? null,
       webhook_secret: f['webhook-secret'] ?? null,
     });
-    return { shop_id: shop.id, cashier_key: cashierKey };
+    return { shop_id: shop.id, cashier_key: cashierKey, test_cashier_key: testCashierKey };
   },
 };
