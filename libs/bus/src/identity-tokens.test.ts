@@ -1,8 +1,14 @@
-import type { Identity } from '@pl/contracts';
+import type { MerchantIdentity } from '@pl/contracts';
 import { IdentityTokens } from './identity-tokens';
 
 const SECRET = 'identity-tokens-unit-test-secret-0123456789';
-const merchant: Identity = { kind: 'merchant', merchant_id: '7d3c1c52-5a8e-4a53-9b7e-2f1a3c4d5e6f', auth: 'api_key', email_confirmed: true };
+const merchant: MerchantIdentity = {
+  kind: 'merchant',
+  merchant_id: '7d3c1c52-5a8e-4a53-9b7e-2f1a3c4d5e6f',
+  auth: 'api_key',
+  mode: 'live',
+  email_confirmed: true,
+};
 
 describe('IdentityTokens', () => {
   let clock = 0;
@@ -17,6 +23,7 @@ describe('IdentityTokens', () => {
     clock += 14_999;
     expect(tokens.sign({ ...merchant })).toBe(first);
     expect(tokens.sign({ ...merchant, email_confirmed: false })).not.toBe(first);
+    expect(tokens.sign({ ...merchant, mode: 'test' })).not.toBe(first);
     clock += 1_000;
     expect(tokens.sign(merchant)).not.toBe(first);
   });
@@ -30,6 +37,21 @@ describe('IdentityTokens', () => {
     expect(verifier.verify(token)).toEqual(merchant);
     clock += 1_000;
     expect(() => verifier.verify(token)).toThrow(/Invalid or expired/);
+  });
+
+  it('carries the mode: a test identity verifies as test, never as the live one', () => {
+    const signer = new IdentityTokens(SECRET, 30, now);
+    const verifier = new IdentityTokens(SECRET, 30, now);
+    const test: MerchantIdentity = { ...merchant, mode: 'test' };
+    expect(verifier.verify(signer.sign(test))).toEqual(test);
+    expect(verifier.verify(signer.sign(merchant))).toEqual(merchant);
+  });
+
+  it('refuses a token whose identity has no mode (signed before test mode)', () => {
+    const signer = new IdentityTokens(SECRET, 30, now);
+    const { mode: _mode, ...modeless } = merchant;
+    const token = signer.sign(modeless as MerchantIdentity);
+    expect(() => new IdentityTokens(SECRET, 30, now).verify(token)).toThrow(/no valid identity/);
   });
 
   it('refuses a tampered or foreign token even while the genuine one is remembered', () => {

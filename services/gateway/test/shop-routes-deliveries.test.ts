@@ -28,6 +28,7 @@ const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   status: 'succeeded',
   attempts: [],
   attempts_omitted: 0,
+  livemode: true,
   ...over,
 });
 

@@ -27,6 +27,7 @@ const testDelivery = (shopId: number): WebhookDelivery => ({
   status: 'pending',
   attempts: [],
   attempts_omitted: 0,
+  livemode: true,
 });
 
 /** The fields a 400 names, each once (an empty name is both too short and blank). */

@@ -9,12 +9,19 @@ describe('isValidIdempotencyKey', () => {
 
 describe('idempotencyScope', () => {
   it('separates routes of one merchant', () => {
-    const id = { kind: 'merchant', merchant_id: MERCHANT, auth: 'api_key', email_confirmed: true } as const;
+    const id = { kind: 'merchant', merchant_id: MERCHANT, auth: 'api_key', mode: 'live', email_confirmed: true } as const;
     expect(idempotencyScope(id, 'a')).not.toBe(idempotencyScope(id, 'b'));
   });
 
   it('separates the shops of one merchant using cashier keys', () => {
-    const base = { kind: 'merchant', merchant_id: MERCHANT, auth: 'cashier', email_confirmed: true } as const;
+    const base = { kind: 'merchant', merchant_id: MERCHANT, auth: 'cashier', mode: 'live', email_confirmed: true } as const;
     expect(idempotencyScope({ ...base, shop_id: 1 }, 'r')).not.toBe(idempotencyScope({ ...base, shop_id: 2 }, 'r'));
+  });
+
+  it('separates the modes of one merchant, for API keys and cashier keys alike', () => {
+    const live = { kind: 'merchant', merchant_id: MERCHANT, auth: 'api_key', mode: 'live', email_confirmed: true } as const;
+    expect(idempotencyScope({ ...live, mode: 'test' }, 'r')).not.toBe(idempotencyScope(live, 'r'));
+    const cashier = { ...live, auth: 'cashier', shop_id: 1 } as const;
+    expect(idempotencyScope({ ...cashier, mode: 'test' }, 'r')).not.toBe(idempotencyScope(cashier, 'r'));
   });
 });
