@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ACTIVE_API_KEYS_MAX } from '@pl/contracts';
+import { ACTIVE_API_KEYS_MAX, type ApiKeyView } from '@pl/contracts';
 import { expectError } from '../../../tests/support/http';
 import { bearer, PUBLIC_ORIGIN, startGateways, type Gateways } from './gateways';
 
@@ -22,6 +22,13 @@ async function signedIn(emailConfirmed = true) {
 }
 
 const links = (keys: Record<string, string>) => call('GET', '/merchant/v1/payment-links', { headers: keys });
+/** The merchant's key listed under `publicKey` (its first live key, by default: the test key is listed beside it). */
+async function keyOf(m: { auth: Record<string, string>; keys: Record<string, string> }, publicKey = m.keys['X-API-Key']) {
+  const list = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys as ApiKeyView[];
+  const key = list.find((k) => k.public_key === publicKey);
+  if (!key) throw new Error(`no key ${publicKey}`);
+  return key;
+}
 const keysOf = (pair: { public_key: string; api_secret: string }) => ({ 'X-API-Key': pair.public_key, 'X-API-Secret': pair.api_secret });
 const auditTypes = async (auth: Record<string, string>) =>
   ((await call('GET', '/api/v1/audit-events', { headers: auth })).body.audit_events as { type: string }[]).map((e) => e.type);
@@ -54,26 +61,63 @@ describe('API keys', () => {
     const created = await call('POST', '/api/v1/api-keys', { headers: m.auth, body: { label: 'shop server' } });
     const res = await call('GET', '/api/v1/api-keys', { headers: m.auth });
     expect(res.status).toBe(200);
-    expect(res.body.api_keys.map((k: { public_key: string }) => k.public_key)).toEqual([created.body.public_key, m.keys['X-API-Key']]);
+    // The account's first two keys are made together: the same created_at, then by public key (pk_test_ first).
+    expect(res.body.api_keys.map((k: { public_key: string }) => k.public_key)).toEqual([
+      created.body.public_key,
+      m.testKeys['X-API-Key'],
+      m.keys['X-API-Key'],
+    ]);
+    expect(res.body.api_keys.map((k: { mode: string }) => k.mode)).toEqual(['live', 'test', 'live']);
     expect(res.body.api_keys[0]).toEqual({
       id: created.body.id,
       label: 'shop server',
       public_key: created.body.public_key,
+      mode: 'live',
       created_at: expect.stringMatching(/\+03:00$/),
       last_used_at: null,
       expires_at: null,
       revoked_at: null,
     });
     expect(res.text).not.toContain('sk_live_');
+    expect(res.text).not.toContain('sk_test_');
   });
 
   it('creates a key: 201 with its secret once, and the pair works at once', async () => {
     const m = await signedIn();
     const res = await call('POST', '/api/v1/api-keys', { headers: m.auth, body: {} });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ label: null, public_key: expect.stringMatching(/^pk_live_/), api_secret: expect.stringMatching(/^sk_live_/) });
+    expect(res.body).toMatchObject({
+      label: null,
+      public_key: expect.stringMatching(/^pk_live_/),
+      mode: 'live',
+      api_secret: expect.stringMatching(/^sk_live_/),
+    });
     expect((await links(keysOf(res.body))).status).toBe(200);
     expect(await auditTypes(m.auth)).toContain('api_key.created');
+  });
+
+  it('creates a test key with mode test: pk_test_/sk_test_, listed with its mode, and the pair acts in test mode', async () => {
+    const m = await signedIn();
+    const res = await call('POST', '/api/v1/api-keys', { headers: m.auth, body: { label: 'sandbox', mode: 'test' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      label: 'sandbox',
+      public_key: expect.stringMatching(/^pk_test_/),
+      mode: 'test',
+      api_secret: expect.stringMatching(/^sk_test_/),
+    });
+    expect(await keyOf(m, res.body.public_key)).toMatchObject({ id: res.body.id, mode: 'test' });
+    expect((await links(keysOf(res.body))).status).toBe(200);
+    // Its mode is its own, whatever mode the dashboard acts in: a live key made from the test switch is live.
+    const live = await call('POST', '/api/v1/api-keys', { headers: { ...m.auth, 'Pl-Mode': 'test' }, body: { mode: 'live' } });
+    expect(live.body).toMatchObject({ public_key: expect.stringMatching(/^pk_live_/), mode: 'live' });
+  });
+
+  it('refuses an unknown mode with 400', async () => {
+    const m = await signedIn();
+    const res = await call('POST', '/api/v1/api-keys', { headers: m.auth, body: { mode: 'TEST' } });
+    expectError(res, 400, 'common.err.validation_failed');
+    expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'mode' })]);
   });
 
   it('creates a key from a request without a body', async () => {
@@ -91,11 +135,15 @@ describe('API keys', () => {
     expectError(await call('POST', '/api/v1/api-keys', { headers: m.auth, body: {} }), 403, 'account.err.email_not_confirmed');
   });
 
-  it(`refuses a key beyond ${ACTIVE_API_KEYS_MAX} active ones with 422, and counts revoked ones out`, async () => {
+  it(`refuses a key beyond ${ACTIVE_API_KEYS_MAX} active ones of both modes together with 422, and counts revoked ones out`, async () => {
     const m = await signedIn();
     const made = [];
-    for (let i = 1; i < ACTIVE_API_KEYS_MAX; i++) made.push(await call('POST', '/api/v1/api-keys', { headers: m.auth, body: {} }));
-    expect(made.map((r) => r.status)).toEqual(Array(ACTIVE_API_KEYS_MAX - 1).fill(201));
+    // The account starts with a live and a test key; the rest alternate modes, and the limit counts them all.
+    for (let i = 2; i < ACTIVE_API_KEYS_MAX; i++) {
+      made.push(await call('POST', '/api/v1/api-keys', { headers: m.auth, body: { mode: i % 2 === 0 ? 'test' : 'live' } }));
+    }
+    expect(made.map((r) => r.status)).toEqual(Array(ACTIVE_API_KEYS_MAX - 2).fill(201));
+    expectError(await call('POST', '/api/v1/api-keys', { headers: m.auth, body: { mode: 'test' } }), 422, 'api_key.err.limit_reached');
     expectError(await call('POST', '/api/v1/api-keys', { headers: m.auth, body: {} }), 422, 'api_key.err.limit_reached');
     expect((await call('POST', `/api/v1/api-keys/${made[0]?.body.id}/revoke`, { headers: m.auth, body: {} })).status).toBe(200);
     expect((await call('POST', '/api/v1/api-keys', { headers: m.auth, body: {} })).status).toBe(201);
@@ -107,8 +155,7 @@ describe('API keys', () => {
     // The write happens beside the request, not in it: wait for it to land.
     let used: string | null = null;
     for (let i = 0; i < 100 && used === null; i++) {
-      const list = await call('GET', '/api/v1/api-keys', { headers: m.auth });
-      used = list.body.api_keys[0].last_used_at;
+      used = (await keyOf(m)).last_used_at;
       if (used === null) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(used).toMatch(/\+03:00$/);
@@ -117,7 +164,7 @@ describe('API keys', () => {
   describe('reissue', () => {
     it('answers 201 with the new key and secret; the old one stops at once with grace 0', async () => {
       const m = await signedIn();
-      const [old] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+      const old = await keyOf(m);
       expect((await links(m.keys)).status).toBe(200);
       const res = await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body: {} });
       expect(res.status).toBe(201);
@@ -125,20 +172,34 @@ describe('API keys', () => {
       expect(res.body.api_secret).toMatch(/^sk_live_/);
       expectError(await links(m.keys), 401, 'common.err.unauthorized');
       expect((await links(keysOf(res.body))).status).toBe(200);
-      const list = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
-      expect(list[1]).toMatchObject({ id: old.id, expires_at: expect.stringMatching(/\+03:00$/), revoked_at: null });
+      expect(await keyOf(m)).toMatchObject({ id: old.id, mode: 'live', expires_at: expect.stringMatching(/\+03:00$/), revoked_at: null });
       expect(await auditTypes(m.auth)).toContain('api_key.reissued');
+    });
+
+    it('keeps the mode: a test key is reissued as a test key, a live one as a live one', async () => {
+      const m = await signedIn();
+      const old = await keyOf(m, m.testKeys['X-API-Key']);
+      const res = await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body: {} });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        public_key: expect.stringMatching(/^pk_test_/),
+        mode: 'test',
+        api_secret: expect.stringMatching(/^sk_test_/),
+      });
+      expectError(await links(m.testKeys), 401, 'common.err.unauthorized');
+      expect((await links(keysOf(res.body))).status).toBe(200);
+      const live = await call('POST', `/api/v1/api-keys/${(await keyOf(m)).id}/reissue`, { headers: { ...m.auth, 'Pl-Mode': 'test' }, body: {} });
+      expect(live.body).toMatchObject({ public_key: expect.stringMatching(/^pk_live_/), mode: 'live' });
     });
 
     it('keeps the old key working during the grace period, expiring it grace_minutes from now', async () => {
       const m = await signedIn();
-      const [old] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+      const old = await keyOf(m);
       const before = Date.now();
       const res = await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body: { grace_minutes: 30 } });
       expect(res.status).toBe(201);
       expect((await links(m.keys)).status).toBe(200);
-      const list = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
-      const expires = new Date(list[1].expires_at).getTime();
+      const expires = new Date((await keyOf(m)).expires_at ?? '').getTime();
       expect(expires).toBeGreaterThanOrEqual(before + 30 * 60_000 - 2000);
       expect(expires).toBeLessThanOrEqual(Date.now() + 30 * 60_000 + 2000);
     });
@@ -147,14 +208,14 @@ describe('API keys', () => {
       'refuses %j with 400',
       async (body) => {
         const m = await signedIn();
-        const [old] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+        const old = await keyOf(m);
         expectError(await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body }), 400, 'common.err.validation_failed');
       },
     );
 
     it('answers 409 for a revoked or an expired key', async () => {
       const m = await signedIn();
-      const [old] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+      const old = await keyOf(m);
       await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body: {} });
       expectError(await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body: {} }), 409, 'api_key.err.inactive');
       expectError(await call('POST', `/api/v1/api-keys/${old.id}/revoke`, { headers: m.auth, body: {} }), 409, 'api_key.err.inactive');
@@ -165,7 +226,7 @@ describe('API keys', () => {
 
     it('needs a confirmed email', async () => {
       const m = await signedIn(false);
-      const [old] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+      const old = await keyOf(m);
       expectError(await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers: m.auth, body: {} }), 403, 'account.err.email_not_confirmed');
     });
   });
@@ -173,7 +234,7 @@ describe('API keys', () => {
   describe('revoke', () => {
     it('answers 200 with revoked_at; the pair is refused at once, even right after it was remembered', async () => {
       const m = await signedIn(false);
-      const [key] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+      const key = await keyOf(m);
       expect((await links(m.keys)).status).toBe(200);
       const res = await call('POST', `/api/v1/api-keys/${key.id}/revoke`, { headers: m.auth, body: {} });
       expect(res.status).toBe(200);
@@ -185,7 +246,7 @@ describe('API keys', () => {
 
     it('refuses a body with fields', async () => {
       const m = await signedIn();
-      const [key] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+      const key = await keyOf(m);
       expectError(
         await call('POST', `/api/v1/api-keys/${key.id}/revoke`, { headers: m.auth, body: { now: true } }),
         400,
@@ -196,7 +257,7 @@ describe('API keys', () => {
 
   it.each(['reissue', 'revoke'])('%s: 404 for an unknown or malformed id, 403 for another merchant key', async (action) => {
     const [a, b] = [await signedIn(), await signedIn()];
-    const [bKey] = (await call('GET', '/api/v1/api-keys', { headers: b.auth })).body.api_keys;
+    const bKey = await keyOf(b);
     expectError(await call('POST', `/api/v1/api-keys/${randomUUID()}/${action}`, { headers: a.auth, body: {} }), 404, 'common.err.not_found');
     expectError(await call('POST', `/api/v1/api-keys/not-a-uuid/${action}`, { headers: a.auth, body: {} }), 404, 'common.err.not_found');
     expectError(await call('POST', `/api/v1/api-keys/${bKey.id}/${action}`, { headers: a.auth, body: {} }), 403, 'common.err.forbidden');
@@ -226,12 +287,12 @@ describe('API keys', () => {
     expect(stored).not.toContain(first.body.api_secret);
     const fresh = await call('POST', '/api/v1/api-keys', { headers: { ...m.auth, 'Idempotency-Key': `k-${randomUUID()}` }, body: { label: 'a' } });
     expect(fresh.status).toBe(201);
-    expect((await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys).toHaveLength(3);
+    expect((await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys).toHaveLength(4);
   });
 
   it('never replays a reissued secret either', async () => {
     const m = await signedIn();
-    const [old] = (await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys;
+    const old = await keyOf(m);
     const headers = { ...m.auth, 'Idempotency-Key': `k-${randomUUID()}` };
     expect((await call('POST', `/api/v1/api-keys/${old.id}/reissue`, { headers, body: { grace_minutes: 5 } })).status).toBe(201);
     expectError(
@@ -360,7 +421,7 @@ describe('CSRF: cookie-authenticated changes', () => {
   ])('refuses a cookie POST with %s: 403, nothing created', async (_what, headers) => {
     const m = await signedIn();
     expectError(await call('POST', '/api/v1/api-keys', { headers: { ...cookie(m.token), ...headers }, body: {} }), 403, 'common.err.forbidden');
-    expect((await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys).toHaveLength(1);
+    expect((await call('GET', '/api/v1/api-keys', { headers: m.auth })).body.api_keys).toHaveLength(2);
   });
 
   it('accepts a cookie POST from the dashboard origin, by Origin or by Referer', async () => {

@@ -34,9 +34,9 @@ const events = async (merchantId: string) =>
 it('creates no key when its audit event cannot be written, and one key with one event when it can', async () => {
   const merchantId = await newMerchant();
   const before = await accounts.listApiKeys(merchantId);
-  await expect(accounts.createApiKey(merchantId, 'x', 10, UNWRITABLE_IP)).rejects.toThrow();
+  await expect(accounts.createApiKey(merchantId, 'x', 'live', 10, UNWRITABLE_IP)).rejects.toThrow();
   expect(await accounts.listApiKeys(merchantId)).toHaveLength(before.length);
-  await accounts.createApiKey(merchantId, 'x', 10, '203.0.113.9');
+  await accounts.createApiKey(merchantId, 'x', 'live', 10, '203.0.113.9');
   expect(await accounts.listApiKeys(merchantId)).toHaveLength(before.length + 1);
   expect(await events(merchantId)).toEqual(['api_key.created']);
 });

@@ -74,7 +74,13 @@ export async function startGateways(count: number) {
       const email = `m-${randomBytes(6).toString('hex')}@example.com`;
       const password = `pw-${randomBytes(8).toString('hex')}`;
       const created = await accounts.createMerchant({ email, password, emailConfirmed });
-      return { id: created.merchant.id, email, password, keys: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret } };
+      return {
+        id: created.merchant.id,
+        email,
+        password,
+        keys: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret },
+        testKeys: { 'X-API-Key': created.testApiKey, 'X-API-Secret': created.testApiSecret },
+      };
     },
     /** Signs in on gateway `on` (from `ip`, through the trusted proxy hop) and answers the session token. */
     async signIn(m: { email: string; password: string }, on = 0, ip = '198.51.100.10'): Promise<string> {

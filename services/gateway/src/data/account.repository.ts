@@ -1,5 +1,6 @@
 import { appendAuditEvent } from './audit-log.repository';
 import { randomUUID } from 'node:crypto';
+import type { Mode } from '@pl/contracts';
 import { returnedRow, type Db } from '@pl/db';
 import { apiKeyInactive, apiKeyLimitReached, AppError, notFound } from '@pl/errors';
 import type { ApiKey, NewApiKey } from '../domain/api-keys';
@@ -34,6 +35,7 @@ interface ApiKeyRow {
   merchant_id: string;
   label: string | null;
   public_key: string;
+  mode: Mode;
   created_at: Date;
   last_used_at: Date | null;
   expires_at: Date | null;
@@ -41,7 +43,7 @@ interface ApiKeyRow {
 }
 
 const MERCHANT_COLUMNS = 'id, email, email_confirmed, password_hash, created_at, session_epoch';
-const KEY_COLUMNS = 'id, merchant_id, label, public_key, created_at, last_used_at, expires_at, revoked_at';
+const KEY_COLUMNS = 'id, merchant_id, label, public_key, mode, created_at, last_used_at, expires_at, revoked_at';
 /** A key that is neither revoked nor past its expiry. */
 const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
 
@@ -58,6 +60,7 @@ const toApiKey = (r: ApiKeyRow): ApiKey => ({
   merchantId: r.merchant_id,
   label: r.label,
   publicKey: r.public_key,
+  mode: r.mode,
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
   expiresAt: r.expires_at,
@@ -70,24 +73,34 @@ const isActive = (key: ApiKey, now: Date): boolean => key.revokedAt === null && 
 export class AccountRepository {
   constructor(private readonly db: Db) {}
 
+  /** A new account with a live key pair and a test one, so the merchant can integrate in test mode from the start. */
   async createMerchant(input: { email: string; password: string; emailConfirmed: boolean }): Promise<{
     merchant: Merchant;
     apiKey: string;
     apiSecret: string;
+    testApiKey: string;
+    testApiSecret: string;
   }> {
     const id = randomUUID();
     const passwordHash = await hashPassword(input.password);
-    const { apiKey, apiSecret } = newApiKeyPair();
+    const live = newApiKeyPair('live');
+    const test = newApiKeyPair('test');
     try {
       const row = await this.db.transaction(async (c) => {
         const created = await c.query<MerchantRow>(
           `INSERT INTO merchants (id, email, password_hash, email_confirmed) VALUES ($1, $2, $3, $4) RETURNING ${MERCHANT_COLUMNS}`,
           [id, input.email, passwordHash, input.emailConfirmed],
         );
-        await c.query('INSERT INTO api_keys (public_key, merchant_id, secret_sha256) VALUES ($1, $2, $3)', [apiKey, id, sha256(apiSecret)]);
+        await c.query(`INSERT INTO api_keys (public_key, merchant_id, secret_sha256, mode) VALUES ($1, $2, $3, 'live'), ($4, $2, $5, 'test')`, [
+          live.apiKey,
+          id,
+          sha256(live.apiSecret),
+          test.apiKey,
+          sha256(test.apiSecret),
+        ]);
         return returnedRow(created.rows);
       });
-      return { merchant: toMerchant(row), apiKey, apiSecret };
+      return { merchant: toMerchant(row), apiKey: live.apiKey, apiSecret: live.apiSecret, testApiKey: test.apiKey, testApiSecret: test.apiSecret };
     } catch (e) {
       if ((e as { code?: string }).code === '23505') {
         throw new AppError('conflict', 'account.err.email_taken', 'An account with this email already exists');
@@ -189,20 +202,23 @@ export class AccountRepository {
     return rows[0] ? toApiKey(rows[0]) : null;
   }
 
-  /** A new key, unless the merchant already holds `max` active ones (422 `api_key.err.limit_reached`). */
-  async createApiKey(merchantId: string, label: string | null, max: number, ip: string | null): Promise<NewApiKey> {
+  /**
+   * A new key of `mode`, unless the merchant already holds `max` active ones of either mode (422
+   * `api_key.err.limit_reached`).
+   */
+  async createApiKey(merchantId: string, label: string | null, mode: Mode, max: number, ip: string | null): Promise<NewApiKey> {
     return this.db.transaction(async (c) => {
       await lockMerchant(c, merchantId);
       if ((await countActive(c, merchantId)) >= max) throw apiKeyLimitReached(max);
-      const created = await insertKey(c, merchantId, label);
+      const created = await insertKey(c, merchantId, label, mode);
       await appendAuditEvent(c, { merchantId, type: 'api_key.created', ip, subject: created.key.publicKey });
       return created;
     });
   }
 
   /**
-   * A new key in place of an active one, which stops `graceMinutes` from now (at once for 0). The limit counts
-   * the old key while its grace lasts. A revoked or expired key is 409 `api_key.err.inactive`.
+   * A new key of the same mode in place of an active one, which stops `graceMinutes` from now (at once for 0). The
+   * limit counts the old key while its grace lasts. A revoked or expired key is 409 `api_key.err.inactive`.
    */
   async reissueApiKey(id: string, graceMinutes: number, max: number, ip: string | null): Promise<{ replaced: ApiKey; issued: NewApiKey }> {
     return this.db.transaction(async (c) => {
@@ -217,7 +233,7 @@ export class AccountRepository {
         `UPDATE api_keys SET expires_at = now() + make_interval(mins => $2) WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
         [id, graceMinutes],
       );
-      const issued = await insertKey(c, locked.merchantId, locked.label);
+      const issued = await insertKey(c, locked.merchantId, locked.label, locked.mode);
       const old = toApiKey(returnedRow(replaced.rows));
       await appendAuditEvent(c, {
         merchantId: locked.merchantId,
@@ -264,16 +280,17 @@ async function dbNow(c: Tx): Promise<Date> {
   return returnedRow(rows.rows).now;
 }
 
+/** The merchant's active keys of both modes: the limit is on the account's credentials, whatever their mode. */
 async function countActive(c: Tx, merchantId: string): Promise<number> {
   const rows = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE merchant_id = $1 AND ${ACTIVE}`, [merchantId]);
   return returnedRow(rows.rows).n;
 }
 
-async function insertKey(c: Tx, merchantId: string, label: string | null): Promise<NewApiKey> {
-  const { apiKey, apiSecret } = newApiKeyPair();
+async function insertKey(c: Tx, merchantId: string, label: string | null, mode: Mode): Promise<NewApiKey> {
+  const { apiKey, apiSecret } = newApiKeyPair(mode);
   const rows = await c.query<ApiKeyRow>(
-    `INSERT INTO api_keys (public_key, merchant_id, secret_sha256, label) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`,
-    [apiKey, merchantId, sha256(apiSecret), label],
+    `INSERT INTO api_keys (public_key, merchant_id, secret_sha256, label, mode) VALUES ($1, $2, $3, $4, $5) RETURNING ${KEY_COLUMNS}`,
+    [apiKey, merchantId, sha256(apiSecret), label, mode],
   );
   return { key: toApiKey(returnedRow(rows.rows)), apiSecret };
 }

@@ -1,4 +1,4 @@
-import { ACTIVE_API_KEYS_MAX, uuid, type MerchantIdentity } from '@pl/contracts';
+import { ACTIVE_API_KEYS_MAX, uuid, type MerchantIdentity, type Mode } from '@pl/contracts';
 import { emailNotConfirmed, forbidden, notFound } from '@pl/errors';
 
 /** An API key as the merchant manages it; the secret is kept only as a digest and never read back. */
@@ -7,6 +7,8 @@ export interface ApiKey {
   merchantId: string;
   label: string | null;
   publicKey: string;
+  /** The mode every request made with the key acts in; a reissue keeps it. */
+  mode: Mode;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
@@ -20,13 +22,14 @@ export interface NewApiKey {
 }
 
 /**
- * The merchant's keys as stored; create and reissue refuse past `max` active keys, reissue and revoke an inactive key.
+ * The merchant's keys as stored; create and reissue refuse past `max` active keys (live and test counted together),
+ * reissue and revoke an inactive key.
  * Each change writes its audit event (with `ip`, the caller's address) in the same transaction.
  */
 interface ApiKeyStore {
   findApiKey(id: string): Promise<ApiKey | null>;
   listApiKeys(merchantId: string): Promise<ApiKey[]>;
-  createApiKey(merchantId: string, label: string | null, max: number, ip: string | null): Promise<NewApiKey>;
+  createApiKey(merchantId: string, label: string | null, mode: Mode, max: number, ip: string | null): Promise<NewApiKey>;
   reissueApiKey(id: string, graceMinutes: number, max: number, ip: string | null): Promise<{ replaced: ApiKey; issued: NewApiKey }>;
   revokeApiKey(id: string, ip: string | null): Promise<ApiKey>;
 }
@@ -57,12 +60,17 @@ async function ownedKey(ports: ApiKeyPorts, caller: Caller, id: string): Promise
 
 export const listApiKeys = (ports: ApiKeyPorts, caller: Caller): Promise<ApiKey[]> => ports.keys.listApiKeys(caller.identity.merchant_id);
 
-export async function createApiKey(ports: ApiKeyPorts, caller: Caller, label: string | null): Promise<NewApiKey> {
+/**
+ * A new key of `mode` (the body's, not the session's `Pl-Mode`: the dashboard lists and makes keys of both modes).
+ * The limit counts the merchant's active keys of both modes together: it bounds the credentials that can act for
+ * the account, and a test key is one of them.
+ */
+export async function createApiKey(ports: ApiKeyPorts, caller: Caller, label: string | null, mode: Mode): Promise<NewApiKey> {
   if (!caller.identity.email_confirmed) throw emailNotConfirmed('creating API keys');
-  return ports.keys.createApiKey(caller.identity.merchant_id, label, ACTIVE_API_KEYS_MAX, caller.ip);
+  return ports.keys.createApiKey(caller.identity.merchant_id, label, mode, ACTIVE_API_KEYS_MAX, caller.ip);
 }
 
-/** A new key for an active one, which keeps working `graceMinutes` more (0: stops at once, on every replica). */
+/** A new key of the same mode for an active one, which keeps working `graceMinutes` more (0: stops at once, on every replica). */
 export async function reissueApiKey(ports: ApiKeyPorts, caller: Caller, id: string, graceMinutes: number): Promise<NewApiKey> {
   await ownedKey(ports, caller, id);
   if (!caller.identity.email_confirmed) throw emailNotConfirmed('reissuing API keys');

@@ -1,14 +1,16 @@
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { CREDENTIAL_PREFIXES, type Mode } from '@pl/contracts';
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 const token = (bytes: number): string => randomBytes(bytes).toString('base64url');
 
-export const newApiKeyPair = (): { apiKey: string; apiSecret: string } => ({
-  apiKey: `pk_live_${token(18)}`,
-  apiSecret: `sk_live_${token(32)}`,
+/** A key pair of one mode: both halves carry its prefix, which is how a request's mode is read from them. */
+export const newApiKeyPair = (mode: Mode): { apiKey: string; apiSecret: string } => ({
+  apiKey: `${CREDENTIAL_PREFIXES.apiKey[mode]}${token(18)}`,
+  apiSecret: `${CREDENTIAL_PREFIXES.apiSecret[mode]}${token(32)}`,
 });
 
 export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();

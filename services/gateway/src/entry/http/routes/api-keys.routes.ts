@@ -31,7 +31,7 @@ const view = (k: ApiKey): ApiKeyView => ({
   id: k.id,
   label: k.label,
   public_key: k.publicKey,
-  mode: /* TEST-MODE-PLACEHOLDER */ 'live',
+  mode: k.mode,
   created_at: formatMoscow(k.createdAt),
   last_used_at: formatMoscowOrNull(k.lastUsedAt),
   expires_at: formatMoscowOrNull(k.expiresAt),
@@ -69,7 +69,8 @@ export function apiKeysRoutes(deps: HttpDeps): Router {
           emptyBodyAs: {},
           idempotency: revealsSecret(deps.idempotency, 'api-v1-api-key-create', deps.log),
           handle: async ({ req, res, body }) => {
-            res.status(201).json(withSecret(await createApiKey(ports, callerOf(req, res), body.label ?? null)));
+            // The body's mode, live by default; not the session's Pl-Mode, which says where the dashboard acts.
+            res.status(201).json(withSecret(await createApiKey(ports, callerOf(req, res), body.label ?? null, body.mode ?? 'live')));
           },
         }),
       ),
