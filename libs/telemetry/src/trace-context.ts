@@ -65,3 +65,9 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span)
 
 /** A context whose active span is `span`: to inject it, or to run work under it. */
 export const contextOf = (span: Span): Context => trace.setSpan(context.active(), span);
+
+/** The span active now (an HTTP server span in a gateway middleware, say), or undefined when nothing is traced. */
+export const activeSpan = (): Span | undefined => trace.getActiveSpan();
+
+/** The attribute a span carries the mode it acted in by (`live` or `test`; the gateway's `none` before authentication). */
+export const MODE_ATTRIBUTE = 'pl.mode';

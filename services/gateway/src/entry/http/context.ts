@@ -1,6 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import type { MerchantIdentity } from '@pl/contracts';
+import type { MerchantIdentity, Mode } from '@pl/contracts';
 import { unauthorized } from '@pl/errors';
+import { MODE_ATTRIBUTE, type Span } from '@pl/telemetry';
 
 /**
  * What the middlewares leave for the ones after them, in `res.locals`: who the caller is. A route's parsed input
@@ -11,6 +13,8 @@ interface GatewayLocals {
   identity?: MerchantIdentity;
   /** The session token the request was authenticated with (logout ends it). */
   sessionToken?: string;
+  /** The request's HTTP server span, taken before any route handler's span became the active one. */
+  span?: Span;
 }
 
 const locals = (res: Response): GatewayLocals => res.locals as GatewayLocals;
@@ -20,10 +24,24 @@ export const setRequestId = (res: Response, id: string): void => {
 };
 export const requestIdOf = (res: Response): string => locals(res).requestId ?? '';
 
+/** Keeps the request's span, which learns the request's mode once the caller is known; marked `none` until then. */
+export const setRequestSpan = (res: Response, span: Span | undefined): void => {
+  locals(res).span = span;
+  span?.setAttribute(MODE_ATTRIBUTE, 'none');
+};
+
 export const setIdentity = (res: Response, identity: MerchantIdentity, sessionToken?: string): void => {
   locals(res).identity = identity;
   if (sessionToken !== undefined) locals(res).sessionToken = sessionToken;
+  locals(res).span?.setAttribute(MODE_ATTRIBUTE, identity.mode);
 };
+
+/**
+ * The mode a request acted in, for its metrics and log line: `none` when it was not (or not yet) authenticated. Takes
+ * the bare node response too: the metrics wrap the app, outside express, and read it when the response ends.
+ */
+export const modeLabelOf = (res: Response | ServerResponse): Mode | 'none' =>
+  ((res as Partial<Response>).locals as GatewayLocals | undefined)?.identity?.mode ?? 'none';
 
 /** The authenticated caller; a route wired without authentication is a bug, so this refuses. */
 export const identityOf = (res: Response): MerchantIdentity => {

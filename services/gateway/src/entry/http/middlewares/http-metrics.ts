@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { DURATION_BUCKETS, Histogram, type Registry } from '@pl/telemetry';
+import { modeLabelOf } from '../context';
 
 /** The label of a request no route matched (404s, scans): one series, not one per raw path. */
 const UNMATCHED_ROUTE = 'unmatched';
@@ -28,15 +29,17 @@ function captureRouteTemplate(req: IncomingMessage): () => string {
 }
 
 /**
- * Wraps the gateway's request handler with `http_server_request_duration_seconds{method,route,status}`:
+ * Wraps the gateway's request handler with `http_server_request_duration_seconds{method,route,status,mode}`:
  * its `_count` is the request rate per route, errors are the 5xx (and 4xx) series. The route is the
- * template, never the raw path, so ids in URLs do not explode the series.
+ * template, never the raw path, so ids in URLs do not explode the series. `mode` is the mode the request
+ * acted in, `live` or `test`, or `none` when it was not authenticated (checkout pages, callbacks, 401s), so test
+ * traffic can be told from the live traffic that alerts are about.
  */
 export function observeRequests(handler: RequestListener, registry: Registry): RequestListener {
   const duration = new Histogram({
     name: 'http_server_request_duration_seconds',
-    help: 'HTTP requests served by the gateway, by method, route template and status code',
-    labelNames: ['method', 'route', 'status'],
+    help: 'HTTP requests served by the gateway, by method, route template, status code and mode (live, test, none)',
+    labelNames: ['method', 'route', 'status', 'mode'],
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
@@ -48,7 +51,7 @@ export function observeRequests(handler: RequestListener, registry: Registry): R
     const record = (): void => {
       if (recorded) return;
       recorded = true;
-      stop({ method: req.method ?? 'OTHER', route: routeOf(), status: String(res.statusCode) });
+      stop({ method: req.method ?? 'OTHER', route: routeOf(), status: String(res.statusCode), mode: modeLabelOf(res) });
     };
     res.once('finish', record);
     res.once('close', record);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { setRequestId } from '../context';
+import { activeSpan } from '@pl/telemetry';
+import { modeLabelOf, setRequestId, setRequestSpan } from '../context';
 
 /**
  * 1..128 characters of `[A-Za-z0-9._:-]`: what ids (UUIDs, ULIDs, trace ids, `svc:123.4`) are made of, and
@@ -14,8 +15,9 @@ export const chooseRequestId = (incoming: string | undefined): string => (isVali
 
 /**
  * Gives every request an id (echoed in `X-Request-Id`, passed on over NATS) and writes one access
- * log line per response: method, path, status, duration. Never headers, query or body, nor a caller's id
- * that was refused (its length at most).
+ * log line per response: method, path, status, duration, mode (`none` when unauthenticated). Never headers,
+ * query or body, nor a caller's id that was refused (its length at most). Being the first middleware, it also
+ * takes the request's HTTP server span, while that is still the active one, for the mode to be put on.
  */
 export function requestId(log: Logger): RequestHandler {
   return (req, res, next) => {
@@ -24,6 +26,7 @@ export function requestId(log: Logger): RequestHandler {
     // A refused id is caller-controlled text: only its length is kept, to tell a broken client from none.
     const replaced = incoming !== undefined && incoming !== id ? { replaced_request_id_length: incoming.length } : {};
     setRequestId(res, id);
+    setRequestSpan(res, activeSpan());
     res.set('X-Request-Id', id);
     // Responses carry credentials (session tokens) or merchant data: never cache them anywhere.
     res.set('Cache-Control', 'no-store');
@@ -33,7 +36,15 @@ export function requestId(log: Logger): RequestHandler {
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { request_id: id, ...replaced, method: req.method, path, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
+        {
+          request_id: id,
+          ...replaced,
+          method: req.method,
+          path,
+          status: res.statusCode,
+          mode: modeLabelOf(res),
+          duration_ms: Math.round(durationMs * 10) / 10,
+        },
         'request',
       );
     });
