@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { BusServer, connectNats, IdentityTokens, type HandlerContext } from '@pl/bus';
 import { DEV_IDENTITY_SECRET } from '@pl/config';
 import type { z } from 'zod';
-import { subjects, type Identity, type PaymentLink, type ShopView, type SubjectContract } from '@pl/contracts';
+import { CREDENTIAL_PREFIXES, subjects, type Identity, type Mode, type PaymentLink, type ShopView, type SubjectContract } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { notFound } from '@pl/errors';
 import { createLogger } from '@pl/telemetry';
@@ -60,6 +60,7 @@ export const sampleLink = (over: Partial<PaymentLink> = {}): PaymentLink => {
     paid_at: null,
     created_at: '2026-11-22T12:00:00+03:00',
     updated_at: '2026-11-22T12:00:00+03:00',
+    livemode: true,
     ...over,
   };
 };
@@ -70,7 +71,7 @@ type Behaviour = (payload: unknown, ctx: HandlerContext) => Promise<unknown>;
  * The real gateway (real Postgres, Redis, NATS) in front of scripted links and shops responders on
  * a NATS namespace of its own: the gateway's HTTP behaviour is tested without the other services.
  */
-export async function startHarness(options: { faults?: boolean } = {}) {
+export async function startHarness(options: { faults?: boolean; env?: Record<string, string> } = {}) {
   const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const database: TestDatabase = await createTestDatabase('gw');
   await migrateGateway(database.url, log);
@@ -115,6 +116,7 @@ export async function startHarness(options: { faults?: boolean } = {}) {
       GATEWAY_PORT: '0',
       OPS_PORT: '0',
       NATS_REQUEST_TIMEOUT_MS: '1000',
+      ...options.env,
     }),
     log,
   );
@@ -153,11 +155,12 @@ export async function startHarness(options: { faults?: boolean } = {}) {
         email,
         password,
         keys: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret },
+        testKeys: { 'X-API-Key': created.testApiKey, 'X-API-Secret': created.testApiSecret },
       };
     },
-    /** Registers a cashier key with the scripted shops service. */
-    cashierKey(merchantId: string, shopId: number): string {
-      const key = `svc_live_${randomBytes(18).toString('base64url')}`;
+    /** Registers a cashier key (of `mode`, live by default) with the scripted shops service. */
+    cashierKey(merchantId: string, shopId: number, mode: Mode = 'live'): string {
+      const key = `${CREDENTIAL_PREFIXES.cashierKey[mode]}${randomBytes(18).toString('base64url')}`;
       shopsByKey.set(key, {
         id: shopId,
         merchant_id: merchantId,

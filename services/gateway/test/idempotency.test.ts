@@ -37,6 +37,22 @@ describe('Idempotency-Key on create', () => {
     expect(res.body.error.code).toBe('common.err.idempotency_conflict');
   });
 
+  it('keeps keys of one merchant apart per mode: the same key with the live and the test pair makes two links', async () => {
+    const m = await h.merchant();
+    const body = { shop_id: 1, amount: '10.00' };
+    const live = await create('k-modes', body, m.keys);
+    const test = await create('k-modes', body, m.testKeys);
+    expect([live.status, test.status]).toEqual([201, 201]);
+    expect(test.body.id).not.toBe(live.body.id);
+    expect(test.headers.get('idempotent-replayed')).toBeNull();
+    const sent = h.calls.filter((c) => c.subject === subjects.linksCreateOnce.name);
+    expect(sent.map((c) => (c.identity as { mode: string }).mode)).toEqual(['live', 'test']);
+    // Each mode replays its own answer.
+    const again = await create('k-modes', body, m.testKeys);
+    expect({ replayed: again.headers.get('idempotent-replayed'), id: again.body.id }).toEqual({ replayed: 'true', id: test.body.id });
+    expect(creates()).toBe(2);
+  });
+
   it('keeps keys of different merchants apart', async () => {
     const other = (await h.merchant()).keys;
     expect((await create('k-shared', { shop_id: 1, amount: '1' })).status).toBe(201);

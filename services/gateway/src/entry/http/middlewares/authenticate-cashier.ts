@@ -5,8 +5,9 @@ import type { RateLimits } from '../../../data/rate-limits';
 import type { ShopsClient } from '../../../data/shops.client';
 import { requestIdOf, setIdentity } from '../context';
 import { authenticateSessionToken, sessionTokenFrom, type SessionAuthDeps } from './authenticate-session';
-import { bearerToken, CASHIER_KEY_PREFIX, isCashierKeyShape } from './credentials';
+import { bearerToken, cashierKeyMode, looksLikeCashierKey } from './credentials';
 import { lookUpCountingFailures } from './failed-auth-limit';
+import { credentialMode } from './request-mode';
 
 const INVALID = 'Missing or invalid cashier key';
 
@@ -18,10 +19,12 @@ export interface CashierAuthDeps {
 
 /**
  * A key of the wrong shape is refused before any look-up, costing nothing, so it is not counted; a
- * well-formed key that names no shop counts against the client IP like a wrong API key pair.
+ * well-formed key that names no shop counts against the client IP like a wrong API key pair. The key's prefix is
+ * its mode; a `Pl-Mode` naming the other mode is 400.
  */
 async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null, req: Request, res: Response): Promise<void> {
-  if (!key || !isCashierKeyShape(key)) throw unauthorized(INVALID);
+  const keyMode = key === null ? null : cashierKeyMode(key);
+  if (key === null || keyMode === null) throw unauthorized(INVALID);
   const shop = await lookUpCountingFailures(deps.rateLimits, req, res, () => deps.shops.findByCashierKey(key, requestIdOf(res)));
   if (!shop) throw unauthorized(INVALID);
   const merchant = await deps.accounts.findById(shop.merchant_id);
@@ -30,7 +33,7 @@ async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null,
     kind: 'merchant',
     merchant_id: merchant.id,
     auth: 'cashier',
-    mode: /* TEST-MODE-PLACEHOLDER */ 'live',
+    mode: credentialMode(req, keyMode),
     shop_id: shop.id,
     email_confirmed: merchant.emailConfirmed,
   });
@@ -38,7 +41,7 @@ async function authenticateCashierKey(deps: CashierAuthDeps, key: string | null,
 
 const cashierKeyFrom = (req: Request): string | null => bearerToken(req.get('authorization'));
 
-/** `POST /api/v1/merchant/payments`: `Authorization: Bearer svc_live_...` only; the shop comes from the key. */
+/** `POST /api/v1/merchant/payments`: `Authorization: Bearer svc_live_...` (or `svc_test_...`) only; the shop comes from the key. */
 export function authenticateCashier(deps: CashierAuthDeps): RequestHandler {
   return async (req, res, next) => {
     await authenticateCashierKey(deps, cashierKeyFrom(req), req, res);
@@ -46,11 +49,11 @@ export function authenticateCashier(deps: CashierAuthDeps): RequestHandler {
   };
 }
 
-/** `POST /api/v1/payment-links`: a Bearer `svc_live_...` is a cashier key; anything else is a session. */
+/** `POST /api/v1/payment-links`: a Bearer `svc_live_...` or `svc_test_...` is a cashier key; anything else is a session. */
 export function authenticateCashierOrSession(deps: CashierAuthDeps & SessionAuthDeps): RequestHandler {
   return async (req, res, next) => {
     const bearer = cashierKeyFrom(req);
-    if (bearer?.startsWith(CASHIER_KEY_PREFIX)) await authenticateCashierKey(deps, bearer, req, res);
+    if (bearer !== null && looksLikeCashierKey(bearer)) await authenticateCashierKey(deps, bearer, req, res);
     else await authenticateSessionToken(deps, sessionTokenFrom(req), res);
     next();
   };

@@ -6,6 +6,7 @@ import type { SessionStore } from '../../../data/session.store';
 import { looksLikeSessionToken } from '../../../domain/session-token';
 import { setIdentity } from '../context';
 import { bearerToken, sessionCookie } from './credentials';
+import { sessionMode } from './request-mode';
 import { assertSameOriginForCookie } from './same-origin';
 
 const INVALID = 'Missing, invalid or expired session';
@@ -30,7 +31,8 @@ export interface SessionAuthDeps {
  * Resolves a session token to the merchant, reading the account fresh on every request: `email_confirmed`,
  * and the session epoch, so a session a password change ended is refused at once on every replica. Then the
  * CSRF check (after 401, as an authentication-stage check): a state-changing request authenticated by the
- * cookie must come from the dashboard's origin, else 403 `common.err.forbidden`.
+ * cookie must come from the dashboard's origin, else 403 `common.err.forbidden`. The mode is the `Pl-Mode` header's
+ * (live when absent; any other value is 400).
  */
 export async function authenticateSessionToken(deps: SessionAuthDeps, token: string | null, res: Response): Promise<void> {
   if (!token || !looksLikeSessionToken(token)) throw unauthorized(INVALID);
@@ -41,7 +43,8 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   // A password change moved the account's epoch on: every session opened before it has ended.
   if (merchant.sessionEpoch !== session.epoch) throw unauthorized(INVALID);
   assertSameOriginForCookie(res.req, deps.publicOrigin);
-  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', mode: /* TEST-MODE-PLACEHOLDER */ 'live', email_confirmed: merchant.emailConfirmed }, token);
+  const mode = sessionMode(res.req);
+  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', mode, email_confirmed: merchant.emailConfirmed }, token);
 }
 
 /** `/api/v1/*` (dashboard): a session token as `Authorization: Bearer` or cookie `sid`. */

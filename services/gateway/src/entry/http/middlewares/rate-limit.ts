@@ -21,8 +21,10 @@ const applyDecision = (res: Response, d: LimitDecision): void => {
 
 /**
  * Per-credential budget, after authentication: an API key pair (one per merchant), a cashier key (one
- * per shop) or a session. Over budget: 429 `common.err.rate_limited`. When this replica's lease of the
- * budget covers the request, it is decided at once, without a promise.
+ * per shop) or a session, each per mode (test-mode.md): a test budget is prefixed `test:`, so load testing an
+ * integration never spends the live one. Live keys keep the form they had before test mode. Over budget: 429
+ * `common.err.rate_limited`. When this replica's lease of the budget covers the request, it is decided at once,
+ * without a promise.
  */
 export function limitByCredential(limits: RateLimits): RequestHandler {
   return (_req, res, next) => {
@@ -39,6 +41,7 @@ export function limitByCredential(limits: RateLimits): RequestHandler {
       caller = 'api_key';
       key = identity.merchant_id;
     }
+    if (identity.mode === 'test') key = `test:${key}`;
     const local = limits.consumeLocally(caller, key);
     if (local) {
       applyDecision(res, local);
