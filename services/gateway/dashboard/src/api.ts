@@ -1,4 +1,5 @@
 import { createClient } from '@pl/client';
+import type { Mode } from '@pl/contracts';
 import type { FieldIssue } from '@pl/errors';
 
 /** An answer of the session API other than success: its `{ error: { code, message, details? } }`. */
@@ -22,13 +23,29 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
+/** @pl/contracts' MODE_HEADER, written out: importing a value from the contracts would bundle zod into the app. */
+const MODE_HEADER = 'Pl-Mode';
+let requestMode: Mode = 'live';
+/**
+ * The mode every later call acts in (test-mode.md: a session acts in live mode unless `Pl-Mode: test` says otherwise).
+ * Set before the pages that load in it are rendered, so no call of the new mode goes out with the old header.
+ */
+export function setRequestMode(mode: Mode): void {
+  requestMode = mode;
+}
+
 /**
  * The session API, typed from docs/openapi.json (@pl/client): same origin (the CSP's connect-src 'self'), the HttpOnly
  * `sid` cookie goes by itself (the app never holds a token), JSON both ways. The browser adds `Origin` to every POST
- * and PATCH, which the server's CSRF check wants.
+ * and PATCH, which the server's CSRF check wants. In test mode every call carries `Pl-Mode: test`.
  */
 export const client = createClient('', { auth: { kind: 'session' }, credentials: 'same-origin' });
 client.use({
+  onRequest({ request }) {
+    // Absent means live to the server, so live requests stay exactly as they were before test mode.
+    if (requestMode === 'test') request.headers.set(MODE_HEADER, 'test');
+    return request;
+  },
   onResponse({ response, schemaPath }) {
     if (response.status === 401 && schemaPath !== '/api/v1/auth/login') onUnauthorized();
   },

@@ -1,10 +1,11 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
-import { ApiError, call, client, setUnauthorizedHandler } from './api';
-import { ErrorMessage, Loading, PageTitle } from './components/common';
+import { ApiError, call, client, setRequestMode, setUnauthorizedHandler } from './api';
+import { ErrorMessage, keepFocusOnNextTitle, Loading, PageTitle } from './components/common';
 import { useLoad } from './hooks';
 import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language } from './i18n';
+import { initialMode, ModeContext, rememberMode, useMode, type Mode, type ModeState } from './mode';
 import { AccountPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
 import { CreateLinkPage } from './pages/create-link';
@@ -39,21 +40,40 @@ export function App() {
     }),
     [lang],
   );
+  // The API layer learns the mode before the first page renders, so the first calls already carry it.
+  const [mode, setModeState] = useState<Mode>(() => {
+    const m = initialMode();
+    setRequestMode(m);
+    return m;
+  });
+  const modeState = useMemo<ModeState>(
+    () => ({
+      mode,
+      setMode: (m) => {
+        setRequestMode(m);
+        rememberMode(m);
+        setModeState(m);
+      },
+    }),
+    [mode],
+  );
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
   return (
     <I18nContext.Provider value={i18n}>
-      <Router base="/dashboard">
-        <Switch>
-          <Route path="/login">
-            <LoginLayout />
-          </Route>
-          <Route>
-            <SignedIn />
-          </Route>
-        </Switch>
-      </Router>
+      <ModeContext.Provider value={modeState}>
+        <Router base="/dashboard">
+          <Switch>
+            <Route path="/login">
+              <LoginLayout />
+            </Route>
+            <Route>
+              <SignedIn />
+            </Route>
+          </Switch>
+        </Router>
+      </ModeContext.Provider>
     </I18nContext.Provider>
   );
 }
@@ -64,6 +84,34 @@ function LanguageSwitch() {
   return (
     <button type="button" class="lang-switch" lang={other} aria-label={t.switchLanguageLabel} onClick={() => setLang(other)}>
       {t.switchLanguage}
+    </button>
+  );
+}
+
+/**
+ * Live / test, in the header of every signed-in page. A switch (role `switch`, its state announced as on/off) named for
+ * test mode, so "on" means test; the track beside the words shows the state to the eye.
+ */
+function ModeSwitch() {
+  const { t } = useI18n();
+  const { mode, setMode } = useMode();
+  const test = mode === 'test';
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={test}
+      class="mode-switch"
+      data-testid="mode-switch"
+      onClick={() => {
+        keepFocusOnNextTitle();
+        setMode(test ? 'live' : 'test');
+      }}
+    >
+      <span class="track" aria-hidden="true">
+        <span class="knob" />
+      </span>
+      {t.testModeSwitch}
     </button>
   );
 }
@@ -126,32 +174,49 @@ function NavLink({ href, children }: { href: string; children: string }) {
 
 function Shell({ me }: { me: MeView }) {
   const { t } = useI18n();
+  const { mode } = useMode();
+  // The accent of test mode (styles.css) covers the whole document, the page's background included.
+  useEffect(() => {
+    document.documentElement.dataset.mode = mode;
+    return () => {
+      delete document.documentElement.dataset.mode;
+    };
+  }, [mode]);
   return (
     <>
       <a class="skip" href="#main">
         {t.skipToContent}
       </a>
-      <header class="topbar">
-        <span class="brand">{t.appName}</span>
-        <nav aria-label={t.navLabel}>
-          <ul>
-            <li>
-              <NavLink href="/links">{t.navLinks}</NavLink>
-            </li>
-            <li>
-              <NavLink href="/shops">{t.navShops}</NavLink>
-            </li>
-            <li>
-              <NavLink href="/api-keys">{t.navApiKeys}</NavLink>
-            </li>
-            <li>
-              <NavLink href="/account">{t.navAccount}</NavLink>
-            </li>
-          </ul>
-        </nav>
-        <LanguageSwitch />
+      <header class="site-head">
+        <div class="topbar">
+          <span class="brand">{t.appName}</span>
+          <nav aria-label={t.navLabel}>
+            <ul>
+              <li>
+                <NavLink href="/links">{t.navLinks}</NavLink>
+              </li>
+              <li>
+                <NavLink href="/shops">{t.navShops}</NavLink>
+              </li>
+              <li>
+                <NavLink href="/api-keys">{t.navApiKeys}</NavLink>
+              </li>
+              <li>
+                <NavLink href="/account">{t.navAccount}</NavLink>
+              </li>
+            </ul>
+          </nav>
+          <ModeSwitch />
+          <LanguageSwitch />
+        </div>
+        {mode === 'test' && (
+          <p class="test-banner" data-testid="test-banner">
+            {t.testModeBanner}
+          </p>
+        )}
       </header>
-      <main id="main">
+      {/* Keyed by the mode: a switch re-renders the page from scratch, so every list, filter and cursor is the new mode's. */}
+      <main id="main" key={mode}>
         {!me.email_confirmed && <p class="banner">{t.emailNotConfirmed}</p>}
         <Switch>
           <Route path="/">

@@ -38,6 +38,14 @@ export function Notice({ children }: { children: ComponentChildren }) {
 
 let firstPage = true;
 
+/**
+ * The next page title to mount leaves the focus where it is: the mode switch re-renders the page in place, and its
+ * user (on the switch, with its state just announced) has not navigated anywhere.
+ */
+export function keepFocusOnNextTitle(): void {
+  firstPage = true;
+}
+
 /** The page's h1 and document title; after a client-side navigation it takes the focus, as a page load would. */
 export function PageTitle({ children, title }: { children: ComponentChildren; title: string }) {
   const { t } = useI18n();
@@ -69,6 +77,16 @@ export function Money({ value }: { value: string }) {
 
 export function Badge({ kind, children }: { kind: string; children: ComponentChildren }) {
   return <span class={`badge badge-${kind}`}>{children}</span>;
+}
+
+/**
+ * "Test" beside a link made in test mode. The page shows one mode's links only, so in test mode every link has it; it
+ * is there so that a test link never passes for a live one, wherever it is shown.
+ */
+export function TestBadge({ livemode }: { livemode: boolean }) {
+  const { t } = useI18n();
+  if (livemode) return null;
+  return <Badge kind="mode-test">{t.testBadge}</Badge>;
 }
 
 /** A table that may be wider than a phone: it scrolls inside its own region, reachable by keyboard. */

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../api';
 import { fieldIssueText, type Messages } from '../i18n';
+import type { Mode } from '../mode';
 
 /** The ids of a field's hint and error, for `aria-describedby`, and its `aria-invalid`. */
 export function described(id: string, hint: boolean, error: FieldError | undefined): Record<string, string | boolean> {
@@ -50,4 +51,38 @@ export function placeApiError<T extends FieldValues>(e: unknown, t: Messages, se
   const known = e.details.filter((d) => (fields as readonly string[]).includes(d.field));
   for (const d of known) setError(d.field as Path<T>, { type: 'server', message: fieldIssueText(t, d) }, { shouldFocus: d === known[0] });
   return known.length === e.details.length ? null : e;
+}
+
+/** Live or test, as two radio buttons under one legend (a key's mode: API key create, cashier-key reissue). */
+export function ModeChoice({
+  name,
+  legend,
+  hint,
+  value,
+  onChange,
+  t,
+}: {
+  name: string;
+  legend: string;
+  hint?: string;
+  value: Mode;
+  onChange: (mode: Mode) => void;
+  t: Messages;
+}) {
+  return (
+    <fieldset class="field mode-choice" aria-describedby={hint ? `${name}-hint` : undefined}>
+      <legend>{legend}</legend>
+      {(['live', 'test'] as const).map((m) => (
+        <label key={m}>
+          <input type="radio" name={name} value={m} checked={value === m} onChange={() => onChange(m)} />
+          {t.modes[m]}
+        </label>
+      ))}
+      {hint && (
+        <p class="hint" id={`${name}-hint`}>
+          {hint}
+        </p>
+      )}
+    </fieldset>
+  );
 }

@@ -4,9 +4,10 @@ import { call, client } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, PageTitle, TableRegion } from '../components/common';
 import { SecretReveal } from '../components/copy';
 import { ConfirmDialog, ShownBesideField } from '../components/dialog';
-import { described, Field, placeApiError } from '../components/forms';
+import { described, Field, ModeChoice, placeApiError } from '../components/forms';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
+import { useMode, type Mode } from '../mode';
 import type { ApiKeyView, ApiKeyWithSecret } from '../types';
 
 const stateOf = (k: ApiKeyView, now: number): 'active' | 'expiring' | 'expired' | 'revoked' => {
@@ -60,6 +61,7 @@ export function ApiKeysPage() {
               <tr>
                 <th scope="col">{t.label}</th>
                 <th scope="col">{t.publicKey}</th>
+                <th scope="col">{t.mode}</th>
                 <th scope="col">{t.status}</th>
                 <th scope="col">{t.created}</th>
                 <th scope="col">{t.lastUsed}</th>
@@ -75,6 +77,9 @@ export function ApiKeysPage() {
                   <tr key={k.id}>
                     <td>{k.label ?? t.none}</td>
                     <td class="mono">{k.public_key}</td>
+                    <td>
+                      <Badge kind={`mode-${k.mode}`}>{t.modes[k.mode] ?? k.mode}</Badge>
+                    </td>
                     <td>
                       <Badge kind={state}>{t.apiKeyState[state]}</Badge>
                     </td>
@@ -137,6 +142,8 @@ interface LabelForm {
 
 function CreateKey({ onCreated }: { onCreated: (k: ApiKeyWithSecret) => void }) {
   const { t } = useI18n();
+  // A merchant working in test mode most likely wants a test key; the choice is in plain sight either way.
+  const [mode, setMode] = useState<Mode>(useMode().mode);
   const [formError, setFormError] = useState<unknown>(null);
   const {
     register,
@@ -148,7 +155,7 @@ function CreateKey({ onCreated }: { onCreated: (k: ApiKeyWithSecret) => void }) 
   const onValid = async (v: LabelForm) => {
     setFormError(null);
     try {
-      const key = await call(client.POST('/api/v1/api-keys', { body: v.label.trim() ? { label: v.label.trim() } : {} }));
+      const key = await call(client.POST('/api/v1/api-keys', { body: { ...(v.label.trim() ? { label: v.label.trim() } : {}), mode } }));
       reset();
       onCreated(key);
     } catch (e) {
@@ -166,6 +173,7 @@ function CreateKey({ onCreated }: { onCreated: (k: ApiKeyWithSecret) => void }) 
           {...register('label', { maxLength: { value: 100, message: t.tooLong(100) } })}
         />
       </Field>
+      <ModeChoice name="key-mode" legend={t.mode} hint={t.apiKeyModeHint} value={mode} onChange={setMode} t={t} />
       <ErrorMessage error={formError} />
       <button type="submit" class="primary" disabled={isSubmitting}>
         {isSubmitting ? t.creating : t.create}

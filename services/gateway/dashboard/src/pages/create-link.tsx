@@ -3,11 +3,12 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
 import { call, client } from '../api';
 import { CopyField } from '../components/copy';
-import { ErrorMessage, Loading, Money, PageTitle } from '../components/common';
+import { ErrorMessage, Loading, Money, PageTitle, TestBadge } from '../components/common';
 import { described, Field, placeApiError } from '../components/forms';
 import { Qr } from '../components/qr';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
+import { useMode } from '../mode';
 import type { MerchantShop, PaymentLink } from '../types';
 import { loadShops } from './links';
 
@@ -24,6 +25,7 @@ const INTEGER = /^[1-9]\d*$/;
 
 export function CreateLinkPage() {
   const { t } = useI18n();
+  const { mode } = useMode();
   const shops = useLoad(loadShops, 'shops');
   const [created, setCreated] = useState<PaymentLink | null>(null);
   const [round, setRound] = useState(0);
@@ -31,7 +33,9 @@ export function CreateLinkPage() {
   if (created)
     return (
       <>
-        <PageTitle title={t.linkCreated}>{t.linkCreated}</PageTitle>
+        <PageTitle title={t.linkCreated}>
+          {t.linkCreated} <TestBadge livemode={created.livemode} />
+        </PageTitle>
         <section class="card created-link" data-testid="created-link">
           <p>
             <Money value={created.amount} /> {created.order_id && <span>· {created.order_id}</span>}
@@ -56,7 +60,9 @@ export function CreateLinkPage() {
       </>
     );
 
-  const approved = shops.data?.shops.filter((s) => s.status === 'approved') ?? [];
+  // A live link needs an approved shop; a test one also takes a shop awaiting approval, so a merchant can integrate
+  // before the operator has looked (test-mode.md).
+  const usable = shops.data?.shops.filter((s) => s.status === 'approved' || (mode === 'test' && s.status === 'pending')) ?? [];
   return (
     <>
       <PageTitle title={t.createLinkTitle}>{t.createLinkTitle}</PageTitle>
@@ -65,13 +71,13 @@ export function CreateLinkPage() {
       </p>
       {shops.loading && <Loading />}
       <ErrorMessage error={shops.error} onRetry={shops.reload} />
-      {shops.data && approved.length === 0 && <p class="notice">{t.noApprovedShop}</p>}
-      {shops.data && approved.length > 0 && <CreateLinkForm key={round} shops={approved} onCreated={setCreated} />}
+      {shops.data && usable.length === 0 && <p class="notice">{mode === 'test' ? t.noShopForTestLink : t.noApprovedShop}</p>}
+      {shops.data && usable.length > 0 && <CreateLinkForm key={round} shops={usable} onCreated={setCreated} />}
     </>
   );
 }
 
-/** Mounted once the shops are known, so the first approved shop is the form's starting value. */
+/** Mounted once the shops are known, so the first usable shop is the form's starting value. */
 function CreateLinkForm({ shops, onCreated }: { shops: MerchantShop[]; onCreated: (link: PaymentLink) => void }) {
   const { t } = useI18n();
   const [formError, setFormError] = useState<unknown>(null);

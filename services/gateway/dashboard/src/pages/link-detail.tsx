@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { call, client } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Money, Notice, PageTitle, TableRegion } from '../components/common';
+import { Badge, DateTime, ErrorMessage, Loading, Money, Notice, PageTitle, TableRegion, TestBadge } from '../components/common';
 import { CopyField } from '../components/copy';
 import { ConfirmDialog } from '../components/dialog';
 import { Qr } from '../components/qr';
@@ -21,6 +21,8 @@ function FieldValue({ name, value, t }: { name: string; value: unknown; t: Messa
   if (name === 'status' && typeof value === 'string') return <Badge kind={value}>{t.linkStatus[value] ?? value}</Badge>;
   if (name === 'fee_payer' && typeof value === 'string') return <>{t.feePayers[value] ?? value}</>;
   if (name === 'fee_bps' && typeof value === 'number') return <>{formatBps(value, lang)}</>;
+  if (name === 'livemode' && typeof value === 'boolean')
+    return <Badge kind={value ? 'mode-live' : 'mode-test'}>{t.modes[value ? 'live' : 'test']}</Badge>;
   return <span class="mono">{typeof value === 'string' ? value : JSON.stringify(value)}</span>;
 }
 
@@ -39,7 +41,9 @@ export function LinkDetailPage({ id }: { id: string }) {
 
   return (
     <>
-      <PageTitle title={t.linkTitle}>{t.linkTitle}</PageTitle>
+      <PageTitle title={t.linkTitle}>
+        {t.linkTitle} {link.data && <TestBadge livemode={link.data.livemode} />}
+      </PageTitle>
       <p>
         <Link href="/links">{t.backToLinks}</Link>
       </p>
@@ -47,6 +51,7 @@ export function LinkDetailPage({ id }: { id: string }) {
       <ErrorMessage error={link.error} onRetry={link.reload} />
       {link.data && (
         <>
+          {!link.data.livemode && <p class="test-note">{t.testLinkNote}</p>}
           {link.data.status === 'pending' && (
             <section class="card" aria-label={t.checkoutUrl}>
               <CopyField id="checkout-url" label={t.checkoutUrl} value={link.data.checkout_url} />

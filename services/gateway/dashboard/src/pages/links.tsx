@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
 import { call, client, present } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Money, PageTitle, Pager, TableRegion } from '../components/common';
+import { Badge, DateTime, ErrorMessage, Loading, Money, PageTitle, Pager, TableRegion, TestBadge } from '../components/common';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
 import type { MerchantShopPage } from '../types';
@@ -119,7 +119,7 @@ export function LinksPage() {
                         <Money value={l.amount} />
                       </td>
                       <td>
-                        <Badge kind={l.status}>{t.linkStatus[l.status] ?? l.status}</Badge>
+                        <Badge kind={l.status}>{t.linkStatus[l.status] ?? l.status}</Badge> <TestBadge livemode={l.livemode} />
                       </td>
                     </tr>
                   ))}

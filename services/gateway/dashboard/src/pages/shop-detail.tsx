@@ -5,10 +5,11 @@ import { call, client } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle } from '../components/common';
 import { SecretReveal } from '../components/copy';
 import { ConfirmDialog } from '../components/dialog';
-import { described, Field, placeApiError } from '../components/forms';
+import { described, Field, ModeChoice, placeApiError } from '../components/forms';
 import { formatBps } from '../format';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
+import { useMode, type Mode } from '../mode';
 import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
 import { SHOP_FIELDS, ShopFields, shopBody, type ShopForm } from './shop-form';
 
@@ -212,29 +213,38 @@ function TestWebhook({ shopId }: { shopId: number }) {
   );
 }
 
+/** A shop has one cashier key per mode (test-mode.md); the merchant picks which one to reissue, and sees which it got. */
 function CashierKey({ shopId }: { shopId: number }) {
   const { t } = useI18n();
+  const [mode, setMode] = useState<Mode>(useMode().mode);
   const [confirming, setConfirming] = useState(false);
-  const [key, setKey] = useState<string | null>(null);
+  const [key, setKey] = useState<{ cashier_key: string; mode: Mode } | null>(null);
   const reissue = async () => {
-    const res = await call(client.POST('/api/v1/shops/{id}/cashier-key/reissue', { params: { path: { id: String(shopId) } }, body: {} }));
+    const res = await call(client.POST('/api/v1/shops/{id}/cashier-key/reissue', { params: { path: { id: String(shopId) } }, body: { mode } }));
     setConfirming(false);
-    setKey(res.cashier_key);
+    setKey(res);
   };
   return (
     <section class="card" aria-labelledby="cashier-title">
       <h2 id="cashier-title">{t.cashierKeyTitle}</h2>
       {key ? (
-        <SecretReveal title={t.cashierKey} secrets={[{ id: 'cashier-key', label: t.cashierKey, value: key }]} onDone={() => setKey(null)} />
+        <SecretReveal
+          title={t.cashierKeyOf[key.mode] ?? t.cashierKey}
+          secrets={[{ id: 'cashier-key', label: t.cashierKeyOf[key.mode] ?? t.cashierKey, value: key.cashier_key }]}
+          onDone={() => setKey(null)}
+        />
       ) : (
-        <button type="button" class="danger" onClick={() => setConfirming(true)}>
-          {t.reissueCashierKey}
-        </button>
+        <>
+          <ModeChoice name="cashier-mode" legend={t.cashierKeyMode} value={mode} onChange={setMode} t={t} />
+          <button type="button" class="danger" onClick={() => setConfirming(true)}>
+            {t.reissueCashierKey}
+          </button>
+        </>
       )}
       {confirming && (
         <ConfirmDialog
           title={t.reissueCashierKey}
-          body={t.reissueCashierConfirm}
+          body={t.reissueCashierConfirm[mode] ?? ''}
           confirmLabel={t.reissueYes}
           danger
           onConfirm={reissue}
