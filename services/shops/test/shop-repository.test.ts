@@ -182,6 +182,17 @@ describe('shop repository and use cases', () => {
     await expect(repo.replaceCashierKeys(999_999, `svc_${mode}_${randomUUID()}`)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
+  it('finds nothing for a key stored under the other mode than its prefix names', async () => {
+    const { shop } = await createShop(strict, { merchant_id: merchantId, name: 'Mislabelled' });
+    const key = `svc_test_${randomUUID()}`;
+    await db.query("UPDATE cashier_keys SET revoked_at = now() WHERE shop_id = $1 AND mode = 'live'", [shop.id]);
+    await db.query("INSERT INTO cashier_keys (key_sha256, shop_id, mode) VALUES ($1, $2, 'live')", [
+      createHash('sha256').update(key).digest(),
+      shop.id,
+    ]);
+    await expect(repo.findByCashierKey(key)).resolves.toBeNull();
+  });
+
   it('finds nothing for a key without a cashier key prefix, and refuses to store one', async () => {
     await expect(repo.findByCashierKey(`pk_test_${randomUUID()}`)).resolves.toBeNull();
     const { shop } = await createShop(strict, { merchant_id: merchantId, name: 'Prefix' });
