@@ -56,7 +56,7 @@ export const sampleLink: PaymentLink = {
 
 /** A link created with test credentials: the sandbox provider only, paid with the simulator. */
 const TEST_LINK_ID = 'c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c';
-export const sampleTestLink: PaymentLink = {
+const sampleTestLink: PaymentLink = {
   ...sampleLink,
   id: TEST_LINK_ID,
   order_id: 'test-order-1',
@@ -125,8 +125,6 @@ export const sampleRotatedSecret: RotatedSecret = {
 };
 
 type ReissuedCashierKey = z.infer<typeof reissuedCashierKey>;
-
-export const sampleCashierKey: ReissuedCashierKey = { cashier_key: 'svc_live_4Jq9Zt2LwV8xR1nB6cYp0sHd', mode: 'live' };
 
 export const sampleTestCashierKey: ReissuedCashierKey = { cashier_key: 'svc_test_9Rk2Wm5Qx8Lb3Vn7Jc1Ty6Ps', mode: 'test' };
 
