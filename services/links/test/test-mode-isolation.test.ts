@@ -176,7 +176,7 @@ describe('test mode: each mode sees only its own links', () => {
       const livePage = await list(apiKey(merchant), { limit: 1 });
       expect(livePage.next_cursor).not.toBeNull();
       const fromLiveCursor = await list(testKey(merchant), { cursor: livePage.next_cursor });
-      expect(fromLiveCursor.payment_links.every((l) => l.livemode === false)).toBe(true);
+      expect(fromLiveCursor.payment_links.every((l) => !l.livemode)).toBe(true);
       expect(ids(fromLiveCursor).every((id) => newest('test').includes(id))).toBe(true);
     });
 
