@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Reissue a shop's cashier key
-         * @description A shop has one cashier key per mode: `mode` (default `live`) names which one. The new key is shown once; the old key of that mode stops working at once, the other mode's keeps working.
+         * @description A shop has one cashier key per mode: the body's `mode` (default `live`; not `Pl-Mode`) names which one. The new key is shown once; the old key of that mode stops working at once, the other mode's keeps working.
          */
         post: operations["reissueCashierKey"];
         delete?: never;
@@ -424,7 +424,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key pair
-         * @description `mode` (default `live`) decides the pair: `pk_test_` / `sk_test_` for test mode, whose links are test links. The secret is shown once.
+         * @description The body's `mode` (default `live`; not `Pl-Mode`) decides the pair: `pk_test_` / `sk_test_` for test mode, whose links are test links. The limit counts active keys of both modes together. The secret is shown once.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -3081,7 +3081,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -3195,7 +3195,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -3379,7 +3379,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -3520,7 +3520,7 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -4038,7 +4038,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path: {
@@ -4230,7 +4230,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
@@ -4488,7 +4488,7 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -4634,7 +4634,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
@@ -4859,7 +4859,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path: {
@@ -5032,7 +5032,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path: {
@@ -5254,7 +5254,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
@@ -5492,7 +5492,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path: {
@@ -5721,7 +5721,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
@@ -5965,7 +5965,7 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -6151,7 +6151,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path: {
@@ -6380,7 +6380,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;
@@ -6388,7 +6388,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account's keys, each with its `mode`, without secrets. */
+            /** @description The account's keys of both modes (whatever `Pl-Mode` says), each with its `mode`, without secrets. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6529,7 +6529,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
@@ -6781,7 +6781,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
                 "Idempotency-Key"?: string;
             };
@@ -7053,7 +7053,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path: {
@@ -7284,7 +7284,7 @@ export interface operations {
             };
             header?: {
                 "X-Request-Id"?: string;
-                /** @description The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
                 "Pl-Mode"?: "live" | "test";
             };
             path?: never;

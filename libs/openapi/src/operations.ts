@@ -422,7 +422,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'reissueCashierKey',
     summary: "Reissue a shop's cashier key",
     description:
-      "A shop has one cashier key per mode: `mode` (default `live`) names which one. The new key is shown once; the old key of that mode stops working at once, the other mode's keeps working.",
+      "A shop has one cashier key per mode: the body's `mode` (default `live`; not `Pl-Mode`) names which one. The new key is shown once; the old key of that mode stops working at once, the other mode's keeps working.",
     tag: TAGS.shops,
     auth: 'session',
     pathParams: shopId,
@@ -463,7 +463,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     success: {
       status: 200,
-      description: "The account's keys, each with its `mode`, without secrets.",
+      description: "The account's keys of both modes (whatever `Pl-Mode` says), each with its `mode`, without secrets.",
       schema: apiKeyList,
       example: { api_keys: [s.sampleApiKey, s.sampleTestApiKey] },
     },
@@ -475,7 +475,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'createApiKey',
     summary: 'Create an API key pair',
     description:
-      '`mode` (default `live`) decides the pair: `pk_test_` / `sk_test_` for test mode, whose links are test links. The secret is shown once.',
+      "The body's `mode` (default `live`; not `Pl-Mode`) decides the pair: `pk_test_` / `sk_test_` for test mode, whose links are test links. The limit counts active keys of both modes together. The secret is shown once.",
     tag: TAGS.apiKeys,
     auth: 'session',
     body: { schema: createApiKeyBody, optional: true, example: { label: 'Integration tests', mode: 'test' } },

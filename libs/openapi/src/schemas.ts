@@ -52,7 +52,7 @@ export const webhookTestWebhook = z.object({
  */
 export const sessionModeHeader = mode.default('live').meta({
   description:
-    'The mode to act in: `test` sees and creates only test-mode objects. Absent: `live`. Any other value is 400 `common.err.validation_failed`.',
+    "The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`.",
 });
 
 /**
