@@ -47,7 +47,9 @@ describe('sessions', () => {
     const sameOrigin = { Cookie: `sid=${token}`, Origin: 'http://localhost:8080' };
     const created = await h.request('POST', '/api/v1/payment-links', { headers: sameOrigin, body: { shop_id: 3, amount: '5' } });
     expect(created.status).toBe(201);
-    expect(h.calls.map((c) => c.identity)).toEqual(Array(3).fill({ kind: 'merchant', merchant_id: m.id, auth: 'session', email_confirmed: false }));
+    expect(h.calls.map((c) => c.identity)).toEqual(
+      Array(3).fill({ kind: 'merchant', merchant_id: m.id, auth: 'session', mode: 'live', email_confirmed: false }),
+    );
   });
 
   it('requires shop_id on the session create route', async () => {
@@ -93,7 +95,7 @@ describe('cashier keys', () => {
     expect(res.status).toBe(201);
     expect(h.calls.map((c) => [c.subject, c.identity])).toEqual([
       [subjects.shopsByCashierKey.name, { kind: 'service', service: 'gateway' }],
-      [subjects.linksCreate.name, { kind: 'merchant', merchant_id: m.id, auth: 'cashier', shop_id: 42, email_confirmed: true }],
+      [subjects.linksCreate.name, { kind: 'merchant', merchant_id: m.id, auth: 'cashier', mode: 'live', shop_id: 42, email_confirmed: true }],
     ]);
     expect(h.calls[1]?.payload).toEqual({ amount_kopecks: 9999, order_id: 'A-1', description: null, expires_in_minutes: 1440, return_url: null });
   });

@@ -60,7 +60,7 @@ describe('POST /merchant/v1/payment-links', () => {
       {
         subject: subjects.linksCreate.name,
         payload: { shop_id: 7, amount_kopecks: 1010, order_id: null, description: null, expires_in_minutes: 1440, return_url: null },
-        identity: { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', email_confirmed: true },
+        identity: { kind: 'merchant', merchant_id: merchantId, auth: 'api_key', mode: 'live', email_confirmed: true },
         requestId: 'req-create-1',
       },
     ]);

@@ -61,8 +61,12 @@ describe('/merchant/v1/shops (API keys, read only)', () => {
     expect(one.status).toBe(200);
     expect(one.body).toEqual(shop({ id: 42 }));
     expect(h.calls.map((c) => [c.subject, c.payload, c.identity])).toEqual([
-      [subjects.shopsList.name, { limit: 2, cursor: null }, { kind: 'merchant', merchant_id: m.id, auth: 'api_key', email_confirmed: true }],
-      [subjects.shopsRead.name, { shop_id: 42 }, { kind: 'merchant', merchant_id: m.id, auth: 'api_key', email_confirmed: true }],
+      [
+        subjects.shopsList.name,
+        { limit: 2, cursor: null },
+        { kind: 'merchant', merchant_id: m.id, auth: 'api_key', mode: 'live', email_confirmed: true },
+      ],
+      [subjects.shopsRead.name, { shop_id: 42 }, { kind: 'merchant', merchant_id: m.id, auth: 'api_key', mode: 'live', email_confirmed: true }],
     ]);
   });
 

@@ -32,7 +32,7 @@ const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   ...over,
 });
 
-const sessionIdentity = () => ({ kind: 'merchant', merchant_id: m.id, auth: 'session', email_confirmed: false });
+const sessionIdentity = () => ({ kind: 'merchant', merchant_id: m.id, auth: 'session', mode: 'live', email_confirmed: false });
 
 describe('GET /api/v1/webhook-deliveries', () => {
   it('lists with the filters mapped for the notifier, as the session merchant', async () => {

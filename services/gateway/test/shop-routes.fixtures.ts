@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjects, type MerchantShop, type WebhookDelivery } from '@pl/contracts';
+import { CREDENTIAL_PREFIXES, subjects, type MerchantShop, type Mode, type WebhookDelivery } from '@pl/contracts';
 import type { Harness, Reply } from './harness';
 
 /** A shop as the shops service answers it. */
@@ -79,7 +79,10 @@ export function shopFixtures(harness: () => Harness) {
         standard_webhooks_secret: `whsec_${Buffer.from('whsecret-new').toString('base64')}`,
         previous_valid_until: '2026-11-23T12:00:00+03:00',
       }));
-      h.on(subjects.shopsReissueCashierKey.name, async () => ({ cashier_key: `svc_live_${randomUUID()}` }));
+      h.on(subjects.shopsReissueCashierKey.name, async (p) => {
+        const { mode } = p as { mode: Mode };
+        return { cashier_key: `${CREDENTIAL_PREFIXES.cashierKey[mode]}${randomUUID()}`, mode };
+      });
       h.on(subjects.deliveriesTest.name, async (p) => testDelivery((p as { shop_id: number }).shop_id));
     },
   };

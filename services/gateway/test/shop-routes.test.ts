@@ -24,7 +24,7 @@ describe('GET /api/v1/shops', () => {
     expect(callsTo(subjects.shopsList)).toEqual([
       expect.objectContaining({
         payload: { limit: 20, cursor: null },
-        identity: { kind: 'merchant', merchant_id: m.id, auth: 'session', email_confirmed: false },
+        identity: { kind: 'merchant', merchant_id: m.id, auth: 'session', mode: 'live', email_confirmed: false },
       }),
     ]);
   });
@@ -247,9 +247,21 @@ describe('POST /api/v1/shops/{id}/cashier-key/reissue', () => {
     const m = await signedIn();
     const res = await h.request('POST', '/api/v1/shops/42/cashier-key/reissue', { headers: m.auth, body: {} });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['cashier_key']);
-    expect(res.body.cashier_key).toMatch(/^svc_live_/);
-    expect(callsTo(subjects.shopsReissueCashierKey)[0]?.payload).toEqual({ shop_id: 42 });
+    expect(res.body).toEqual({ cashier_key: expect.stringMatching(/^svc_live_/), mode: 'live' });
+    expect(callsTo(subjects.shopsReissueCashierKey)[0]?.payload).toEqual({ shop_id: 42, mode: 'live' });
+  });
+
+  it("reissues the key of the body's mode, whatever mode the session acts in", async () => {
+    scriptShops();
+    const m = await signedIn();
+    const test = await h.request('POST', '/api/v1/shops/42/cashier-key/reissue', { headers: m.auth, body: { mode: 'test' } });
+    expect(test.body).toEqual({ cashier_key: expect.stringMatching(/^svc_test_/), mode: 'test' });
+    const live = await h.request('POST', '/api/v1/shops/42/cashier-key/reissue', { headers: { ...m.auth, 'Pl-Mode': 'test' }, body: {} });
+    expect(live.body).toEqual({ cashier_key: expect.stringMatching(/^svc_live_/), mode: 'live' });
+    expect(callsTo(subjects.shopsReissueCashierKey).map((c) => c.payload)).toEqual([
+      { shop_id: 42, mode: 'test' },
+      { shop_id: 42, mode: 'live' },
+    ]);
   });
 
   it('answers 400 for a non-empty body and 404 for a bad id', async () => {
