@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { Mode } from '@pl/contracts';
 import { eventually } from '@pl/testing';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
  * Every merchant route × every kind of credential × own or another merchant's resource, each cell with
  * its exact status and error code. A cell that should succeed gets a fresh resource, so cells are independent.
+ * Every credential exists in both modes (test-mode.md): a test credential acts like its live counterpart on
+ * the objects of its own mode, so a cell makes its resource in the credential's mode.
  */
 let sys: TestSystem;
 let receiver: WebhookReceiver;
@@ -43,7 +46,18 @@ type Credential =
   | 'logged-out session'
   | 'cashier key'
   | 'cashier key of my other shop'
-  | 'other merchant cashier key';
+  | 'other merchant cashier key'
+  | 'test api key'
+  | 'other merchant test api key'
+  | 'test session'
+  | 'test session cookie'
+  | 'test session cookie from another site'
+  | 'other merchant test session'
+  | 'test cashier key'
+  | 'test cashier key of my other shop'
+  | 'other merchant test cashier key'
+  | 'mixed pair pk_test_ sk_live_'
+  | 'mixed pair pk_live_ sk_test_';
 
 const CREDENTIALS: Credential[] = [
   'none',
@@ -59,9 +73,38 @@ const CREDENTIALS: Credential[] = [
   'cashier key',
   'cashier key of my other shop',
   'other merchant cashier key',
+  'test api key',
+  'other merchant test api key',
+  'test session',
+  'test session cookie',
+  'test session cookie from another site',
+  'other merchant test session',
+  'test cashier key',
+  'test cashier key of my other shop',
+  'other merchant test cashier key',
+  'mixed pair pk_test_ sk_live_',
+  'mixed pair pk_live_ sk_test_',
 ];
 
+/** The live credential a test one acts like (on its own mode's objects). */
+const LIVE_COUNTERPART: Partial<Record<Credential, Credential>> = {
+  'test api key': 'api key',
+  'other merchant test api key': 'other merchant api key',
+  'test session': 'session',
+  'test session cookie': 'session cookie',
+  'test session cookie from another site': 'session cookie from another site',
+  'other merchant test session': 'other merchant session',
+  'test cashier key': 'cashier key',
+  'test cashier key of my other shop': 'cashier key of my other shop',
+  'other merchant test cashier key': 'other merchant cashier key',
+};
+const modeOf = (c: Credential): Mode => (LIVE_COUNTERPART[c] ? 'test' : 'live');
+const TEST_MODE = { 'Pl-Mode': 'test' };
+
 function headersFor(credential: Credential, family: 'merchant' | 'api'): Record<string, string> {
+  const live = LIVE_COUNTERPART[credential];
+  // A session picks test mode with the header; a test key is of test mode by itself.
+  if (live?.includes('session')) return { ...headersFor(live, family), ...TEST_MODE };
   switch (credential) {
     case 'none':
       return {};
@@ -93,26 +136,49 @@ function headersFor(credential: Credential, family: 'merchant' | 'api'): Record<
       return { Authorization: `Bearer ${me.otherShop.cashierKey}` };
     case 'other merchant cashier key':
       return { Authorization: `Bearer ${them.shop.cashierKey}` };
+    case 'test api key':
+      return me.merchant.testKeys;
+    case 'other merchant test api key':
+      return them.merchant.testKeys;
+    case 'test cashier key':
+      return { Authorization: `Bearer ${me.shop.testCashierKey}` };
+    case 'test cashier key of my other shop':
+      return { Authorization: `Bearer ${me.otherShop.testCashierKey}` };
+    case 'other merchant test cashier key':
+      return { Authorization: `Bearer ${them.shop.testCashierKey}` };
+    case 'mixed pair pk_test_ sk_live_':
+      return { 'X-API-Key': me.merchant.testApiKey, 'X-API-Secret': me.merchant.apiSecret };
+    case 'mixed pair pk_live_ sk_test_':
+      return { 'X-API-Key': me.merchant.apiKey, 'X-API-Secret': me.merchant.testApiSecret };
+    default:
+      throw new Error(`no headers for ${credential}`);
   }
 }
 
-const createLink = async (owner: 'me' | 'them'): Promise<string> => {
+const keysOf = (owner: 'me' | 'them', mode: Mode): Record<string, string> => {
+  const m = (owner === 'me' ? me : them).merchant;
+  return mode === 'live' ? m.keys : m.testKeys;
+};
+
+const createLink = async (owner: 'me' | 'them', mode: Mode = 'live'): Promise<string> => {
   const o = owner === 'me' ? me : them;
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: o.shop.id, amount: 5 }, { headers: o.merchant.keys });
+  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: o.shop.id, amount: 5 }, { headers: keysOf(owner, mode) });
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
 
-const paidLinkDelivery = async (owner: 'me' | 'them'): Promise<{ linkId: string; deliveryId: string }> => {
-  const o = owner === 'me' ? me : them;
-  const linkId = await createLink(owner);
-  expect((await sys.providerCallback(sandboxPaymentId(linkId), 'paid')).status).toBe(200);
+/** A paid link of `owner` in `mode` (a live one paid by its provider, a test one by the simulator) and its delivery. */
+const paidLinkDelivery = async (owner: 'me' | 'them', mode: Mode = 'live'): Promise<{ linkId: string; deliveryId: string }> => {
+  const linkId = await createLink(owner, mode);
+  const paid =
+    mode === 'live' ? await sys.providerCallback(sandboxPaymentId(linkId), 'paid') : await sys.http.post(`/p/${linkId}/simulate`, { status: 'paid' });
+  expect(paid.status).toBe(200);
   await receiver.nthFor(linkId, 1);
   // The receiver is answered before the notifier records the attempt: read the log until the delivery is listed.
   let deliveryId: string | undefined;
   await eventually(
     async () => {
-      const list = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: o.merchant.keys });
+      const list = await sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: keysOf(owner, mode) });
       deliveryId = list.body.deliveries?.[0]?.id;
       return deliveryId !== undefined;
     },
@@ -150,13 +216,16 @@ const revokeKey = async (owner: 'me' | 'them', id: string): Promise<void> => {
  */
 const changePassword = async (c: Credential) => {
   const body = (current: string) => ({ current_password: current, new_password: `new-${randomBytes(8).toString('hex')}` });
-  if (c === 'session' || c === 'session cookie' || c === 'session cookie from another site') {
+  const live = LIVE_COUNTERPART[c] ?? c;
+  if (live === 'session' || live === 'session cookie' || live === 'session cookie from another site') {
     const fresh = await sys.merchant();
     const token = await sys.login(fresh);
-    const headers: Record<string, string> =
-      c === 'session'
+    const headers: Record<string, string> = {
+      ...(live === 'session'
         ? { Authorization: `Bearer ${token}` }
-        : { Cookie: `sid=${token}`, Origin: c === 'session cookie' ? DASHBOARD_ORIGIN : 'https://evil.example' };
+        : { Cookie: `sid=${token}`, Origin: live === 'session cookie' ? DASHBOARD_ORIGIN : 'https://evil.example' }),
+      ...(modeOf(c) === 'test' ? TEST_MODE : {}),
+    };
     return sys.http.post('/api/v1/auth/password', body(fresh.password), { headers });
   }
   return sys.http.post('/api/v1/auth/password', body(me.merchant.password), { headers: headersFor(c, 'api') });
@@ -222,17 +291,18 @@ const ROWS: Row[] = [
   },
   {
     route: '4 POST /merchant/v1/payment-links/{my link}/cancel',
-    call: async (c) => sys.http.post(`/merchant/v1/payment-links/${await createLink('me')}/cancel`, {}, { headers: headersFor(c, 'merchant') }),
+    call: async (c) =>
+      sys.http.post(`/merchant/v1/payment-links/${await createLink('me', modeOf(c))}/cancel`, {}, { headers: headersFor(c, 'merchant') }),
     expected: apiKeyOnly(OK(200), E403),
   },
   {
     route: '5 POST /api/v1/payment-links/{my link}/cancel',
-    call: async (c) => sys.http.post(`/api/v1/payment-links/${await createLink('me')}/cancel`, {}, { headers: headersFor(c, 'api') }),
+    call: async (c) => sys.http.post(`/api/v1/payment-links/${await createLink('me', modeOf(c))}/cancel`, {}, { headers: headersFor(c, 'api') }),
     expected: sessionChange(OK(200), E403),
   },
   {
     route: '6 GET /merchant/v1/payment-links/{my link}',
-    call: async (c) => sys.http.get(`/merchant/v1/payment-links/${await createLink('me')}`, { headers: headersFor(c, 'merchant') }),
+    call: async (c) => sys.http.get(`/merchant/v1/payment-links/${await createLink('me', modeOf(c))}`, { headers: headersFor(c, 'merchant') }),
     expected: apiKeyOnly(OK(200), E403),
   },
   {
@@ -248,7 +318,7 @@ const ROWS: Row[] = [
   {
     route: 'GET /merchant/v1/webhook-deliveries?payment_link_id={my paid link}',
     call: async (c) => {
-      const { linkId } = await paidLinkDelivery('me');
+      const { linkId } = await paidLinkDelivery('me', modeOf(c));
       return sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: headersFor(c, 'merchant') });
     },
     expected: apiKeyOnly(OK(200), E403),
@@ -256,14 +326,14 @@ const ROWS: Row[] = [
   {
     route: 'POST /merchant/v1/webhook-deliveries/{my delivery}/resend',
     call: async (c) => {
-      const { deliveryId } = await paidLinkDelivery('me');
+      const { deliveryId } = await paidLinkDelivery('me', modeOf(c));
       return sys.http.post(`/merchant/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: headersFor(c, 'merchant') });
     },
     expected: apiKeyOnly(OK(202), E403),
   },
   {
     route: 'GET /api/v1/payment-links/{my link}',
-    call: async (c) => sys.http.get(`/api/v1/payment-links/${await createLink('me')}`, { headers: headersFor(c, 'api') }),
+    call: async (c) => sys.http.get(`/api/v1/payment-links/${await createLink('me', modeOf(c))}`, { headers: headersFor(c, 'api') }),
     expected: sessionRead(OK(200), E403),
   },
   {
@@ -320,7 +390,7 @@ const ROWS: Row[] = [
   {
     route: 'GET /api/v1/webhook-deliveries?payment_link_id={my paid link}',
     call: async (c) => {
-      const { linkId } = await paidLinkDelivery('me');
+      const { linkId } = await paidLinkDelivery('me', modeOf(c));
       return sys.http.get(`/api/v1/webhook-deliveries?payment_link_id=${linkId}`, { headers: headersFor(c, 'api') });
     },
     expected: sessionRead(OK(200), E403),
@@ -328,7 +398,7 @@ const ROWS: Row[] = [
   {
     route: 'POST /api/v1/webhook-deliveries/{my delivery}/resend',
     call: async (c) => {
-      const { deliveryId } = await paidLinkDelivery('me');
+      const { deliveryId } = await paidLinkDelivery('me', modeOf(c));
       return sys.http.post(`/api/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: headersFor(c, 'api') });
     },
     expected: sessionChange(OK(202), E403),
@@ -358,7 +428,7 @@ const ROWS: Row[] = [
     route: 'POST /api/v1/api-keys',
     call: async (c) => {
       const res = await sys.http.post('/api/v1/api-keys', { label: 'matrix' }, { headers: headersFor(c, 'api') });
-      if (res.status === 201) await revokeKey(c === 'other merchant session' ? 'them' : 'me', res.body.id);
+      if (res.status === 201) await revokeKey((LIVE_COUNTERPART[c] ?? c) === 'other merchant session' ? 'them' : 'me', res.body.id);
       return res;
     },
     expected: sessionChange(OK(201), OK(201)),
@@ -386,10 +456,13 @@ const ROWS: Row[] = [
   },
 ];
 
-describe.each(ROWS)('$route', ({ call, expected }) => {
+/** A pair of two modes is no pair at all; a test credential is answered as its live counterpart is. */
+const expectedOf = (row: Row, c: Credential): Outcome => (c.startsWith('mixed pair') ? E401 : row.expected(LIVE_COUNTERPART[c] ?? c));
+
+describe.each(ROWS)('$route', (row) => {
   it.each(CREDENTIALS)('with %s', async (credential) => {
-    const res = await call(credential);
-    const [status, code] = expected(credential);
+    const res = await row.call(credential);
+    const [status, code] = expectedOf(row, credential);
     expect({ credential, status: res.status, code: res.body?.error?.code ?? null }).toEqual({ credential, status, code });
   });
 });
@@ -438,6 +511,90 @@ describe("another merchant's resources with my own valid credentials", () => {
     // Their key is as it was: neither revoked nor expiring.
     const theirKeys = await sys.http.get('/api/v1/api-keys', { headers: bearerOf('them') });
     expect(theirKeys.body.api_keys.find((k: { id: string }) => k.id === theirKey)).toMatchObject({ revoked_at: null, expires_at: null });
+  });
+});
+
+describe("the other mode's resources with my own valid credentials", () => {
+  it('answers 404 not_found on every route that names a link or delivery of the other mode, and changes nothing', async () => {
+    const myLive = await createLink('me', 'live');
+    const myTest = await createLink('me', 'test');
+    const liveDelivery = await paidLinkDelivery('me', 'live');
+    const testDelivery = await paidLinkDelivery('me', 'test');
+    const liveSession = bearerOf('me');
+    const testSession = { ...bearerOf('me'), ...TEST_MODE };
+    const cells: [string, Promise<{ status: number; body: { error?: { code: string } } }>][] = [
+      ['GET /merchant link, live pair', sys.http.get(`/merchant/v1/payment-links/${myTest}`, { headers: me.merchant.keys })],
+      ['GET /merchant link, test pair', sys.http.get(`/merchant/v1/payment-links/${myLive}`, { headers: me.merchant.testKeys })],
+      ['cancel /merchant link, live pair', sys.http.post(`/merchant/v1/payment-links/${myTest}/cancel`, {}, { headers: me.merchant.keys })],
+      ['cancel /merchant link, test pair', sys.http.post(`/merchant/v1/payment-links/${myLive}/cancel`, {}, { headers: me.merchant.testKeys })],
+      ['GET /api link, live session', sys.http.get(`/api/v1/payment-links/${myTest}`, { headers: liveSession })],
+      ['GET /api link, test session', sys.http.get(`/api/v1/payment-links/${myLive}`, { headers: testSession })],
+      ['cancel /api link, live session', sys.http.post(`/api/v1/payment-links/${myTest}/cancel`, {}, { headers: liveSession })],
+      ['cancel /api link, test session', sys.http.post(`/api/v1/payment-links/${myLive}/cancel`, {}, { headers: testSession })],
+      [
+        'resend /merchant, live pair',
+        sys.http.post(`/merchant/v1/webhook-deliveries/${testDelivery.deliveryId}/resend`, {}, { headers: me.merchant.keys }),
+      ],
+      [
+        'resend /merchant, test pair',
+        sys.http.post(`/merchant/v1/webhook-deliveries/${liveDelivery.deliveryId}/resend`, {}, { headers: me.merchant.testKeys }),
+      ],
+      ['resend /api, live session', sys.http.post(`/api/v1/webhook-deliveries/${testDelivery.deliveryId}/resend`, {}, { headers: liveSession })],
+      ['resend /api, test session', sys.http.post(`/api/v1/webhook-deliveries/${liveDelivery.deliveryId}/resend`, {}, { headers: testSession })],
+    ];
+    for (const [cell, call] of cells) {
+      const res = await call;
+      expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 404, code: 'common.err.not_found' });
+    }
+    // The other mode's link lists no deliveries, rather than being refused (as an unknown link does).
+    const lists: [string, Record<string, string>, string][] = [
+      ['/merchant/v1/webhook-deliveries', me.merchant.keys, testDelivery.linkId],
+      ['/merchant/v1/webhook-deliveries', me.merchant.testKeys, liveDelivery.linkId],
+      ['/api/v1/webhook-deliveries', liveSession, testDelivery.linkId],
+      ['/api/v1/webhook-deliveries', testSession, liveDelivery.linkId],
+    ];
+    for (const [path, headers, linkId] of lists) {
+      const res = await sys.http.get(`${path}?payment_link_id=${linkId}`, { headers });
+      expect({ path, status: res.status, deliveries: res.body.deliveries }).toEqual({ path, status: 200, deliveries: [] });
+    }
+    expect((await sys.http.get(`/merchant/v1/payment-links/${myLive}`, { headers: me.merchant.keys })).body.status).toBe('pending');
+    expect((await sys.http.get(`/merchant/v1/payment-links/${myTest}`, { headers: me.merchant.testKeys })).body.status).toBe('pending');
+    expect(receiver.hitsFor(testDelivery.linkId)).toHaveLength(1);
+    expect(receiver.hitsFor(liveDelivery.linkId)).toHaveLength(1);
+  });
+
+  it("answers 403 to my test credentials on another merchant's test resources, as live credentials get on live ones", async () => {
+    const theirLink = await createLink('them', 'test');
+    const { deliveryId, linkId: theirPaidLink } = await paidLinkDelivery('them', 'test');
+    const testSession = { ...bearerOf('me'), ...TEST_MODE };
+    const cells = [
+      sys.http.post('/merchant/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: me.merchant.testKeys }),
+      sys.http.post('/api/v1/payment-links', { shop_id: them.shop.id, amount: 1 }, { headers: testSession }),
+      sys.http.post(
+        '/api/v1/payment-links',
+        { shop_id: them.shop.id, amount: 1 },
+        { headers: { Authorization: `Bearer ${me.shop.testCashierKey}` } },
+      ),
+      sys.http.post(`/merchant/v1/payment-links/${theirLink}/cancel`, {}, { headers: me.merchant.testKeys }),
+      sys.http.post(`/api/v1/payment-links/${theirLink}/cancel`, {}, { headers: testSession }),
+      sys.http.get(`/merchant/v1/payment-links/${theirLink}`, { headers: me.merchant.testKeys }),
+      sys.http.get(`/api/v1/payment-links/${theirLink}`, { headers: testSession }),
+      sys.http.get(`/merchant/v1/webhook-deliveries?payment_link_id=${theirPaidLink}`, { headers: me.merchant.testKeys }),
+      sys.http.get(`/api/v1/webhook-deliveries?payment_link_id=${theirPaidLink}`, { headers: testSession }),
+      sys.http.post(`/merchant/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: me.merchant.testKeys }),
+      sys.http.post(`/api/v1/webhook-deliveries/${deliveryId}/resend`, {}, { headers: testSession }),
+      sys.http.get(`/merchant/v1/shops/${them.shop.id}`, { headers: me.merchant.testKeys }),
+      sys.http.get(`/api/v1/shops/${them.shop.id}`, { headers: testSession }),
+      sys.http.get(`/api/v1/webhook-deliveries?shop_id=${them.shop.id}`, { headers: testSession }),
+      sys.http.post(`/api/v1/shops/${them.shop.id}/webhook-test`, {}, { headers: testSession }),
+    ];
+    for (const res of await Promise.all(cells)) {
+      expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 403, code: 'common.err.forbidden' });
+    }
+    const list = await sys.http.get('/merchant/v1/payment-links?limit=100', { headers: me.merchant.testKeys });
+    expect(list.body.payment_links.map((l: { id: string }) => l.id)).not.toContain(theirLink);
+    expect((await sys.http.get(`/merchant/v1/payment-links/${theirLink}`, { headers: them.merchant.testKeys })).body.status).toBe('pending');
+    expect(receiver.hitsFor(theirPaidLink)).toHaveLength(1);
   });
 });
 
