@@ -7,6 +7,7 @@ import { instrumentDeliveries } from '../src/data/delivery-metrics';
 import { DeliveryRepository } from '../src/data/delivery.repository';
 import { migrateNotifier, NOTIFIER_SCHEMA } from '../src/data/migrate';
 import type { AttemptResult, AttemptVerdict, ClaimedDelivery, DeliveryQueue } from '../src/domain/delivery';
+import { samples } from './metrics';
 
 const log = createLogger('test', 'silent');
 let database: TestDatabase;
@@ -22,10 +23,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** The value of the series of `name` labelled `mode` in an exposition text (the registry adds `app`). */
+/** The value of the one series of `name` labelled `mode`; undefined when there is none. */
 const sample = (text: string, name: string, mode: Mode): number | undefined => {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`mode="${mode}"`));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+  const found = samples(text, name, { mode });
+  expect(found.length).toBeLessThanOrEqual(1);
+  return found[0];
 };
 
 test('webhook_queue_oldest_due_age_seconds is, per mode, how long the longest-due pending delivery has waited, 0 when none is due', async () => {
