@@ -172,11 +172,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const merchant: TestSystem['merchant'] = async ({ emailConfirmed = true } = {}) => {
     const email = `m-${randomBytes(6).toString('hex')}@example.com`;
     const password = `pw-${randomBytes(8).toString('hex')}`;
-    // TEST-MODE-PLACEHOLDER: optional until createMerchant issues the test pair.
-    const created: { merchant: { id: string }; apiKey: string; apiSecret: string; testApiKey?: string; testApiSecret?: string } =
-      await accounts.createMerchant({ email, password, emailConfirmed });
-    const testApiKey = created.testApiKey ?? '';
-    const testApiSecret = created.testApiSecret ?? '';
+    const created = await accounts.createMerchant({ email, password, emailConfirmed });
+    const { testApiKey, testApiSecret } = created;
     return {
       id: created.merchant.id,
       email,
