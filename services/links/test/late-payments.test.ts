@@ -118,6 +118,7 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect(warnedAbout(link.id)).toEqual([
         expect.objectContaining({
           link_id: link.id,
+          mode: 'live',
           link_status: state,
           component: 'late-payments',
           msg: expect.stringMatching(/^late payment recorded/),

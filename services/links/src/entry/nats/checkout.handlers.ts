@@ -6,7 +6,7 @@ import type { LinkDeps } from '../../domain/ports';
 import { getPublicLink, selectMethod, type BuyerLink } from '../../domain/select-method';
 import { settlePayment } from '../../domain/settle-payment';
 import { simulatePayment } from '../../domain/simulate-payment';
-import { inLinkSpan } from './link-span';
+import { inLinkMode } from './link-span';
 
 const modeOfLink = (link: { livemode: boolean }) => modeOfLivemode(link.livemode);
 
@@ -14,17 +14,16 @@ const modeOfLink = (link: { livemode: boolean }) => modeOfLivemode(link.livemode
 export function registerCheckoutHandlers(server: BusServer, deps: LinkDeps, publicBaseUrl: string): void {
   const buyerView = ({ link, shopName }: BuyerLink) => toBuyerLinkView(link, shopName, publicBaseUrl);
   server.handle(subjects.linksPublicGet, ({ id }, ctx) =>
-    inLinkSpan('payment_link.public_get', ctx, async () => buyerView(await getPublicLink(deps, ctx.identity, id)), modeOfLink),
+    inLinkMode(ctx, async () => buyerView(await getPublicLink(deps, ctx.identity, id)), modeOfLink),
   );
   server.handle(subjects.linksSelect, (command, ctx) =>
-    inLinkSpan('payment_link.select', ctx, async () => buyerView(await selectMethod(deps, ctx.identity, command)), modeOfLink),
+    inLinkMode(ctx, async () => buyerView(await selectMethod(deps, ctx.identity, command)), modeOfLink),
   );
   server.handle(subjects.linksSettle, (command, ctx) =>
-    inLinkSpan('payment_link.settle', ctx, async () => toPaymentLink(await settlePayment(deps, ctx.identity, command), publicBaseUrl), modeOfLink),
+    inLinkMode(ctx, async () => toPaymentLink(await settlePayment(deps, ctx.identity, command), publicBaseUrl), modeOfLink),
   );
   server.handle(subjects.linksSimulate, (command, ctx) =>
-    inLinkSpan(
-      'payment_link.simulate',
+    inLinkMode(
       ctx,
       async () => {
         const settled = await simulatePayment(deps, ctx.identity, command);

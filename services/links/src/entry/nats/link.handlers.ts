@@ -7,7 +7,7 @@ import type { LinkAnswer } from '../../domain/idempotency';
 import { toPaymentLink, toPaymentLinkPage } from '../../domain/link-view';
 import { listLinks } from '../../domain/list-links';
 import type { LinkDeps } from '../../domain/ports';
-import { inLinkSpan } from './link-span';
+import { inLinkMode } from './link-span';
 
 const modeOfLink = (link: PaymentLink) => modeOfLivemode(link.livemode);
 const modeOfReply = (reply: { link: PaymentLink }) => modeOfLink(reply.link);
@@ -15,23 +15,17 @@ const modeOfReply = (reply: { link: PaymentLink }) => modeOfLink(reply.link);
 /** The links subjects: the bus has already verified the identity token and parsed the payload. */
 export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBaseUrl: string): void {
   const view = (link: Parameters<typeof toPaymentLink>[0]) => toPaymentLink(link, publicBaseUrl);
-  server.handle(subjects.linksCreate, (command, ctx) =>
-    inLinkSpan('payment_link.create', ctx, async () => view(await createLink(deps, ctx.identity, command)), modeOfLink),
-  );
-  server.handle(subjects.linksGet, ({ id }, ctx) =>
-    inLinkSpan('payment_link.get', ctx, async () => view(await getLink(deps, ctx.identity, id)), modeOfLink),
-  );
+  server.handle(subjects.linksCreate, (command, ctx) => inLinkMode(ctx, async () => view(await createLink(deps, ctx.identity, command)), modeOfLink));
+  server.handle(subjects.linksGet, ({ id }, ctx) => inLinkMode(ctx, async () => view(await getLink(deps, ctx.identity, id)), modeOfLink));
   server.handle(subjects.linksList, (command, ctx) =>
-    inLinkSpan('payment_link.list', ctx, async () => toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl)),
+    inLinkMode(ctx, async () => toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl)),
   );
-  server.handle(subjects.linksCancel, ({ id }, ctx) =>
-    inLinkSpan('payment_link.cancel', ctx, async () => view(await cancelLink(deps, ctx.identity, id)), modeOfLink),
-  );
+  server.handle(subjects.linksCancel, ({ id }, ctx) => inLinkMode(ctx, async () => view(await cancelLink(deps, ctx.identity, id)), modeOfLink));
   const reply = ({ link, replayed }: LinkAnswer) => ({ link: view(link), replayed });
   server.handle(subjects.linksCreateOnce, (command, ctx) =>
-    inLinkSpan('payment_link.create', ctx, async () => reply(await createLinkOnce(deps, ctx.identity, command)), modeOfReply),
+    inLinkMode(ctx, async () => reply(await createLinkOnce(deps, ctx.identity, command)), modeOfReply),
   );
   server.handle(subjects.linksCancelOnce, (command, ctx) =>
-    inLinkSpan('payment_link.cancel', ctx, async () => reply(await cancelLinkOnce(deps, ctx.identity, command)), modeOfReply),
+    inLinkMode(ctx, async () => reply(await cancelLinkOnce(deps, ctx.identity, command)), modeOfReply),
   );
 }
