@@ -184,7 +184,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
     standard_webhooks_secret: toStandardWebhooksSecret(heavy(WEBHOOK_SECRET_MAX)),
     previous_valid_until: formatMoscow(latest),
   }),
-  shopsReissueCashierKey: () => ({ cashier_key: `${CASHIER_KEY_PREFIX}${'A'.repeat(43)}` }),
+  shopsReissueCashierKey: () => ({ cashier_key: `${CASHIER_KEY_PREFIX}${'A'.repeat(43)}`, mode: 'test' }),
   deliveriesList: () => ({
     deliveries: times(LIST_LIMIT_MAX, fullDelivery).map(toWebhookDelivery),
     has_more: true,
