@@ -1,3 +1,4 @@
+import { subjects } from '@pl/contracts';
 import { startHarness, type Harness } from './harness';
 
 jest.setTimeout(30_000);
@@ -29,5 +30,19 @@ describe('API key pairs remembered by the gateway', () => {
     expect((await h.request('GET', '/merchant/v1/payment-links', { headers: a.keys })).status).toBe(200);
     const crossed = { 'X-API-Key': b.keys['X-API-Key'], 'X-API-Secret': a.keys['X-API-Secret'] };
     expect((await h.request('GET', '/merchant/v1/payment-links', { headers: crossed })).status).toBe(401);
+  });
+
+  it("never answers one mode's key with the other mode's remembered pair", async () => {
+    const m = await h.merchant();
+    h.reset();
+    const list = (headers: Record<string, string>) => h.request('GET', '/merchant/v1/payment-links', { headers });
+    // Both pairs remembered: each is its own entry, under its own public key.
+    expect((await list(m.keys)).status).toBe(200);
+    expect((await list(m.testKeys)).status).toBe(200);
+    const testSecretOnLiveKey = { 'X-API-Key': m.keys['X-API-Key'], 'X-API-Secret': `sk_live_${m.testKeys['X-API-Secret'].slice(8)}` };
+    expect((await list(testSecretOnLiveKey)).status).toBe(401);
+    const liveSecretOnTestKey = { 'X-API-Key': m.testKeys['X-API-Key'], 'X-API-Secret': `sk_test_${m.keys['X-API-Secret'].slice(8)}` };
+    expect((await list(liveSecretOnTestKey)).status).toBe(401);
+    expect(h.calls.filter((c) => c.subject === subjects.linksList.name).map((c) => (c.identity as { mode: string }).mode)).toEqual(['live', 'test']);
   });
 });

@@ -172,7 +172,12 @@ describe('rate limits', () => {
   let limited: Harness;
   beforeAll(async () => {
     limited = await startHarness({
-      env: { RATE_LIMIT_API_KEY_PER_MINUTE: '2', RATE_LIMIT_CASHIER_PER_MINUTE: '2', RATE_LIMIT_SESSION_PER_MINUTE: '2' },
+      env: {
+        RATE_LIMIT_API_KEY_PER_MINUTE: '2',
+        RATE_LIMIT_CASHIER_PER_MINUTE: '2',
+        RATE_LIMIT_SESSION_PER_MINUTE: '2',
+        RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '2',
+      },
     });
   });
   afterAll(() => limited?.stop());
@@ -198,5 +203,14 @@ describe('rate limits', () => {
       limited.request('GET', '/api/v1/payment-links', { headers: { ...bearer(login.body.session_token as string), ...mode } });
     expect(await spend(3, dashboard({ 'Pl-Mode': 'test' }))).toEqual([200, 200, 429]);
     expect(await spend(3, dashboard({}))).toEqual([200, 200, 429]);
+  });
+
+  it('refuse a pair of mixed modes before any look-up: it spends none of the failed-authentication budget', async () => {
+    const merchant = await limited.merchant();
+    const mixed = { 'X-API-Key': merchant.keys['X-API-Key'], 'X-API-Secret': merchant.testKeys['X-API-Secret'] };
+    const get = (headers: Record<string, string>) => () => limited.request('GET', '/merchant/v1/payment-links', { headers });
+    expect(await spend(4, get(mixed))).toEqual([401, 401, 401, 401]);
+    // A well-formed wrong pair is looked up, and counted.
+    expect(await spend(3, get({ ...merchant.testKeys, 'X-API-Secret': 'sk_test_wrong' }))).toEqual([401, 401, 429]);
   });
 });

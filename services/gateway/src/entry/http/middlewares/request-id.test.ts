@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
+import { setIdentity } from '../context';
 import { chooseRequestId, isValidRequestId, requestId } from './request-id';
 
 describe('request id', () => {
@@ -71,6 +72,38 @@ describe('request id', () => {
       expect(res.status).toBe(204);
       await new Promise((resolve) => setImmediate(resolve));
       expect(lines).toEqual([expect.objectContaining({ msg: 'request', method: 'POST', path: '/api/v1/auth/login', status: 204 })]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 10_000);
+
+  it('logs the mode the request acted in, none when it was not authenticated', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const app = express()
+      .use(requestId(log))
+      .get('/test', (_req, res) => {
+        setIdentity(res, {
+          kind: 'merchant',
+          merchant_id: '7d0f5a6e-3b1c-4c39-9a57-0d5e4f1b2c3a',
+          auth: 'api_key',
+          mode: 'test',
+          email_confirmed: true,
+        });
+        res.status(204).end();
+      })
+      .get('/anonymous', (_req, res) => void res.status(204).end());
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await fetch(`${base}/test`);
+      await fetch(`${base}/anonymous`);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines.map((l) => [l.path, l.mode])).toEqual([
+        ['/test', 'test'],
+        ['/anonymous', 'none'],
+      ]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
