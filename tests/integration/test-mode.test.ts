@@ -104,7 +104,13 @@ describe('credentials decide the mode', () => {
     ['pk_live_ with sk_test_', () => ({ 'X-API-Key': merchant.apiKey, 'X-API-Secret': merchant.testApiSecret })],
   ])('refuses a pair whose halves are of different modes (%s) with 401, on reads and creates', async (_name, keys) => {
     const before = await linkRows(merchant.id);
-    expectError(await sys.http.get('/merchant/v1/payment-links', { headers: keys() }), 401, 'common.err.unauthorized');
+    const mixed = await sys.http.get('/merchant/v1/payment-links', { headers: keys() });
+    expectError(mixed, 401, 'common.err.unauthorized');
+    // The same answer as any bad pair: nothing tells a caller that both halves were valid on their own.
+    const wrongSecret = await sys.http.get('/merchant/v1/payment-links', {
+      headers: { 'X-API-Key': merchant.testApiKey, 'X-API-Secret': `sk_test_${'0'.repeat(merchant.testApiSecret.length - 8)}` },
+    });
+    expect(mixed.body.error.message).toBe(wrongSecret.body.error.message);
     expectError(
       await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: keys() }),
       401,
@@ -166,6 +172,32 @@ describe('credentials decide the mode', () => {
       expect(await linkRows(merchant.id)).toBe(before);
     },
   );
+});
+
+it('authenticates before it reads Pl-Mode: a bad or mismatched header with a bad credential is 401', async () => {
+  const { merchant, shop } = await sys.merchantWithShop();
+  const cells: [string, Promise<ApiResponse>][] = [
+    ['no session, bad value', sys.http.get('/api/v1/payment-links', { headers: { 'Pl-Mode': 'sandbox' } })],
+    ['unknown session, test', sys.http.get('/api/v1/payment-links', { headers: { ...bearer('0'.repeat(43)), ...TEST } })],
+    [
+      'wrong test secret, live',
+      sys.http.get('/merchant/v1/payment-links', {
+        headers: { 'X-API-Key': merchant.testApiKey, 'X-API-Secret': `${merchant.testApiSecret.slice(0, -2)}xx`, 'Pl-Mode': 'live' },
+      }),
+    ],
+    [
+      'unknown test cashier key, live',
+      sys.http.post(
+        '/api/v1/merchant/payments',
+        { amount: 1 },
+        { headers: { ...bearer(`${shop.testCashierKey.slice(0, -2)}xx`), 'Pl-Mode': 'live' } },
+      ),
+    ],
+  ];
+  for (const [cell, call] of cells) {
+    const res = await call;
+    expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 401, code: 'common.err.unauthorized' });
+  }
 });
 
 describe('two separate worlds: links', () => {
@@ -407,6 +439,22 @@ describe('shops are shared by both modes', () => {
     });
     expect(patched.status).toBe(200);
     expect((await sys.http.get(`/api/v1/shops/${a.id}`, { headers: bearer(session) })).body.name).toBe('Renamed in test mode');
+  });
+
+  it("sends a shop's webhook.test in the caller's mode, to the address both modes share", async () => {
+    const merchant = await sys.merchant();
+    const shop = await signedShop(merchant);
+    const session = await sys.login(merchant);
+    for (const [headers, livemode] of [
+      [bearer(session), true],
+      [{ ...bearer(session), ...TEST }, false],
+    ] as const) {
+      const sent = await sys.http.post(`/api/v1/shops/${shop.id}/webhook-test`, {}, { headers });
+      expect([sent.status, sent.body.livemode]).toEqual([202, livemode]);
+      const hit = await receiver.waitFor((h) => h.headers['x-webhook-id'] === sent.body.webhook_id);
+      expect(hit.json).toMatchObject({ event: 'webhook.test', livemode, data: { shop_id: shop.id } });
+      expect(hit.headers['x-webhook-signature']).toBe(createHmac('sha256', WEBHOOK_SECRET).update(hit.body).digest('hex'));
+    }
   });
 
   it('signs test webhooks with the secret a rotation made in live mode', async () => {
