@@ -5,7 +5,17 @@ import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
-import { contextFromTraceparent, Counter, DURATION_BUCKETS, Histogram, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
+import {
+  contextFromTraceparent,
+  Counter,
+  DURATION_BUCKETS,
+  Histogram,
+  inSpan,
+  MODE_ATTRIBUTE,
+  SpanKind,
+  SpanStatusCode,
+  type Registry,
+} from '@pl/telemetry';
 import type { AttemptContext, AttemptResult, WebhookSender } from '../domain/delivery';
 import { parseRetryAfter } from '../domain/retry-schedule';
 // Shared with the shops service, which applies the same rule at registration (the lead may move it to a lib).
@@ -143,7 +153,7 @@ export class HttpWebhookSender implements WebhookSender {
     const attributes = {
       'webhook.id': headers['webhook-id'] ?? '',
       'webhook.attempt': Number(headers['X-Webhook-Attempt'] ?? 0),
-      'pl.mode': mode,
+      [MODE_ATTRIBUTE]: mode,
     };
     const result = await inSpan('webhook send', { kind: SpanKind.INTERNAL, parent, attributes }, async (span) => {
       const r = await context.with(suppressTracing(context.active()), () => this.attempt(url, headers, body));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventSubscriber, ReceivedEvent } from '@pl/bus';
-import { paymentSucceededEvent, type PaymentSucceededEvent } from '@pl/contracts';
-import { contextFrom, contextOf, injectTraceContext, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
+import { modeOfLivemode, paymentSucceededEvent, type PaymentSucceededEvent } from '@pl/contracts';
+import { contextFrom, contextOf, injectTraceContext, MODE_ATTRIBUTE, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
 import type { Logger } from 'pino';
 import { acceptPaymentEvents, type EventInbox, type FreshDeliverySlots, type ReceivedPaymentEvent } from '../../domain/payment-event';
 
@@ -28,7 +28,9 @@ function paymentEventsHandler(
       const received: ReceivedPaymentEvent[] = [];
       for (const { message, span } of traced) {
         const event = parse(message, log);
-        if (event) received.push({ event, traceparent: traceparentOf(span) });
+        if (!event) continue;
+        span.setAttribute(MODE_ATTRIBUTE, modeOfLivemode(event.livemode));
+        received.push({ event, traceparent: traceparentOf(span) });
       }
       const { stored, due } = await acceptPaymentEvents(inbox, received, randomUUID, slots);
       log.debug({ partition: messages[0]?.partition, messages: messages.length, stored, due }, 'payment events taken in');
