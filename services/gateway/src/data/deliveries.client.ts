@@ -1,7 +1,10 @@
 import type { BusClient } from '@pl/bus';
 import { subjects, type ListDeliveriesCommand, type MerchantIdentity, type WebhookDelivery, type WebhookDeliveryList } from '@pl/contracts';
 
-/** The notifier's delivery log, asked on behalf of a merchant (the notifier checks ownership). */
+/**
+ * The notifier's delivery log, asked on behalf of a merchant: the notifier checks ownership and keeps to the
+ * identity's mode (the other mode's deliveries are not found and not listed), so nothing here names a mode.
+ */
 export class DeliveriesClient {
   constructor(private readonly bus: BusClient) {}
 
