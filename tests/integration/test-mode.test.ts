@@ -200,6 +200,60 @@ it('authenticates before it reads Pl-Mode: a bad or mismatched header with a bad
   }
 });
 
+describe('credentials of each mode from the session API', () => {
+  it('creates, lists and reissues API keys of either mode; each pair creates links of its own mode', async () => {
+    const merchant = await sys.merchant();
+    const shop = await signedShop(merchant);
+    const session = bearer(await sys.login(merchant));
+    const test = await sys.http.post('/api/v1/api-keys', { label: 'ci', mode: 'test' }, { headers: session });
+    expect(test.status).toBe(201);
+    expect(test.body).toMatchObject({ mode: 'test', public_key: expect.stringMatching(/^pk_test_/), api_secret: expect.stringMatching(/^sk_test_/) });
+    const live = await sys.http.post('/api/v1/api-keys', { label: 'prod' }, { headers: session });
+    expect(live.body).toMatchObject({ mode: 'live', public_key: expect.stringMatching(/^pk_live_/), api_secret: expect.stringMatching(/^sk_live_/) });
+    expectError(await sys.http.post('/api/v1/api-keys', { mode: 'sandbox' }, { headers: session }), 400, 'common.err.validation_failed');
+
+    const pair = (k: { public_key: string; api_secret: string }): Headers => ({ 'X-API-Key': k.public_key, 'X-API-Secret': k.api_secret });
+    expect((await create(pair(test.body), shop)).livemode).toBe(false);
+    expect((await create(pair(live.body), shop)).livemode).toBe(true);
+    const listed = await sys.http.get('/api/v1/api-keys', { headers: session });
+    const modes = Object.fromEntries(listed.body.api_keys.map((k: { id: string; mode: string }) => [k.id, k.mode]));
+    expect(modes).toMatchObject({ [test.body.id]: 'test', [live.body.id]: 'live' });
+
+    const reissued = await sys.http.post(`/api/v1/api-keys/${test.body.id}/reissue`, { grace_minutes: 0 }, { headers: session });
+    expect(reissued.status).toBe(201);
+    expect(reissued.body).toMatchObject({
+      mode: 'test',
+      public_key: expect.stringMatching(/^pk_test_/),
+      api_secret: expect.stringMatching(/^sk_test_/),
+    });
+    expect((await create(pair(reissued.body), shop)).livemode).toBe(false);
+    expectError(await sys.http.get('/merchant/v1/payment-links', { headers: pair(test.body) }), 401, 'common.err.unauthorized');
+  });
+
+  it("reissues one mode's cashier key and leaves the other mode's working", async () => {
+    const merchant = await sys.merchant();
+    const shop = await signedShop(merchant);
+    const session = bearer(await sys.login(merchant));
+    const pay = (key: string) => sys.http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: bearer(key) });
+    const reissued = await sys.http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, { mode: 'test' }, { headers: session });
+    expect(reissued.status).toBe(200);
+    expect(reissued.body).toEqual({ cashier_key: expect.stringMatching(/^svc_test_/), mode: 'test' });
+    expect((await pay(reissued.body.cashier_key)).body).toMatchObject({ livemode: false, shop_id: shop.id });
+    expectError(await pay(shop.testCashierKey), 401, 'common.err.unauthorized');
+    expect((await pay(shop.cashierKey)).body).toMatchObject({ livemode: true, shop_id: shop.id });
+
+    const live = await sys.http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, {}, { headers: session });
+    expect(live.body).toEqual({ cashier_key: expect.stringMatching(/^svc_live_/), mode: 'live' });
+    expectError(await pay(shop.cashierKey), 401, 'common.err.unauthorized');
+    expect((await pay(reissued.body.cashier_key)).status).toBe(201);
+    expectError(
+      await sys.http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, { mode: 'Test' }, { headers: session }),
+      400,
+      'common.err.validation_failed',
+    );
+  });
+});
+
 describe('two separate worlds: links', () => {
   let merchant: TestMerchant;
   let shopA: TestShop;
@@ -515,9 +569,12 @@ describe('approval and test links', () => {
       await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: merchant.keys }),
     ];
     for (const res of refused) expectError(res, 422, 'shop.err.not_approved');
-    // A blocked or rejected shop's cashier keys may be refused already at authentication; never a link.
-    const byCashier = await sys.http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: bearer(shop.testCashierKey) });
-    expect([401, 422]).toContain(byCashier.status);
+    expectError(
+      await sys.http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: bearer(shop.testCashierKey) }),
+      422,
+      'shop.err.not_approved',
+    );
+    expectError(await sys.http.post('/api/v1/merchant/payments', { amount: 1 }, { headers: bearer(shop.cashierKey) }), 422, 'shop.err.not_approved');
     expect(await linkRows(merchant.id)).toBe(before);
   });
 });
