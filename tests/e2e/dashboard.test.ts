@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { createClient } from '@pl/client';
 import { documented } from '../support/openapi-validator';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
@@ -193,6 +193,12 @@ const createLinkByApi = async (body: { description?: string } = {}): Promise<str
   expect(response.status).toBe(201);
   return data!.id;
 };
+
+/** The answer to the links page's list call; `mode` says which `Pl-Mode` the call carried (none: live). */
+const linksListIn =
+  (mode: 'live' | 'test') =>
+  (r: Response): boolean =>
+    new URL(r.url()).pathname === '/api/v1/payment-links' && r.request().method() === 'GET' && (r.request().headers()['pl-mode'] ?? 'live') === mode;
 
 /** The flows the issue asks for, in both languages at both widths, found by the dashboard's own words for that language. */
 describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px', ({ lang, locale, size }) => {
@@ -398,8 +404,9 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
       .getByRole('dialog')
       .getByRole('button', { name: t('reissueYes') })
       .click();
-    const cashier = await page.getByRole('textbox', { name: t('cashierKey') }).inputValue();
-    expect(cashier.length).toBeGreaterThan(10);
+    // Live mode: the live key, named so.
+    const cashier = await page.getByRole('textbox', { name: t('cashierKeyOf', 'live'), exact: true }).inputValue();
+    expect(cashier).toMatch(/^svc_live_/);
     expect(cashier).not.toBe(own.cashierKey);
     await check(page, 'flow-shop-cashier-key-en');
   });
@@ -471,6 +478,132 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     }
     expect(status).toBe(401);
     await check(page, 'flow-api-key-revoked-en');
+  });
+
+  it('test mode: the switch shows the banner and is remembered; a test API key is pk_test_; a link made in test mode is listed in test mode only', async () => {
+    // A merchant of its own, so its lists hold only what this test makes; its shop awaits approval, which a test link
+    // does not need (test-mode.md) and a live one does.
+    const { merchant: m, shop: own } = await sys.merchantWithShop({ status: 'pending' });
+    const page = await tab({ locale, ...size });
+    await signIn(page, lang, m);
+    const toggle = page.getByRole('switch', { name: t('testModeSwitch') });
+    const banner = page.getByTestId('test-banner');
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    expect(await banner.count()).toBe(0);
+    const testList = page.waitForResponse(linksListIn('test'));
+    await toggle.click();
+    // The page reloads its data in the new mode, and the focus stays on the switch.
+    await testList;
+    expect(await banner.innerText()).toBe(`${t('testModeBanner')} ${t('testModeBannerMore')}`);
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    expect(await page.evaluate<string | null>("document.activeElement.getAttribute('role')")).toBe('switch');
+    await page.getByText(t('linksEmpty')).waitFor();
+    await check(page, 'flow-test-mode-en');
+
+    // An API key of test mode: the form starts on the dashboard's mode, the pair is pk_test_ / sk_test_ and works.
+    await page.getByRole('link', { name: t('navApiKeys') }).click();
+    await h1(page)
+      .filter({ hasText: t('apiKeysTitle') })
+      .waitFor();
+    expect(await page.getByRole('radio', { name: t('modes', 'test') }).isChecked()).toBe(true);
+    const label = `Sandbox ${lang} ${size.width}`;
+    await page.getByLabel(t('label')).fill(label);
+    await page.getByRole('button', { name: t('create'), exact: true }).click();
+    const reveal = page.getByTestId('secret-reveal');
+    await reveal.waitFor();
+    const pair = {
+      'X-API-Key': await reveal.getByRole('textbox', { name: t('publicKey') }).inputValue(),
+      'X-API-Secret': await reveal.getByRole('textbox', { name: t('apiSecret') }).inputValue(),
+    };
+    expect(pair['X-API-Key']).toMatch(/^pk_test_/);
+    expect(pair['X-API-Secret']).toMatch(/^sk_test_/);
+    expect(await shopsStatusWith(pair)).toBe(200);
+    await reveal.getByRole('button', { name: t('done') }).click();
+    const keyRows = page.getByTestId('keys-table').locator('tbody tr');
+    expect(await keyRows.filter({ hasText: label }).innerText()).toContain(t('modes', 'test'));
+    // The account's own live pair is listed beside it, as live.
+    expect(await keyRows.filter({ hasText: m.apiKey }).innerText()).toContain(t('modes', 'live'));
+    await check(page, 'flow-api-key-test-en');
+
+    // A link made from the dashboard in test mode, for the shop awaiting approval: a test link for the API too.
+    await page.getByRole('link', { name: t('navLinks'), exact: true }).click();
+    await page.getByRole('link', { name: t('newLink') }).click();
+    await h1(page)
+      .filter({ hasText: t('createLinkTitle') })
+      .waitFor();
+    const orderId = `test-${lang}-${size.width}-${Date.now()}`;
+    await page.getByLabel(`${t('amount')}, ₽`).fill('1234.50');
+    await page.getByLabel(t('orderId')).fill(orderId);
+    await page.getByRole('button', { name: t('create'), exact: true }).click();
+    await page.getByTestId('created-link').waitFor();
+    expect(await h1(page).innerText()).toContain(t('testBadge'));
+    const id = (await page.getByRole('textbox', { name: t('checkoutUrl') }).inputValue()).replace(/^.*\/p\//, '');
+    const asTest = await merchantApi({ apiKey: m.testApiKey, apiSecret: m.testApiSecret }).GET('/merchant/v1/payment-links/{id}', {
+      params: { path: { id } },
+    });
+    expect(asTest.data).toMatchObject({ order_id: orderId, livemode: false });
+    const asLive = await merchantApi(m).GET('/merchant/v1/payment-links/{id}', { params: { path: { id } } });
+    expect(asLive.response.status).toBe(404);
+    await check(page, 'flow-link-test-en');
+
+    // The test list holds it, with its badge.
+    await page.getByRole('link', { name: t('navLinks'), exact: true }).click();
+    const row = page.getByTestId('links-table').locator('tbody tr', { hasText: orderId });
+    await row.waitFor();
+    expect(await row.innerText()).toContain(t('testBadge'));
+    await check(page, 'flow-links-test-en');
+    await row.getByRole('link').click();
+    await h1(page)
+      .filter({ hasText: t('testBadge') })
+      .waitFor();
+    expect(await page.getByTestId('link-fields').innerText()).toContain(`${t('field', 'livemode')}\n${t('modes', 'test')}`);
+    await check(page, 'flow-link-detail-test-en');
+
+    // The shop's cashier key: the reissue starts on the dashboard's mode and says which mode's key it shows.
+    await open(page, `/dashboard/shops/${own.id}`);
+    await h1(page).filter({ hasText: 'Test shop' }).waitFor();
+    expect(await page.getByRole('radio', { name: t('modes', 'test') }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: t('reissueCashierKey') }).click();
+    const confirm = page.getByRole('dialog');
+    expect(await confirm.innerText()).toContain(t('reissueCashierConfirm', 'test'));
+    await confirm.getByRole('button', { name: t('reissueYes') }).click();
+    const cashier = page.getByRole('textbox', { name: t('cashierKeyOf', 'test'), exact: true });
+    expect(await cashier.inputValue()).toMatch(/^svc_test_/);
+    await check(page, 'flow-shop-cashier-key-test-en');
+    await page.getByRole('button', { name: t('done') }).click();
+    await page.getByRole('link', { name: t('navLinks'), exact: true }).click();
+    await row.waitFor();
+
+    // The choice outlives a reload.
+    const reloaded = page.waitForResponse(linksListIn('test'));
+    await page.reload();
+    await reloaded;
+    await row.waitFor();
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    expect(await banner.innerText()).toContain(t('testModeBanner'));
+
+    // Back to live: the list is asked again without the header, and the test link is not in it.
+    const liveList = page.waitForResponse(linksListIn('live'));
+    await toggle.click();
+    await liveList;
+    await page.getByText(t('linksEmpty')).waitFor();
+    expect(await banner.count()).toBe(0);
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    // In live mode the pending shop takes no link, and the test link's page is not found.
+    await page.getByRole('link', { name: t('newLink') }).click();
+    await page.getByText(t('noApprovedShop')).waitFor();
+    await open(page, `/dashboard/links/${id}`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: t('errors', 'common.err.not_found') })
+      .waitFor();
+    await page.reload();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: t('errors', 'common.err.not_found') })
+      .waitFor();
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    expect(await banner.count()).toBe(0);
   });
 
   it('account: a wrong current password is shown beside its field, the audit events list the changes, sign out ends the session', async () => {
@@ -627,6 +760,15 @@ describe('the merchant dashboard at /dashboard', () => {
         await page.locator('.loading').first().waitFor({ state: 'detached' });
         await inspect(page, `${name}-${lang}-${size.width}`);
       }
+      // Test mode: the switch and the banner fit the header at either width.
+      await open(page, '/dashboard/links');
+      await page.getByTestId('links-table').waitFor();
+      await page.getByRole('switch').click();
+      await page.getByTestId('test-banner').waitFor();
+      await page.locator('.loading').first().waitFor({ state: 'detached' });
+      await inspect(page, `links-test-${lang}-${size.width}`);
+      await page.getByRole('switch').click();
+      await page.getByTestId('test-banner').waitFor({ state: 'detached' });
       // Keyboard alone: the skip link comes first and lands on the content.
       await open(page, '/dashboard/links');
       await h1(page).waitFor();

@@ -206,12 +206,14 @@ function Shell({ me }: { me: MeView }) {
               </li>
             </ul>
           </nav>
-          <ModeSwitch />
-          <LanguageSwitch />
+          <div class="head-controls">
+            <ModeSwitch />
+            <LanguageSwitch />
+          </div>
         </div>
         {mode === 'test' && (
           <p class="test-banner" data-testid="test-banner">
-            {t.testModeBanner}
+            <strong>{t.testModeBanner}</strong> {t.testModeBannerMore}
           </p>
         )}
       </header>

@@ -16,8 +16,8 @@ const en = {
   switchLanguage: 'Русский',
   switchLanguageLabel: 'Переключить на русский',
   testModeSwitch: 'Test mode',
-  testModeBanner:
-    'Test mode: no real money moves. Links, payments and webhooks here are test ones; shops and their settings are shared with live mode.',
+  testModeBanner: 'Test mode: no real money moves.',
+  testModeBannerMore: 'Links, payments and webhooks here are test ones; shops and their settings are shared with live mode.',
   mode: 'Mode',
   modes: { live: 'Live', test: 'Test' } as Record<string, string>,
   testBadge: 'Test',
@@ -267,8 +267,8 @@ const ru: Messages = {
   switchLanguage: 'English',
   switchLanguageLabel: 'Switch to English',
   testModeSwitch: 'Тестовый режим',
-  testModeBanner:
-    'Тестовый режим: реальные деньги не списываются. Ссылки, платежи и вебхуки здесь тестовые; магазины и их настройки общие с боевым режимом.',
+  testModeBanner: 'Тестовый режим: реальные деньги не списываются.',
+  testModeBannerMore: 'Ссылки, платежи и вебхуки здесь тестовые; магазины и их настройки общие с боевым режимом.',
   mode: 'Режим',
   modes: { live: 'Боевой', test: 'Тестовый' },
   testBadge: 'Тест',
