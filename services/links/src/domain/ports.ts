@@ -14,13 +14,18 @@ export interface LinkScope {
   mode: Mode;
 }
 
+declare const ownMode: unique symbol;
+
 /**
  * The mode of a call that reaches a link by its id, its payment or its due time rather than as a merchant: a buyer,
  * a provider's callback, the simulator, the sweeper. It acts in the link's own mode, whichever that is, and says
- * so by naming this, since every store call must name a mode.
+ * so by naming {@link LINKS_OWN_MODE}, since every store call must name a mode.
  */
-export const LINKS_OWN_MODE = Object.freeze({ linksOwnMode: true } as const);
-export type LinksOwnMode = typeof LINKS_OWN_MODE;
+export interface LinksOwnMode {
+  readonly [ownMode]: true;
+}
+// Branded, so no object literal passes for it: only this one value says "the link's own mode".
+export const LINKS_OWN_MODE = Object.freeze({}) as LinksOwnMode;
 export const isLinksOwnMode = (reach: object): reach is LinksOwnMode => reach === LINKS_OWN_MODE;
 
 /** The mode a read of one link is confined to: a merchant's (its scope's, or just the mode), or the link's own. */
