@@ -124,6 +124,7 @@ let database: TestDatabase;
 let services: ServiceProcess[] = [];
 let http: HttpClient;
 let keys: Record<string, string>;
+let testKeys: Record<string, string>;
 let shopId: number;
 
 beforeAll(async () => {
@@ -172,6 +173,7 @@ beforeAll(async () => {
       emailConfirmed: true,
     });
     keys = { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret };
+    testKeys = { 'X-API-Key': created.testApiKey, 'X-API-Secret': created.testApiSecret };
     const shop = await new ShopRepository(shopsDb, SecretBox.fromBase64(DEV_WEBHOOK_SECRET_KEY)).createShop({
       merchant_id: created.merchant.id,
       name: 'Traced shop',
@@ -247,6 +249,7 @@ describe('tracing across the services', () => {
     expect(res.status).toBe(201);
 
     const root = await gatewaySpanOf(requestId);
+    expect(root.attributes['pl.mode']).toBe('live');
     const inTrace = (s: ReceivedSpan): boolean => s.traceId === root.traceId;
     const shopsServer = await otlp.waitFor((s) => inTrace(s) && s.service === 'shops' && s.kind === KIND.SERVER);
     const linksServer = await otlp.waitFor((s) => inTrace(s) && s.service === 'links' && s.kind === KIND.SERVER);
@@ -260,6 +263,30 @@ describe('tracing across the services', () => {
     // The official instrumentations' spans join the same trace: the links service's Postgres queries.
     const isPostgres = (s: ReceivedSpan): boolean => s.attributes['db.system.name'] === 'postgresql' || s.attributes['db.system'] === 'postgresql';
     await otlp.waitFor((s) => inTrace(s) && s.service === 'links' && s.kind === KIND.CLIENT && isPostgres(s));
+  });
+
+  it('tells test traffic from live on every hop: the request, the links service and the webhook send carry pl.mode', async () => {
+    const requestId = `trace-test-mode-${randomUUID()}`;
+    const created = await http.post(
+      '/merchant/v1/payment-links',
+      { shop_id: shopId, amount: '300.00', order_id: `order-${randomUUID()}` },
+      { headers: { ...testKeys, 'X-Request-Id': requestId } },
+    );
+    expect({ status: created.status, livemode: created.body.livemode }).toEqual({ status: 201, livemode: false });
+    const root = await gatewaySpanOf(requestId);
+    expect(root.attributes['pl.mode']).toBe('test');
+    const linksServer = await otlp.waitFor((s) => s.traceId === root.traceId && s.service === 'links' && s.kind === KIND.SERVER);
+    expect(linksServer.attributes['pl.mode']).toBe('test');
+
+    const linkId = created.body.id as string;
+    const simulated = await http.post(`/p/${linkId}/simulate`, { status: 'paid' });
+    expect(simulated.status).toBe(200);
+    const hit = await webhooks.nthFor(linkId, 1);
+    expect(hit.json).toMatchObject({ event: 'payment.succeeded', livemode: false });
+    const send = await otlp.waitFor(
+      (s) => s.service === 'notifier' && s.name === 'webhook send' && s.attributes['webhook.id'] === hit.headers['webhook-id'],
+    );
+    expect(send.attributes['pl.mode']).toBe('test');
   });
 
   it('follows a payment from the provider callback through the outbox, Kafka and the notifier to the webhook request', async () => {
@@ -296,6 +323,7 @@ describe('tracing across the services', () => {
     // The delivery's own span records the answer; the request is sent untraced, so nothing hangs under it.
     expect(send.attributes['http.response.status_code']).toBe(200);
     expect(send.attributes['webhook.outcome']).toBe('succeeded');
+    expect(send.attributes['pl.mode']).toBe('live');
     expect(otlp.spans.filter((s) => s.parentSpanId === send.spanId)).toEqual([]);
 
     // Log lines carry the trace: the gateway's access line of the callback names the same trace id.
@@ -319,8 +347,21 @@ describe('metrics on the ops ports', () => {
     for (const text of [gateway, links, shops, notifier]) expect(text).toContain('process_cpu_user_seconds_total');
     // Route templates, never raw paths with ids.
     expect(
-      metricSum(gateway, 'http_server_request_duration_seconds_count', { method: 'POST', route: '/merchant/v1/payment-links', status: '201' }),
+      metricSum(gateway, 'http_server_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/merchant/v1/payment-links',
+        status: '201',
+        mode: 'live',
+      }),
     ).toBeGreaterThan(0);
+    expect(
+      metricSum(gateway, 'http_server_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/merchant/v1/payment-links',
+        status: '201',
+        mode: 'test',
+      }),
+    ).toBe(1);
     expect(metricSum(gateway, 'http_server_request_duration_seconds_count', { route: '/callbacks/v1/:provider', status: '200' })).toBe(1);
     expect(metricSum(gateway, 'nats_client_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
     expect(metricSum(links, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
@@ -328,9 +369,11 @@ describe('metrics on the ops ports', () => {
     expect(metricSum(links, 'outbox_backlog_rows', {})).toBe(0);
     expect(metricSum(links, 'outbox_oldest_age_seconds', {})).toBe(0);
     expect(metricSum(shops, 'nats_server_request_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-    expect(metricSum(notifier, 'webhook_attempts_total', { outcome: 'succeeded' })).toBe(1);
+    // One payment of each mode above: the mode label tells them apart.
+    expect(metricSum(notifier, 'webhook_attempts_total', { outcome: 'succeeded', mode: 'live' })).toBe(1);
+    expect(metricSum(notifier, 'webhook_attempts_total', { outcome: 'succeeded', mode: 'test' })).toBe(1);
     expect(metricSum(notifier, 'webhook_queue_depth', { state: 'due' })).toBe(0);
-    expect(metricSum(notifier, 'kafka_consumer_messages_total', { outcome: 'ok' })).toBe(1);
+    expect(metricSum(notifier, 'kafka_consumer_messages_total', { outcome: 'ok' })).toBe(2);
     expect(metricSum(notifier, 'kafka_consumer_lag', {})).toBe(0);
   });
 });

@@ -170,6 +170,18 @@ it("limits the checkout's method selection per client IP", async () => {
   expect((await select('198.51.100.2')).status).toBe(200);
 });
 
+it("counts the test checkout's simulator against the same per-IP budget as selection, refusing before the link moves", async () => {
+  const { merchant: m, shop: s } = await sys.merchantWithShop();
+  const link = await sys.http.post('/merchant/v1/payment-links', { shop_id: s.id, amount: '10.00' }, { headers: m.testKeys });
+  expect(link.status).toBe(201);
+  const ip = '198.51.100.7';
+  expect(await spend(3, () => sys.http.post(`/p/${link.body.id}/select`, { method: 'sbp' }, { headers: from(ip) }))).toEqual([200, 200, 200]);
+  const limited = await sys.http.post(`/p/${link.body.id}/simulate`, { status: 'paid' }, { headers: from(ip) });
+  expectError(limited, 429, 'common.err.rate_limited');
+  expect((await sys.http.get(`/merchant/v1/payment-links/${link.body.id}`, { headers: m.testKeys })).body.status).toBe('pending');
+  expect((await sys.http.post(`/p/${link.body.id}/simulate`, { status: 'paid' }, { headers: from('198.51.100.8') })).status).toBe(200);
+});
+
 it('limits login attempts per client IP', async () => {
   const tight = await startSystem({ env: { RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '2' } });
   try {
