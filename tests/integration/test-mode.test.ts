@@ -43,6 +43,9 @@ const create = async (keys: Headers, shop: TestShop, extra: Record<string, unkno
   expect(res.status).toBe(201);
   return res.body;
 };
+/** Every cell answered before any is judged, so a failing cell leaves no request in flight to disturb the next test. */
+const allAnswered = (cells: [string, Promise<ApiResponse>][]): Promise<[string, ApiResponse][]> =>
+  Promise.all(cells.map(async ([cell, call]): Promise<[string, ApiResponse]> => [cell, await call]));
 const simulate = (id: string, status: unknown): Promise<ApiResponse> => sys.http.post(`/p/${id}/simulate`, { status });
 const linkRows = async (merchantId: string): Promise<number> =>
   Number((await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.payment_links WHERE merchant_id = $1', [merchantId]))[0]?.n);
@@ -88,8 +91,9 @@ describe('credentials decide the mode', () => {
         true,
       ],
     ];
-    for (const [credential, call, livemode] of cells) {
-      const res = await call;
+    const answers = await Promise.all(cells.map(([, call]) => call));
+    for (const [i, [credential, , livemode]] of cells.entries()) {
+      const res = answers[i]!;
       expect({ credential, status: res.status, livemode: res.body?.livemode, shop_id: res.body?.shop_id }).toEqual({
         credential,
         status: 201,
@@ -140,8 +144,7 @@ describe('credentials decide the mode', () => {
         sys.http.post('/api/v1/payment-links', { amount: 1 }, { headers: { ...bearer(shop.testCashierKey), 'Pl-Mode': 'live' } }),
       ],
     ];
-    for (const [cell, call] of cells) {
-      const res = await call;
+    for (const [cell, res] of await allAnswered(cells)) {
       expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 400, code: 'common.err.validation_failed' });
     }
     expect(await linkRows(merchant.id)).toBe(before);
@@ -194,8 +197,7 @@ it('authenticates before it reads Pl-Mode: a bad or mismatched header with a bad
       ),
     ],
   ];
-  for (const [cell, call] of cells) {
-    const res = await call;
+  for (const [cell, res] of await allAnswered(cells)) {
     expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 401, code: 'common.err.unauthorized' });
   }
 });
@@ -310,8 +312,7 @@ describe('two separate worlds: links', () => {
       ['session Pl-Mode test, live link', sys.http.get(`/api/v1/payment-links/${live[0]}`, { headers: sessionTest() })],
       ['live pair, canceled test link', sys.http.get(`/merchant/v1/payment-links/${test[2]}`, { headers: merchant.keys })],
     ];
-    for (const [cell, call] of cells) {
-      const res = await call;
+    for (const [cell, res] of await allAnswered(cells)) {
       expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 404, code: 'common.err.not_found' });
     }
   });
@@ -325,8 +326,7 @@ describe('two separate worlds: links', () => {
       // A link the other mode already canceled is not a 409 either: it does not exist here.
       ['test pair, canceled live link', sys.http.post(`/merchant/v1/payment-links/${live[2]}/cancel`, {}, { headers: merchant.testKeys })],
     ];
-    for (const [cell, call] of cells) {
-      const res = await call;
+    for (const [cell, res] of await allAnswered(cells)) {
       expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 404, code: 'common.err.not_found' });
     }
     await stillPending();
@@ -839,8 +839,7 @@ describe('two separate worlds: the delivery log', () => {
         sys.http.post(`/api/v1/webhook-deliveries/${l.delivery}/resend`, {}, { headers: { ...bearer(session), ...TEST } }),
       ],
     ];
-    for (const [cell, call] of cells) {
-      const res = await call;
+    for (const [cell, res] of await allAnswered(cells)) {
       expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 404, code: 'common.err.not_found' });
     }
     // A resend in the right mode goes out after those: had any of them gone out, it would have arrived first.

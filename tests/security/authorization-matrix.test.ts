@@ -542,8 +542,10 @@ describe("the other mode's resources with my own valid credentials", () => {
       ['resend /api, live session', sys.http.post(`/api/v1/webhook-deliveries/${testDelivery.deliveryId}/resend`, {}, { headers: liveSession })],
       ['resend /api, test session', sys.http.post(`/api/v1/webhook-deliveries/${liveDelivery.deliveryId}/resend`, {}, { headers: testSession })],
     ];
-    for (const [cell, call] of cells) {
-      const res = await call;
+    // Every cell answered before any is judged: a failing one leaves no request in flight.
+    const answers = await Promise.all(cells.map(([, call]) => call));
+    for (const [i, [cell]] of cells.entries()) {
+      const res = answers[i]!;
       expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 404, code: 'common.err.not_found' });
     }
     // The other mode's link lists no deliveries, rather than being refused (as an unknown link does).
