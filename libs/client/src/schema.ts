@@ -1351,7 +1351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `shop.err.not_approved`: Creating a link for a shop that is not approved (pending, rejected or blocked). */
+            /** @description - `shop.err.not_approved`: Creating a link for a shop that is not approved: in live mode a pending, rejected or blocked shop; in test mode a rejected or blocked one. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2824,7 +2824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `shop.err.not_approved`: Creating a link for a shop that is not approved (pending, rejected or blocked). */
+            /** @description - `shop.err.not_approved`: Creating a link for a shop that is not approved: in live mode a pending, rejected or blocked shop; in test mode a rejected or blocked one. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3958,7 +3958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `shop.err.not_approved`: Creating a link for a shop that is not approved (pending, rejected or blocked). */
+            /** @description - `shop.err.not_approved`: Creating a link for a shop that is not approved: in live mode a pending, rejected or blocked shop; in test mode a rejected or blocked one. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -53,7 +53,10 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     when: 'Canceling a link, or choosing how to pay one, that is already paid, expired, canceled or failed.',
   },
-  'shop.err.not_approved': { kind: 'unprocessable', when: 'Creating a link for a shop that is not approved (pending, rejected or blocked).' },
+  'shop.err.not_approved': {
+    kind: 'unprocessable',
+    when: 'Creating a link for a shop that is not approved: in live mode a pending, rejected or blocked shop; in test mode a rejected or blocked one.',
+  },
   'shop.err.no_webhook_url': { kind: 'unprocessable', when: 'Sending a test webhook for a shop that has no webhook address.' },
   'account.err.email_not_confirmed': {
     kind: 'forbidden',
