@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { moscowDate, pageQueryFields, uuid } from './fields';
+import { EVENT_TYPES, eventType } from './events';
 
 export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 
@@ -26,7 +27,7 @@ export const webhookDelivery = z.object({
   /** Null for a `webhook.test` delivery, which belongs to no link. */
   payment_link_id: uuid.nullable(),
   shop_id: z.number().int().min(1),
-  event: z.enum(['payment.succeeded', 'webhook.test']),
+  event: z.enum([...EVENT_TYPES, 'webhook.test']),
   status: deliveryStatus,
   /** The newest {@link DELIVERY_ATTEMPTS_SHOWN} attempts of every series, oldest first. */
   attempts: z.array(deliveryAttempt).max(DELIVERY_ATTEMPTS_SHOWN),
@@ -63,5 +64,7 @@ export const webhookTarget = z.object({
   secret: z.string().nullable(),
   /** The secret before the latest rotation while its overlap lasts: every webhook then carries both signatures. */
   previous_secret: z.string().nullable(),
+  /** The event types the shop is sent; every event is recorded for the events API whatever this says. */
+  webhook_events: z.array(eventType),
 });
 export type WebhookTarget = z.infer<typeof webhookTarget>;

@@ -10,6 +10,8 @@ export * from './identity';
 export * from './subjects';
 export * from './idempotency';
 export * from './events';
+export * from './refunds';
+export * from './ledger';
 export * from './checkout';
 export * from './deliveries';
 export * from './moscow-time';

@@ -17,6 +17,8 @@ export const paymentLink = z.object({
   merchant_credit: moneyText,
   platform_revenue: moneyText,
   status: linkStatus,
+  /** The sum of the link's succeeded refunds (money-after-payment.md, 3); a refunded link stays `paid`. */
+  amount_refunded: moneyText,
   gateway_provider: z.string().nullable(),
   gateway_payment_id: z.string().nullable(),
   to_currency: z.string().nullable(),

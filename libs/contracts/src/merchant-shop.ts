@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, shopStatus, bps } from './fields';
 import { identifierText } from './text';
 import { mode } from './mode';
+import { eventType } from './events';
+
+/** A shop's event subscription: known types, each at most once (money-after-payment.md, 1). */
+export const webhookEvents = z
+  .array(eventType)
+  .max(32)
+  .refine((types) => new Set(types).size === types.length, { message: 'must not repeat an event type' });
 
 /** A shop's name: 1..100 code points (merchant-dashboard.md). */
 export const SHOP_NAME_MAX_LENGTH = 100;
@@ -24,6 +31,7 @@ export const merchantShop = z.object({
   sbp_bps: bps,
   webhook_url: z.string().nullable(),
   webhook_secret_set: z.boolean(),
+  webhook_events: z.array(eventType),
   previous_secret_valid_until: moscowDate.nullable(),
   created_at: moscowDate,
   updated_at: moscowDate,
@@ -49,6 +57,7 @@ export const updateShopBody = z.strictObject({
   name: shopName.optional(),
   webhook_url: webhookUrlText.nullable().optional(),
   fee_payer: feePayer.optional(),
+  webhook_events: webhookEvents.optional(),
 });
 export type UpdateShopBody = z.output<typeof updateShopBody>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bps, feePayer, positiveId, shopStatus, uuid } from './fields';
+import { eventType } from './events';
 
 /** A shop as other services see it: no webhook secret, no cashier keys. */
 export const shopView = z.object({
@@ -11,5 +12,7 @@ export const shopView = z.object({
   crypto_bps: bps,
   sbp_bps: bps,
   webhook_url: z.string().nullable(),
+  /** The event types sent to `webhook_url` (money-after-payment.md, 1). */
+  webhook_events: z.array(eventType),
 });
 export type ShopView = z.infer<typeof shopView>;

@@ -30,6 +30,9 @@ import {
   updateShopCommand,
 } from './merchant-shop';
 import { deliveryStatus } from './deliveries';
+import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } from './events';
+import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
+import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -165,5 +168,19 @@ export const subjects = {
   shopsReissueCashierKey: subject('shops.reissue_cashier_key', reissueCashierKeyCommand, reissuedCashierKey),
   /** A `webhook.test` delivery to the shop's webhook address, through the durable delivery path (202). */
   deliveriesTest: subject('notifier.deliveries.test', shopIdCommand, webhookDelivery),
+  /** Refunds (money-after-payment.md, 3): the links service owns them with the link and the ledger. */
+  refundsCreate: subject('links.refunds.create', createRefundCommand, idempotentRefundReply),
+  refundsGet: subject('links.refunds.get', refundIdCommand, refund),
+  refundsList: subject('links.refunds.list', listRefundsCommand, refundPage),
+  /** A provider's callback (service identity), the operator's `refund:settle` (service identity). */
+  refundsSettle: subject('links.refunds.settle', settleRefundCommand, refund),
+  /** The test-mode simulator, a merchant's own test refund only (a live one is not_found). */
+  refundsSimulate: subject('links.refunds.simulate', z.strictObject({ id: uuid, status: z.enum(['succeeded', 'failed']) }), refund),
+  /** The shop's balance and statement, in the caller's mode. */
+  balanceGet: subject('links.balance.get', balanceCommand, balance),
+  balanceTransactionsList: subject('links.balance_transactions.list', listBalanceTransactionsCommand, balanceTransactionPage),
+  /** Every event of the caller's shops in its mode, newest first, kept 30 days. */
+  eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
+  eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
 } as const;

@@ -53,6 +53,21 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     when: 'Canceling a link, or choosing how to pay one, that is already paid, expired, canceled or failed.',
   },
+  'payment_link.err.not_paid': { kind: 'conflict', when: 'Refunding a link that is not paid.' },
+  'refund.err.amount_exceeds_refundable': {
+    kind: 'unprocessable',
+    when: "A refund larger than what is left to refund of the link: its amount less its succeeded and pending refunds (the platform's fee is not refunded).",
+  },
+  'refund.err.insufficient_balance': {
+    kind: 'unprocessable',
+    when: "A refund larger than the shop's available balance in that mode.",
+  },
+  'refund.err.not_pending': { kind: 'conflict', when: 'Simulating the outcome of a test refund that has already succeeded or failed.' },
+  'late_payment.err.already_resolved': {
+    kind: 'conflict',
+    when: "The operators' CLI resolving a late payment that was already settled or refunded.",
+    cliOnly: true,
+  },
   'shop.err.not_approved': {
     kind: 'unprocessable',
     when: 'Creating a link for a shop that is not approved: in live mode a pending, rejected or blocked shop; in test mode a rejected or blocked one.',

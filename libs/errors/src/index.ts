@@ -120,6 +120,13 @@ export const shopNotApproved = (): AppError => fromCatalogue('shop.err.not_appro
 export const linkNotPending = (status: string): AppError => fromCatalogue('payment_link.err.not_pending', `Payment link is ${status}, not pending`);
 export const emailNotConfirmed = (what = 'creating payment links'): AppError =>
   fromCatalogue('account.err.email_not_confirmed', `Confirm the account email before ${what}`);
+export const linkNotPaid = (status: string): AppError => fromCatalogue('payment_link.err.not_paid', `Payment link is ${status}, not paid`);
+export const amountExceedsRefundable = (refundable: string): AppError =>
+  fromCatalogue('refund.err.amount_exceeds_refundable', `The refund exceeds what is left to refund of the link (${refundable})`);
+export const insufficientBalance = (): AppError =>
+  fromCatalogue('refund.err.insufficient_balance', "The shop's available balance does not cover this refund");
+export const refundNotPending = (status: string): AppError => fromCatalogue('refund.err.not_pending', `Refund is ${status}, not pending`);
+export const latePaymentResolved = (): AppError => fromCatalogue('late_payment.err.already_resolved', 'The late payment is already resolved');
 export const noWebhookUrl = (): AppError => fromCatalogue('shop.err.no_webhook_url', 'The shop has no webhook address; set webhook_url first');
 export const apiKeyLimitReached = (max: number): AppError =>
   fromCatalogue('api_key.err.limit_reached', `At most ${max} active API keys; revoke one first`);

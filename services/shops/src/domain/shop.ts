@@ -102,4 +102,5 @@ export const toShopView = (shop: Shop): ShopView => ({
   crypto_bps: shop.cryptoBps,
   sbp_bps: shop.sbpBps,
   webhook_url: shop.webhookUrl,
+  webhook_events: /* I23-PLACEHOLDER */ ['payment.succeeded'],
 });

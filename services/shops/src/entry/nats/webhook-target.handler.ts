@@ -17,6 +17,12 @@ export function registerWebhookTargetHandler(server: BusServer, shops: WebhookTa
   server.handle(subjects.shopsWebhookTarget, async (req, ctx) => {
     if (ctx.identity.kind !== 'service') throw forbidden('Only platform services may read webhook targets');
     const target = await shops.getWebhookTarget(req.shop_id);
-    return { shop_id: req.shop_id, url: target?.url ?? null, secret: target?.secret ?? null, previous_secret: target?.previousSecret ?? null };
+    return {
+      shop_id: req.shop_id,
+      url: target?.url ?? null,
+      secret: target?.secret ?? null,
+      previous_secret: target?.previousSecret ?? null,
+      webhook_events: /* I23-PLACEHOLDER */ ['payment.succeeded' as const],
+    };
   });
 }
