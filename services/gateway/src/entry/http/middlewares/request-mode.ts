@@ -11,7 +11,7 @@ const invalidHeader = (message: string): AppError =>
  * modes; anything else (another case, a list from a repeated header) is 400 `common.err.validation_failed`, so a
  * typo never quietly acts live.
  */
-export function requestedMode(req: Request): Mode | undefined {
+function requestedMode(req: Request): Mode | undefined {
   const value = req.get(MODE_HEADER);
   if (value === undefined) return undefined;
   const parsed = modeSchema.safeParse(value);
