@@ -31,7 +31,7 @@ export interface BenchMerchant {
 
 /** Seeded links cost 100.00 RUB at 100 bps paid by the merchant; every money check of the table holds. */
 const SEED_COLUMNS = `id, merchant_id, shop_id, order_id, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps, fee_payer,
-  payer_amount, merchant_credit, platform_revenue, status, expires_at, paid_at, created_at, updated_at`;
+  payer_amount, merchant_credit, platform_revenue, status, expires_at, paid_at, created_at, updated_at, livemode`;
 
 /**
  * Merchants and shops through the owning services' repositories (as the admin CLI and the tests do), and
@@ -115,7 +115,7 @@ export class Fixtures {
       `INSERT INTO links.payment_links (${SEED_COLUMNS})
        SELECT gen_random_uuid(), $1::uuid, $2::bigint, 'seed-' || g, 10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
               st, CASE WHEN st = 'pending' THEN now() + interval '1 day' ELSE c + interval '1 hour' END,
-              CASE WHEN st = 'paid' THEN c + interval '10 minutes' END, c, c
+              CASE WHEN st = 'paid' THEN c + interval '10 minutes' END, c, c, true
          FROM (SELECT g, $3::timestamptz - g * ($4::bigint * interval '1 millisecond') AS c,
                       CASE WHEN g < $5 THEN 'pending' ELSE (ARRAY['expired', 'paid', 'expired', 'canceled', 'paid', 'expired'])[1 + g % 6] END AS st
                  FROM generate_series($6::int, $7::int) AS g) AS s`,
@@ -128,7 +128,7 @@ export class Fixtures {
     const rows = await this.sql<{ id: string }>(
       `INSERT INTO links.payment_links (${SEED_COLUMNS})
        SELECT gen_random_uuid(), $1::uuid, $2::bigint, 'pending-' || g, 10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
-              'pending', now() + interval '1 day', NULL, now() - interval '1 minute', now() - interval '1 minute'
+              'pending', now() + interval '1 day', NULL, now() - interval '1 minute', now() - interval '1 minute', true
          FROM generate_series(1, $3::int) AS g
        RETURNING id`,
       [merchantId, shopId, count],
@@ -141,7 +141,7 @@ export class Fixtures {
     await this.sql(
       `INSERT INTO links.payment_links (${SEED_COLUMNS})
        SELECT gen_random_uuid(), $1::uuid, $2::bigint, 'due-' || g, 10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
-              'pending', $4::timestamptz, NULL, now() - interval '1 hour', now() - interval '1 hour'
+              'pending', $4::timestamptz, NULL, now() - interval '1 hour', now() - interval '1 hour', true
          FROM generate_series(1, $3::int) AS g`,
       [merchantId, shopId, count, dueAt.toISOString()],
     );
