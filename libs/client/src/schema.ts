@@ -56,6 +56,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/v1/payment-links/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a paid payment link
+         * @description With API keys. Refunds part or all of a paid link (default: all that is left to refund) in the link's mode. Checked in this order: the body (400), the link (404; another mode's link too), its owner (403), `destination` against the link's network (400: required and valid for a link paid on a crypto network (TRC20, ERC20, TON, BTC addresses), refused for any other), the link paid (409 `payment_link.err.not_paid`), the amount within the link's `amount` less its succeeded and pending refunds (422 `refund.err.amount_exceeds_refundable`; the platform keeps its fee), then the shop's `available` balance (422 `refund.err.insufficient_balance`). The refund is `pending` until the provider settles it (`refund.succeeded` / `refund.failed`); the amount is reserved from `available` at once.
+         */
+        post: operations["merchantCreateRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List refunds */
+        get: operations["merchantListRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a refund
+         * @description Another merchant's refund is 403; an unknown one, or one of the other mode, 404.
+         */
+        get: operations["merchantGetRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shop's balance
+         * @description Read from the stored running balance, never by summing entries.
+         */
+        get: operations["merchantGetBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List balance transactions (the statement) */
+        get: operations["merchantListBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Every event of the caller's shops in its mode, whether the shop subscribes to its type or not, kept 30 days: a merchant who missed webhooks reconciles from here. Order by `created_at`.
+         */
+        get: operations["merchantListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description An unknown id, one older than 30 days, or one of the other mode is 404.
+         */
+        get: operations["merchantGetEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -276,6 +410,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-links/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a paid payment link
+         * @description With a dashboard session. Refunds part or all of a paid link (default: all that is left to refund) in the link's mode. Checked in this order: the body (400), the link (404; another mode's link too), its owner (403), `destination` against the link's network (400: required and valid for a link paid on a crypto network (TRC20, ERC20, TON, BTC addresses), refused for any other), the link paid (409 `payment_link.err.not_paid`), the amount within the link's `amount` less its succeeded and pending refunds (422 `refund.err.amount_exceeds_refundable`; the platform keeps its fee), then the shop's `available` balance (422 `refund.err.insufficient_balance`). The refund is `pending` until the provider settles it (`refund.succeeded` / `refund.failed`); the amount is reserved from `available` at once.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List refunds */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a refund
+         * @description Another merchant's refund is 403; an unknown one, or one of the other mode, 404.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a test refund as the provider would
+         * @description Test refunds only (a session sending `Pl-Mode: test`): moves a pending test refund to `succeeded` or `failed` through the same path as the sandbox provider's refund callback, with its `refund.*` event and ledger postings. A live refund is 404, as if it did not exist; a refund already final is 409 `refund.err.not_pending`.
+         */
+        post: operations["simulateRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List balance transactions, or download them as a CSV statement
+         * @description With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then bounds nothing: every row to the oldest is sent.
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Every event of the caller's shops in its mode, whether the shop subscribes to its type or not, kept 30 days: a merchant who missed webhooks reconciles from here. Order by `created_at`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description An unknown id, one older than 30 days, or one of the other mode is 404.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shops": {
         parameters: {
             query?: never;
@@ -313,9 +584,29 @@ export interface paths {
         head?: never;
         /**
          * Change a shop
-         * @description A merge patch: members left out stay; `{}` changes nothing.
+         * @description A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. The shop is shared by both modes, and so is the list.
          */
         patch: operations["updateShop"];
+        trace?: never;
+    };
+    "/api/v1/shops/{id}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shop's balance
+         * @description In the session's mode (`Pl-Mode`); read from the stored running balance, never by summing entries.
+         */
+        get: operations["getShopBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/shops/{id}/webhook-secret/rotate": {
@@ -605,8 +896,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A payment provider's verdict
-         * @description Signed by the provider over the raw body (401 otherwise). A verdict for a link no longer pending is answered 200 too, so providers stop retrying.
+         * A payment provider's verdict on a payment or a refund
+         * @description Signed by the provider over the raw body (401 otherwise). A payment's verdict names `gateway_payment_id`; a refund's (the sandbox provider) names `gateway_refund_id` with `succeeded` or `failed` and an optional `failure_reason`. A verdict for a link no longer pending, or a refund already final, is answered 200 too (duplicates are harmless), so providers stop retrying.
          */
         post: operations["receiveProviderCallback"];
         delete?: never;
@@ -719,9 +1010,129 @@ export interface webhooks {
         put?: never;
         /**
          * A link was paid and the merchant credited
-         * @description Sent to the shop's webhook_url once per paid link (from Kafka topic `payment-events`), retried up to 8 times until a 2xx. `livemode` is false for a test-mode link: the same shop address receives both modes. Verify a signature before trusting the body; ignore events you do not know.
+         * @description Sent unless the shop removes it from `webhook_events`. Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
          */
         post: operations["paymentSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment of a link failed (the link is `failed`)
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["paymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link was canceled
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["paymentLinkCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link expired unpaid (by the sweeper, or when read past `expires_at`)
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["paymentLinkExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund reached the buyer
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["refundSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund failed; its amount is back in the shop's `available` balance
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["refundFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.late_settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An operator credited a payment that arrived after its link closed
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["paymentLateSettledWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -739,7 +1150,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test webhook from the dashboard
-         * @description Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log of the mode it was sent in (`livemode`).
+         * @description Sent by `POST /api/v1/shops/{id}/webhook-test` whatever `webhook_events` says, signed like any other and recorded in the delivery log of the mode it was sent in (`livemode`). Not an event: the events API does not list it.
          */
         post: operations["webhookTestWebhook"];
         delete?: never;
@@ -751,6 +1162,25 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            payment_link_id: string;
+            shop_id: number;
+            amount: string;
+            /** @constant */
+            currency: "RUB";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            reason: string | null;
+            destination: string | null;
+            gateway_refund_id: string | null;
+            failure_reason: string | null;
+            livemode: boolean;
+            created_at: string;
+            updated_at: string;
+        };
         PaymentLink: {
             /** Format: uuid */
             id: string;
@@ -770,6 +1200,7 @@ export interface components {
             platform_revenue: string;
             /** @enum {string} */
             status: "pending" | "paid" | "expired" | "canceled" | "failed";
+            amount_refunded: string;
             gateway_provider: string | null;
             gateway_payment_id: string | null;
             to_currency: string | null;
@@ -802,6 +1233,7 @@ export interface components {
             payer_amount: string;
             /** @enum {string} */
             status: "pending" | "paid" | "expired" | "canceled" | "failed";
+            amount_refunded: string;
             gateway_provider: string | null;
             gateway_payment_id: string | null;
             to_currency: string | null;
@@ -831,6 +1263,7 @@ export interface components {
             sbp_bps: number;
             webhook_url: string | null;
             webhook_secret_set: boolean;
+            webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
             previous_secret_valid_until: string | null;
             created_at: string;
             updated_at: string;
@@ -842,7 +1275,7 @@ export interface components {
             payment_link_id: string | null;
             shop_id: number;
             /** @enum {string} */
-            event: "payment.succeeded" | "webhook.test";
+            event: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -854,6 +1287,29 @@ export interface components {
             }[];
             attempts_omitted: number;
             livemode: boolean;
+        };
+        Balance: {
+            shop_id: number;
+            /** @constant */
+            currency: "RUB";
+            livemode: boolean;
+            available: string;
+            refund_reserve: string;
+            updated_at: string | null;
+        };
+        BalanceTransaction: {
+            /** Format: uuid */
+            id: string;
+            shop_id: number;
+            /** @enum {string} */
+            type: "payment" | "late_payment" | "refund" | "refund_failed";
+            amount: string;
+            fee: string;
+            net: string;
+            balance_after: string;
+            payment_link_id: string | null;
+            refund_id: string | null;
+            created_at: string;
         };
         ApiKey: {
             /** Format: uuid */
@@ -879,6 +1335,25 @@ export interface components {
             field: string;
             code: string;
             message: string;
+        };
+        RefundOutput: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            payment_link_id: string;
+            shop_id: number;
+            amount: string;
+            /** @constant */
+            currency: "RUB";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            reason: string | null;
+            destination: string | null;
+            gateway_refund_id: string | null;
+            failure_reason: string | null;
+            livemode: boolean;
+            created_at: string;
+            updated_at: string;
         };
     };
     responses: never;
@@ -949,6 +1424,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
                      *           "to_currency": null,
@@ -983,6 +1459,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
                      *           "to_currency": null,
@@ -1204,6 +1681,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -1468,6 +1946,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -1668,6 +2147,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "canceled",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -1873,6 +2353,1613 @@ export interface operations {
             };
         };
     };
+    merchantCreateRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The payment link id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "500.00",
+                 *       "reason": "The buyer returned one coffee"
+                 *     }
+                 */
+                "application/json": {
+                    amount?: number | string;
+                    reason?: string | null;
+                    destination?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund, pending (the sandbox provider has accepted it: `gateway_refund_id` set). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "shop_id": 42,
+                     *       "amount": "500.00",
+                     *       "currency": "RUB",
+                     *       "status": "pending",
+                     *       "reason": "The buyer returned one coffee",
+                     *       "destination": null,
+                     *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "failure_reason": null,
+                     *       "livemode": true,
+                     *       "created_at": "2026-11-25T02:20:00+03:00",
+                     *       "updated_at": "2026-11-25T02:20:00+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundOutput"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `payment_link.err.not_paid`: Refunding a link that is not paid.
+             *     - `common.err.idempotency_conflict`: The Idempotency-Key was used with a different request, the first request with it is still in progress, or it was used for a call that revealed a secret (secrets are never replayed).
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payment_link.err.not_paid" | "common.err.idempotency_conflict";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.payload_too_large";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unsupported_media_type`: A request with a body whose Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unsupported_media_type";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `refund.err.amount_exceeds_refundable`: A refund larger than what is left to refund of the link: its amount less its succeeded and pending refunds (the platform's fee is not refunded).
+             *     - `refund.err.insufficient_balance`: A refund larger than the shop's available balance in that mode.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "refund.err.amount_exceeds_refundable" | "refund.err.insufficient_balance";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    merchantListRefunds: {
+        parameters: {
+            query?: {
+                payment_link_id?: string;
+                shop_id?: string;
+                status?: "pending" | "succeeded" | "failed";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refunds": [
+                     *         {
+                     *           "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "shop_id": 42,
+                     *           "amount": "500.00",
+                     *           "currency": "RUB",
+                     *           "status": "succeeded",
+                     *           "reason": "The buyer returned one coffee",
+                     *           "destination": null,
+                     *           "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "failure_reason": null,
+                     *           "livemode": true,
+                     *           "created_at": "2026-11-25T02:20:00+03:00",
+                     *           "updated_at": "2026-11-25T02:20:05+03:00"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        refunds: components["schemas"]["RefundOutput"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    merchantGetRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path: {
+                /** @description The refund id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "shop_id": 42,
+                     *       "amount": "500.00",
+                     *       "currency": "RUB",
+                     *       "status": "succeeded",
+                     *       "reason": "The buyer returned one coffee",
+                     *       "destination": null,
+                     *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "failure_reason": null,
+                     *       "livemode": true,
+                     *       "created_at": "2026-11-25T02:20:00+03:00",
+                     *       "updated_at": "2026-11-25T02:20:05+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundOutput"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    merchantGetBalance: {
+        parameters: {
+            query: {
+                shop_id: string;
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shop's balance in the caller's mode (`livemode`): `available` to refund from, and `refund_reserve` held by pending refunds. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shop_id": 42,
+                     *       "currency": "RUB",
+                     *       "livemode": true,
+                     *       "available": "985.00",
+                     *       "refund_reserve": "500.00",
+                     *       "updated_at": "2026-11-25T02:20:00+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    merchantListBalanceTransactions: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                type?: "payment" | "late_payment" | "refund" | "refund_failed";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the movements of the shop's `available` balance, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balance_transactions": [
+                     *         {
+                     *           "id": "7a1d4e82-9b3c-4d5f-8e6a-0b1c2d3e4f5a",
+                     *           "shop_id": 42,
+                     *           "type": "refund",
+                     *           "amount": "-500.00",
+                     *           "fee": "0.00",
+                     *           "net": "-500.00",
+                     *           "balance_after": "985.00",
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "created_at": "2026-11-25T02:20:00+03:00"
+                     *         },
+                     *         {
+                     *           "id": "3c9e5a71-6d2b-4f8e-a1c4-b7d0e2f39a15",
+                     *           "shop_id": 42,
+                     *           "type": "payment",
+                     *           "amount": "1500.00",
+                     *           "fee": "15.00",
+                     *           "net": "1485.00",
+                     *           "balance_after": "1485.00",
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-25T01:55:15+03:00"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        balance_transactions: components["schemas"]["BalanceTransaction"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    merchantListEvents: {
+        parameters: {
+            query?: {
+                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled";
+                shop_id?: string;
+                payment_link_id?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, newest first, each the webhook body of that event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "event": "refund.succeeded",
+                     *           "event_id": "evt_6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170",
+                     *           "created_at": "2026-11-25T02:20:05+03:00",
+                     *           "livemode": true,
+                     *           "data": {
+                     *             "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *             "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *             "shop_id": 42,
+                     *             "amount": "500.00",
+                     *             "currency": "RUB",
+                     *             "status": "succeeded",
+                     *             "reason": "The buyer returned one coffee",
+                     *             "destination": null,
+                     *             "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *             "failure_reason": null,
+                     *             "livemode": true,
+                     *             "created_at": "2026-11-25T02:20:00+03:00",
+                     *             "updated_at": "2026-11-25T02:20:05+03:00"
+                     *           }
+                     *         },
+                     *         {
+                     *           "event": "payment.succeeded",
+                     *           "event_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                     *           "created_at": "2026-11-25T01:55:15+03:00",
+                     *           "livemode": true,
+                     *           "data": {
+                     *             "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *             "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *             "shop_id": 42,
+                     *             "order_id": "order-1001",
+                     *             "amount": "1500.00",
+                     *             "merchant_credit": "1485.00",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-25T01:55:15+03:00"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        events: ({
+                            /** @constant */
+                            event: "payment.succeeded";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "paid";
+                                paid_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "payment.failed";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "failed";
+                                failed_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "payment_link.canceled";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "canceled";
+                                canceled_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "payment_link.expired";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "expired";
+                                expired_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "refund.succeeded";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: components["schemas"]["RefundOutput"];
+                        } | {
+                            /** @constant */
+                            event: "refund.failed";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: components["schemas"]["RefundOutput"];
+                        } | {
+                            /** @constant */
+                            event: "payment.late_settled";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @enum {string} */
+                                status: "paid" | "expired" | "canceled" | "failed";
+                                /** Format: uuid */
+                                late_payment_id: string;
+                                gateway_payment_id: string;
+                                settled_at: string;
+                            };
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    merchantGetEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path: {
+                /** @description The event id, `evt_<uuid>`: the body's `event_id` and the webhook-id of its deliveries. */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, as its webhook body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "refund.succeeded",
+                     *       "event_id": "evt_6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170",
+                     *       "created_at": "2026-11-25T02:20:05+03:00",
+                     *       "livemode": true,
+                     *       "data": {
+                     *         "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *         "shop_id": 42,
+                     *         "amount": "500.00",
+                     *         "currency": "RUB",
+                     *         "status": "succeeded",
+                     *         "reason": "The buyer returned one coffee",
+                     *         "destination": null,
+                     *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *         "failure_reason": null,
+                     *         "livemode": true,
+                     *         "created_at": "2026-11-25T02:20:00+03:00",
+                     *         "updated_at": "2026-11-25T02:20:05+03:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "payment.succeeded";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "paid";
+                            paid_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "payment.failed";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "failed";
+                            failed_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "payment_link.canceled";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "canceled";
+                            canceled_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "payment_link.expired";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "expired";
+                            expired_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "refund.succeeded";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: components["schemas"]["RefundOutput"];
+                    } | {
+                        /** @constant */
+                        event: "refund.failed";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: components["schemas"]["RefundOutput"];
+                    } | {
+                        /** @constant */
+                        event: "payment.late_settled";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @enum {string} */
+                            status: "paid" | "expired" | "canceled" | "failed";
+                            /** Format: uuid */
+                            late_payment_id: string;
+                            gateway_payment_id: string;
+                            settled_at: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's (or neither `live` nor `test`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
     merchantListWebhookDeliveries: {
         parameters: {
             query?: {
@@ -1907,7 +3994,7 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": "0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10",
-                     *           "webhook_id": "whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                     *           "webhook_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
                      *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *           "shop_id": 42,
                      *           "event": "payment.succeeded",
@@ -2100,7 +4187,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10",
-                     *       "webhook_id": "whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                     *       "webhook_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
                      *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *       "shop_id": 42,
                      *       "event": "payment.succeeded",
@@ -2332,6 +4419,9 @@ export interface operations {
                      *           "sbp_bps": 70,
                      *           "webhook_url": "https://shop.example/webhooks",
                      *           "webhook_secret_set": true,
+                     *           "webhook_events": [
+                     *             "payment.succeeded"
+                     *           ],
                      *           "previous_secret_valid_until": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
@@ -2479,6 +4569,9 @@ export interface operations {
                      *       "sbp_bps": 70,
                      *       "webhook_url": "https://shop.example/webhooks",
                      *       "webhook_secret_set": true,
+                     *       "webhook_events": [
+                     *         "payment.succeeded"
+                     *       ],
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -2677,6 +4770,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -3556,6 +5650,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
                      *           "to_currency": null,
@@ -3590,6 +5685,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
                      *           "to_currency": null,
@@ -3811,6 +5907,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -4075,6 +6172,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -4275,6 +6373,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "canceled",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
                      *       "to_currency": null,
@@ -4480,6 +6579,1692 @@ export interface operations {
             };
         };
     };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The payment link id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "500.00",
+                 *       "reason": "The buyer returned one coffee"
+                 *     }
+                 */
+                "application/json": {
+                    amount?: number | string;
+                    reason?: string | null;
+                    destination?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund, pending (the sandbox provider has accepted it: `gateway_refund_id` set). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "shop_id": 42,
+                     *       "amount": "500.00",
+                     *       "currency": "RUB",
+                     *       "status": "pending",
+                     *       "reason": "The buyer returned one coffee",
+                     *       "destination": null,
+                     *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "failure_reason": null,
+                     *       "livemode": true,
+                     *       "created_at": "2026-11-25T02:20:00+03:00",
+                     *       "updated_at": "2026-11-25T02:20:00+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundOutput"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `payment_link.err.not_paid`: Refunding a link that is not paid.
+             *     - `common.err.idempotency_conflict`: The Idempotency-Key was used with a different request, the first request with it is still in progress, or it was used for a call that revealed a secret (secrets are never replayed).
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payment_link.err.not_paid" | "common.err.idempotency_conflict";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.payload_too_large";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unsupported_media_type`: A request with a body whose Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unsupported_media_type";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `refund.err.amount_exceeds_refundable`: A refund larger than what is left to refund of the link: its amount less its succeeded and pending refunds (the platform's fee is not refunded).
+             *     - `refund.err.insufficient_balance`: A refund larger than the shop's available balance in that mode.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "refund.err.amount_exceeds_refundable" | "refund.err.insufficient_balance";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                payment_link_id?: string;
+                shop_id?: string;
+                status?: "pending" | "succeeded" | "failed";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refunds": [
+                     *         {
+                     *           "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "shop_id": 42,
+                     *           "amount": "500.00",
+                     *           "currency": "RUB",
+                     *           "status": "succeeded",
+                     *           "reason": "The buyer returned one coffee",
+                     *           "destination": null,
+                     *           "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "failure_reason": null,
+                     *           "livemode": true,
+                     *           "created_at": "2026-11-25T02:20:00+03:00",
+                     *           "updated_at": "2026-11-25T02:20:05+03:00"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        refunds: components["schemas"]["RefundOutput"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path: {
+                /** @description The refund id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "shop_id": 42,
+                     *       "amount": "500.00",
+                     *       "currency": "RUB",
+                     *       "status": "succeeded",
+                     *       "reason": "The buyer returned one coffee",
+                     *       "destination": null,
+                     *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "failure_reason": null,
+                     *       "livemode": true,
+                     *       "created_at": "2026-11-25T02:20:00+03:00",
+                     *       "updated_at": "2026-11-25T02:20:05+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundOutput"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    simulateRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path: {
+                /** @description The refund id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "succeeded"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    status: "succeeded" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description The refund, settled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "e4b2c7d9-1f3a-4b5c-8d6e-7f8a9b0c1d2e",
+                     *       "payment_link_id": "c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
+                     *       "shop_id": 42,
+                     *       "amount": "500.00",
+                     *       "currency": "RUB",
+                     *       "status": "succeeded",
+                     *       "reason": "The buyer returned one coffee",
+                     *       "destination": null,
+                     *       "gateway_refund_id": "sbr_e4b2c7d9-1f3a-4b5c-8d6e-7f8a9b0c1d2e",
+                     *       "failure_reason": null,
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-25T02:20:00+03:00",
+                     *       "updated_at": "2026-11-25T02:20:05+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundOutput"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed" | "common.err.invalid_json";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `refund.err.not_pending`: Simulating the outcome of a test refund that has already succeeded or failed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "refund.err.not_pending";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.payload_too_large";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unsupported_media_type`: A request with a body whose Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unsupported_media_type";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                type?: "payment" | "late_payment" | "refund" | "refund_failed";
+                limit?: string;
+                cursor?: string;
+                format?: "json" | "csv";
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the movements of the shop's `available` balance, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balance_transactions": [
+                     *         {
+                     *           "id": "7a1d4e82-9b3c-4d5f-8e6a-0b1c2d3e4f5a",
+                     *           "shop_id": 42,
+                     *           "type": "refund",
+                     *           "amount": "-500.00",
+                     *           "fee": "0.00",
+                     *           "net": "-500.00",
+                     *           "balance_after": "985.00",
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "created_at": "2026-11-25T02:20:00+03:00"
+                     *         },
+                     *         {
+                     *           "id": "3c9e5a71-6d2b-4f8e-a1c4-b7d0e2f39a15",
+                     *           "shop_id": 42,
+                     *           "type": "payment",
+                     *           "amount": "1500.00",
+                     *           "fee": "15.00",
+                     *           "net": "1485.00",
+                     *           "balance_after": "1485.00",
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-25T01:55:15+03:00"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        balance_transactions: components["schemas"]["BalanceTransaction"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                    /**
+                     * @example id,shop_id,type,amount,fee,net,balance_after,payment_link_id,refund_id,created_at
+                     *     7a1d4e82-9b3c-4d5f-8e6a-0b1c2d3e4f5a,42,refund,-500.00,0.00,-500.00,985.00,6985eade-4dba-4db4-a03b-92e8f9abb973,8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f,2026-11-25T02:20:00+03:00
+                     *     3c9e5a71-6d2b-4f8e-a1c4-b7d0e2f39a15,42,payment,1500.00,15.00,1485.00,1485.00,6985eade-4dba-4db4-a03b-92e8f9abb973,,2026-11-25T01:55:15+03:00
+                     */
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled";
+                shop_id?: string;
+                payment_link_id?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, newest first, each the webhook body of that event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "event": "refund.succeeded",
+                     *           "event_id": "evt_6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170",
+                     *           "created_at": "2026-11-25T02:20:05+03:00",
+                     *           "livemode": true,
+                     *           "data": {
+                     *             "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *             "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *             "shop_id": 42,
+                     *             "amount": "500.00",
+                     *             "currency": "RUB",
+                     *             "status": "succeeded",
+                     *             "reason": "The buyer returned one coffee",
+                     *             "destination": null,
+                     *             "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *             "failure_reason": null,
+                     *             "livemode": true,
+                     *             "created_at": "2026-11-25T02:20:00+03:00",
+                     *             "updated_at": "2026-11-25T02:20:05+03:00"
+                     *           }
+                     *         },
+                     *         {
+                     *           "event": "payment.succeeded",
+                     *           "event_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                     *           "created_at": "2026-11-25T01:55:15+03:00",
+                     *           "livemode": true,
+                     *           "data": {
+                     *             "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *             "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *             "shop_id": 42,
+                     *             "order_id": "order-1001",
+                     *             "amount": "1500.00",
+                     *             "merchant_credit": "1485.00",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-25T01:55:15+03:00"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        events: ({
+                            /** @constant */
+                            event: "payment.succeeded";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "paid";
+                                paid_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "payment.failed";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "failed";
+                                failed_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "payment_link.canceled";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "canceled";
+                                canceled_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "payment_link.expired";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @constant */
+                                status: "expired";
+                                expired_at: string;
+                            };
+                        } | {
+                            /** @constant */
+                            event: "refund.succeeded";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: components["schemas"]["RefundOutput"];
+                        } | {
+                            /** @constant */
+                            event: "refund.failed";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: components["schemas"]["RefundOutput"];
+                        } | {
+                            /** @constant */
+                            event: "payment.late_settled";
+                            event_id: string;
+                            created_at: string;
+                            livemode: boolean;
+                            data: {
+                                /** Format: uuid */
+                                payment_link_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                shop_id: number;
+                                order_id: string | null;
+                                amount: string;
+                                merchant_credit: string;
+                                /** @enum {string} */
+                                status: "paid" | "expired" | "canceled" | "failed";
+                                /** Format: uuid */
+                                late_payment_id: string;
+                                gateway_payment_id: string;
+                                settled_at: string;
+                            };
+                        })[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path: {
+                /** @description The event id, `evt_<uuid>`: the body's `event_id` and the webhook-id of its deliveries. */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, as its webhook body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "refund.succeeded",
+                     *       "event_id": "evt_6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170",
+                     *       "created_at": "2026-11-25T02:20:05+03:00",
+                     *       "livemode": true,
+                     *       "data": {
+                     *         "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *         "shop_id": 42,
+                     *         "amount": "500.00",
+                     *         "currency": "RUB",
+                     *         "status": "succeeded",
+                     *         "reason": "The buyer returned one coffee",
+                     *         "destination": null,
+                     *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *         "failure_reason": null,
+                     *         "livemode": true,
+                     *         "created_at": "2026-11-25T02:20:00+03:00",
+                     *         "updated_at": "2026-11-25T02:20:05+03:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "payment.succeeded";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "paid";
+                            paid_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "payment.failed";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "failed";
+                            failed_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "payment_link.canceled";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "canceled";
+                            canceled_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "payment_link.expired";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @constant */
+                            status: "expired";
+                            expired_at: string;
+                        };
+                    } | {
+                        /** @constant */
+                        event: "refund.succeeded";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: components["schemas"]["RefundOutput"];
+                    } | {
+                        /** @constant */
+                        event: "refund.failed";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: components["schemas"]["RefundOutput"];
+                    } | {
+                        /** @constant */
+                        event: "payment.late_settled";
+                        event_id: string;
+                        created_at: string;
+                        livemode: boolean;
+                        data: {
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            order_id: string | null;
+                            amount: string;
+                            merchant_credit: string;
+                            /** @enum {string} */
+                            status: "paid" | "expired" | "canceled" | "failed";
+                            /** Format: uuid */
+                            late_payment_id: string;
+                            gateway_payment_id: string;
+                            settled_at: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
     listShops: {
         parameters: {
             query?: {
@@ -4518,6 +8303,9 @@ export interface operations {
                      *           "sbp_bps": 70,
                      *           "webhook_url": "https://shop.example/webhooks",
                      *           "webhook_secret_set": true,
+                     *           "webhook_events": [
+                     *             "payment.succeeded"
+                     *           ],
                      *           "previous_secret_valid_until": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4679,6 +8467,9 @@ export interface operations {
                      *       "sbp_bps": 70,
                      *       "webhook_url": "https://shop.example/webhooks",
                      *       "webhook_secret_set": true,
+                     *       "webhook_events": [
+                     *         "payment.succeeded"
+                     *       ],
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4890,6 +8681,9 @@ export interface operations {
                      *       "sbp_bps": 70,
                      *       "webhook_url": "https://shop.example/webhooks",
                      *       "webhook_secret_set": true,
+                     *       "webhook_events": [
+                     *         "payment.succeeded"
+                     *       ],
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -5045,7 +8839,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "webhook_url": "https://shop.example/hooks/v2"
+                 *       "webhook_url": "https://shop.example/hooks/v2",
+                 *       "webhook_events": [
+                 *         "payment.succeeded",
+                 *         "payment_link.expired",
+                 *         "refund.succeeded"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -5053,6 +8852,7 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @enum {string} */
                     fee_payer?: "merchant" | "client" | "split";
+                    webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
                 };
             };
         };
@@ -5075,11 +8875,16 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "crypto_bps": 100,
                      *       "sbp_bps": 70,
-                     *       "webhook_url": "https://shop.example/webhooks",
+                     *       "webhook_url": "https://shop.example/hooks/v2",
                      *       "webhook_secret_set": true,
+                     *       "webhook_events": [
+                     *         "payment.succeeded",
+                     *         "payment_link.expired",
+                     *         "refund.succeeded"
+                     *       ],
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
-                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *       "updated_at": "2026-11-25T02:10:00+03:00"
                      *     }
                      */
                     "application/json": components["schemas"]["MerchantShop"];
@@ -5185,6 +8990,174 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "common.err.unsupported_media_type";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.rate_limited";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.internal`: An unexpected failure; the message carries a log id for support. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.internal";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getShopBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: string;
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: "live" | "test";
+            };
+            path: {
+                /** @description The shop id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shop's balance in the caller's mode (`livemode`): `available` to refund from, and `refund_reserve` held by pending refunds. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shop_id": 42,
+                     *       "currency": "RUB",
+                     *       "livemode": true,
+                     *       "available": "985.00",
+                     *       "refund_reserve": "500.00",
+                     *       "updated_at": "2026-11-25T02:20:00+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /**
+             * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+             *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.validation_failed";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.unauthorized";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.forbidden";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
+            /** @description - `common.err.not_found`: No route has this path, or the id in the path names nothing (a malformed id included). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "common.err.not_found";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -5522,7 +9495,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "5d2e8c41-7a3b-4f6e-9c1d-2b4a6e8f0a13",
-                     *       "webhook_id": "whk_7c0e3f6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b",
+                     *       "webhook_id": "evt_7c0e3f6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b",
                      *       "payment_link_id": null,
                      *       "shop_id": 42,
                      *       "event": "webhook.test",
@@ -5988,7 +9961,7 @@ export interface operations {
                      *       "deliveries": [
                      *         {
                      *           "id": "0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10",
-                     *           "webhook_id": "whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                     *           "webhook_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
                      *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *           "shop_id": 42,
                      *           "event": "payment.succeeded",
@@ -6181,7 +10154,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10",
-                     *       "webhook_id": "whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                     *       "webhook_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
                      *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *       "shop_id": 42,
                      *       "event": "payment.succeeded",
@@ -7606,6 +11579,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sbp-sim",
                      *       "gateway_payment_id": "sbp_7f3a91",
                      *       "to_currency": null,
@@ -7735,6 +11709,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "pending",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sbp-sim",
                      *       "gateway_payment_id": "sbp_7f3a91",
                      *       "to_currency": null,
@@ -7951,6 +11926,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "paid",
+                     *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sandbox",
                      *       "gateway_payment_id": "sbx_c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
                      *       "to_currency": "RUB",
@@ -8194,6 +12170,11 @@ export interface operations {
                     gateway_payment_id: string;
                     /** @enum {string} */
                     status: "paid" | "failed";
+                } | {
+                    gateway_refund_id: string;
+                    /** @enum {string} */
+                    status: "succeeded" | "failed";
+                    failure_reason?: string | null;
                 };
             };
         };
@@ -8693,7 +12674,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event: `payment.succeeded` or `webhook.test`.
+                 * @description The event's type, the body's `event`.
                  * @example payment.succeeded
                  */
                 "X-Webhook-Event": string;
@@ -8703,13 +12684,13 @@ export interface operations {
                  */
                 "Service-Event": string;
                 /**
-                 * @description The webhook id: the same on every attempt and resend of one event.
-                 * @example whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
                  */
                 "X-Webhook-Id": string;
                 /**
                  * @description The same as X-Webhook-Id (Standard Webhooks).
-                 * @example whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
                  */
                 "webhook-id": string;
                 /**
@@ -8751,6 +12732,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "payment.succeeded",
+                 *       "event_id": "evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c",
+                 *       "created_at": "2026-11-25T01:55:15+03:00",
                  *       "livemode": true,
                  *       "data": {
                  *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
@@ -8767,7 +12750,8 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event: "payment.succeeded";
-                    /** @description `false` for an event of a test-mode link or a test-mode `webhook.test`. */
+                    event_id: string;
+                    created_at: string;
                     livemode: boolean;
                     data: {
                         /** Format: uuid */
@@ -8795,12 +12779,663 @@ export interface operations {
             };
         };
     };
+    paymentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payment.failed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payment.failed
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": string;
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": string;
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.failed",
+                 *       "event_id": "evt_5f0e2d1c-4b3a-4c9d-8e7f-6a5b4c3d2e1f",
+                 *       "created_at": "2026-11-25T01:55:15+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "shop_id": 42,
+                 *         "order_id": "order-1001",
+                 *         "amount": "1500.00",
+                 *         "merchant_credit": "1485.00",
+                 *         "status": "failed",
+                 *         "failed_at": "2026-11-25T01:55:15+03:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment.failed";
+                    event_id: string;
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        order_id: string | null;
+                        amount: string;
+                        merchant_credit: string;
+                        /** @constant */
+                        status: "failed";
+                        failed_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payment_link.canceled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payment_link.canceled
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": string;
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": string;
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment_link.canceled",
+                 *       "event_id": "evt_9c8b7a6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                 *       "created_at": "2026-11-25T01:45:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "shop_id": 42,
+                 *         "order_id": "order-1001",
+                 *         "amount": "1500.00",
+                 *         "merchant_credit": "1485.00",
+                 *         "status": "canceled",
+                 *         "canceled_at": "2026-11-25T01:45:00+03:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment_link.canceled";
+                    event_id: string;
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        order_id: string | null;
+                        amount: string;
+                        merchant_credit: string;
+                        /** @constant */
+                        status: "canceled";
+                        canceled_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payment_link.expired
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payment_link.expired
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": string;
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": string;
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment_link.expired",
+                 *       "event_id": "evt_0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d",
+                 *       "created_at": "2026-11-26T01:40:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "shop_id": 42,
+                 *         "order_id": "order-1001",
+                 *         "amount": "1500.00",
+                 *         "merchant_credit": "1485.00",
+                 *         "status": "expired",
+                 *         "expired_at": "2026-11-26T01:40:00+03:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment_link.expired";
+                    event_id: string;
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        order_id: string | null;
+                        amount: string;
+                        merchant_credit: string;
+                        /** @constant */
+                        status: "expired";
+                        expired_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example refund.succeeded
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example refund.succeeded
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": string;
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": string;
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.succeeded",
+                 *       "event_id": "evt_6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170",
+                 *       "created_at": "2026-11-25T02:20:05+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "shop_id": 42,
+                 *         "amount": "500.00",
+                 *         "currency": "RUB",
+                 *         "status": "succeeded",
+                 *         "reason": "The buyer returned one coffee",
+                 *         "destination": null,
+                 *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                 *         "failure_reason": null,
+                 *         "livemode": true,
+                 *         "created_at": "2026-11-25T02:20:00+03:00",
+                 *         "updated_at": "2026-11-25T02:20:05+03:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "refund.succeeded";
+                    event_id: string;
+                    created_at: string;
+                    livemode: boolean;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example refund.failed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example refund.failed
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": string;
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": string;
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.failed",
+                 *       "event_id": "evt_b1c2d3e4-f5a6-4b7c-9d8e-0f1a2b3c4d5e",
+                 *       "created_at": "2026-11-25T02:20:05+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "shop_id": 42,
+                 *         "amount": "500.00",
+                 *         "currency": "RUB",
+                 *         "status": "failed",
+                 *         "reason": "The buyer returned one coffee",
+                 *         "destination": null,
+                 *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                 *         "failure_reason": "The payer account is closed",
+                 *         "livemode": true,
+                 *         "created_at": "2026-11-25T02:20:00+03:00",
+                 *         "updated_at": "2026-11-25T02:20:05+03:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "refund.failed";
+                    event_id: string;
+                    created_at: string;
+                    livemode: boolean;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLateSettledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payment.late_settled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payment.late_settled
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": string;
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": string;
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": string;
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: string;
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payment.late_settled",
+                 *       "event_id": "evt_d4e5f6a7-b8c9-4d0e-a1f2-a3b4c5d6e7f8",
+                 *       "created_at": "2026-11-26T10:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "shop_id": 42,
+                 *         "order_id": "order-1001",
+                 *         "amount": "1500.00",
+                 *         "merchant_credit": "1485.00",
+                 *         "status": "expired",
+                 *         "late_payment_id": "f1e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9",
+                 *         "gateway_payment_id": "sbp_7f3a91",
+                 *         "settled_at": "2026-11-26T10:00:00+03:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "payment.late_settled";
+                    event_id: string;
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        order_id: string | null;
+                        amount: string;
+                        merchant_credit: string;
+                        /** @enum {string} */
+                        status: "paid" | "expired" | "canceled" | "failed";
+                        /** Format: uuid */
+                        late_payment_id: string;
+                        gateway_payment_id: string;
+                        settled_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhookTestWebhook: {
         parameters: {
             query?: never;
             header: {
                 /**
-                 * @description The event: `payment.succeeded` or `webhook.test`.
+                 * @description The event's type, the body's `event`.
                  * @example webhook.test
                  */
                 "X-Webhook-Event": string;
@@ -8810,13 +13445,13 @@ export interface operations {
                  */
                 "Service-Event": string;
                 /**
-                 * @description The webhook id: the same on every attempt and resend of one event.
-                 * @example whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
                  */
                 "X-Webhook-Id": string;
                 /**
                  * @description The same as X-Webhook-Id (Standard Webhooks).
-                 * @example whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
                  */
                 "webhook-id": string;
                 /**
@@ -8858,6 +13493,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "webhook.test",
+                 *       "event_id": "evt_7c0e3f6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b",
+                 *       "created_at": "2026-11-25T01:55:15+03:00",
                  *       "livemode": true,
                  *       "data": {
                  *         "shop_id": 42,
@@ -8868,7 +13505,10 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event: "webhook.test";
-                    /** @description `false` for an event of a test-mode link or a test-mode `webhook.test`. */
+                    /** @description The same as the webhook-id header. */
+                    event_id: string;
+                    created_at: string;
+                    /** @description `false` when sent in test mode. */
                     livemode: boolean;
                     data: {
                         shop_id: number;

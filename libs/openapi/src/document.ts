@@ -7,17 +7,32 @@ import {
   type ZodOpenApiResponsesObject,
   type oas31,
 } from 'zod-openapi';
-import { apiKeyView, auditEvent, buyerLinkView, merchantShop, MODE_HEADER, paymentLink, PAYMENT_EVENTS_TOPIC, webhookDelivery } from '@pl/contracts';
+import {
+  apiKeyView,
+  auditEvent,
+  balance,
+  balanceTransaction,
+  buyerLinkView,
+  DEFAULT_WEBHOOK_EVENTS,
+  EVENT_TYPES,
+  merchantShop,
+  MODE_HEADER,
+  paymentLink,
+  PAYMENT_EVENTS_TOPIC,
+  refund,
+  webhookDelivery,
+  webhookEvent,
+  type EventType,
+} from '@pl/contracts';
 import { ERROR_CATALOGUE, httpStatusOf, type ErrorCode } from '@pl/errors';
 import { OPERATIONS, TAGS, type Auth, type OperationSpec } from './operations';
-import { samplePaymentSucceeded, sampleWebhookTest } from './samples';
+import { sampleEvents, sampleWebhookTest } from './samples';
 import {
   credentialModeHeader,
   eitherModeHeader,
   errorBody,
   fieldIssue,
   idempotencyKey,
-  paymentSucceededWebhook,
   requestIdHeader,
   sessionModeHeader,
   webhookTestWebhook,
@@ -125,13 +140,18 @@ function successResponse(op: OperationSpec): ZodOpenApiResponseObject {
   let content: oas31.ContentObject | Record<string, unknown> | undefined;
   if (success.schema) content = { 'application/json': { schema: success.schema, example: success.example } };
   else if (success.html) content = { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><html lang="ru">…</html>' } };
-  else if (success.files)
-    content = Object.fromEntries(
-      success.files.map((f) => [
-        f.mediaType,
-        f.example === undefined ? { schema: { type: 'string', contentMediaType: f.mediaType } } : { schema: { type: 'string' }, example: f.example },
-      ]),
-    );
+  if (success.files)
+    content = {
+      ...content,
+      ...Object.fromEntries(
+        success.files.map((f) => [
+          f.mediaType,
+          f.example === undefined
+            ? { schema: { type: 'string', contentMediaType: f.mediaType } }
+            : { schema: { type: 'string' }, example: f.example },
+        ]),
+      ),
+    };
   return { description: success.description, headers, ...(content && { content }) } as ZodOpenApiResponseObject;
 }
 
@@ -178,13 +198,14 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
 
 /** The three signature schemes of a webhook, and what tells the event and attempt apart. */
 const WEBHOOK_HEADERS: Record<string, { description: string; example: string; signature?: true }> = {
-  'X-Webhook-Event': { description: 'The event: `payment.succeeded` or `webhook.test`.', example: 'payment.succeeded' },
+  'X-Webhook-Event': { description: "The event's type, the body's `event`.", example: 'payment.succeeded' },
   'Service-Event': { description: 'The same as X-Webhook-Event.', example: 'payment.succeeded' },
   'X-Webhook-Id': {
-    description: 'The webhook id: the same on every attempt and resend of one event.',
-    example: 'whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c',
+    description:
+      "The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)",
+    example: 'evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c',
   },
-  'webhook-id': { description: 'The same as X-Webhook-Id (Standard Webhooks).', example: 'whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c' },
+  'webhook-id': { description: 'The same as X-Webhook-Id (Standard Webhooks).', example: 'evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c' },
   'X-Webhook-Timestamp': { description: 'Unix seconds when this attempt was sent.', example: '1795556400' },
   'webhook-timestamp': { description: 'The same as X-Webhook-Timestamp (Standard Webhooks).', example: '1795556400' },
   'X-Webhook-Attempt': { description: '1..8 within a series; a resend starts a new series at 1.', example: '1' },
@@ -206,37 +227,61 @@ const WEBHOOK_HEADERS: Record<string, { description: string; example: string; si
   },
 };
 
-function webhookOperation(event: 'payment.succeeded' | 'webhook.test'): ZodOpenApiOperationObject {
-  const paid = event === 'payment.succeeded';
+/** What each event means, for its webhook's summary. */
+const EVENT_SUMMARIES: Record<EventType, string> = {
+  'payment.succeeded': 'A link was paid and the merchant credited',
+  'payment.failed': 'A payment of a link failed (the link is `failed`)',
+  'payment_link.canceled': 'A link was canceled',
+  'payment_link.expired': 'A link expired unpaid (by the sweeper, or when read past `expires_at`)',
+  'refund.succeeded': 'A refund reached the buyer',
+  'refund.failed': "A refund failed; its amount is back in the shop's `available` balance",
+  'payment.late_settled': 'An operator credited a payment that arrived after its link closed',
+};
+
+const webhookParameters = (event: string): oas31.ParameterObject[] =>
+  Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
+    name,
+    in: 'header' as const,
+    required: h.signature !== true,
+    description: h.description,
+    schema: { type: 'string' as const },
+    example: name.endsWith('Event') ? event : h.example,
+  }));
+
+const WEBHOOK_RESPONSES = {
+  '200': { description: 'Any 2xx: received. Anything else, or no answer within the timeout, is retried.' },
+} as const;
+
+const subscription = (type: EventType): string =>
+  DEFAULT_WEBHOOK_EVENTS.includes(type)
+    ? 'Sent unless the shop removes it from `webhook_events`.'
+    : "Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`).";
+
+function eventWebhookOperation(type: EventType): ZodOpenApiOperationObject {
+  const schema = webhookEvent.options.find((o) => o.shape.event.value === type);
   return {
-    operationId: paid ? 'paymentSucceededWebhook' : 'webhookTestWebhook',
-    summary: paid ? 'A link was paid and the merchant credited' : 'A test webhook from the dashboard',
-    description: paid
-      ? `Sent to the shop's webhook_url once per paid link (from Kafka topic \`${PAYMENT_EVENTS_TOPIC}\`), retried up to 8 times until a 2xx. \`livemode\` is false for a test-mode link: the same shop address receives both modes. Verify a signature before trusting the body; ignore events you do not know.`
-      : 'Sent by `POST /api/v1/shops/{id}/webhook-test`, signed like any other and recorded in the delivery log of the mode it was sent in (`livemode`).',
-    tags: [TAGS.deliveries],
-    parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
-      name,
-      in: 'header' as const,
-      required: h.signature !== true,
-      description: h.description,
-      schema: { type: 'string' as const },
-      example: name.endsWith('Event') ? event : h.example,
-    })),
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': paid
-          ? { schema: paymentSucceededWebhook, example: samplePaymentSucceeded }
-          : { schema: webhookTestWebhook, example: sampleWebhookTest },
-      },
-    },
-    responses: {
-      '200': { description: 'Any 2xx: received. Anything else, or no answer within the timeout, is retried.' },
-    },
+    operationId: `${type.replace(/[._](\w)/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+    summary: EVENT_SUMMARIES[type],
+    description: `${subscription(type)} Written in the same transaction as the change it reports (Kafka topic \`${PAYMENT_EVENTS_TOPIC}\`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. \`event_id\` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by \`created_at\`. \`livemode\` is false for a test-mode event: the same shop address receives both modes. The same body is an item of \`GET /merchant/v1/events\`. Verify a signature before trusting the body; ignore event types you do not know.`,
+    tags: [TAGS.events],
+    parameters: webhookParameters(type),
+    requestBody: { required: true, content: { 'application/json': { schema, example: sampleEvents[type] } } },
+    responses: WEBHOOK_RESPONSES,
     security: [],
   };
 }
+
+const webhookTestOperation = (): ZodOpenApiOperationObject => ({
+  operationId: 'webhookTestWebhook',
+  summary: 'A test webhook from the dashboard',
+  description:
+    'Sent by `POST /api/v1/shops/{id}/webhook-test` whatever `webhook_events` says, signed like any other and recorded in the delivery log of the mode it was sent in (`livemode`). Not an event: the events API does not list it.',
+  tags: [TAGS.events],
+  parameters: webhookParameters('webhook.test'),
+  requestBody: { required: true, content: { 'application/json': { schema: webhookTestWebhook, example: sampleWebhookTest } } },
+  responses: WEBHOOK_RESPONSES,
+  security: [],
+});
 
 const HEADER_COMPONENTS: Record<string, oas31.HeaderObject> = {
   'X-Request-Id': {
@@ -255,8 +300,11 @@ const HEADER_COMPONENTS: Record<string, oas31.HeaderObject> = {
 
 const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
   links: 'Create, list, read and cancel payment links.',
+  refunds: "Give a buyer money back from a paid link, from the shop's balance.",
+  balance: "The shop's balance per mode and its statement: every movement, from a double-entry ledger.",
+  events: 'Every state change as an event: the events API and the webhooks that carry them.',
   shops: "The merchant's shops, their webhook secret and cashier key.",
-  deliveries: 'The webhook delivery log, resends, and the webhooks themselves.',
+  deliveries: 'The webhook delivery log and resends.',
   auth: 'Dashboard sign-in and the account.',
   apiKeys: 'Account API key pairs for /merchant/v1.',
   audit: 'Credential changes and sign-ins, as recorded.',
@@ -292,8 +340,8 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
       tags: Object.entries(TAGS).map(([key, name]) => ({ name, description: TAG_DESCRIPTIONS[key as keyof typeof TAGS] })),
       paths,
       webhooks: {
-        'payment.succeeded': { post: webhookOperation('payment.succeeded') },
-        'webhook.test': { post: webhookOperation('webhook.test') },
+        ...Object.fromEntries(EVENT_TYPES.map((type) => [type, { post: eventWebhookOperation(type) }])),
+        'webhook.test': { post: webhookTestOperation() },
       },
       components: {
         schemas: {
@@ -301,6 +349,9 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
           BuyerLinkView: buyerLinkView,
           MerchantShop: merchantShop,
           WebhookDelivery: webhookDelivery,
+          Refund: refund,
+          Balance: balance,
+          BalanceTransaction: balanceTransaction,
           ApiKey: apiKeyView,
           AuditEvent: auditEvent,
           FieldIssue: fieldIssue,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVENT_TYPES, PUBLIC_EVENT_ID, webhookEvent } from '@pl/contracts';
 import { ERROR_CATALOGUE, type ErrorCode } from '@pl/errors';
 import { buildOpenApiDocument, errorCodesOf, openApiJson, OPERATIONS, renderErrorsMarkdown } from './index';
 
@@ -272,17 +273,56 @@ describe('the OpenAPI document', () => {
     });
   });
 
-  it('puts livemode in every webhook body right after event', () => {
-    for (const event of ['payment.succeeded', 'webhook.test']) {
+  it('describes a webhook per event type and webhook.test, each body { event, event_id, created_at, livemode, data }', () => {
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES, 'webhook.test'].sort());
+    for (const event of [...EVENT_TYPES, 'webhook.test']) {
       const body = doc.webhooks?.[event]?.post?.requestBody as { content: Record<string, { schema: Json; example: Json }> };
       const media = body.content['application/json'];
-      expect(Object.keys(media?.schema.properties as Json)).toEqual(['event', 'livemode', 'data']);
-      expect(media?.schema.required).toEqual(['event', 'livemode', 'data']);
-      expect(Object.keys(media?.example ?? {})).toEqual(['event', 'livemode', 'data']);
+      const fields = ['event', 'event_id', 'created_at', 'livemode', 'data'];
+      expect({ event, keys: Object.keys(media?.schema.properties as Json) }).toEqual({ event, keys: fields });
+      expect({ event, required: media?.schema.required }).toEqual({ event, required: fields });
+      expect({ event, example: Object.keys(media?.example ?? {}) }).toEqual({ event, example: fields });
     }
   });
 
-  it('describes both webhooks with every signature header and a body schema', () => {
+  it("gives every event type an example its contract accepts, whose event_id has the webhook-id's form", () => {
+    for (const type of EVENT_TYPES) {
+      const body = doc.webhooks?.[type]?.post?.requestBody as { content: Record<string, { example: unknown }> };
+      const example = body.content['application/json']?.example;
+      const parsed = webhookEvent.safeParse(example);
+      expect({ type, ok: parsed.success, event: parsed.data?.event }).toEqual({ type, ok: true, event: type });
+      expect(parsed.data?.event_id).toMatch(PUBLIC_EVENT_ID);
+    }
+  });
+
+  it('documents refunds, the balance, the statement CSV and the events API on both route families', () => {
+    const byId = (id: string) => OPERATIONS.find((o) => o.operationId === id);
+    for (const id of ['merchantCreateRefund', 'createRefund']) {
+      const op = byId(id);
+      expect({ id, idempotency: op?.idempotency, status: op?.success.status }).toEqual({ id, idempotency: 'replay', status: 201 });
+      expect(op && errorCodesOf(op)).toEqual(
+        expect.arrayContaining([
+          'common.err.validation_failed',
+          'common.err.not_found',
+          'common.err.forbidden',
+          'payment_link.err.not_paid',
+          'refund.err.amount_exceeds_refundable',
+          'refund.err.insufficient_balance',
+        ]),
+      );
+    }
+    const simulate = byId('simulateRefund');
+    expect(simulate && errorCodesOf(simulate)).toEqual(expect.arrayContaining(['common.err.not_found', 'refund.err.not_pending']));
+    const statement = doc.paths?.['/api/v1/balance-transactions']?.get?.responses?.['200'] as { content: Record<string, { example: unknown }> };
+    expect(Object.keys(statement.content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(String(statement.content['text/csv']?.example)).toMatch(/^\ufeffid,shop_id,type,amount,fee,net,balance_after,/);
+    const merchantStatement = doc.paths?.['/merchant/v1/balance-transactions']?.get?.parameters?.map((p) => ('name' in p ? p.name : ''));
+    expect(merchantStatement).not.toContain('format');
+    for (const path of ['/merchant/v1/events', '/api/v1/events', '/merchant/v1/events/{event_id}', '/api/v1/events/{event_id}'])
+      expect({ path, documented: Boolean(doc.paths?.[path]?.get) }).toEqual({ path, documented: true });
+  });
+
+  it('describes every webhook with every signature header and a body schema', () => {
     const headers = [
       'X-Webhook-Event',
       'Service-Event',
@@ -295,7 +335,7 @@ describe('the OpenAPI document', () => {
       'Service-Signature',
       'webhook-signature',
     ];
-    for (const event of ['payment.succeeded', 'webhook.test']) {
+    for (const event of [...EVENT_TYPES, 'webhook.test']) {
       const post = doc.webhooks?.[event]?.post;
       expect(post?.parameters?.map((p) => ('name' in p ? p.name : '')).sort()).toEqual([...headers].sort());
       const body = post?.requestBody as { content: Record<string, { schema: Json; example: { event: string } }> };

@@ -4,16 +4,24 @@ import {
   apiKeyView,
   apiKeyWithSecret,
   auditEventPage,
+  balance,
+  balanceQuery,
+  balanceTransactionPage,
   buyerLinkView,
   cancelLinkBody,
   changePasswordBody,
   createApiKeyBody,
   createLinkBody,
+  createRefundBody,
   createShopBody,
   emptyBody,
   listAuditEventsQuery,
+  listBalanceTransactionsQuery,
+  listBalanceTransactionsSessionQuery,
   listDeliveriesQuery,
+  listEventsQuery,
   listLinksQuery,
+  listRefundsQuery,
   listShopsQuery,
   loginBody,
   loginResponse,
@@ -23,6 +31,9 @@ import {
   paymentLink,
   paymentLinkList,
   providerCallbackBody,
+  providerRefundCallbackBody,
+  refund,
+  refundPage,
   reissueApiKeyBody,
   reissueCashierKeyBody,
   reissuedCashierKey,
@@ -30,10 +41,13 @@ import {
   rotateSecretBody,
   selectMethodBody,
   simulatePaymentBody,
+  simulateRefundBody,
   updateShopBody,
   uuid,
   webhookDelivery,
   webhookDeliveryList,
+  webhookEvent,
+  webhookEventPage,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -66,6 +80,7 @@ export interface OperationSpec {
     html?: boolean;
     setsCookie?: boolean;
     /** A non-JSON, non-HTML answer (a static asset): each media type it may have, with an example (binary: none). */
+    /** With `schema`: other media types the same answer may take (a CSV statement), each with an example. */
     files?: readonly { mediaType: string; example?: string }[];
   };
   /** Route-specific error codes; the ones every route of its kind can answer are added by `errorCodesOf`. */
@@ -80,6 +95,9 @@ export interface OperationSpec {
 
 export const TAGS = {
   links: 'Payment links',
+  refunds: 'Refunds',
+  balance: 'Balance',
+  events: 'Events',
   shops: 'Shops',
   deliveries: 'Webhook deliveries',
   auth: 'Sessions and account',
@@ -100,6 +118,15 @@ const shopId = z.object({
 });
 const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery id (UUID).', examples: [s.sampleDelivery.id] }) });
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
+const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
+const eventId = z.object({
+  event_id: z
+    .string()
+    .meta({
+      description: "The event id, `evt_<uuid>`: the body's `event_id` and the webhook-id of its deliveries.",
+      examples: [s.sampleEvents['payment.succeeded'].event_id],
+    }),
+});
 const providerName = z.object({ provider: z.string().meta({ description: 'The payment provider, as configured.', examples: ['sbp-sim'] }) });
 const assetName = z.object({ file: z.string().meta({ description: 'The asset file name, as the page links it.', examples: ['checkout.css'] }) });
 const languageQuery = z.object({
@@ -134,6 +161,46 @@ const deliveryResent = {
 };
 const shopPage = { status: 200, description: "A page of the merchant's shops.", schema: merchantShopPage, example: s.sampleShopPage };
 const shopRead = { status: 200, description: 'The shop (never its secret or cashier key).', schema: merchantShop, example: s.sampleShop };
+
+const refundBody = { schema: createRefundBody, example: { amount: '500.00', reason: 'The buyer returned one coffee' } };
+const refundDescription = (family: string): string =>
+  `${family} Refunds part or all of a paid link (default: all that is left to refund) in the link's mode. Checked in this order: the body (400), the link (404; another mode's link too), its owner (403), \`destination\` against the link's network (400: required and valid for a link paid on a crypto network (TRC20, ERC20, TON, BTC addresses), refused for any other), the link paid (409 \`payment_link.err.not_paid\`), the amount within the link's \`amount\` less its succeeded and pending refunds (422 \`refund.err.amount_exceeds_refundable\`; the platform keeps its fee), then the shop's \`available\` balance (422 \`refund.err.insufficient_balance\`). The refund is \`pending\` until the provider settles it (\`refund.succeeded\` / \`refund.failed\`); the amount is reserved from \`available\` at once.`;
+const refundErrors: ErrorCode[] = [
+  'common.err.forbidden',
+  'payment_link.err.not_paid',
+  'refund.err.amount_exceeds_refundable',
+  'refund.err.insufficient_balance',
+];
+const refundCreated = {
+  status: 201,
+  description: 'The refund, pending (the sandbox provider has accepted it: `gateway_refund_id` set).',
+  schema: refund,
+  example: s.sampleRefund,
+};
+const refundRead = { status: 200, description: 'The refund.', schema: refund, example: s.sampleSucceededRefund };
+const refundList = { status: 200, description: 'A page of refunds, newest first.', schema: refundPage, example: s.sampleRefundPage };
+const balanceRead = {
+  status: 200,
+  description: "The shop's balance in the caller's mode (`livemode`): `available` to refund from, and `refund_reserve` held by pending refunds.",
+  schema: balance,
+  example: s.sampleBalance,
+};
+const balanceTransactionList = {
+  status: 200,
+  description: "A page of the movements of the shop's `available` balance, newest first.",
+  schema: balanceTransactionPage,
+  example: s.sampleBalanceTransactionPage,
+};
+const eventList = {
+  status: 200,
+  description: 'A page of events, newest first, each the webhook body of that event.',
+  schema: webhookEventPage,
+  example: s.sampleEventPage,
+};
+const eventRead = { status: 200, description: 'The event, as its webhook body.', schema: webhookEvent, example: s.sampleEvents['refund.succeeded'] };
+const eventsDescription =
+  "Every event of the caller's shops in its mode, whether the shop subscribes to its type or not, kept 30 days: a merchant who missed webhooks reconciles from here. Order by `created_at`.";
+const listErrors: ErrorCode[] = ['common.err.forbidden', 'common.err.not_found'];
 
 /** Every operation the gateway serves. A test checks this list against the routes the gateway's express app mounts. */
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -185,6 +252,90 @@ export const OPERATIONS: readonly OperationSpec[] = [
     idempotency: 'replay',
     success: linkCanceled,
     errors: ['common.err.forbidden', 'payment_link.err.not_pending'],
+  },
+  {
+    method: 'post',
+    path: '/merchant/v1/payment-links/{id}/refunds',
+    operationId: 'merchantCreateRefund',
+    summary: 'Refund a paid payment link',
+    description: refundDescription('With API keys.'),
+    tag: TAGS.refunds,
+    auth: 'apiKey',
+    pathParams: linkId,
+    body: refundBody,
+    idempotency: 'replay',
+    success: refundCreated,
+    errors: refundErrors,
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/refunds',
+    operationId: 'merchantListRefunds',
+    summary: 'List refunds',
+    tag: TAGS.refunds,
+    auth: 'apiKey',
+    query: listRefundsQuery,
+    success: refundList,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/refunds/{id}',
+    operationId: 'merchantGetRefund',
+    summary: 'Read a refund',
+    description: "Another merchant's refund is 403; an unknown one, or one of the other mode, 404.",
+    tag: TAGS.refunds,
+    auth: 'apiKey',
+    pathParams: refundId,
+    success: refundRead,
+    errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/balance',
+    operationId: 'merchantGetBalance',
+    summary: "Read a shop's balance",
+    description: 'Read from the stored running balance, never by summing entries.',
+    tag: TAGS.balance,
+    auth: 'apiKey',
+    query: balanceQuery,
+    success: balanceRead,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/balance-transactions',
+    operationId: 'merchantListBalanceTransactions',
+    summary: 'List balance transactions (the statement)',
+    tag: TAGS.balance,
+    auth: 'apiKey',
+    query: listBalanceTransactionsQuery,
+    success: balanceTransactionList,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/events',
+    operationId: 'merchantListEvents',
+    summary: 'List events',
+    description: eventsDescription,
+    tag: TAGS.events,
+    auth: 'apiKey',
+    query: listEventsQuery,
+    success: eventList,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/events/{event_id}',
+    operationId: 'merchantGetEvent',
+    summary: 'Read an event',
+    description: 'An unknown id, one older than 30 days, or one of the other mode is 404.',
+    tag: TAGS.events,
+    auth: 'apiKey',
+    pathParams: eventId,
+    success: eventRead,
+    errors: ['common.err.forbidden'],
   },
   {
     method: 'get',
@@ -342,6 +493,94 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: ['common.err.forbidden', 'payment_link.err.not_pending'],
   },
   {
+    method: 'post',
+    path: '/api/v1/payment-links/{id}/refunds',
+    operationId: 'createRefund',
+    summary: 'Refund a paid payment link',
+    description: refundDescription('With a dashboard session.'),
+    tag: TAGS.refunds,
+    auth: 'session',
+    pathParams: linkId,
+    body: refundBody,
+    idempotency: 'replay',
+    success: refundCreated,
+    errors: refundErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/refunds',
+    operationId: 'listRefunds',
+    summary: 'List refunds',
+    tag: TAGS.refunds,
+    auth: 'session',
+    query: listRefundsQuery,
+    success: refundList,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/refunds/{id}',
+    operationId: 'getRefund',
+    summary: 'Read a refund',
+    description: "Another merchant's refund is 403; an unknown one, or one of the other mode, 404.",
+    tag: TAGS.refunds,
+    auth: 'session',
+    pathParams: refundId,
+    success: refundRead,
+    errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/refunds/{id}/simulate',
+    operationId: 'simulateRefund',
+    summary: 'Settle a test refund as the provider would',
+    description:
+      "Test refunds only (a session sending `Pl-Mode: test`): moves a pending test refund to `succeeded` or `failed` through the same path as the sandbox provider's refund callback, with its `refund.*` event and ledger postings. A live refund is 404, as if it did not exist; a refund already final is 409 `refund.err.not_pending`.",
+    tag: TAGS.refunds,
+    auth: 'session',
+    pathParams: refundId,
+    body: { schema: simulateRefundBody, example: { status: 'succeeded' } },
+    success: { status: 200, description: 'The refund, settled.', schema: refund, example: s.sampleSimulatedRefund },
+    errors: ['common.err.forbidden', 'refund.err.not_pending'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/balance-transactions',
+    operationId: 'listBalanceTransactions',
+    summary: 'List balance transactions, or download them as a CSV statement',
+    description:
+      'With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then bounds nothing: every row to the oldest is sent.',
+    tag: TAGS.balance,
+    auth: 'session',
+    query: listBalanceTransactionsSessionQuery,
+    success: { ...balanceTransactionList, files: [{ mediaType: 'text/csv', example: s.sampleStatementCsv }] },
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/events',
+    operationId: 'listEvents',
+    summary: 'List events',
+    description: eventsDescription,
+    tag: TAGS.events,
+    auth: 'session',
+    query: listEventsQuery,
+    success: eventList,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/events/{event_id}',
+    operationId: 'getEvent',
+    summary: 'Read an event',
+    description: 'An unknown id, one older than 30 days, or one of the other mode is 404.',
+    tag: TAGS.events,
+    auth: 'session',
+    pathParams: eventId,
+    success: eventRead,
+    errors: ['common.err.forbidden'],
+  },
+  {
     method: 'get',
     path: '/api/v1/shops',
     operationId: 'listShops',
@@ -377,16 +616,32 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: ['common.err.forbidden'],
   },
   {
+    method: 'get',
+    path: '/api/v1/shops/{id}/balance',
+    operationId: 'getShopBalance',
+    summary: "Read a shop's balance",
+    description: "In the session's mode (`Pl-Mode`); read from the stored running balance, never by summing entries.",
+    tag: TAGS.balance,
+    auth: 'session',
+    pathParams: shopId,
+    success: balanceRead,
+    errors: ['common.err.forbidden'],
+  },
+  {
     method: 'patch',
     path: '/api/v1/shops/{id}',
     operationId: 'updateShop',
     summary: 'Change a shop',
-    description: 'A merge patch: members left out stay; `{}` changes nothing.',
+    description:
+      'A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. The shop is shared by both modes, and so is the list.',
     tag: TAGS.shops,
     auth: 'session',
     pathParams: shopId,
-    body: { schema: updateShopBody, example: { webhook_url: 'https://shop.example/hooks/v2' } },
-    success: shopRead,
+    body: {
+      schema: updateShopBody,
+      example: { webhook_url: 'https://shop.example/hooks/v2', webhook_events: ['payment.succeeded', 'payment_link.expired', 'refund.succeeded'] },
+    },
+    success: { ...shopRead, example: s.sampleSubscribedShop },
     errors: ['common.err.forbidden'],
   },
   {
@@ -610,13 +865,13 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'post',
     path: '/callbacks/v1/{provider}',
     operationId: 'receiveProviderCallback',
-    summary: "A payment provider's verdict",
+    summary: "A payment provider's verdict on a payment or a refund",
     description:
-      'Signed by the provider over the raw body (401 otherwise). A verdict for a link no longer pending is answered 200 too, so providers stop retrying.',
+      "Signed by the provider over the raw body (401 otherwise). A payment's verdict names `gateway_payment_id`; a refund's (the sandbox provider) names `gateway_refund_id` with `succeeded` or `failed` and an optional `failure_reason`. A verdict for a link no longer pending, or a refund already final, is answered 200 too (duplicates are harmless), so providers stop retrying.",
     tag: TAGS.callbacks,
     auth: 'none',
     pathParams: providerName,
-    body: { schema: providerCallbackBody, example: { gateway_payment_id: 'sbp_7f3a91', status: 'paid' } },
+    body: { schema: z.union([providerCallbackBody, providerRefundCallbackBody]), example: { gateway_payment_id: 'sbp_7f3a91', status: 'paid' } },
     success: { status: 200, description: 'Received.', schema: callbackReceived, example: { received: true } },
     errors: ['common.err.unauthorized'],
   },

@@ -2,13 +2,20 @@ import type {
   ApiKeyView,
   ApiKeyWithSecret,
   AuditEvent,
+  Balance,
+  BalanceTransaction,
+  BalanceTransactionPage,
   BuyerLinkView,
+  EventType,
   MerchantShop,
   MeView,
   PaymentLink,
-  PaymentSucceededEvent,
+  Refund,
+  RefundPage,
   RotatedSecret,
   WebhookDelivery,
+  WebhookEvent,
+  WebhookEventPage,
 } from '@pl/contracts';
 import type { reissuedCashierKey } from '@pl/contracts';
 import type { z } from 'zod';
@@ -118,6 +125,14 @@ export const sampleShop: MerchantShop = {
   updated_at: AT,
 };
 
+/** The shop after PATCH `webhook_events`: expiries and refunds are sent too. */
+export const sampleSubscribedShop: MerchantShop = {
+  ...sampleShop,
+  webhook_url: 'https://shop.example/hooks/v2',
+  webhook_events: ['payment.succeeded', 'payment_link.expired', 'refund.succeeded'],
+  updated_at: '2026-11-25T02:10:00+03:00',
+};
+
 export const sampleShopPage = { shops: [sampleShop], has_more: false, next_cursor: null };
 
 export const sampleRotatedSecret: RotatedSecret = {
@@ -132,7 +147,7 @@ export const sampleTestCashierKey: ReissuedCashierKey = { cashier_key: 'svc_test
 
 export const sampleDelivery: WebhookDelivery = {
   id: '0b7c1e52-9f0e-4c1a-8d6e-3f2a5b7c9d10',
-  webhook_id: 'whk_21bd9aff-3f5b-4298-8335-61ff15c6e91c',
+  webhook_id: 'evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c',
   payment_link_id: LINK_ID,
   shop_id: 42,
   event: 'payment.succeeded',
@@ -147,7 +162,7 @@ export const sampleScheduledDelivery: WebhookDelivery = { ...sampleDelivery, sta
 export const sampleTestDelivery: WebhookDelivery = {
   ...sampleScheduledDelivery,
   id: '5d2e8c41-7a3b-4f6e-9c1d-2b4a6e8f0a13',
-  webhook_id: 'whk_7c0e3f6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b',
+  webhook_id: 'evt_7c0e3f6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b',
   payment_link_id: null,
   event: 'webhook.test',
 };
@@ -199,19 +214,147 @@ export const sampleAuditPage = { audit_events: [sampleAuditEvent], has_more: fal
 
 export const sampleLogin = { session_token: 'sess_Gm4Xn7Qw2Rt9Yb5Kp1Lc8Vz3', expires_at: '2026-12-09T01:40:00+03:00' };
 
-export const samplePaymentSucceeded: Pick<PaymentSucceededEvent, 'event' | 'livemode' | 'data'> = {
-  event: 'payment.succeeded',
+/** A refund of 500.00 of the paid link, as created (the sandbox provider accepted it at once). */
+const REFUND_ID = '8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f';
+const REFUNDED_AT = '2026-11-25T02:20:05+03:00';
+export const sampleRefund: Refund = {
+  id: REFUND_ID,
+  payment_link_id: LINK_ID,
+  shop_id: 42,
+  amount: '500.00',
+  currency: 'RUB',
+  status: 'pending',
+  reason: 'The buyer returned one coffee',
+  destination: null,
+  gateway_refund_id: `sbr_${REFUND_ID}`,
+  failure_reason: null,
   livemode: true,
-  data: {
-    payment_link_id: LINK_ID,
-    id: LINK_ID,
-    shop_id: 42,
-    order_id: 'order-1001',
-    amount: '1500.00',
-    merchant_credit: '1485.00',
-    status: 'paid',
-    paid_at: PAID_AT,
+  created_at: '2026-11-25T02:20:00+03:00',
+  updated_at: '2026-11-25T02:20:00+03:00',
+};
+export const sampleSucceededRefund: Refund = { ...sampleRefund, status: 'succeeded', updated_at: REFUNDED_AT };
+export const sampleRefundPage: RefundPage = { refunds: [sampleSucceededRefund], has_more: false, next_cursor: null };
+/** A test refund after `POST /api/v1/refunds/{id}/simulate` `{ "status": "succeeded" }`. */
+export const sampleSimulatedRefund: Refund = {
+  ...sampleSucceededRefund,
+  id: 'e4b2c7d9-1f3a-4b5c-8d6e-7f8a9b0c1d2e',
+  payment_link_id: TEST_LINK_ID,
+  gateway_refund_id: 'sbr_e4b2c7d9-1f3a-4b5c-8d6e-7f8a9b0c1d2e',
+  livemode: false,
+};
+
+/** The shop's balance after the paid link (1485.00 credited) and the pending refund of 500.00. */
+export const sampleBalance: Balance = {
+  shop_id: 42,
+  currency: 'RUB',
+  livemode: true,
+  available: '985.00',
+  refund_reserve: '500.00',
+  updated_at: '2026-11-25T02:20:00+03:00',
+};
+
+const samplePaymentRow: BalanceTransaction = {
+  id: '3c9e5a71-6d2b-4f8e-a1c4-b7d0e2f39a15',
+  shop_id: 42,
+  type: 'payment',
+  amount: '1500.00',
+  fee: '15.00',
+  net: '1485.00',
+  balance_after: '1485.00',
+  payment_link_id: LINK_ID,
+  refund_id: null,
+  created_at: PAID_AT,
+};
+const sampleRefundRow: BalanceTransaction = {
+  id: '7a1d4e82-9b3c-4d5f-8e6a-0b1c2d3e4f5a',
+  shop_id: 42,
+  type: 'refund',
+  amount: '-500.00',
+  fee: '0.00',
+  net: '-500.00',
+  balance_after: '985.00',
+  payment_link_id: LINK_ID,
+  refund_id: REFUND_ID,
+  created_at: '2026-11-25T02:20:00+03:00',
+};
+export const sampleBalanceTransactionPage: BalanceTransactionPage = {
+  balance_transactions: [sampleRefundRow, samplePaymentRow],
+  has_more: false,
+  next_cursor: null,
+};
+
+/** The same page as `format=csv`: a byte-order mark, the field names, then one row each (RFC 4180, CRLF). */
+const CSV_FIELDS = ['id', 'shop_id', 'type', 'amount', 'fee', 'net', 'balance_after', 'payment_link_id', 'refund_id', 'created_at'] as const;
+export const sampleStatementCsv = `\ufeff${[
+  CSV_FIELDS.join(','),
+  ...sampleBalanceTransactionPage.balance_transactions.map((row) => CSV_FIELDS.map((f) => row[f] ?? '').join(',')),
+].join('\r\n')}\r\n`;
+
+const linkEventFields = {
+  payment_link_id: LINK_ID,
+  id: LINK_ID,
+  shop_id: 42,
+  order_id: 'order-1001',
+  amount: '1500.00',
+  merchant_credit: '1485.00',
+};
+const event = (id: string, created_at: string) => ({ event_id: `evt_${id}`, created_at, livemode: true });
+
+/** One webhook body (and events API item) per event type. */
+export const sampleEvents: { [T in EventType]: Extract<WebhookEvent, { event: T }> } = {
+  'payment.succeeded': {
+    event: 'payment.succeeded',
+    ...event('21bd9aff-3f5b-4298-8335-61ff15c6e91c', PAID_AT),
+    data: { ...linkEventFields, status: 'paid', paid_at: PAID_AT },
+  },
+  'payment.failed': {
+    event: 'payment.failed',
+    ...event('5f0e2d1c-4b3a-4c9d-8e7f-6a5b4c3d2e1f', PAID_AT),
+    data: { ...linkEventFields, status: 'failed', failed_at: PAID_AT },
+  },
+  'payment_link.canceled': {
+    event: 'payment_link.canceled',
+    ...event('9c8b7a6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', '2026-11-25T01:45:00+03:00'),
+    data: { ...linkEventFields, status: 'canceled', canceled_at: '2026-11-25T01:45:00+03:00' },
+  },
+  'payment_link.expired': {
+    event: 'payment_link.expired',
+    ...event('0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d', '2026-11-26T01:40:00+03:00'),
+    data: { ...linkEventFields, status: 'expired', expired_at: '2026-11-26T01:40:00+03:00' },
+  },
+  'refund.succeeded': {
+    event: 'refund.succeeded',
+    ...event('6e5d4c3b-2a19-4f8e-b7d6-c5b4a3928170', REFUNDED_AT),
+    data: sampleSucceededRefund,
+  },
+  'refund.failed': {
+    event: 'refund.failed',
+    ...event('b1c2d3e4-f5a6-4b7c-9d8e-0f1a2b3c4d5e', REFUNDED_AT),
+    data: { ...sampleRefund, status: 'failed', failure_reason: 'The payer account is closed', updated_at: REFUNDED_AT },
+  },
+  'payment.late_settled': {
+    event: 'payment.late_settled',
+    ...event('d4e5f6a7-b8c9-4d0e-a1f2-a3b4c5d6e7f8', '2026-11-26T10:00:00+03:00'),
+    data: {
+      ...linkEventFields,
+      status: 'expired',
+      late_payment_id: 'f1e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9',
+      gateway_payment_id: 'sbp_7f3a91',
+      settled_at: '2026-11-26T10:00:00+03:00',
+    },
   },
 };
 
-export const sampleWebhookTest = { event: 'webhook.test', livemode: true, data: { shop_id: 42, sent_at: PAID_AT } } as const;
+export const sampleEventPage: WebhookEventPage = {
+  events: [sampleEvents['refund.succeeded'], sampleEvents['payment.succeeded']],
+  has_more: false,
+  next_cursor: null,
+};
+
+export const sampleWebhookTest = {
+  event: 'webhook.test',
+  event_id: 'evt_7c0e3f6a-1b2d-4e5f-8a9b-0c1d2e3f4a5b',
+  created_at: PAID_AT,
+  livemode: true,
+  data: { shop_id: 42, sent_at: PAID_AT },
+} as const;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { mode, moscowDate, paymentSucceededEvent, positiveId } from '@pl/contracts';
+import { mode, moscowDate, positiveId } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 
 /**
  * The few wire shapes no contract schema names, because no service parses them: the gateway's error body (its error
- * handler writes it), the provider callback's answer and the webhook bodies as merchants receive them.
+ * handler writes it), the provider callback's answer and the `webhook.test` body.
  */
 
 /** One problem with one input field: `FieldIssue` of @pl/errors. */
@@ -29,20 +29,15 @@ export const openApiDocumentShape = z.looseObject({
 
 export const callbackReceived = z.object({ received: z.literal(true) });
 
-/** `livemode` of a webhook body: always sent, right after `event` (the event's default is for Kafka's old messages). */
-const webhookLivemode = z.boolean().meta({ description: '`false` for an event of a test-mode link or a test-mode `webhook.test`.' });
-
-/** The body of a `payment.succeeded` webhook: the Kafka event's `event`, `livemode` and `data` (notifier). */
-export const paymentSucceededWebhook = z.object({
-  event: paymentSucceededEvent.shape.event,
-  livemode: webhookLivemode,
-  data: paymentSucceededEvent.shape.data,
-});
-
-/** The body of a `webhook.test` webhook (notifier's send-test-webhook): the mode of whoever asked for it. */
+/**
+ * The body of a `webhook.test` webhook (notifier's send-test-webhook): shaped like an event's body, in the mode of
+ * whoever asked for it. The events of every other type are contracts' `webhookEvent`.
+ */
 export const webhookTestWebhook = z.object({
   event: z.literal('webhook.test'),
-  livemode: webhookLivemode,
+  event_id: z.string().meta({ description: 'The same as the webhook-id header.' }),
+  created_at: moscowDate,
+  livemode: z.boolean().meta({ description: '`false` when sent in test mode.' }),
   data: z.object({ shop_id: positiveId, sent_at: moscowDate }),
 });
 
