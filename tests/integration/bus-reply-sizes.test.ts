@@ -6,13 +6,23 @@ import { PUBLIC_BASE_URL_MAX } from '@pl/config';
 import {
   ATTEMPT_ERROR_MAX_LENGTH,
   CRYPTO_NETWORKS,
+  CURSOR_MAX_LENGTH,
   DELIVERY_ATTEMPTS_SHOWN,
+  EVENT_TYPES,
   formatMoscow,
   paymentLink,
+  publicEventId,
+  REFUND_DESTINATION_MAX_LENGTH,
+  REFUND_FAILURE_REASON_MAX_LENGTH,
+  REFUND_REASON_MAX_LENGTH,
   returnUrlProblem,
   subjects,
+  type BalanceTransaction,
+  type Refund,
   type SubjectContract,
+  type WebhookEvent,
 } from '@pl/contracts';
+import { formatKopecks } from '@pl/money';
 import type { z } from 'zod';
 import { parseExchangeRates, SandboxProvider, toBuyerLinkView, toPaymentLink, toPaymentLinkPage, type LinkRecord } from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
@@ -90,6 +100,7 @@ const fullLink = (): LinkRecord => ({
   payerAmount: MAX_PAYER_KOPECKS,
   merchantCredit: MAX_PAYER_KOPECKS,
   platformRevenue: MAX_PAYER_KOPECKS,
+  amountRefunded: MAX_KOPECKS,
   status: 'canceled',
   gatewayProvider: 'p'.repeat(PROVIDER.name),
   gatewayPaymentId: 'i'.repeat(PROVIDER.paymentId),
@@ -116,6 +127,7 @@ const fullShop = (): Shop => ({
   sbpBps: 10_000,
   webhookUrl: `https://${'u'.repeat(WEBHOOK_URL_NORMALIZED_MAX - 'https://'.length)}`,
   hasWebhookSecret: true,
+  webhookEvents: [...EVENT_TYPES],
   previousSecretValidUntil: latest,
   createdAt: latest,
   updatedAt: latest,
@@ -148,6 +160,53 @@ const fullDelivery = (): DeliveryRecord => {
   };
 };
 
+/**
+ * Ledger sums are bigint: no balance or statement amount is longer than the largest one, signed (an upper bound of
+ * every money field of the balance and its transactions).
+ */
+const LEDGER_MONEY_MAX = formatKopecks(-(2n ** 63n - 1n));
+/** The settle command's bound on a provider's refund id (the sandbox writes `sbr_<uuid>`). */
+const GATEWAY_REFUND_ID_MAX = 200;
+const fullCursor = (): string => 'c'.repeat(CURSOR_MAX_LENGTH);
+
+const fullRefund = (): Refund => ({
+  id: randomUUID(),
+  payment_link_id: randomUUID(),
+  shop_id: Number.MAX_SAFE_INTEGER,
+  amount: formatKopecks(MAX_KOPECKS),
+  currency: 'RUB',
+  status: 'succeeded',
+  reason: heavy(REFUND_REASON_MAX_LENGTH),
+  destination: HEAVY_ASCII.repeat(REFUND_DESTINATION_MAX_LENGTH),
+  gateway_refund_id: HEAVY_ASCII.repeat(GATEWAY_REFUND_ID_MAX),
+  failure_reason: heavy(REFUND_FAILURE_REASON_MAX_LENGTH),
+  livemode: false,
+  created_at: formatMoscow(latest),
+  updated_at: formatMoscow(latest),
+});
+
+const fullBalanceTransaction = (): BalanceTransaction => ({
+  id: randomUUID(),
+  shop_id: Number.MAX_SAFE_INTEGER,
+  type: 'refund_failed',
+  amount: LEDGER_MONEY_MAX,
+  fee: LEDGER_MONEY_MAX,
+  net: LEDGER_MONEY_MAX,
+  balance_after: LEDGER_MONEY_MAX,
+  payment_link_id: randomUUID(),
+  refund_id: randomUUID(),
+  created_at: formatMoscow(latest),
+});
+
+/** Of the event bodies, a refund's is the largest (its reason and failure reason outweigh a link's order_id). */
+const fullEvent = (): WebhookEvent => ({
+  event: 'refund.succeeded',
+  event_id: publicEventId(randomUUID()),
+  created_at: formatMoscow(latest),
+  livemode: false,
+  data: fullRefund(),
+});
+
 const times = <T>(n: number, make: () => T): T[] => Array.from({ length: n }, make);
 
 type AnySubject = SubjectContract<z.ZodType, z.ZodType>;
@@ -172,6 +231,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
     url: fullShop().webhookUrl,
     secret: heavy(WEBHOOK_SECRET_MAX),
     previous_secret: heavy(WEBHOOK_SECRET_MAX),
+    webhook_events: [...EVENT_TYPES],
   }),
   // The service cuts a page of shops at a byte budget (their webhook URLs can be long), so the page is as it fits it.
   shopsList: () => toMerchantShopPage(fitShopPage(times(LIST_LIMIT_MAX + 1, fullShop), LIST_LIMIT_MAX)),
@@ -192,6 +252,26 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   }),
   deliveriesResend: () => toWebhookDelivery(fullDelivery()),
   deliveriesTest: () => toWebhookDelivery(fullDelivery()),
+  refundsCreate: () => ({ refund: fullRefund(), replayed: false }),
+  refundsGet: fullRefund,
+  refundsList: () => ({ refunds: times(LIST_LIMIT_MAX, fullRefund), has_more: true, next_cursor: fullCursor() }),
+  refundsSettle: fullRefund,
+  refundsSimulate: fullRefund,
+  balanceGet: () => ({
+    shop_id: Number.MAX_SAFE_INTEGER,
+    currency: 'RUB',
+    livemode: false,
+    available: LEDGER_MONEY_MAX,
+    refund_reserve: LEDGER_MONEY_MAX,
+    updated_at: formatMoscow(latest),
+  }),
+  balanceTransactionsList: () => ({
+    balance_transactions: times(LIST_LIMIT_MAX, fullBalanceTransaction),
+    has_more: true,
+    next_cursor: fullCursor(),
+  }),
+  eventsList: () => ({ events: times(LIST_LIMIT_MAX, fullEvent), has_more: true, next_cursor: fullCursor() }),
+  eventsGet: fullEvent,
 };
 
 /** Every leaf of a reply that is null: a field the worst case left unset. */
