@@ -10,6 +10,7 @@ import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { OutboxRepository } from './data/outbox.repository';
 import { ShopClient } from './data/shop.client';
+import type { OutboxEntry } from './domain/link';
 import type { LinkDeps } from './domain/ports';
 import { ProviderRegistry } from './domain/providers/payment-provider';
 import { SandboxProvider } from './domain/providers/sandbox.provider';
@@ -66,8 +67,9 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log, { metrics });
   registerOutboxGauges(metrics, new OutboxRepository(db));
   const relay = createOutboxRelay(config, db, log);
-  const links = new LinkRepository(db, (entry) => relay.handOver(entry));
-  const idempotency = new IdempotencyRepository(db);
+  const handOver = (entry: OutboxEntry): void => relay.handOver(entry);
+  const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
+  const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
   // The sandbox is this deployment's live provider too; test links go to it whatever the live one becomes.
   const sandbox = new SandboxProvider(config.SANDBOX_RATES);
 

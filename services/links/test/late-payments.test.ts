@@ -9,6 +9,7 @@ import { LINKS_SCHEMA } from '../src/data/migrate';
 import { metricSum, scrapedSum } from '../../../tests/support/metrics';
 import { recordingLogger } from './support/log-recorder';
 import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
+import { eventTypesOf } from './support/outbox-events';
 
 /** Rounds of the expiry sweeper racing a provider's `paid` on one due link. */
 const SWEEPER_ROUNDS = 40;
@@ -42,8 +43,8 @@ describe('a paid callback for a link that is no longer pending', () => {
     );
   const counter = (linkStatus?: string): Promise<number> =>
     scrapedSum(system.linksOpsPort, 'late_payments_total', linkStatus === undefined ? {} : { link_status: linkStatus });
-  const outboxRows = async (linkId: string): Promise<number> =>
-    (await system.linksDb.query('SELECT id FROM outbox WHERE message_key = $1', [linkId])).length;
+  const eventTypes = (linkId: string): Promise<string[]> => eventTypesOf(system.linksDb, linkId);
+  const CLOSING_EVENT = { expired: 'payment_link.expired', canceled: 'payment_link.canceled', failed: 'payment.failed' } as const;
   const makeDue = (id: string): Promise<unknown> =>
     system.linksDb.query("UPDATE payment_links SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' WHERE id = $1", [
       id,
@@ -71,7 +72,7 @@ describe('a paid callback for a link that is no longer pending', () => {
     // The service's own sweeper stays out of the way; the tests run the sweeper's statement themselves.
     system = await startLinksSystem('linkslate', { EXPIRY_SWEEP_INTERVAL_MS: '3600000' }, recorder.log);
     sweeperDb = new Db({ url: system.databaseUrl, schema: LINKS_SCHEMA, log: pino({ level: 'silent' }) });
-    sweeper = new LinkRepository(sweeperDb);
+    sweeper = new LinkRepository(sweeperDb, undefined, system.topic);
     shopId = await system.createShop(merchant, { crypto_bps: 100, sbp_bps: 300, fee_payer: 'client' });
   });
 
@@ -124,7 +125,8 @@ describe('a paid callback for a link that is no longer pending', () => {
           msg: expect.stringMatching(/^late payment recorded/),
         }),
       ]);
-      expect(await outboxRows(link.id)).toBe(0);
+      // The move's own event; a late payment sends none.
+      expect(await eventTypes(link.id)).toEqual([CLOSING_EVENT[state]]);
     },
   );
 
@@ -153,7 +155,7 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect.objectContaining({ link_status: 'paid', gateway_payment_id: `sbx_${link.id}`, payer_amount: '101000' }),
     ]);
     expect((await counter('paid')) - before).toBe(1);
-    expect(await outboxRows(link.id)).toBe(1);
+    expect(await eventTypes(link.id)).toEqual(['payment.succeeded']);
   });
 
   it('still answers 404 to a payment for a pending link that awaits another payment, and records nothing', async () => {
@@ -205,7 +207,8 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect(await lateRows(link.id)).toEqual(
         swept ? [expect.objectContaining({ link_status: 'expired', gateway_payment_id: `sbx_${link.id}` })] : [],
       );
-      expect(await outboxRows(link.id)).toBe(swept ? 0 : 1);
+      // Exactly the winner's event: the loser wrote none.
+      expect(await eventTypes(link.id)).toEqual([swept ? 'payment_link.expired' : 'payment.succeeded']);
       outcomes[swept ? 'late' : 'paid'] += 1;
     }
     expect((await counter()) - before).toBe(outcomes.late);

@@ -5,6 +5,7 @@ import { LinkRepository } from '../src/data/link.repository';
 import { LINKS_OWN_MODE } from '../src/domain/ports';
 import { paymentSucceeded } from '../src/domain/payment-event';
 import { recordTopic, type TopicRecorder } from './support/kafka-events';
+import { eventTypesOf, outboxEventsOf } from './support/outbox-events';
 import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
 
 // A Kafka consumer group's first join takes about three seconds on the mock cluster.
@@ -125,13 +126,35 @@ describe('links.settle', () => {
     expect(await outboxRows(link.id)).toHaveLength(1);
   });
 
-  it('moves a link to failed without any event', async () => {
+  it('moves a link to failed with exactly one payment.failed, its time the move, written with the move', async () => {
     const link = await newLink();
     await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);
     const failed = await settle(`sbx_${link.id}`, 'failed');
     expect(failed).toMatchObject({ status: 'failed', paid_at: null, network: 'SBP' });
-    expect(await outboxRows(link.id)).toHaveLength(0);
+    const [written, ...more] = await outboxEventsOf(system.linksDb, link.id);
+    expect(more).toEqual([]);
+    expect(written?.headers).toEqual({ 'event-id': written?.id, 'event-type': 'payment.failed', 'content-type': 'application/json' });
+    expect(written?.event).toEqual({
+      event_id: written?.id,
+      event: 'payment.failed',
+      occurred_at: failed.updated_at,
+      merchant_id: merchant,
+      livemode: true,
+      data: {
+        payment_link_id: link.id,
+        id: link.id,
+        shop_id: shopId,
+        order_id: 'order-42',
+        amount: '1500.00',
+        // The selection's credit (SBP's rate), not the one at creation.
+        merchant_credit: failed.merchant_credit,
+        status: 'failed',
+        failed_at: failed.updated_at,
+      },
+    });
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
+    await expect(settle(`sbx_${link.id}`, 'failed')).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment.failed']);
   });
 
   it('answers 404 for a payment nobody knows and for a provider this service does not know', async () => {
@@ -147,7 +170,8 @@ describe('links.settle', () => {
     const canceled = await system.bus.request(subjects.linksCancel, { id: link.id }, apiKey(merchant));
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is canceled, not pending' });
     await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toEqual(canceled);
-    expect(await outboxRows(link.id)).toHaveLength(0);
+    // The cancel's event only.
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled']);
   });
 
   it('refuses merchants: only the gateway relays provider verdicts', async () => {

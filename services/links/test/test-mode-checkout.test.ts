@@ -28,6 +28,7 @@ const realGateway: PaymentProvider = {
     network: 'SBP',
   }),
   linkIdFor: () => null,
+  createRefund: (request) => ({ gateway_refund_id: `rp_${request.refundId}` }),
 };
 
 /** A store whose first read of one link returns it as it was before something moved it: the simulator lost a race. */
@@ -128,11 +129,20 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
       await expect(simulate(link.id, 'paid')).resolves.toMatchObject({ status: 'paid', network: 'USDT-TON', gateway_payment_id: `sbx_${link.id}` });
     });
 
-    it('fails a test link, with no event', async () => {
+    it('fails a test link, with one payment.failed of livemode false', async () => {
       const link = await newTestLink();
       await expect(simulate(link.id, 'failed')).resolves.toMatchObject({ status: 'failed', livemode: false, paid_at: null });
-      await expect(merchantView(link)).resolves.toMatchObject({ status: 'failed' });
-      await expect(outbox(link.id)).resolves.toEqual([]);
+      const failed = await merchantView(link);
+      expect(failed).toMatchObject({ status: 'failed' });
+      const events = await outbox(link.id);
+      expect(events).toHaveLength(1);
+      expect(events[0]?.payload).toMatchObject({
+        event: 'payment.failed',
+        livemode: false,
+        merchant_id: merchant,
+        occurred_at: failed.updated_at,
+        data: { payment_link_id: link.id, status: 'failed', order_id: 'sim-1', amount: failed.amount, failed_at: failed.updated_at },
+      });
     });
 
     it('answers 404 for a live link, leaving it pending, and for an unknown one', async () => {
@@ -152,6 +162,8 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
       await expect(simulate(canceled.id, 'paid')).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
       await expect(merchantView(canceled)).resolves.toMatchObject({ status: 'canceled' });
       await expect(latePayments(canceled.id)).resolves.toEqual([]);
+      // The cancel's event, of the test mode; the refused simulation wrote none.
+      await expect(outbox(canceled.id)).resolves.toEqual([{ payload: expect.objectContaining({ event: 'payment_link.canceled', livemode: false }) }]);
 
       const paid = await newTestLink();
       await simulate(paid.id, 'paid');
@@ -172,7 +184,8 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
       );
       await expect(latePayments(link.id)).resolves.toEqual([{ link_status: 'canceled', gateway_payment_id: `sbx_${link.id}` }]);
       await expect(merchantView(link)).resolves.toMatchObject({ status: 'canceled' });
-      await expect(outbox(link.id)).resolves.toEqual([]);
+      // The cancel's event only: the payment that lost wrote none.
+      await expect(outbox(link.id)).resolves.toEqual([{ payload: expect.objectContaining({ event: 'payment_link.canceled' }) }]);
     });
 
     it('refuses a merchant identity: only the gateway acts for the checkout', async () => {

@@ -1,7 +1,8 @@
+import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import type { Db } from '@pl/db';
-import type { LinkRecord, NewLink } from '../domain/link';
+import type { LinkRecord, NewLink, OutboxEntry } from '../domain/link';
 import type { IdempotencyKeyRef, IdempotencyRecords, KeptAnswer, LinkScope } from '../domain/ports';
-import { insertLinkStatement, transitionStatement, type Statement } from './link.repository';
+import { insertLinkStatement, moveWithEvents, transitionStatement, type MoveEvents, type Statement } from './link.repository';
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
 
 /** How long a key is kept: the decisions promise 24 hours, as the gateway's cache keeps it. */
@@ -32,7 +33,16 @@ function withKeyRecord(write: Statement, key: IdempotencyKeyRef): Statement {
 
 /** Idempotency-Key records in the `links` schema (table idempotency_keys), purged after 24 hours. */
 export class IdempotencyRepository implements IdempotencyRecords {
-  constructor(private readonly db: Db) {}
+  private readonly events: MoveEvents;
+
+  /** As {@link LinkRepository}'s: where a keyed cancel's event goes, and who is told once it committed. */
+  constructor(
+    private readonly db: Db,
+    onEventWritten: (entry: OutboxEntry) => void = () => undefined,
+    eventsTopic: string = PAYMENT_EVENTS_TOPIC,
+  ) {
+    this.events = { topic: eventsTopic, onEventWritten };
+  }
 
   async find(scope: string, keySha256: string): Promise<KeptAnswer | null> {
     // The kept row goes back through the payment_links row type, so it reads exactly as a stored link does.
@@ -49,14 +59,21 @@ export class IdempotencyRepository implements IdempotencyRecords {
   }
 
   async insertLink(link: NewLink, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken'> {
-    const written = await this.write(withKeyRecord(insertLinkStatement(link), key));
+    const written = await keyTakenAs(async () => {
+      const rows = await this.db.query<LinkRow>(...asArgs(withKeyRecord(insertLinkStatement(link), key)));
+      return rows[0] ? toRecord(rows[0]) : null;
+    });
     // An INSERT ... RETURNING that did not fail returned its row.
     if (written === null) throw new Error('link insert returned no row');
     return written;
   }
 
+  /** The cancel, the key's record and the `payment_link.canceled` event commit together, or none does. */
   cancel(id: string, scope: LinkScope, key: IdempotencyKeyRef): Promise<LinkRecord | 'key_taken' | null> {
-    return this.write(withKeyRecord(transitionStatement(id, 'canceled', scope), key));
+    return keyTakenAs(async () => {
+      const [canceled] = await moveWithEvents(this.db, withKeyRecord(transitionStatement(id, 'canceled', scope), key), this.events);
+      return canceled ?? null;
+    });
   }
 
   /**
@@ -75,14 +92,16 @@ export class IdempotencyRepository implements IdempotencyRecords {
     );
     return rows.length;
   }
+}
 
-  private async write(statement: Statement): Promise<LinkRecord | 'key_taken' | null> {
-    try {
-      const rows = await this.db.query<LinkRow>(statement.text, statement.params);
-      return rows[0] ? toRecord(rows[0]) : null;
-    } catch (e) {
-      if (isKeyTaken(e)) return 'key_taken';
-      throw e;
-    }
+const asArgs = (statement: Statement): [string, unknown[]] => [statement.text, statement.params];
+
+/** A write whose key another request holds answers `key_taken` instead of failing. */
+async function keyTakenAs(write: () => Promise<LinkRecord | null>): Promise<LinkRecord | 'key_taken' | null> {
+  try {
+    return await write();
+  } catch (e) {
+    if (isKeyTaken(e)) return 'key_taken';
+    throw e;
   }
 }

@@ -11,6 +11,10 @@ interface LatePaymentRow {
   provider: string;
   gateway_payment_id: string;
   payer_amount: string;
+  merchant_credit: string;
+  platform_revenue: string;
+  resolution: 'settled' | 'refunded' | null;
+  resolved_at: Date | null;
   received_at: Date;
   merchant_id: string;
   shop_id: string;
@@ -25,12 +29,34 @@ const toLatePayment = (r: LatePaymentRow): LatePayment => ({
   provider: r.provider,
   gatewayPaymentId: r.gateway_payment_id,
   payerAmount: Number(r.payer_amount),
+  merchantCredit: Number(r.merchant_credit),
+  platformRevenue: Number(r.platform_revenue),
+  resolution: r.resolution,
+  resolvedAt: r.resolved_at,
   receivedAt: r.received_at,
   merchantId: r.merchant_id,
   shopId: Number(r.shop_id),
   orderId: r.order_id,
   livemode: r.livemode,
 });
+
+/** A late payment's own columns, as {@link LatePaymentRow} reads them. */
+const LATE_COLUMN_NAMES = [
+  'id',
+  'link_id',
+  'link_status',
+  'provider',
+  'gateway_payment_id',
+  'payer_amount',
+  'merchant_credit',
+  'platform_revenue',
+  'resolution',
+  'resolved_at',
+  'received_at',
+];
+const LATE_COLUMNS = LATE_COLUMN_NAMES.join(', ');
+/** The same columns of the table aliased `alias`. */
+const lateColumnsOf = (alias: string): string => LATE_COLUMN_NAMES.map((c) => `${alias}.${c}`).join(', ');
 
 /** Late payments in the `links` schema (table late_payments), each with the merchant, shop and order of its link. */
 export class LatePaymentRepository implements LatePaymentBook {
@@ -49,12 +75,14 @@ export class LatePaymentRepository implements LatePaymentBook {
   async recordIfLate(payment: ArrivedPayment, _reach: LinksOwnMode): Promise<LatePayment | null> {
     const rows = await this.db.query<LatePaymentRow>(
       `WITH link AS (
-         SELECT id, status, payer_amount, merchant_id, shop_id, order_id, livemode FROM payment_links WHERE id = $2 AND status <> 'pending'
+         SELECT id, status, payer_amount, merchant_credit, platform_revenue, merchant_id, shop_id, order_id, livemode
+           FROM payment_links WHERE id = $2 AND status <> 'pending'
        ), recorded AS (
-         INSERT INTO late_payments (id, link_id, link_status, provider, gateway_payment_id, payer_amount, received_at)
-         SELECT $1, id, status, $3, $4, payer_amount, $5 FROM link
+         INSERT INTO late_payments (id, link_id, link_status, provider, gateway_payment_id, payer_amount, merchant_credit,
+                                    platform_revenue, received_at)
+         SELECT $1, id, status, $3, $4, payer_amount, merchant_credit, platform_revenue, $5 FROM link
          ON CONFLICT ON CONSTRAINT late_payments_payment_key DO NOTHING
-         RETURNING id, link_id, link_status, provider, gateway_payment_id, payer_amount, received_at
+         RETURNING ${LATE_COLUMNS}
        )
        SELECT r.*, l.merchant_id, l.shop_id, l.order_id, l.livemode FROM recorded r CROSS JOIN link l`,
       [payment.id, payment.linkId, payment.provider, payment.gatewayPaymentId, payment.receivedAt],
@@ -66,7 +94,7 @@ export class LatePaymentRepository implements LatePaymentBook {
 
   async list(since: Date | null): Promise<LatePayment[]> {
     const rows = await this.db.query<LatePaymentRow>(
-      `SELECT p.id, p.link_id, p.link_status, p.provider, p.gateway_payment_id, p.payer_amount, p.received_at,
+      `SELECT ${lateColumnsOf('p')},
               l.merchant_id, l.shop_id, l.order_id, l.livemode
          FROM late_payments p JOIN payment_links l ON l.id = p.link_id
         WHERE $1::timestamptz IS NULL OR p.received_at >= $1::timestamptz

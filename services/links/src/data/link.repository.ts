@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { returnedRow, type Db } from '@pl/db';
+import { linkClosed, paymentSucceeded } from '../domain/payment-event';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
-import { paidPostingSql } from './ledger.repository';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
-import { committedEntry, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
+import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import {
   isLinksOwnMode,
   type LinkListQuery,
@@ -105,13 +107,61 @@ export function transitionStatement(id: string, to: FinalStatus, reach: LinkReac
   };
 }
 
-/** Payment links in the `links` schema. Every status move is a single conditional UPDATE. */
+/** The event of a move, from the link's row as the move returned it. */
+const eventOfMove = (moved: LinkRecord, topic: string): OutboxEntry =>
+  moved.status === 'paid' ? paymentSucceeded(moved, randomUUID(), topic) : linkClosed(moved, randomUUID(), topic);
+
+/** Where a move's events go: the topic, and who is told of each one committed (the relay, so it need not wait for its poll). */
+export interface MoveEvents {
+  topic: string;
+  onEventWritten: (entry: OutboxEntry) => void;
+}
+
+/**
+ * Runs `move` (a statement returning the payment_links rows it moved) and writes one event per moved row, in one
+ * transaction: no move commits without its event, and a move that lost its race (no row) writes none. The events
+ * are built from the returned rows, so each reports the time the move stamped (`updated_at`).
+ */
+export async function moveWithEvents(db: Db, move: Statement, events: MoveEvents): Promise<LinkRecord[]> {
+  const { moved, entries, traceparent } = await db.transaction(async (client) => {
+    const { rows } = await client.query<LinkRow>(move.text, move.params);
+    const records = rows.map(toRecord);
+    const written = records.map((r) => eventOfMove(r, events.topic));
+    return { moved: records, entries: written, traceparent: await insertOutboxEntries(client, written) };
+  });
+  for (const entry of entries) events.onEventWritten(committedEntry(entry, traceparent));
+  return moved;
+}
+
+/**
+ * A provider's `failed` for `link` as read: the move requires the link still as read (as a `paid` does) and
+ * stamps the payment on a link that selected none. Its `payment.failed` is built from the row it returns.
+ */
+function failStatement(link: LinkRecord, settlement: Settlement): Statement {
+  return {
+    text: `UPDATE payment_links SET status = 'failed', updated_at = now(),
+             gateway_provider = COALESCE(gateway_provider, $2), gateway_payment_id = COALESCE(gateway_payment_id, $3)
+            WHERE id = $1 AND status = 'pending' AND merchant_credit = $4 AND gateway_payment_id IS NOT DISTINCT FROM $5
+            RETURNING ${COLUMNS}`,
+    params: [link.id, settlement.gatewayProvider, settlement.gatewayPaymentId, link.merchantCredit, link.gatewayPaymentId],
+  };
+}
+
+/** Payment links in the `links` schema. Every status move is a single conditional UPDATE, with its event in the same transaction. */
 export class LinkRepository implements LinkStore {
-  /** `onEventWritten` gets each event a statement committed to the outbox: the relay need not wait for its poll. */
+  private readonly events: MoveEvents;
+
+  /**
+   * `onEventWritten` gets each event a move committed to the outbox: the relay need not wait for its poll.
+   * `eventsTopic` is the Kafka topic of those events.
+   */
   constructor(
     private readonly db: Db,
-    private readonly onEventWritten: (entry: OutboxEntry) => void = () => undefined,
-  ) {}
+    onEventWritten: (entry: OutboxEntry) => void = () => undefined,
+    eventsTopic: string = PAYMENT_EVENTS_TOPIC,
+  ) {
+    this.events = { topic: eventsTopic, onEventWritten };
+  }
 
   async insert(link: NewLink): Promise<LinkRecord> {
     const insert = insertLinkStatement(link);
@@ -150,20 +200,23 @@ export class LinkRepository implements LinkStore {
   }
 
   async transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null> {
-    const move = transitionStatement(id, to, reach);
-    const rows = await this.db.query<LinkRow>(move.text, move.params);
-    return rows[0] ? toRecord(rows[0]) : null;
+    const [moved] = await moveWithEvents(this.db, transitionStatement(id, to, reach), this.events);
+    return moved ?? null;
   }
 
   async expireDue(scope: LinkScope): Promise<number> {
     // All the merchant's shops (a cashier's list expires them too, as before): the mode is what confines it.
-    const rows = await this.db.query<{ id: string }>(
-      `UPDATE payment_links SET status = 'expired', updated_at = now()
-        WHERE merchant_id = $1 AND livemode = $2 AND status = 'pending' AND expires_at <= now()
-        RETURNING id`,
-      [scope.merchantId, scope.mode === 'live'],
+    const moved = await moveWithEvents(
+      this.db,
+      {
+        text: `UPDATE payment_links SET status = 'expired', updated_at = now()
+                WHERE merchant_id = $1 AND livemode = $2 AND status = 'pending' AND expires_at <= now()
+                RETURNING ${COLUMNS}`,
+        params: [scope.merchantId, scope.mode === 'live'],
+      },
+      this.events,
     );
-    return rows.length;
+    return moved.length;
   }
 
   async applySelection(id: string, selection: LinkSelection, _reach: LinksOwnMode): Promise<LinkRecord | null> {
@@ -208,10 +261,14 @@ export class LinkRepository implements LinkStore {
    * One statement, so the move and its event commit together without a transaction's extra round trips
    * (the settle is on every payment's path). "As read" is what the event reports and which payment it is:
    * the credit (a selection reprices it) and the stored payment id. A link settled with no selection is
-   * stamped with the payment that settled it. A `paid` posts its ledger transaction in the same statement, so
-   * no link is paid without its credit, and a settle that loses its race (no row) posts nothing.
+   * stamped with the payment that settled it. A `failed` (rare, off the hot path) writes its
+   * `payment.failed`, built from the moved row, in the move's transaction; `event` is the `paid` one.
    */
   async settle(link: LinkRecord, settlement: Settlement, event: OutboxEntry | null): Promise<LinkRecord | null> {
+    if (settlement.to === 'failed') {
+      const [failed] = await moveWithEvents(this.db, failStatement(link, settlement), this.events);
+      return failed ?? null;
+    }
     const move = MOVES[settlement.to];
     const values = event ? outboxValues(event) : [null, null, null, null, null, null];
     const rows = await this.db.query<LinkRow>(
@@ -223,10 +280,8 @@ export class LinkRepository implements LinkStore {
           RETURNING ${COLUMNS}
        ), event AS (
          INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT $8::uuid, $9, $10, $11::jsonb, $12::jsonb, $13 FROM settled WHERE $8::uuid IS NOT NULL
-       ), posted AS (
-         ${paidPostingSql('settled')}
        )
-       SELECT settled.* FROM settled LEFT JOIN posted ON true`,
+       SELECT * FROM settled`,
       [
         link.id,
         settlement.to,
@@ -239,28 +294,33 @@ export class LinkRepository implements LinkStore {
       ],
     );
     const settled = rows[0] ? toRecord(rows[0]) : null;
-    if (settled && event) this.onEventWritten(committedEntry(event, values[5] as string | null));
+    if (settled && event) this.events.onEventWritten(committedEntry(event, values[5] as string | null));
     return settled;
   }
 
   /**
    * The sweeper's statement: expires up to `limit` due pending links, oldest expiry first, and returns
    * their ids. SKIP LOCKED lets replicas sweep side by side, and leaves a link that a cancel or a payment
-   * is moving right now to that move; the outer status check keeps a link moved meanwhile as it is.
+   * is moving right now to that move; the outer status check keeps a link moved meanwhile as it is. Each
+   * expired link's `payment_link.expired` is written in the same transaction.
    */
   async expireDueBatch(limit: number, _reach: LinksOwnMode): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(
-      `UPDATE payment_links SET status = 'expired', updated_at = now()
-        WHERE id IN (SELECT id FROM payment_links
-                      WHERE status = 'pending' AND expires_at <= now()
-                      ORDER BY expires_at
-                      LIMIT $1
-                      FOR UPDATE SKIP LOCKED)
-          AND status = 'pending' AND expires_at <= now()
-        RETURNING id`,
-      [limit],
+    const moved = await moveWithEvents(
+      this.db,
+      {
+        text: `UPDATE payment_links SET status = 'expired', updated_at = now()
+                WHERE id IN (SELECT id FROM payment_links
+                              WHERE status = 'pending' AND expires_at <= now()
+                              ORDER BY expires_at
+                              LIMIT $1
+                              FOR UPDATE SKIP LOCKED)
+                  AND status = 'pending' AND expires_at <= now()
+                RETURNING ${COLUMNS}`,
+        params: [limit],
+      },
+      this.events,
     );
-    return rows.map((r) => r.id);
+    return moved.map((r) => r.id);
   }
 
   /** Due pending links, counted through the partial index of pending links: the sweeper's backlog. */

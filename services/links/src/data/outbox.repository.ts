@@ -40,6 +40,29 @@ export async function insertOutboxEntry(client: PoolClient, entry: OutboxEntry):
   await client.query(`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)`, outboxValues(entry));
 }
 
+/**
+ * Writes events inside the caller's transaction, all in one statement (the sweeper's batch writes one per link it
+ * expired). Returns the trace context stored with them, for the hand-over to the relay after the commit.
+ */
+export async function insertOutboxEntries(client: PoolClient, entries: readonly OutboxEntry[]): Promise<string | null> {
+  const traceparent = currentTraceparent();
+  if (entries.length === 0) return traceparent;
+  await client.query(
+    `INSERT INTO outbox (${OUTBOX_COLUMNS})
+     SELECT id, topic, message_key, payload, headers, $6 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[])
+       AS e (id, topic, message_key, payload, headers)`,
+    [
+      entries.map((e) => e.id),
+      entries.map((e) => e.topic),
+      entries.map((e) => e.key),
+      entries.map((e) => JSON.stringify(e.payload)),
+      entries.map((e) => JSON.stringify(e.headers)),
+      traceparent,
+    ],
+  );
+  return traceparent;
+}
+
 /** A claimed batch: published by `publish`, then marked, all while the rows stay locked. */
 export type BatchPublisher = (entries: OutboxEntry[]) => Promise<void>;
 

@@ -24,6 +24,12 @@ export interface LatePayment {
   gatewayPaymentId: string;
   /** What the buyer was asked to pay, as the link held it then. */
   payerAmount: number;
+  /** What settling it credits the shop, and what the platform earns, as the link held them then. */
+  merchantCredit: number;
+  platformRevenue: number;
+  /** How an operator resolved it (once), and when; null while it waits. */
+  resolution: 'settled' | 'refunded' | null;
+  resolvedAt: Date | null;
   receivedAt: Date;
   /** Whose link it is, so the operator knows whom to talk to. */
   merchantId: string;

@@ -1,36 +1,100 @@
-import { formatMoscow, paymentEventHeaders, type PaymentSucceededEvent, paymentSucceededEvent } from '@pl/contracts';
+import { formatMoscow, paymentEventHeaders, type PlatformEvent, platformEvent } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
+import type { LatePayment } from './late-payment';
 import type { LinkRecord, OutboxEntry } from './link';
 
+/** The fields of the contract's `payment.succeeded` data, which every link event carries. */
+const linkFields = (link: LinkRecord) => ({
+  payment_link_id: link.id,
+  id: link.id,
+  shop_id: link.shopId,
+  order_id: link.orderId,
+  amount: formatKopecks(link.amount),
+  merchant_credit: formatKopecks(link.merchantCredit),
+});
+
 /**
- * `payment.succeeded` for a link that was just paid, checked against its contract before it is stored:
- * a malformed event must fail the payment's transaction, not a consumer hours later.
+ * An event checked against its contract before it is stored (a malformed event must fail the move's transaction,
+ * not a consumer hours later), as the outbox row that carries it. Keyed by the link, so one link's events stay in
+ * one partition, in order.
  */
+function entryOf(draft: unknown, linkId: string, topic: string): OutboxEntry {
+  const event: PlatformEvent = platformEvent.parse(draft);
+  return { id: event.event_id, topic, key: linkId, payload: event, headers: paymentEventHeaders(event) };
+}
+
+/** `payment.succeeded` for a link that was just paid: the time of the move is its `paid_at`. */
 export function paymentSucceeded(paid: LinkRecord, eventId: string, topic: string): OutboxEntry {
   if (paid.status !== 'paid' || paid.paidAt === null) throw new Error(`link ${paid.id} is not paid`);
   const paidAt = formatMoscow(paid.paidAt);
-  const event: PaymentSucceededEvent = paymentSucceededEvent.parse({
-    event_id: eventId,
-    event: 'payment.succeeded',
-    occurred_at: paidAt,
-    merchant_id: paid.merchantId,
-    livemode: paid.livemode,
-    data: {
-      payment_link_id: paid.id,
-      id: paid.id,
-      shop_id: paid.shopId,
-      order_id: paid.orderId,
-      amount: formatKopecks(paid.amount),
-      merchant_credit: formatKopecks(paid.merchantCredit),
-      status: 'paid',
-      paid_at: paidAt,
+  return entryOf(
+    {
+      event_id: eventId,
+      event: 'payment.succeeded',
+      occurred_at: paidAt,
+      merchant_id: paid.merchantId,
+      livemode: paid.livemode,
+      data: { ...linkFields(paid), status: 'paid', paid_at: paidAt },
     },
-  });
-  return {
-    id: eventId,
+    paid.id,
     topic,
-    key: paid.id,
-    payload: event,
-    headers: paymentEventHeaders(event),
-  };
+  );
+}
+
+/** Each move other than paid, its event and the data field that carries the time of the move. */
+const CLOSING_EVENTS = {
+  failed: { event: 'payment.failed', at: 'failed_at' },
+  canceled: { event: 'payment_link.canceled', at: 'canceled_at' },
+  expired: { event: 'payment_link.expired', at: 'expired_at' },
+} as const;
+
+/**
+ * The event of a link that just failed, was canceled or expired, built from its row as the move returned it: the
+ * time of the move is the row's `updated_at`, which the move stamped.
+ */
+export function linkClosed(moved: LinkRecord, eventId: string, topic: string): OutboxEntry {
+  if (moved.status !== 'failed' && moved.status !== 'canceled' && moved.status !== 'expired') {
+    throw new Error(`link ${moved.id} is ${moved.status}, not closed`);
+  }
+  const { event, at } = CLOSING_EVENTS[moved.status];
+  const movedAt = formatMoscow(moved.updatedAt);
+  return entryOf(
+    {
+      event_id: eventId,
+      event,
+      occurred_at: movedAt,
+      merchant_id: moved.merchantId,
+      livemode: moved.livemode,
+      data: { ...linkFields(moved), status: moved.status, [at]: movedAt },
+    },
+    moved.id,
+    topic,
+  );
+}
+
+/**
+ * `payment.late_settled`: an operator credited `late` to the shop of `link`. The link keeps its status; `amount`
+ * is the link's, `merchant_credit` what the late payment credited.
+ */
+export function lateSettled(link: LinkRecord, late: LatePayment, settledAt: Date, eventId: string, topic: string): OutboxEntry {
+  const at = formatMoscow(settledAt);
+  return entryOf(
+    {
+      event_id: eventId,
+      event: 'payment.late_settled',
+      occurred_at: at,
+      merchant_id: link.merchantId,
+      livemode: link.livemode,
+      data: {
+        ...linkFields(link),
+        merchant_credit: formatKopecks(late.merchantCredit),
+        status: link.status,
+        late_payment_id: late.id,
+        gateway_payment_id: late.gatewayPaymentId,
+        settled_at: at,
+      },
+    },
+    link.id,
+    topic,
+  );
 }
