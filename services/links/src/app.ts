@@ -6,6 +6,7 @@ import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type
 import { kafkaBrokers, type LinksConfig } from './config';
 import { IdempotencyRepository } from './data/idempotency.repository';
 import { LatePaymentRepository } from './data/late-payment.repository';
+import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { OutboxRepository } from './data/outbox.repository';
@@ -15,6 +16,7 @@ import type { LinkDeps } from './domain/ports';
 import { ProviderRegistry } from './domain/providers/payment-provider';
 import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
+import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { IdempotencyPurge } from './entry/background/idempotency-purge';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
@@ -85,6 +87,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
+  registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });
   await nc.flush();
 
   const sweeper = new ExpirySweeper({
