@@ -38,6 +38,23 @@ seen = OrderedDict()
 seen_lock = threading.Lock()
 
 
+def meaning(event):
+    """What each event type means to a shop (docs/webhooks.md). Act on the types you subscribe to; answer 2xx to
+    any other, since new types may be added. Order by `created_at`: events of different types may arrive out of order."""
+    kind, data = event.get("event"), event.get("data") or {}
+    order = f"order {data.get('order_id') or '(none)'} (link {data.get('payment_link_id')})"
+    return {
+        "payment.succeeded": lambda: f"{order}: paid {data.get('amount')}, credited {data.get('merchant_credit')}: fulfil it",
+        "payment.failed": lambda: f"{order}: the payment failed: release the reserved goods",
+        "payment_link.canceled": lambda: f"{order}: canceled: release the reserved goods",
+        "payment_link.expired": lambda: f"{order}: expired unpaid: release the reserved goods",
+        "refund.succeeded": lambda: f"refund {data.get('id')} of link {data.get('payment_link_id')}: {data.get('amount')} returned to the buyer",
+        "refund.failed": lambda: f"refund {data.get('id')} of link {data.get('payment_link_id')} failed ({data.get('failure_reason')}): {data.get('amount')} is back in the balance",
+        "payment.late_settled": lambda: f"{order}: a late payment of {data.get('amount')} was credited by an operator: fulfil it or contact the buyer",
+        "webhook.test": lambda: f"a test webhook for shop {data.get('shop_id')}",
+    }.get(kind, lambda: f"{kind}: not a type this receiver knows: ignored")()
+
+
 class Refused(Exception):
     def __init__(self, status, message):
         super().__init__(message)
@@ -109,11 +126,12 @@ class Handler(BaseHTTPRequestHandler):
         if duplicate:
             print(f"duplicate {webhook_id}: already handled", flush=True)
             return self.reply(200, {"received": True, "duplicate": True})
-        # Handle the event here (quickly: answer within 10 s, queue slow work).
+        # Handle the event here (quickly: answer within 10 s, queue slow work): `meaning` says what each type asks of you.
         # `livemode: false` is a test-mode link's event (no money moved): never ship a real order on it.
         data = json.dumps(event.get('data'), ensure_ascii=False, separators=(',', ':'))
         livemode = json.dumps(event.get('livemode'))
         print(f"verified {event.get('event')} {webhook_id} livemode={livemode} {data}", flush=True)
+        print(f"  {meaning(event)}", flush=True)
         self.reply(200, {"received": True})
 
     def do_GET(self):
