@@ -496,7 +496,7 @@ export interface paths {
         };
         /**
          * List balance transactions, or download them as a CSV statement
-         * @description With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then bounds nothing: every row to the oldest is sent.
+         * @description With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then sizes only the pages read behind the stream: every row to the oldest is sent. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.
          */
         get: operations["listBalanceTransactions"];
         put?: never;

@@ -120,12 +120,10 @@ const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
 const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
 const eventId = z.object({
-  event_id: z
-    .string()
-    .meta({
-      description: "The event id, `evt_<uuid>`: the body's `event_id` and the webhook-id of its deliveries.",
-      examples: [s.sampleEvents['payment.succeeded'].event_id],
-    }),
+  event_id: z.string().meta({
+    description: "The event id, `evt_<uuid>`: the body's `event_id` and the webhook-id of its deliveries.",
+    examples: [s.sampleEvents['payment.succeeded'].event_id],
+  }),
 });
 const providerName = z.object({ provider: z.string().meta({ description: 'The payment provider, as configured.', examples: ['sbp-sim'] }) });
 const assetName = z.object({ file: z.string().meta({ description: 'The asset file name, as the page links it.', examples: ['checkout.css'] }) });
@@ -549,7 +547,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listBalanceTransactions',
     summary: 'List balance transactions, or download them as a CSV statement',
     description:
-      'With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then bounds nothing: every row to the oldest is sent.',
+      'With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then sizes only the pages read behind the stream: every row to the oldest is sent. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.',
     tag: TAGS.balance,
     auth: 'session',
     query: listBalanceTransactionsSessionQuery,
