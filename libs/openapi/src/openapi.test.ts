@@ -322,6 +322,21 @@ describe('the OpenAPI document', () => {
       expect({ path, documented: Boolean(doc.paths?.[path]?.get) }).toEqual({ path, documented: true });
   });
 
+  it("carries amount_refunded on links and webhook_events on shops, which PATCH sets; the sandbox callback takes a refund's verdict", () => {
+    const schemas = doc.components?.schemas as Record<string, { required?: string[] }>;
+    expect(schemas.PaymentLink?.required).toContain('amount_refunded');
+    expect(schemas.MerchantShop?.required).toContain('webhook_events');
+    const patch = OPERATIONS.find((o) => o.operationId === 'updateShop');
+    expect(patch?.body?.example).toMatchObject({ webhook_events: expect.arrayContaining(['refund.succeeded']) });
+    expect(patch?.body?.schema.safeParse({ webhook_events: ['payment.refunded'] }).success).toBe(false);
+    expect(patch?.success.example).toMatchObject({
+      webhook_events: patch?.body?.example && (patch.body.example as { webhook_events: string[] }).webhook_events,
+    });
+    const callback = OPERATIONS.find((o) => o.operationId === 'receiveProviderCallback');
+    expect(callback?.body?.schema.safeParse({ gateway_refund_id: 'sbr_1', status: 'succeeded', failure_reason: null }).success).toBe(true);
+    expect(callback?.body?.schema.safeParse({ gateway_payment_id: 'sbx_1', status: 'paid' }).success).toBe(true);
+  });
+
   it('describes every webhook with every signature header and a body schema', () => {
     const headers = [
       'X-Webhook-Event',
