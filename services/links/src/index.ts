@@ -6,6 +6,8 @@ export { migrateLinks, LINKS_SCHEMA } from './data/migrate';
 export { LatePaymentRepository } from './data/late-payment.repository';
 // The operators' CLI shows one link (link:show) and finds the owner of a link's deliveries.
 export { LinkRepository } from './data/link.repository';
+// ledger:verify, and the tests that end with it.
+export { LedgerRepository, verifyLedger } from './data/ledger.repository';
 export type { LinkRecord } from './domain/link';
 // An operator reads any link in its own mode: the store's calls must say so.
 export { LINKS_OWN_MODE, type LinksOwnMode } from './domain/ports';

@@ -1,6 +1,7 @@
 import { AppError, isAppError, validationFailed, type WireError } from '@pl/errors';
 import type { Command } from './command';
 import { deliveriesList } from './commands/deliveries-list';
+import { ledgerVerify } from './commands/ledger-verify';
 import { linkShow } from './commands/link-show';
 import { merchantCreate } from './commands/merchant-create';
 import { merchantList } from './commands/merchant-list';
@@ -25,6 +26,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'deliveries:list': deliveriesList,
   'payment:confirm': paymentConfirm,
   'payment:late': paymentLate,
+  'ledger:verify': ledgerVerify,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -49,7 +51,8 @@ Environment: DATABASE_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS (ev
 NATS_URL, IDENTITY_TOKEN_SECRET, BUS_NAMESPACE (payment:confirm); PUBLIC_BASE_URL (link:show).`;
 
 export type CliOutcome =
-  | { ok: true; result: object }
+  /** A check that found a fault (ledger:verify) still prints its result, and exits with `exitCode`. */
+  | { ok: true; result: object; exitCode?: number }
   /** `--help`: text for a person, on stdout, and nothing touched. */
   | { ok: true; help: string }
   | { ok: false; exitCode: number; error: WireError };
@@ -77,7 +80,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       throw validationFailed(message, [{ field: 'command', code: 'invalid_value', message }]);
     }
     ctx = new AdminContext(loadAdminConfig(env), env);
-    return { ok: true, result: await command.run(args, ctx, io) };
+    const result = await command.run(args, ctx, io);
+    return { ok: true, result, exitCode: command.exitCode?.(result) ?? 0 };
   } catch (e) {
     // Operators need the real reason, so an unexpected error keeps its message (no stack).
     const error = isAppError(e) ? e : new AppError('internal', 'common.err.internal', e instanceof Error ? e.message : String(e));
@@ -89,7 +93,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
 
 /** What the process prints and exits with for an outcome: the JSON-on-stdout contract of decisions.md. */
 export function renderOutcome(outcome: CliOutcome): { stdout: string; stderr: string; exitCode: number } {
-  if (outcome.ok) return { stdout: 'help' in outcome ? `${outcome.help}\n` : `${JSON.stringify(outcome.result)}\n`, stderr: '', exitCode: 0 };
+  if (outcome.ok && 'help' in outcome) return { stdout: `${outcome.help}\n`, stderr: '', exitCode: 0 };
+  if (outcome.ok) return { stdout: `${JSON.stringify(outcome.result)}\n`, stderr: '', exitCode: outcome.exitCode ?? 0 };
   const { code, message, details } = outcome.error;
   const error = details === undefined ? { code, message } : { code, message, details };
   return { stdout: '', stderr: `${JSON.stringify({ error })}\n`, exitCode: outcome.exitCode };

@@ -9,4 +9,6 @@ export interface Command {
   help: string;
   /** Prints nothing itself: returns the one object main.ts writes to stdout. */
   run(args: string[], ctx: AdminContext, io: CliIo): Promise<object>;
+  /** A check's verdict on its own result (ledger:verify): the object is printed either way, then exits with this. */
+  exitCode?(result: object): number;
 }

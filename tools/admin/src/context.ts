@@ -5,7 +5,7 @@ import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
 import { AppError, isAppError, unavailable } from '@pl/errors';
 import { AccountRepository, GATEWAY_SCHEMA } from '@pl/gateway';
-import { LatePaymentRepository, LinkRepository, LINKS_SCHEMA } from '@pl/links';
+import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA } from '@pl/links';
 import { DeliveryRepository, NOTIFIER_SCHEMA } from '@pl/notifier';
 import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
 import { loadAdminBusConfig, loadAdminSecretKey, type AdminConfig } from './config';
@@ -76,6 +76,11 @@ export class AdminContext {
   latePayments(): LatePaymentRepository {
     this.latePaymentRepo ??= new LatePaymentRepository(this.open(LINKS_SCHEMA));
     return this.latePaymentRepo;
+  }
+
+  /** The ledger, read only (ledger:verify). */
+  ledger(): LedgerRepository {
+    return new LedgerRepository(this.open(LINKS_SCHEMA));
   }
 
   /** Payment links, read only (link:show, and the owner of a link's deliveries). */
