@@ -36,6 +36,7 @@ describe('merchant shop management over NATS', () => {
         crypto_bps: 150,
         sbp_bps: 75,
         webhook_url: 'https://93.184.216.34/hook?a=1',
+        webhook_events: ['payment.succeeded'],
         webhook_secret_set: true,
         previous_secret_valid_until: null,
         created_at: expect.stringMatching(MOSCOW_DATE),
@@ -152,6 +153,45 @@ describe('merchant shop management over NATS', () => {
       expect(cleared).toMatchObject({ name: 'After', webhook_url: null, webhook_secret_set: true });
       const set = await h.bus.request(subjects.shopsUpdate, { shop_id: created.id, webhook_url: 'https://93.184.216.35/new' }, unconfirmed);
       expect(set.webhook_url).toBe('https://93.184.216.35/new');
+    });
+
+    it('sets the event subscription (any known types, or none) and refuses an unknown type or a repeat with validation_failed', async () => {
+      const { shopId } = await h.seedShop(owner);
+      const chosen = await h.bus.request(
+        subjects.shopsUpdate,
+        { shop_id: shopId, webhook_events: ['payment.failed', 'payment_link.canceled'] },
+        merchant(owner),
+      );
+      expect(chosen.webhook_events).toEqual(['payment.failed', 'payment_link.canceled']);
+      await expect(h.bus.request(subjects.shopsRead, { shop_id: shopId }, merchant(owner))).resolves.toMatchObject({
+        webhook_events: ['payment.failed', 'payment_link.canceled'],
+      });
+      for (const bad of [['payment.refunded'], ['payment.failed', 'payment.failed'], 'payment.failed', [null]]) {
+        const reply = await h.raw(subjects.shopsUpdate, { shop_id: shopId, webhook_events: bad }, merchant(owner));
+        expect(reply).toMatchObject({ ok: false, error: { code: 'common.err.validation_failed' } });
+        expect(JSON.stringify(reply)).toContain('webhook_events');
+      }
+      const none = await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, webhook_events: [] }, merchant(owner));
+      expect(none.webhook_events).toEqual([]);
+      await expect(h.repo.getShop(shopId)).resolves.toMatchObject({ webhookEvents: [] });
+    });
+
+    it('announces a change of the event subscription on shops.changed, like any other change', async () => {
+      const { shopId } = await h.seedShop(owner);
+      const seen = new Promise<ShopsChangedMessage>((resolve) => {
+        const sub = h.bus.subscribe(
+          broadcasts.shopsChanged,
+          (n) => {
+            if (n.shop_id !== shopId) return;
+            sub.unsubscribe();
+            resolve(n);
+          },
+          () => undefined,
+        );
+      });
+      await h.nc.flush();
+      await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, webhook_events: ['refund.succeeded'] }, merchant(owner));
+      await expect(withDeadline(seen, 5000, 'the shops.changed notice')).resolves.toEqual({ shop_id: shopId });
     });
 
     it('announces the change on shops.changed, so copies elsewhere go at once', async () => {

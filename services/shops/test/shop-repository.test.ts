@@ -84,18 +84,30 @@ describe('shop repository and use cases', () => {
     });
   });
 
-  it('decrypts the webhook target for the notifier, and null without a URL', async () => {
+  it('decrypts the webhook target for the notifier, and no secret without a URL', async () => {
     const { shop } = await createShop(strict, {
       merchant_id: merchantId,
       name: 'Hooks',
       webhook_url: 'https://hooks.example/in',
       webhook_secret: 'whsec-🔑',
     });
-    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: 'whsec-🔑', previousSecret: null });
+    const webhookEvents = ['payment.succeeded'];
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({
+      url: 'https://hooks.example/in',
+      secret: 'whsec-🔑',
+      previousSecret: null,
+      webhookEvents,
+    });
     await updateShop(strict, shop.id, { webhook_secret: null });
-    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: 'https://hooks.example/in', secret: null, previousSecret: null });
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({
+      url: 'https://hooks.example/in',
+      secret: null,
+      previousSecret: null,
+      webhookEvents,
+    });
     await updateShop(strict, shop.id, { webhook_url: null });
-    await expect(repo.getWebhookTarget(shop.id)).resolves.toBeNull();
+    // No URL: nothing to sign for, but the subscription still decides which events get a (failing) delivery.
+    await expect(repo.getWebhookTarget(shop.id)).resolves.toEqual({ url: null, secret: null, previousSecret: null, webhookEvents });
     await expect(repo.getWebhookTarget(999_999)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
@@ -105,6 +117,22 @@ describe('shop repository and use cases', () => {
     expect(updated).toMatchObject({ name: 'Patch', status: 'blocked', cryptoBps: 120, sbpBps: 0 });
     expect(updated.updatedAt.getTime()).toBeGreaterThanOrEqual(shop.updatedAt.getTime());
     await expect(updateShop(strict, 999_999, { name: 'Nope' })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('keeps the event subscription: payment.succeeded by default, any list of known types, none; never an unknown type or a repeat', async () => {
+    const { shop } = await createShop(strict, { merchant_id: merchantId, name: 'Events' });
+    expect(shop.webhookEvents).toEqual(['payment.succeeded']);
+    const chosen = await updateShop(strict, shop.id, { webhook_events: ['payment_link.expired', 'refund.failed'] });
+    expect(chosen.webhookEvents).toEqual(['payment_link.expired', 'refund.failed']);
+    expect((await updateShop(strict, shop.id, { webhook_events: [] })).webhookEvents).toEqual([]);
+    for (const bad of [['payment.refunded'], ['payment.failed', 'payment.failed']]) {
+      await expect(updateShop(strict, shop.id, { webhook_events: bad as never })).rejects.toMatchObject({ code: 'common.err.validation_failed' });
+    }
+    await expect(repo.getShop(shop.id)).resolves.toMatchObject({ webhookEvents: [] });
+    // The database refuses an unknown type or a NULL element whatever writes it (an operator's SQL).
+    for (const bad of ['{payment.refunded}', '{NULL}']) {
+      await expect(db.query('UPDATE shops SET webhook_events = $2 WHERE id = $1', [shop.id, bad])).rejects.toMatchObject({ code: '23514' });
+    }
   });
 
   describe('webhook secret rotation', () => {
@@ -121,6 +149,7 @@ describe('shop repository and use cases', () => {
         url: 'https://hooks.example/in',
         secret: 'second-secret',
         previousSecret: 'first-secret',
+        webhookEvents: ['payment.succeeded'],
       });
       await expect(repo.getShop(shop.id)).resolves.toMatchObject({ hasWebhookSecret: true, previousSecretValidUntil: until });
     });

@@ -86,6 +86,7 @@ describe('shops service over NATS', () => {
       crypto_bps: 150,
       sbp_bps: 90,
       webhook_url: 'https://example.com/hook',
+      webhook_events: ['payment.succeeded'],
     });
   });
 

@@ -72,6 +72,7 @@ describe('shops.webhook_target over NATS', () => {
       url: 'https://example.com/hook',
       secret: 'topsecret-ключ',
       previous_secret: null,
+      webhook_events: ['payment.succeeded'],
     });
   });
 
@@ -81,13 +82,25 @@ describe('shops.webhook_target over NATS', () => {
       url: 'https://example.com/plain',
       secret: null,
       previous_secret: null,
+      webhook_events: ['payment.succeeded'],
     });
     await expect(bus.request(subjects.shopsWebhookTarget, { shop_id: silentShop }, notifier)).resolves.toEqual({
       shop_id: silentShop,
       url: null,
       secret: null,
       previous_secret: null,
+      webhook_events: ['payment.succeeded'],
     });
+  });
+
+  it('answers the event types the shop is sent, also for a shop without a url, and none when it chose none', async () => {
+    await db.query("UPDATE shops SET webhook_events = '{payment.failed,refund.succeeded}' WHERE id = $1", [silentShop]);
+    await expect(bus.request(subjects.shopsWebhookTarget, { shop_id: silentShop }, notifier)).resolves.toMatchObject({
+      url: null,
+      webhook_events: ['payment.failed', 'refund.succeeded'],
+    });
+    await db.query("UPDATE shops SET webhook_events = '{}' WHERE id = $1", [silentShop]);
+    await expect(bus.request(subjects.shopsWebhookTarget, { shop_id: silentShop }, notifier)).resolves.toMatchObject({ webhook_events: [] });
   });
 
   it.each(['live', 'test'] as const)('refuses the owning merchant (%s mode) with forbidden, so a secret never reaches a merchant', async (mode) => {

@@ -3,7 +3,7 @@ import { notFound } from '@pl/errors';
 import { cashierKeyDigest, cashierKeyMode, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
 import type { CreatedShop, NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
-import type { FeePayer, Mode, ShopStatus } from '@pl/contracts';
+import type { EventType, FeePayer, Mode, ShopStatus } from '@pl/contracts';
 
 interface ShopRow {
   id: string;
@@ -14,6 +14,7 @@ interface ShopRow {
   crypto_bps: number;
   sbp_bps: number;
   webhook_url: string | null;
+  webhook_events: EventType[];
   has_webhook_secret: boolean;
   previous_secret_valid_until: Date | null;
   created_at: Date;
@@ -23,7 +24,7 @@ interface ShopRow {
 /** A previous secret whose overlap has ended is as good as none; the database's clock decides. */
 const PREVIOUS_SECRET_LIVE = 's.previous_secret_valid_until > now()';
 
-const SHOP_COLUMNS = `s.id, s.merchant_id, s.name, s.status, s.fee_payer, s.crypto_bps, s.sbp_bps, s.webhook_url,
+const SHOP_COLUMNS = `s.id, s.merchant_id, s.name, s.status, s.fee_payer, s.crypto_bps, s.sbp_bps, s.webhook_url, s.webhook_events,
   s.webhook_secret_enc IS NOT NULL AS has_webhook_secret,
   CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_valid_until END AS previous_secret_valid_until,
   s.created_at, s.updated_at`;
@@ -38,6 +39,7 @@ const toShop = (r: ShopRow): Shop => ({
   cryptoBps: r.crypto_bps,
   sbpBps: r.sbp_bps,
   webhookUrl: r.webhook_url,
+  webhookEvents: r.webhook_events,
   hasWebhookSecret: r.has_webhook_secret,
   previousSecretValidUntil: r.previous_secret_valid_until,
   createdAt: r.created_at,
@@ -53,6 +55,7 @@ const PATCHABLE: Record<keyof ShopPatch, string> = {
   sbp_bps: 'sbp_bps',
   webhook_url: 'webhook_url',
   webhook_secret: 'webhook_secret_enc',
+  webhook_events: 'webhook_events',
 };
 
 /** The mode of a key this service minted; anything else reaching the data layer is a bug, not a caller's mistake. */
@@ -196,19 +199,31 @@ export class ShopRepository implements ShopStore {
   }
 
   /**
-   * Where to send a shop's webhooks and the plain secrets to sign them (the previous one only while its overlap
-   * lasts); null when it has no URL. Unknown shop: not_found.
+   * Where to send a shop's webhooks, the plain secrets to sign them (the previous one only while its overlap
+   * lasts) and the event types it is sent; the URL is null when it has none. Unknown shop: not_found.
    */
-  async getWebhookTarget(shopId: number): Promise<WebhookTarget | null> {
-    const rows = await this.db.query<{ webhook_url: string | null; webhook_secret_enc: Buffer | null; previous_secret_enc: Buffer | null }>(
-      `SELECT s.webhook_url, s.webhook_secret_enc, CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_enc END AS previous_secret_enc
+  async getWebhookTarget(shopId: number): Promise<WebhookTarget> {
+    const rows = await this.db.query<{
+      webhook_url: string | null;
+      webhook_events: EventType[];
+      webhook_secret_enc: Buffer | null;
+      previous_secret_enc: Buffer | null;
+    }>(
+      `SELECT s.webhook_url, s.webhook_events, s.webhook_secret_enc,
+              CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_enc END AS previous_secret_enc
          FROM shops s WHERE s.id = $1`,
       [shopId],
     );
     const row = rows[0];
     if (!row) throw notFound('Shop not found');
-    if (row.webhook_url === null) return null;
+    // Without an address there is nothing to sign for: no secret leaves the data layer.
+    if (row.webhook_url === null) return { url: null, secret: null, previousSecret: null, webhookEvents: row.webhook_events };
     const open = (box: Buffer | null): string | null => (box ? this.secrets.open(box) : null);
-    return { url: row.webhook_url, secret: open(row.webhook_secret_enc), previousSecret: open(row.previous_secret_enc) };
+    return {
+      url: row.webhook_url,
+      secret: open(row.webhook_secret_enc),
+      previousSecret: open(row.previous_secret_enc),
+      webhookEvents: row.webhook_events,
+    };
   }
 }

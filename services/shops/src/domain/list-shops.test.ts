@@ -10,6 +10,7 @@ const shop = (id: number, webhookUrl: string | null): Shop => ({
   feePayer: 'merchant',
   cryptoBps: 100,
   sbpBps: 100,
+  webhookEvents: ['payment.succeeded'],
   webhookUrl,
   hasWebhookSecret: true,
   previousSecretValidUntil: null,

@@ -18,7 +18,7 @@ export const toMerchantShop = (shop: Shop): MerchantShop => ({
   crypto_bps: shop.cryptoBps,
   sbp_bps: shop.sbpBps,
   webhook_url: shop.webhookUrl,
-  webhook_events: /* I23-PLACEHOLDER */ ['payment.succeeded'],
+  webhook_events: shop.webhookEvents,
   webhook_secret_set: shop.hasWebhookSecret,
   previous_secret_valid_until: formatMoscowOrNull(shop.previousSecretValidUntil),
   created_at: formatMoscow(shop.createdAt),

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { bps, feePayer, identifierText, shopStatus, uuid, type FeePayer, type ShopStatus, type ShopView } from '@pl/contracts';
+import {
+  bps,
+  feePayer,
+  identifierText,
+  shopStatus,
+  uuid,
+  webhookEvents,
+  type EventType,
+  type FeePayer,
+  type ShopStatus,
+  type ShopView,
+} from '@pl/contracts';
 
 /** A shop as the shops service holds it; the webhook secret itself never leaves the data layer here. */
 export interface Shop {
@@ -11,6 +22,8 @@ export interface Shop {
   cryptoBps: number;
   sbpBps: number;
   webhookUrl: string | null;
+  /** The event types sent to `webhookUrl`; every event is recorded for the events API whatever this says. */
+  webhookEvents: EventType[];
   hasWebhookSecret: boolean;
   /** Until when the secret replaced by the latest rotation still signs; null when none does (any more). */
   previousSecretValidUntil: Date | null;
@@ -18,12 +31,13 @@ export interface Shop {
   updatedAt: Date;
 }
 
-/** Where and how to sign a shop's webhooks (for the notifier). */
+/** Where and how to sign a shop's webhooks, and which events it is sent (for the notifier). */
 export interface WebhookTarget {
-  url: string;
+  url: string | null;
   secret: string | null;
   /** The secret before the latest rotation while its overlap lasts, else null. */
   previousSecret: string | null;
+  webhookEvents: EventType[];
 }
 
 const shopName = identifierText(200).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
@@ -54,6 +68,7 @@ export const shopPatchInput = z.strictObject({
   sbp_bps: bps.optional(),
   webhook_url: webhookUrl.nullable().optional(),
   webhook_secret: webhookSecret.nullable().optional(),
+  webhook_events: webhookEvents.optional(),
 });
 export type ShopPatch = z.output<typeof shopPatchInput>;
 
@@ -102,5 +117,5 @@ export const toShopView = (shop: Shop): ShopView => ({
   crypto_bps: shop.cryptoBps,
   sbp_bps: shop.sbpBps,
   webhook_url: shop.webhookUrl,
-  webhook_events: /* I23-PLACEHOLDER */ ['payment.succeeded'],
+  webhook_events: shop.webhookEvents,
 });

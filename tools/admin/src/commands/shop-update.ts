@@ -1,14 +1,21 @@
 import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from '@pl/contracts';
 import { updateShop } from '@pl/shops';
 import type { Command } from '../command';
 import { checkFlags, idFlag, readFlags } from '../flags';
 import { withSecret } from '../secrets';
 import { SHOP_SETTINGS_HELP, shopOutput, shopSettingFlags, shopSettingOptions, WEBHOOK_SECRET } from './shop-settings';
 
-const flags = z.strictObject({ ...shopSettingFlags, shop: idFlag });
+const flags = z.strictObject({ ...shopSettingFlags, shop: idFlag, 'webhook-events': z.string().optional() });
 
 /** An empty string clears an optional setting: `--webhook-url ''` removes the webhook. */
 const orClear = (value: string | undefined): string | null | undefined => (value === '' ? null : value);
+
+/**
+ * `--webhook-events a,b` as a list; an empty string subscribes to nothing. The types themselves are checked by the
+ * shops service's rule (known types, no repeats), so the CLI and the merchant API refuse the same lists.
+ */
+const eventList = (value: string | undefined): string[] | undefined => (value === undefined ? undefined : value === '' ? [] : value.split(','));
 
 /** `shop:update --shop ID [settings]` -> the shop after the change, secrets left out. */
 export const shopUpdate: Command = {
@@ -20,10 +27,12 @@ webhook, --webhook-secret '' the secret (no warning: nothing secret is on the co
 
   --shop ID                     the shop's id
 ${SHOP_SETTINGS_HELP}
+  --webhook-events a,b          the event types sent to the webhook address ('' for none; default payment.succeeded):
+                                ${EVENT_TYPES.join(', ')}
 
-Prints the shop after the change: every setting and "has_webhook_secret", never the secret.`,
+Prints the shop after the change: every setting (with "webhook_events") and "has_webhook_secret", never the secret.`,
   async run(args, ctx, io) {
-    const values = readFlags(args, { ...shopSettingOptions, shop: { type: 'string' } });
+    const values = readFlags(args, { ...shopSettingOptions, shop: { type: 'string' }, 'webhook-events': { type: 'string' } });
     const f = checkFlags(await withSecret(values, WEBHOOK_SECRET, ctx.env, io), flags);
     const shop = await updateShop(ctx.shops(), f.shop, {
       name: f.name,
@@ -33,6 +42,8 @@ Prints the shop after the change: every setting and "has_webhook_secret", never 
       sbp_bps: f['sbp-bps'],
       webhook_url: orClear(f['webhook-url']),
       webhook_secret: orClear(f['webhook-secret']),
+      // Unchecked here on purpose: updateShop validates it and answers an unknown type as validation_failed.
+      webhook_events: eventList(f['webhook-events']) as EventType[] | undefined,
     });
     return shopOutput(shop);
   },
