@@ -36,6 +36,7 @@ const LINK_FIELDS = [
   'paid_at',
   'created_at',
   'updated_at',
+  'livemode',
   'pay_url',
   'paymentUrl',
 ];
