@@ -38,6 +38,7 @@ export const sampleLink = (over: Partial<PaymentLink> = {}): PaymentLink => {
     return_url: null,
     currency: 'RUB',
     amount: '10.00',
+    amount_refunded: '0.00',
     fee_bps: 100,
     fee_percent_bp: 100,
     fee_payer: 'merchant',
@@ -170,6 +171,7 @@ export async function startHarness(options: { faults?: boolean; env?: Record<str
         crypto_bps: 100,
         sbp_bps: 100,
         webhook_url: null,
+        webhook_events: ['payment.succeeded'],
       });
       return key;
     },

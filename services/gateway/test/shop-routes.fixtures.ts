@@ -11,6 +11,7 @@ export const shop = (over: Partial<MerchantShop> = {}): MerchantShop => ({
   crypto_bps: 100,
   sbp_bps: 100,
   webhook_url: null,
+  webhook_events: ['payment.succeeded'],
   webhook_secret_set: true,
   previous_secret_valid_until: null,
   created_at: '2026-11-22T12:00:00+03:00',

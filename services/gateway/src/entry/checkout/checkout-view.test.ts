@@ -10,6 +10,7 @@ const link = (over: Partial<BuyerLinkView> = {}): BuyerLinkView => ({
   return_url: null,
   currency: 'RUB',
   amount: '1000.00',
+  amount_refunded: '0.00',
   fee_bps: 100,
   fee_payer: 'client',
   payer_amount: '1010.00',
