@@ -149,6 +149,22 @@ describe('GET and PATCH /api/v1/shops/{id}', () => {
     expect(callsTo(subjects.shopsUpdate)[0]?.payload).toEqual({ shop_id: 42, name: 'New', webhook_url: null, fee_payer: 'split' });
   });
 
+  it("passes the shop's event subscription on; an unknown or repeated type is 400 without asking shops", async () => {
+    scriptShops();
+    const m = await signedIn();
+    const events = ['payment.succeeded', 'refund.failed', 'payment_link.expired'];
+    const res = await h.request('PATCH', '/api/v1/shops/42', { headers: m.auth, body: { webhook_events: events } });
+    expect(res.status).toBe(200);
+    expect(res.body.webhook_events).toEqual(events);
+    expect(callsTo(subjects.shopsUpdate).map((c) => c.payload)).toEqual([{ shop_id: 42, webhook_events: events }]);
+    for (const bad of [['payment.refunded'], ['refund.failed', 'refund.failed'], 'payment.succeeded', ['webhook.test']]) {
+      const refused = await h.request('PATCH', '/api/v1/shops/42', { headers: m.auth, body: { webhook_events: bad } });
+      expectError(refused, 400, 'common.err.validation_failed');
+      expect(fieldsNamed(refused)[0]).toMatch(/^webhook_events/);
+    }
+    expect(callsTo(subjects.shopsUpdate)).toHaveLength(1);
+  });
+
   it('answers an empty patch with the shop unchanged (200)', async () => {
     scriptShops();
     const m = await signedIn();

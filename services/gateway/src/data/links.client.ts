@@ -1,16 +1,25 @@
 import type { BusClient } from '@pl/bus';
 import {
   subjects,
+  type Balance,
+  type BalanceTransactionPage,
   type BuyerLinkView,
+  type CreateRefundCommand,
   type CreateLinkCommand,
   type Identity,
   type IdempotencyClaim,
   type IdempotentLinkReply,
+  type IdempotentRefundReply,
+  type ListBalanceTransactionsCommand,
   type ListLinksCommand,
+  type ListRefundsCommand,
   type MerchantIdentity,
   type PaymentLink,
+  type Refund,
+  type RefundPage,
   type SelectMethodCommand,
   type SettlePaymentCommand,
+  type SettleRefundCommand,
   type SimulatePaymentCommand,
 } from '@pl/contracts';
 
@@ -76,5 +85,41 @@ export class LinksClient {
   /** A provider's verdict, sent only after the gateway verified the provider's signature. */
   settle(command: SettlePaymentCommand, requestId: string): Promise<PaymentLink> {
     return this.bus.request(subjects.linksSettle, command, GATEWAY_IDENTITY, { requestId });
+  }
+
+  /**
+   * A refund of a paid link. With an Idempotency-Key the claim travels along and links keeps it with the refund,
+   * so a retry answers the refund it made (`replayed`) instead of refunding twice.
+   */
+  createRefund(identity: MerchantIdentity, command: CreateRefundCommand, requestId: string): Promise<IdempotentRefundReply> {
+    return this.bus.request(subjects.refundsCreate, command, identity, { requestId });
+  }
+
+  getRefund(identity: MerchantIdentity, id: string, requestId: string): Promise<Refund> {
+    return this.bus.request(subjects.refundsGet, { id }, identity, { requestId });
+  }
+
+  listRefunds(identity: MerchantIdentity, command: ListRefundsCommand, requestId: string): Promise<RefundPage> {
+    return this.bus.request(subjects.refundsList, command, identity, { requestId });
+  }
+
+  /** The test-mode simulator's verdict on a refund; links answers not found for a live one. */
+  simulateRefund(identity: MerchantIdentity, id: string, status: 'succeeded' | 'failed', requestId: string): Promise<Refund> {
+    return this.bus.request(subjects.refundsSimulate, { id, status }, identity, { requestId });
+  }
+
+  /** A provider's verdict on a refund, sent only after the gateway verified the provider's signature. */
+  settleRefund(command: SettleRefundCommand, requestId: string): Promise<Refund> {
+    return this.bus.request(subjects.refundsSettle, command, GATEWAY_IDENTITY, { requestId });
+  }
+
+  /** The shop's balance in the identity's mode. */
+  balance(identity: MerchantIdentity, shopId: number, requestId: string): Promise<Balance> {
+    return this.bus.request(subjects.balanceGet, { shop_id: shopId }, identity, { requestId });
+  }
+
+  /** One page of the statement in the identity's mode. */
+  balanceTransactions(identity: MerchantIdentity, command: ListBalanceTransactionsCommand, requestId: string): Promise<BalanceTransactionPage> {
+    return this.bus.request(subjects.balanceTransactionsList, command, identity, { requestId });
   }
 }

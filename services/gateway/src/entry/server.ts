@@ -18,6 +18,9 @@ import { apiKeysRoutes } from './http/routes/api-keys.routes';
 import { auditEventsRoutes } from './http/routes/audit-events.routes';
 import { merchantShopsRoutes } from './http/routes/merchant-shops.routes';
 import { openApiRoutes } from './http/routes/openapi.routes';
+import { merchantBalanceRoutes, sessionBalanceRoutes } from './http/routes/balance.routes';
+import { merchantEventsRoutes, sessionEventsRoutes } from './http/routes/events.routes';
+import { merchantRefundsRoutes, sessionRefundsRoutes } from './http/routes/refunds.routes';
 
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
@@ -49,6 +52,14 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/webhook-deliveries', sessionDeliveriesRoutes(deps));
   app.use('/api/v1/api-keys', apiKeysRoutes(deps));
   app.use('/api/v1/audit-events', auditEventsRoutes(deps));
+  // Refunds (`/payment-links/{id}/refunds`, `/refunds`) and the balance (`/balance…`, `/shops/{id}/balance`) span
+  // several resources, so they mount at the API's root; their paths do not meet the routers above.
+  app.use('/merchant/v1', merchantRefundsRoutes(deps));
+  app.use('/api/v1', sessionRefundsRoutes(deps));
+  app.use('/merchant/v1', merchantBalanceRoutes(deps));
+  app.use('/api/v1', sessionBalanceRoutes(deps));
+  app.use('/merchant/v1/events', merchantEventsRoutes(deps));
+  app.use('/api/v1/events', sessionEventsRoutes(deps));
   // `/api/v1/me` and `/api/v1/auth/password`.
   app.use('/api/v1', accountRoutes(deps));
   app.use('/dashboard', dashboardRoutes(deps));
