@@ -6,13 +6,16 @@ import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type
 import type { NotifierConfig } from './config';
 import { instrumentDeliveries } from './data/delivery-metrics';
 import { DeliveryRepository } from './data/delivery.repository';
+import { EventRepository } from './data/event.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
 import { ShopDirectoryClient } from './data/shop-directory.client';
 import { HttpWebhookSender } from './data/webhook-http.sender';
 import { WebhookTargetClient } from './data/webhook-target.client';
 import { DeliveryWorker } from './domain/delivery-worker';
+import { EventPurge } from './entry/background/event-purge';
 import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
 import { registerDeliveryHandlers } from './entry/nats/delivery.handlers';
+import { registerEventHandlers } from './entry/nats/event.handlers';
 
 /** Past the attempt time-out, so an attempt in flight at stop is finished and recorded. */
 const STOP_GRACE_EXTRA_MS = 2000;
@@ -22,7 +25,7 @@ const PARTITIONS_AT_ONCE = 16;
 
 /**
  * Starts the notifier: the Kafka consumer of payment events, the webhook delivery worker, the delivery
- * log on NATS (queue group `notifier`) and the ops server.
+ * log and the events API on NATS (queue group `notifier`), the purge of expired events and the ops server.
  */
 export async function startNotifier(config: NotifierConfig, log: Logger = createLogger('notifier', config.LOG_LEVEL)): Promise<RunningService> {
   const metrics = createMetricsRegistry('notifier');
@@ -31,6 +34,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
   const deliveries = new DeliveryRepository(db);
+  const events = new EventRepository(db);
   scrapedGauge(metrics, {
     name: 'webhook_queue_depth',
     help: 'Pending webhook deliveries: due (waiting for a free worker slot) and scheduled (waiting for a retry time), by mode',
@@ -46,9 +50,11 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   });
 
   const sender = new HttpWebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, metrics });
+  // One set of copies of the shops' webhook targets: the worker sends with them, the intake reads subscriptions.
+  const targets = new WebhookTargetClient(bus);
   const worker = new DeliveryWorker(
     instrumentDeliveries(deliveries, db, metrics),
-    new WebhookTargetClient(bus),
+    targets,
     sender,
     {
       policy: { delaysMs: config.WEBHOOK_RETRY_DELAYS_MS, minDelayAfterThrottleMs: config.WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS },
@@ -62,7 +68,17 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   );
 
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'notifier', log, { metrics });
-  registerDeliveryHandlers(server, deliveries, new ShopDirectoryClient(bus), () => worker.wake());
+  const shopDirectory = new ShopDirectoryClient(bus);
+  registerDeliveryHandlers(server, deliveries, shopDirectory, () => worker.wake());
+  registerEventHandlers(server, events, shopDirectory);
+  // Batches of 1000 events a statement, every 10 minutes by default, as links purge their idempotency keys.
+  const purge = new EventPurge({
+    events,
+    retentionDays: config.EVENT_RETENTION_DAYS,
+    intervalMs: config.EVENT_PURGE_INTERVAL_MS,
+    batchSize: 1000,
+    log: log.child({ component: 'event-purge' }),
+  });
 
   const subscriber = createEventSubscriber({
     brokers: config.KAFKA_BROKERS.split(','),
@@ -79,7 +95,8 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
   });
 
   worker.start();
-  consumePaymentEvents(subscriber, deliveries, worker, () => worker.wake(), log);
+  purge.start();
+  consumePaymentEvents(subscriber, deliveries, targets, worker, () => worker.wake(), log);
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -94,6 +111,7 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
     async stop() {
       // Consuming stops first (offsets of stored events are committed); then attempts in flight finish.
       await subscriber.close();
+      await purge.stop();
       await worker.stop(config.WEBHOOK_TIMEOUT_MS + STOP_GRACE_EXTRA_MS);
       sender.close();
       await server.drain();

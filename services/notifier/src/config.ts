@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, flag, intSetting, kafkaTopic, parseConfig, port } from '@pl/config';
-import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
+import { EVENT_RETENTION_DAYS, PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 
 /** Delays before attempts 2..8 (the first attempt goes out at once): 10 s, 1 min, 10 min, 1 h, 6 h, 24 h, 40 h. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 600_000, 3_600_000, 21_600_000, 86_400_000, 144_000_000];
@@ -55,6 +55,10 @@ const notifierEnv = {
    * after this. Must outlast an attempt (the target look-up plus the request time-out).
    */
   WEBHOOK_LEASE_MS: intSetting({ min: 1000, max: 3_600_000, default: 60_000 }),
+  /** How long the events API keeps an event (money-after-payment.md, 1: 30 days); older ones are purged. */
+  EVENT_RETENTION_DAYS: intSetting({ min: 1, max: 3650, default: EVENT_RETENTION_DAYS }),
+  /** Between purges of expired events; an event lives its retention plus at most this long. */
+  EVENT_PURGE_INTERVAL_MS: intSetting({ min: 1000, max: 86_400_000, default: 600_000 }),
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {

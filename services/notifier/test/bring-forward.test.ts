@@ -40,6 +40,6 @@ describe('bring-forward when a failing endpoint recovers', () => {
     await withDeadline(receiver.nth(7), 15_000, 'the waiting deliveries are sent again once the endpoint answers 2xx');
     for (const e of [...waiting, fresh]) expect(await system.settled(e.event_id)).toBe('succeeded');
     const third = receiver.hits.slice(4).filter((h) => h.headers['x-webhook-attempt'] === '3');
-    expect(third.map((h) => h.headers['x-webhook-id']).sort()).toEqual(waiting.map((e) => `whk_${e.event_id}`).sort());
+    expect(third.map((h) => h.headers['x-webhook-id']).sort()).toEqual(waiting.map((e) => `evt_${e.event_id}`).sort());
   });
 });

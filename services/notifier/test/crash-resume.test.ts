@@ -64,7 +64,7 @@ describe('notifier killed mid-series', () => {
 
     // Attempt 2 went out twice (its first send died with the process); the 200 went out once.
     expect(receiver.hits.map((h) => h.headers['x-webhook-attempt'])).toEqual(['1', '2', '2', '3']);
-    expect(new Set(receiver.hits.map((h) => h.headers['x-webhook-id']))).toEqual(new Set([`whk_${event.event_id}`]));
+    expect(new Set(receiver.hits.map((h) => h.headers['x-webhook-id']))).toEqual(new Set([`evt_${event.event_id}`]));
     expect((await system.attempts(event.event_id)).map((a) => [a.attempt, a.status_code])).toEqual([
       [1, 500],
       [2, 500],

@@ -46,7 +46,7 @@ describe('delivery log over NATS', () => {
         {
           id: ids[link1],
           livemode: true,
-          webhook_id: expect.stringMatching(/^whk_/) as unknown,
+          webhook_id: expect.stringMatching(/^evt_/) as unknown,
           payment_link_id: link1,
           shop_id: shopId,
           event: 'payment.succeeded',

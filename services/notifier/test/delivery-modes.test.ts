@@ -43,7 +43,7 @@ describe('deliveries in live and test mode', () => {
     return rows.map((r) => r.id);
   };
   const hitOf = (event: PaymentSucceededEvent): Hit => {
-    const hit = receiver.hits.find((h) => h.headers['x-webhook-id'] === `whk_${event.event_id}`);
+    const hit = receiver.hits.find((h) => h.headers['x-webhook-id'] === `evt_${event.event_id}`);
     if (!hit) throw new Error(`no webhook for ${event.event_id}`);
     return hit;
   };
@@ -88,12 +88,18 @@ describe('deliveries in live and test mode', () => {
   it.each([
     ['test', false],
     ['live', true],
-  ] as const)('sends a %s payment with "livemode": %s right after "event", signed with the shop’s secret', async (mode, livemode) => {
+  ] as const)('sends a %s payment with "livemode": %s before "data", signed with the shop’s secret', async (mode, livemode) => {
     const event = events[mode].ok;
     const hit = hitOf(event);
     const body = JSON.parse(hit.body.toString('utf8')) as Record<string, unknown>;
-    expect(body).toEqual({ event: 'payment.succeeded', livemode, data: event.data });
-    expect(Object.keys(body)).toEqual(['event', 'livemode', 'data']);
+    expect(body).toEqual({
+      event: 'payment.succeeded',
+      event_id: `evt_${event.event_id}`,
+      created_at: event.occurred_at,
+      livemode,
+      data: event.data,
+    });
+    expect(Object.keys(body)).toEqual(['event', 'event_id', 'created_at', 'livemode', 'data']);
     expect(hit.headers['x-webhook-signature']).toBe(createHmac('sha256', SECRET).update(hit.body).digest('hex'));
     const wh = new Webhook(`whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`);
     expect(wh.verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual(body);
@@ -114,8 +120,8 @@ describe('deliveries in live and test mode', () => {
       .filter((h) => h.headers['x-webhook-event'] === 'webhook.test')
       .map((h) => JSON.parse(h.body.toString('utf8')) as object);
     expect(bodies.map((b) => Object.keys(b))).toEqual([
-      ['event', 'livemode', 'data'],
-      ['event', 'livemode', 'data'],
+      ['event', 'event_id', 'created_at', 'livemode', 'data'],
+      ['event', 'event_id', 'created_at', 'livemode', 'data'],
     ]);
   });
 

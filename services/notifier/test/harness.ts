@@ -3,7 +3,7 @@ import pino from 'pino';
 import { Client } from 'pg';
 import { BusClient, BusServer, IdentityTokens, connectNats, createEventPublisher, type EventPublisher } from '@pl/bus';
 import type { RunningService } from '@pl/config';
-import { isLive, type Identity, type Mode, type PaymentSucceededEvent } from '@pl/contracts';
+import { isLive, type EventType, type Identity, type Mode, type PaymentSucceededEvent, type PlatformEvent } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { NatsConnection } from 'nats';
@@ -34,6 +34,13 @@ export interface AttemptRow {
   error: string | null;
   duration_ms: number;
   response_head: Buffer | null;
+}
+
+export interface EventOptions {
+  merchantId?: string;
+  linkId?: string;
+  mode?: Mode;
+  at?: string;
 }
 
 /** Postgres, a shops service, Kafka and (unless asked not to) a notifier, all private to one test file. */
@@ -138,7 +145,10 @@ export class TestSystem {
   }
 
   /** Changes a shop's webhook target in the shops' data, as the admin CLI or a merchant would. */
-  async updateShop(shopId: number, patch: { webhook_url?: string | null; webhook_secret?: string | null }): Promise<void> {
+  async updateShop(
+    shopId: number,
+    patch: { webhook_url?: string | null; webhook_secret?: string | null; webhook_events?: EventType[] },
+  ): Promise<void> {
     await this.shops!.updateShop(shopId, patch);
   }
 
@@ -163,8 +173,54 @@ export class TestSystem {
     };
   }
 
+  /**
+   * An event of any type about a link of `shopId` in `mode`, as the links service writes it (a refund event's data
+   * is the refund object).
+   */
+  anyEvent(
+    type: EventType,
+    shopId: number,
+    { merchantId = this.merchantId, linkId = randomUUID(), mode = 'live', at = '2026-11-22T12:00:00+03:00' }: EventOptions = {},
+  ): PlatformEvent {
+    const envelope = { event_id: randomUUID(), occurred_at: at, merchant_id: merchantId, livemode: isLive(mode) };
+    const link = { payment_link_id: linkId, id: linkId, shop_id: shopId, order_id: 'order-1', amount: '100.00', merchant_credit: '99.00' };
+    const refund = {
+      id: randomUUID(),
+      payment_link_id: linkId,
+      shop_id: shopId,
+      amount: '40.00',
+      currency: 'RUB' as const,
+      reason: null,
+      destination: null,
+      gateway_refund_id: 'sbr_1',
+      livemode: isLive(mode),
+      created_at: at,
+      updated_at: at,
+    };
+    switch (type) {
+      case 'payment.succeeded':
+        return { ...envelope, event: type, data: { ...link, status: 'paid', paid_at: at } };
+      case 'payment.failed':
+        return { ...envelope, event: type, data: { ...link, status: 'failed', failed_at: at } };
+      case 'payment_link.canceled':
+        return { ...envelope, event: type, data: { ...link, status: 'canceled', canceled_at: at } };
+      case 'payment_link.expired':
+        return { ...envelope, event: type, data: { ...link, status: 'expired', expired_at: at } };
+      case 'refund.succeeded':
+        return { ...envelope, event: type, data: { ...refund, status: 'succeeded', failure_reason: null } };
+      case 'refund.failed':
+        return { ...envelope, event: type, data: { ...refund, status: 'failed', failure_reason: 'rejected by the provider' } };
+      case 'payment.late_settled':
+        return {
+          ...envelope,
+          event: type,
+          data: { ...link, status: 'expired', late_payment_id: randomUUID(), gateway_payment_id: 'sbp_late_1', settled_at: at },
+        };
+    }
+  }
+
   /** Publishes as the links relay does: key = link id, header `event-id`. */
-  async publish(event: PaymentSucceededEvent, value = JSON.stringify(event), key = event.data.payment_link_id): Promise<void> {
+  async publish(event: PlatformEvent, value = JSON.stringify(event), key = event.data.payment_link_id): Promise<void> {
     await this.publisher!.publish(this.topic, [{ key, value, headers: { 'event-id': event.event_id } }]);
   }
 

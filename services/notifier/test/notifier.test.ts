@@ -78,6 +78,7 @@ describe('notifier service', () => {
         { name: '20261122000700000_delivery_traceparent' },
         { name: '20261124000100000_webhook_test_deliveries' },
         { name: '20261125000100000_delivery_livemode' },
+        { name: '20261126000100000_events' },
       ]);
     } finally {
       await client.end();

@@ -31,8 +31,20 @@ describe('webhook signatures around a secret rotation', () => {
   beforeAll(async () => {
     await system.start({ withShops: false });
     receiver = await new Receiver().start();
-    targets.set(IN_OVERLAP, { shop_id: IN_OVERLAP, url: receiver.url, secret: NEW_SECRET, previous_secret: OLD_SECRET });
-    targets.set(AFTER_OVERLAP, { shop_id: AFTER_OVERLAP, url: receiver.url, secret: NEW_SECRET, previous_secret: null });
+    targets.set(IN_OVERLAP, {
+      shop_id: IN_OVERLAP,
+      url: receiver.url,
+      secret: NEW_SECRET,
+      previous_secret: OLD_SECRET,
+      webhook_events: ['payment.succeeded'],
+    });
+    targets.set(AFTER_OVERLAP, {
+      shop_id: AFTER_OVERLAP,
+      url: receiver.url,
+      secret: NEW_SECRET,
+      previous_secret: null,
+      webhook_events: ['payment.succeeded'],
+    });
     const shops = system.standInShops();
     shops.handle(subjects.shopsWebhookTarget, async (req) => {
       const target = targets.get(req.shop_id);
@@ -50,6 +62,7 @@ describe('webhook signatures around a secret rotation', () => {
         crypto_bps: 100,
         sbp_bps: 100,
         webhook_url: receiver.url,
+        webhook_events: ['payment.succeeded'],
       };
     });
     await system.flushBus();

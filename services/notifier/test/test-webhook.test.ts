@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { subjects, webhookDelivery, type Identity } from '@pl/contracts';
+import { PUBLIC_EVENT_ID, subjects, webhookDelivery, type Identity } from '@pl/contracts';
 import { Receiver } from './receiver';
 import { TestSystem } from './harness';
 
@@ -33,13 +33,16 @@ describe('webhook.test over NATS', () => {
     const session: Identity = { kind: 'merchant', merchant_id: system.merchantId, auth: 'session', email_confirmed: false, mode: 'live' };
     const reply = webhookDelivery.parse(await sendTest(shopId, session));
     expect(reply).toMatchObject({ event: 'webhook.test', payment_link_id: null, shop_id: shopId, status: 'pending', attempts: [] });
-    expect(reply.webhook_id).toMatch(/^whk_/);
+    expect(reply.webhook_id).toMatch(PUBLIC_EVENT_ID);
 
     const [first, second] = await Promise.all([receiver.nth(1), receiver.nth(2)]);
     expect(second.body.equals(first.body)).toBe(true);
     const body = JSON.parse(second.body.toString('utf8')) as unknown;
     expect(body).toEqual({
       event: 'webhook.test',
+      // As in every event's body: the id is the webhook id a receiver deduplicates by.
+      event_id: reply.webhook_id,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+03:00$/),
       livemode: true,
       data: { shop_id: shopId, sent_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+03:00$/) },
     });
@@ -77,6 +80,16 @@ describe('webhook.test over NATS', () => {
     const again = await receiver.nth(before + 2);
     expect(again.headers).toMatchObject({ 'x-webhook-id': reply.webhook_id, 'x-webhook-attempt': '1', 'x-webhook-event': 'webhook.test' });
     expect(again.body.equals(sent.body)).toBe(true);
+    expect(await system.settledById(reply.id)).toBe('succeeded');
+  });
+
+  it('sends a webhook.test whatever events the shop is subscribed to, none included', async () => {
+    const silent = await system.createShop(receiver.url, SECRET);
+    await system.updateShop(silent, { webhook_events: [] });
+    const before = receiver.hits.length;
+    const reply = await sendTest(silent);
+    const sent = await receiver.nth(before + 1);
+    expect(sent.headers).toMatchObject({ 'x-webhook-event': 'webhook.test', 'webhook-id': reply.webhook_id });
     expect(await system.settledById(reply.id)).toBe('succeeded');
   });
 

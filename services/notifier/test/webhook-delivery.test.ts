@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { broadcasts, type ShopsChangedMessage } from '@pl/contracts';
+import { broadcasts, webhookEvent, type ShopsChangedMessage } from '@pl/contracts';
 import { Receiver } from './receiver';
 import { TestSystem } from './harness';
 
@@ -32,7 +32,7 @@ describe('webhook delivery', () => {
     expect(await system.settled(event.event_id)).toBe('succeeded');
     expect(r.hits).toHaveLength(4);
     expect(r.hits.map((h) => h.headers['x-webhook-attempt'])).toEqual(['1', '2', '3', '4']);
-    expect(new Set(r.hits.map((h) => h.headers['x-webhook-id']))).toEqual(new Set([`whk_${event.event_id}`]));
+    expect(new Set(r.hits.map((h) => h.headers['x-webhook-id']))).toEqual(new Set([`evt_${event.event_id}`]));
     expect(new Set(r.hits.map((h) => h.body.toString('utf8'))).size).toBe(1);
     const attempts = await system.attempts(event.event_id);
     expect(attempts.map((a) => [a.attempt, a.status_code, a.error])).toEqual([
@@ -59,7 +59,15 @@ describe('webhook delivery', () => {
     const event = system.event(shopId);
     await system.publish(event);
     const hit = await r.nth(1);
-    expect(JSON.parse(hit.body.toString('utf8'))).toEqual({ event: 'payment.succeeded', livemode: true, data: event.data });
+    const body = {
+      event: 'payment.succeeded',
+      event_id: `evt_${event.event_id}`,
+      created_at: event.occurred_at,
+      livemode: true,
+      data: event.data,
+    };
+    expect(JSON.parse(hit.body.toString('utf8'))).toEqual(body);
+    expect(webhookEvent.safeParse(body).success).toBe(true);
     const hex = createHmac('sha256', SECRET).update(hit.body).digest('hex');
     expect(hit.headers).toMatchObject({
       'content-type': 'application/json',
@@ -67,19 +75,15 @@ describe('webhook delivery', () => {
       'service-event': 'payment.succeeded',
       'x-webhook-signature': hex,
       'service-signature': hex,
-      'x-webhook-id': `whk_${event.event_id}`,
-      'webhook-id': `whk_${event.event_id}`,
+      'x-webhook-id': `evt_${event.event_id}`,
+      'webhook-id': `evt_${event.event_id}`,
       'x-webhook-attempt': '1',
     });
     const timestamp = Number(hit.headers['x-webhook-timestamp']);
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(5);
     expect(hit.headers['webhook-timestamp']).toBe(String(timestamp));
     const wh = new Webhook(`whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`);
-    expect(wh.verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual({
-      event: 'payment.succeeded',
-      livemode: true,
-      data: event.data,
-    });
+    expect(wh.verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual(body);
   });
 
   it('sends no signature headers for a shop without a secret', async () => {
@@ -104,7 +108,7 @@ describe('webhook delivery', () => {
     await system.publish(sentinel, JSON.stringify(sentinel), key);
     expect(await system.settled(sentinel.event_id)).toBe('succeeded');
     expect(await system.settled(event.event_id)).toBe('succeeded');
-    expect(r.hits.filter((h) => h.headers['x-webhook-id'] === `whk_${event.event_id}`)).toHaveLength(1);
+    expect(r.hits.filter((h) => h.headers['x-webhook-id'] === `evt_${event.event_id}`)).toHaveLength(1);
     const { rows } = await system.pg!.query('SELECT count(*)::int AS n FROM notifier.inbox_events WHERE event_id = $1', [event.event_id]);
     expect(rows[0]).toEqual({ n: 1 });
   });
@@ -204,7 +208,7 @@ describe('webhook delivery', () => {
     const event = system.event(shopId);
     await system.publish(event);
     expect(await system.settled(event.event_id)).toBe('succeeded');
-    expect(after.hits.map((h) => h.headers['x-webhook-id'])).toEqual([`whk_${event.event_id}`]);
+    expect(after.hits.map((h) => h.headers['x-webhook-id'])).toEqual([`evt_${event.event_id}`]);
     expect(before.hits).toHaveLength(1);
   });
 });

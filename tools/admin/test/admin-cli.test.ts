@@ -191,7 +191,12 @@ describe('admin CLI', () => {
     );
     const shopId = Number(out.shop_id);
     await expect(shops.getShop(shopId)).resolves.toMatchObject({ status: 'approved', feePayer: 'split', cryptoBps: 250, sbpBps: 0 });
-    await expect(shops.getWebhookTarget(shopId)).resolves.toEqual({ url: 'https://93.184.216.34/hook', secret: 'whsec-plain', previousSecret: null });
+    await expect(shops.getWebhookTarget(shopId)).resolves.toEqual({
+      url: 'https://93.184.216.34/hook',
+      secret: 'whsec-plain',
+      previousSecret: null,
+      webhookEvents: ['payment.succeeded'],
+    });
     const [row] = await shopsDb.query<{ webhook_secret_enc: Buffer }>('SELECT webhook_secret_enc FROM shops WHERE id = $1', [shopId]);
     expect(row?.webhook_secret_enc.includes(Buffer.from('whsec-plain'))).toBe(false);
   });
@@ -245,12 +250,13 @@ describe('admin CLI', () => {
       crypto_bps: 100,
       sbp_bps: 75,
       webhook_url: null,
+      webhook_events: ['payment.succeeded'],
       has_webhook_secret: true,
       created_at: expect.stringMatching(/\+03:00$/),
       updated_at: expect.stringMatching(/\+03:00$/),
     });
     expect(JSON.stringify(out)).not.toContain('new-secret');
-    await expect(shops.getWebhookTarget(Number(shopId))).resolves.toBe(null); // no URL: nothing to sign for
+    await expect(shops.getWebhookTarget(Number(shopId))).resolves.toMatchObject({ url: null, secret: null }); // no URL: nothing to sign for
     await ok(['shop:update', '--shop', String(shopId), '--webhook-url', 'https://93.184.216.34/h']);
     await expect(shops.getWebhookTarget(Number(shopId))).resolves.toMatchObject({ secret: 'new-secret' });
   });
@@ -264,6 +270,18 @@ describe('admin CLI', () => {
     );
     const out = await ok(['shop:update', '--shop', String(shopId), '--webhook-url', '', '--webhook-secret', '']);
     expect(out).toMatchObject({ webhook_url: null, has_webhook_secret: false });
+  });
+
+  it('shop:update --webhook-events sets the event subscription (empty: none) and refuses an unknown type or a repeat', async () => {
+    const merchantId = await newMerchant('events@example.com');
+    const { shop_id: shopId } = await ok(['shop:create', '--merchant', merchantId, '--name', 'E']);
+    const set = await ok(['shop:update', '--shop', String(shopId), '--webhook-events', 'payment.failed,payment_link.expired']);
+    expect(set).toMatchObject({ webhook_events: ['payment.failed', 'payment_link.expired'] });
+    expect(await ok(['shop:update', '--shop', String(shopId), '--webhook-events', ''])).toMatchObject({ webhook_events: [] });
+    for (const bad of ['payment.refunded', 'refund.failed,refund.failed']) {
+      expect((await fails(['shop:update', '--shop', String(shopId), '--webhook-events', bad])).error.code).toBe('common.err.validation_failed');
+    }
+    await expect(shops.getShop(Number(shopId))).resolves.toMatchObject({ webhookEvents: [] });
   });
 
   it('shop:update of an unknown shop fails with not_found, and --merchant is not accepted', async () => {
@@ -651,7 +669,17 @@ describe('admin CLI', () => {
     /** A delivery of `payment.succeeded` for the link (the inbox keeps the event as it came; only its id matters here). */
     const linkDelivery = async (paymentLinkId: string, livemode = true, onShop = shopId): Promise<string> => {
       const id = randomUUID();
-      const event = { event_id: randomUUID() } as unknown as PaymentSucceededEvent;
+      const eventId = randomUUID();
+      const at = '2026-11-22T12:00:00+03:00';
+      const data = { payment_link_id: paymentLinkId, id: paymentLinkId, shop_id: onShop, order_id: null, amount: '1.00', merchant_credit: '0.99' };
+      const event: PaymentSucceededEvent = {
+        event_id: eventId,
+        event: 'payment.succeeded',
+        occurred_at: at,
+        merchant_id: merchantId,
+        livemode,
+        data: { ...data, status: 'paid', paid_at: at },
+      };
       const delivery = {
         id,
         eventId: event.event_id,
@@ -665,7 +693,7 @@ describe('admin CLI', () => {
         traceparent: null,
         claim: null,
       };
-      await deliveries.storeAll([{ event, delivery }]);
+      await deliveries.storeAll([{ event, shopId: onShop, paymentLinkId, body: Buffer.from('{}'), delivery }]);
       return id;
     };
     const testDelivery = async (mode: Mode = 'live', onShop = shopId): Promise<string> => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLive, modeOfLivemode, type Mode, type PaymentSucceededEvent } from '@pl/contracts';
+import { isLive, modeOfLivemode, type Mode } from '@pl/contracts';
 import { WriteBatcher, type Db } from '@pl/db';
 import type {
   AttemptRecord,
@@ -17,7 +17,7 @@ import type {
   ListPage,
   NewTestDelivery,
 } from '../domain/delivery';
-import type { EventInbox, NewDelivery } from '../domain/payment-event';
+import type { EventInbox, InboxEvent } from '../domain/payment-event';
 
 interface DeliveryRow {
   id: string;
@@ -66,39 +66,35 @@ const RECORD_BATCH = 200;
 /** Most Kafka slices (each up to the subscriber's slice size) stored by one statement. */
 const STORE_BATCH = 16;
 
-interface StoredEvent {
-  event: PaymentSucceededEvent;
-  delivery: NewDelivery;
-}
-
 /** The notifier's tables: received events, deliveries and their attempts. */
 export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQueue {
   private readonly attempts = new WriteBatcher<AttemptToRecord, number>((items) => this.recordAttempts(items), RECORD_BATCH);
-  private readonly slices = new WriteBatcher<readonly StoredEvent[], Set<string>>((slices) => this.storeSlices(slices), STORE_BATCH);
+  private readonly slices = new WriteBatcher<readonly InboxEvent[], Set<string>>((slices) => this.storeSlices(slices), STORE_BATCH);
 
   constructor(private readonly db: Db) {}
 
   /** Slices stored at about the same time (the partitions of one fetch) share one statement. */
-  storeAll(items: readonly StoredEvent[]): Promise<Set<string>> {
+  storeAll(items: readonly InboxEvent[]): Promise<Set<string>> {
     return items.length === 0 ? Promise.resolve(new Set()) : this.slices.add(items);
   }
 
   /** The ids of the deliveries created, for every slice alike. */
-  private async storeSlices(slices: (readonly StoredEvent[])[]): Promise<Set<string>[]> {
+  private async storeSlices(slices: (readonly InboxEvent[])[]): Promise<Set<string>[]> {
     // An event in two slices (a republished copy) is stored once, with the first slice's delivery.
     const seen = new Set<string>();
     const items = slices.flat().filter((i) => !seen.has(i.event.event_id) && seen.add(i.event.event_id));
     // One statement for all of them, so it is atomic without a transaction: the inbox takes the events it
-    // has not seen, and exactly those get a delivery (in the order they came, which `seq` keeps). A delivery
-    // with a claim is stored leased to it, as a claim of the worker would leave it.
+    // has not seen, and exactly those of them that have a delivery get it (in the order they came, which `seq`
+    // keeps). A delivery with a claim is stored leased to it, as a claim of the worker would leave it.
     const rows = await this.db.query<{ id: string }>(
       `WITH slice AS (
          SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::bigint[], $8::uuid[], $9::bytea[], $10::text[],
-                              $11::uuid[], $12::double precision[], $13::boolean[])
+                              $11::uuid[], $12::double precision[], $13::boolean[], $14::timestamptz[])
            WITH ORDINALITY AS s(event_id, payload, id, webhook_id, event, merchant_id, shop_id, payment_link_id, body, traceparent,
-                                lease_token, lease_ms, livemode, ord)
+                                lease_token, lease_ms, livemode, occurred_at, ord)
        ), taken AS (
-         INSERT INTO inbox_events (event_id, payload) SELECT event_id, payload FROM slice
+         INSERT INTO inbox_events (event_id, payload, type, merchant_id, shop_id, payment_link_id, livemode, occurred_at, body)
+         SELECT event_id, payload, event, merchant_id, shop_id, payment_link_id, livemode, occurred_at, body FROM slice ORDER BY ord
          ON CONFLICT (event_id) DO NOTHING
          RETURNING event_id
        )
@@ -109,22 +105,24 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
               CASE WHEN s.lease_token IS NOT NULL THEN now() + s.lease_ms * interval '1 millisecond' END,
               s.lease_token
          FROM slice s JOIN taken USING (event_id)
+        WHERE s.id IS NOT NULL
         ORDER BY s.ord
        RETURNING id`,
       [
         items.map((i) => i.event.event_id),
         items.map((i) => JSON.stringify(i.event)),
-        items.map((i) => i.delivery.id),
-        items.map((i) => i.delivery.webhookId),
-        items.map((i) => i.delivery.event),
-        items.map((i) => i.delivery.merchantId),
-        items.map((i) => String(i.delivery.shopId)),
-        items.map((i) => i.delivery.paymentLinkId),
-        items.map((i) => i.delivery.body),
-        items.map((i) => i.delivery.traceparent),
-        items.map((i) => i.delivery.claim?.leaseToken ?? null),
-        items.map((i) => i.delivery.claim?.leaseMs ?? null),
-        items.map((i) => i.delivery.livemode),
+        items.map((i) => i.delivery?.id ?? null),
+        items.map((i) => i.delivery?.webhookId ?? null),
+        items.map((i) => i.event.event),
+        items.map((i) => i.event.merchant_id),
+        items.map((i) => String(i.shopId)),
+        items.map((i) => i.paymentLinkId),
+        items.map((i) => i.body),
+        items.map((i) => i.delivery?.traceparent ?? null),
+        items.map((i) => i.delivery?.claim?.leaseToken ?? null),
+        items.map((i) => i.delivery?.claim?.leaseMs ?? null),
+        items.map((i) => i.event.livemode),
+        items.map((i) => i.event.occurred_at),
       ],
     );
     const created = new Set(rows.map((r) => r.id));

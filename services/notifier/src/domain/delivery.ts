@@ -1,9 +1,9 @@
 /** Webhook deliveries as the notifier holds them, and the ports its use cases and worker need. */
-import type { MerchantIdentity, Mode } from '@pl/contracts';
+import type { EventType, MerchantIdentity, Mode } from '@pl/contracts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-/** What a webhook announces: a payment, or a merchant's test of its webhook address. */
-export type DeliveryEvent = 'payment.succeeded' | 'webhook.test';
+/** What a webhook announces: an event (money-after-payment.md, 1), or a merchant's test of its webhook address. */
+export type DeliveryEvent = EventType | 'webhook.test';
 
 export interface AttemptRecord {
   series: number;
@@ -170,6 +170,8 @@ export interface WebhookTarget {
   secret: string | null;
   /** The secret before the latest rotation while its overlap lasts (null otherwise): attempts carry both signatures. */
   previousSecret: string | null;
+  /** The event types the shop is sent: an event of another type is recorded and gets no delivery. */
+  webhookEvents: readonly EventType[];
 }
 
 /** The webhook target of a shop, asked for at send time; the secret is never stored in the database or logged. */

@@ -1,7 +1,14 @@
-import type { PaymentSucceededEvent } from '@pl/contracts';
+import type { EventType, PaymentSucceededEvent } from '@pl/contracts';
 import type { AttemptResult, Claim, ClaimedDelivery, DeliveryQueue, WebhookSender, WebhookTargetSource } from './delivery';
 import { DeliveryWorker } from './delivery-worker';
-import { acceptPaymentEvents, type EventInbox, type NewDelivery } from './payment-event';
+import {
+  acceptEvents,
+  type EventInbox,
+  type EventSubscriptions,
+  type InboxEvent,
+  type NewDelivery,
+  type ReceivedPaymentEvent,
+} from './payment-event';
 
 /** Pure units: the worker and the intake with in-memory stand-ins for the database and the network. */
 
@@ -50,7 +57,12 @@ function recordingQueue(): DeliveryQueue & { claimQueries: number; recorded: str
 
 /** Every shop sends to one URL per shop id. */
 const targets: WebhookTargetSource = {
-  targetOf: async (shopId) => ({ url: `https://shop-${shopId}.example/hook`, secret: null, previousSecret: null }),
+  targetOf: async (shopId) => ({
+    url: `https://shop-${shopId}.example/hook`,
+    secret: null,
+    previousSecret: null,
+    webhookEvents: ['payment.succeeded'],
+  }),
 };
 
 function worker(sender: WebhookSender, queue: DeliveryQueue, concurrency: number, perEndpoint: number): DeliveryWorker {
@@ -98,11 +110,12 @@ function memoryInbox(): EventInbox & { stored: NewDelivery[] } {
   const known = new Set<string>();
   const inbox = {
     stored: [] as NewDelivery[],
-    storeAll: async (items: readonly { event: PaymentSucceededEvent; delivery: NewDelivery }[]): Promise<Set<string>> => {
+    storeAll: async (items: readonly InboxEvent[]): Promise<Set<string>> => {
       const created = new Set<string>();
       for (const { event: e, delivery } of items) {
         if (known.has(e.event_id)) continue;
         known.add(e.event_id);
+        if (!delivery) continue;
         inbox.stored.push(delivery);
         created.add(delivery.id);
       }
@@ -111,6 +124,15 @@ function memoryInbox(): EventInbox & { stored: NewDelivery[] } {
   };
   return inbox;
 }
+
+/** Every shop is sent payment.succeeded (the default) except shop 99, which is sent nothing. */
+const subscriptions: EventSubscriptions = { eventsOf: async (shopId): Promise<EventType[]> => (shopId === 99 ? [] : ['payment.succeeded']) };
+const acceptPaymentEvents = (
+  inbox: EventInbox,
+  received: readonly ReceivedPaymentEvent[],
+  makeId: () => string,
+  slots: Parameters<typeof acceptEvents>[4],
+): ReturnType<typeof acceptEvents> => acceptEvents(inbox, subscriptions, received, makeId, slots);
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 let ids = 0;
@@ -165,6 +187,19 @@ describe('fresh deliveries', () => {
     expect(await acceptPaymentEvents(inbox, [{ event: event(7), traceparent: null }], newId, w)).toEqual({ stored: 1, due: 0 });
     await flush();
     expect(sender.sent).toHaveLength(2);
+    sender.answerAll();
+    await w.stop(1000);
+  });
+
+  it('takes no slot for an event its shop is not sent, and creates no delivery for it', async () => {
+    const sender = heldSender();
+    const w = worker(sender, recordingQueue(), 1, 1);
+    const inbox = memoryInbox();
+    const received = [99, 1].map((shop) => ({ event: event(shop), traceparent: null }));
+    expect(await acceptPaymentEvents(inbox, received, newId, w)).toEqual({ stored: 1, due: 0 });
+    expect(inbox.stored.map((d) => d.shopId)).toEqual([1]);
+    await flush();
+    expect(sender.sent).toEqual(['https://shop-1.example/hook']);
     sender.answerAll();
     await w.stop(1000);
   });

@@ -1,40 +1,36 @@
-import { modeOfLivemode, type PaymentSucceededEvent } from '@pl/contracts';
+import { modeOfLivemode, publicEventId, type EventType, type PlatformEvent } from '@pl/contracts';
 import type { ClaimedDelivery } from './delivery';
 
-/** Stable across attempts and resends: receivers deduplicate by it. */
-const webhookIdFor = (eventId: string): string => `whk_${eventId}`;
-
 /**
- * The webhook body, serialized once when the event arrives; these exact bytes go out on every attempt
- * (signatures are over them). Fields in the order of the interface's payload table; `livemode` right after
- * `event` (test-mode.md), so a receiver can tell a test payment before it reads the data.
+ * The public body of an event (contracts `webhookEvent`), serialized once when the event arrives: its webhook sends
+ * these exact bytes on every attempt (signatures are over them) and the events API reads them back. `data` keeps
+ * its schema's field order (the contract's payload table for link events); `livemode` before `data`, so a
+ * receiver can tell a test event before it reads the data.
  */
-function toWebhookBody(event: PaymentSucceededEvent): Buffer {
-  const d = event.data;
+export function toEventBody(event: PlatformEvent): Buffer {
   return Buffer.from(
     JSON.stringify({
       event: event.event,
+      event_id: publicEventId(event.event_id),
+      created_at: event.occurred_at,
       livemode: event.livemode,
-      data: {
-        payment_link_id: d.payment_link_id,
-        id: d.id,
-        shop_id: d.shop_id,
-        order_id: d.order_id,
-        amount: d.amount,
-        merchant_credit: d.merchant_credit,
-        status: d.status,
-        paid_at: d.paid_at,
-      },
+      data: event.data,
     }),
     'utf8',
   );
 }
 
+/** The shop and link an event is about: every event's data names both (a refund's too). */
+const subjectOf = (event: PlatformEvent): { shopId: number; paymentLinkId: string } => ({
+  shopId: event.data.shop_id,
+  paymentLinkId: event.data.payment_link_id,
+});
+
 export interface NewDelivery {
   id: string;
   eventId: string;
   webhookId: string;
-  event: 'payment.succeeded';
+  event: EventType;
   merchantId: string;
   shopId: number;
   paymentLinkId: string;
@@ -49,17 +45,32 @@ export interface NewDelivery {
 
 /** An event as it came off the log, with the trace context it is handled in. */
 export interface ReceivedPaymentEvent {
-  event: PaymentSucceededEvent;
+  event: PlatformEvent;
   traceparent: string | null;
 }
 
-/** Where received events go: each stored with its delivery, atomically, once per event id. */
+/** An event as the inbox records it (for the events API), with its delivery when its shop is subscribed to it. */
+export interface InboxEvent {
+  event: PlatformEvent;
+  shopId: number;
+  paymentLinkId: string;
+  /** The public body's bytes (see {@link toEventBody}); the delivery, if any, sends the same. */
+  body: Buffer;
+  delivery: NewDelivery | null;
+}
+
+/** Where received events go: each recorded, with its delivery if it has one, atomically, once per event id. */
 export interface EventInbox {
   /**
-   * Stores the new events of a slice with their deliveries, all or nothing; events already taken in
+   * Records the new events of a slice with their deliveries, all or nothing; events already taken in
    * (Kafka is at-least-once) are skipped. Returns the ids of the deliveries it created.
    */
-  storeAll(items: readonly { event: PaymentSucceededEvent; delivery: NewDelivery }[]): Promise<Set<string>>;
+  storeAll(items: readonly InboxEvent[]): Promise<Set<string>>;
+}
+
+/** The event types each shop is sent (its `webhook_events`, read through short-lived copies of its webhook target). */
+export interface EventSubscriptions {
+  eventsOf(shopId: number): Promise<readonly EventType[]>;
 }
 
 /**
@@ -103,50 +114,70 @@ const claimOf = (d: NewDelivery, leaseToken: string): ClaimedDelivery => ({
 });
 
 /**
- * Takes a slice of payment events in: their deliveries exist once this resolves, one per event id (an
- * event that comes twice in one slice is stored once). Deliveries the worker has slots for are stored
- * claimed and started as soon as they are stored.
+ * Takes a slice of events in: every one is recorded once per event id (an event that comes twice in one slice is
+ * stored once), and those the shop is subscribed to get their delivery in the same statement. A failed look-up of
+ * a subscription throws, so the slice comes again. Deliveries the worker has slots for are stored claimed and
+ * started as soon as they are stored.
  */
-export async function acceptPaymentEvents(
+export async function acceptEvents(
   inbox: EventInbox,
+  subscriptions: EventSubscriptions,
   received: readonly ReceivedPaymentEvent[],
   newId: () => string,
   slots: FreshDeliverySlots = NO_SLOTS,
 ): Promise<Accepted> {
   const seen = new Set<string>();
-  const events: { event: PaymentSucceededEvent; traceparent: string | null }[] = [];
+  const events: ReceivedPaymentEvent[] = [];
   for (const r of received) {
     if (seen.has(r.event.event_id)) continue;
     seen.add(r.event.event_id);
     events.push(r);
   }
   if (events.length === 0) return { stored: 0, due: 0 };
-  const reserved = slots.reserveFresh(events.map((e) => e.event.data.shop_id));
-  const items = events.map(({ event, traceparent }, i) => ({
-    event,
-    delivery: {
-      id: newId(),
-      eventId: event.event_id,
-      webhookId: webhookIdFor(event.event_id),
-      event: event.event,
-      merchantId: event.merchant_id,
-      shopId: event.data.shop_id,
-      paymentLinkId: event.data.payment_link_id,
-      livemode: event.livemode,
-      body: toWebhookBody(event),
-      traceparent,
-      claim: reserved[i] ?? null,
-    } satisfies NewDelivery,
-  }));
+  // One look-up per shop of the slice, side by side (each usually answered from the copies).
+  const shopIds = [...new Set(events.map((e) => subjectOf(e.event).shopId))];
+  const subscribed = new Map(await Promise.all(shopIds.map(async (id) => [id, new Set(await subscriptions.eventsOf(id))] as const)));
+  const sent = events.filter((e) => subscribed.get(subjectOf(e.event).shopId)?.has(e.event.event) === true);
+  const reserved = slots.reserveFresh(sent.map((e) => subjectOf(e.event).shopId));
+  const claimFor = new Map(sent.map((e, i) => [e, reserved[i] ?? null]));
+  const items: InboxEvent[] = events.map((r) => {
+    const { event, traceparent } = r;
+    const { shopId, paymentLinkId } = subjectOf(event);
+    const body = toEventBody(event);
+    const claim = claimFor.get(r);
+    return {
+      event,
+      shopId,
+      paymentLinkId,
+      body,
+      delivery:
+        claim === undefined
+          ? null
+          : {
+              id: newId(),
+              eventId: event.event_id,
+              webhookId: publicEventId(event.event_id),
+              event: event.event,
+              merchantId: event.merchant_id,
+              shopId,
+              paymentLinkId,
+              livemode: event.livemode,
+              body,
+              traceparent,
+              claim,
+            },
+    };
+  });
+  const deliveries = items.flatMap((i) => (i.delivery ? [i.delivery] : []));
   let created = new Set<string>();
   try {
     created = await inbox.storeAll(items);
   } finally {
     slots.startFresh(
       reserved,
-      items.map(({ delivery: d }) => (d.claim && created.has(d.id) ? claimOf(d, d.claim.leaseToken) : null)),
+      deliveries.map((d) => (d.claim && created.has(d.id) ? claimOf(d, d.claim.leaseToken) : null)),
     );
   }
-  const stored = items.filter((i) => created.has(i.delivery.id));
-  return { stored: stored.length, due: stored.filter((i) => i.delivery.claim === null).length };
+  const stored = deliveries.filter((d) => created.has(d.id));
+  return { stored: stored.length, due: stored.filter((d) => d.claim === null).length };
 }

@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_ATTEMPTS_SHOWN, formatMoscow, isLive, type Identity, type Mode, type WebhookDelivery } from '@pl/contracts';
+import { DELIVERY_ATTEMPTS_SHOWN, formatMoscow, isLive, publicEventId, type Identity, type Mode, type WebhookDelivery } from '@pl/contracts';
 import { noWebhookUrl, notFound } from '@pl/errors';
 import type { DeliveryStore, ShopDirectory } from './delivery';
 import { merchantOnly, toWebhookDelivery } from './delivery-log';
 
 /**
- * The test webhook's body, serialized once: these exact bytes go out (and are signed) on every attempt. It carries
- * the caller's mode as a payment webhook carries its link's, so a receiver's mode check can be tested too.
+ * The test webhook's body, serialized once: these exact bytes go out (and are signed) on every attempt. It has the
+ * shape of every event's body (`event_id` = the webhook id, `created_at`) and the caller's mode as an event carries
+ * its link's, so a receiver's parsing, deduplication and mode check can all be tested with it.
  */
-const testWebhookBody = (shopId: number, mode: Mode, sentAt: Date): Buffer =>
-  Buffer.from(JSON.stringify({ event: 'webhook.test', livemode: isLive(mode), data: { shop_id: shopId, sent_at: formatMoscow(sentAt) } }), 'utf8');
+const testWebhookBody = (webhookId: string, shopId: number, mode: Mode, sentAt: Date): Buffer => {
+  const at = formatMoscow(sentAt);
+  return Buffer.from(
+    JSON.stringify({ event: 'webhook.test', event_id: webhookId, created_at: at, livemode: isLive(mode), data: { shop_id: shopId, sent_at: at } }),
+    'utf8',
+  );
+};
 
 /**
  * Queues a `webhook.test` delivery to the shop's webhook address: the same durable path as a payment's webhook
@@ -29,13 +35,15 @@ export async function sendTestWebhook(
   const shop = await shops.shopFor(merchant, shopId);
   if (shop.webhookUrl === null) throw noWebhookUrl();
   const id = randomUUID();
+  // An event id of its own (no event is recorded for a test): the id a receiver deduplicates by, as for any event.
+  const webhookId = publicEventId(randomUUID());
   await store.addTestDelivery({
     id,
-    webhookId: `whk_${randomUUID()}`,
+    webhookId,
     merchantId: shop.merchantId,
     shopId,
     mode: merchant.mode,
-    body: testWebhookBody(shopId, merchant.mode, now()),
+    body: testWebhookBody(webhookId, shopId, merchant.mode, now()),
   });
   const stored = await store.findById(merchant.mode, id, DELIVERY_ATTEMPTS_SHOWN);
   if (!stored) throw notFound('Webhook delivery not found');
