@@ -8,7 +8,9 @@ import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type
 import { initialMode, ModeContext, rememberMode, useMode, type Mode, type ModeState } from './mode';
 import { AccountPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
+import { BalancePage } from './pages/balance';
 import { CreateLinkPage } from './pages/create-link';
+import { EventsPage } from './pages/events';
 import { LinkDetailPage } from './pages/link-detail';
 import { LinksPage } from './pages/links';
 import { LoginPage } from './pages/login';
@@ -196,6 +198,12 @@ function Shell({ me }: { me: MeView }) {
                 <NavLink href="/links">{t.navLinks}</NavLink>
               </li>
               <li>
+                <NavLink href="/balance">{t.navBalance}</NavLink>
+              </li>
+              <li>
+                <NavLink href="/events">{t.navEvents}</NavLink>
+              </li>
+              <li>
                 <NavLink href="/shops">{t.navShops}</NavLink>
               </li>
               <li>
@@ -227,6 +235,8 @@ function Shell({ me }: { me: MeView }) {
           <Route path="/links" component={LinksPage} />
           <Route path="/links/new" component={CreateLinkPage} />
           <Route path="/links/:id">{(params: { id: string }) => <LinkDetailPage id={params.id} />}</Route>
+          <Route path="/balance" component={BalancePage} />
+          <Route path="/events" component={EventsPage} />
           <Route path="/shops" component={ShopsPage} />
           <Route path="/shops/:id">{(params: { id: string }) => <ShopDetailPage id={params.id} />}</Route>
           <Route path="/api-keys" component={ApiKeysPage} />

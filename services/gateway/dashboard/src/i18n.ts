@@ -1,11 +1,13 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { ApiError, NETWORK_ERROR } from './api';
+import { MONEY_EN, MONEY_RU } from './i18n-money';
 
 export type Language = 'ru' | 'en';
 const STORAGE_KEY = 'dashboard.lang';
 
 const en = {
+  ...MONEY_EN,
   appName: 'Payment links',
   skipToContent: 'Skip to content',
   navLabel: 'Main',
@@ -108,6 +110,7 @@ const en = {
     payer_amount: 'Buyer pays',
     merchant_credit: 'You receive',
     platform_revenue: 'Platform fee',
+    amount_refunded: 'Refunded',
     status: 'Status',
     gateway_provider: 'Provider',
     gateway_payment_id: 'Provider payment id',
@@ -242,6 +245,10 @@ const en = {
     'api_key.err.limit_reached': 'You already have 10 active API keys; revoke one first.',
     'api_key.err.inactive': 'This key is already revoked or expired.',
     'payment_link.err.not_pending': 'The link is no longer pending.',
+    'payment_link.err.not_paid': 'Only a paid link can be refunded.',
+    'refund.err.amount_exceeds_refundable': 'That is more than is left to refund on this link.',
+    'refund.err.insufficient_balance': 'The shop’s available balance does not cover this refund.',
+    'refund.err.not_pending': 'This refund already has its final status.',
   } as Record<string, string>,
   fieldIssue: {
     too_big: 'Too long or too large',
@@ -257,6 +264,7 @@ const en = {
 export type Messages = typeof en;
 
 const ru: Messages = {
+  ...MONEY_RU,
   appName: 'Платёжные ссылки',
   skipToContent: 'К содержимому',
   navLabel: 'Основное меню',
@@ -357,6 +365,7 @@ const ru: Messages = {
     payer_amount: 'Платит покупатель',
     merchant_credit: 'Вы получите',
     platform_revenue: 'Комиссия платформы',
+    amount_refunded: 'Возвращено',
     status: 'Статус',
     gateway_provider: 'Провайдер',
     gateway_payment_id: 'Платёж у провайдера',
@@ -486,6 +495,10 @@ const ru: Messages = {
     'api_key.err.limit_reached': 'У вас уже 10 действующих API-ключей; сначала отзовите один.',
     'api_key.err.inactive': 'Этот ключ уже отозван или истёк.',
     'payment_link.err.not_pending': 'Ссылка уже не ожидает оплаты.',
+    'payment_link.err.not_paid': 'Вернуть деньги можно только по оплаченной ссылке.',
+    'refund.err.amount_exceeds_refundable': 'Это больше, чем осталось вернуть по этой ссылке.',
+    'refund.err.insufficient_balance': 'Доступного баланса магазина не хватает на этот возврат.',
+    'refund.err.not_pending': 'У этого возврата уже окончательный статус.',
   },
   fieldIssue: {
     too_big: 'Слишком длинное или большое значение',

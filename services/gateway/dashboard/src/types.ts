@@ -3,10 +3,18 @@
 export type {
   ApiKeyView,
   ApiKeyWithSecret,
+  Balance,
+  BalanceTransactionPage,
+  EventType,
   MeView,
   MerchantShop,
   MerchantShopPage,
   PaymentLink,
+  Refund,
+  RefundPage,
   RotatedSecret,
   WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEvent,
+  WebhookEventPage,
 } from '@pl/contracts';

@@ -9,8 +9,9 @@ import { useLoad } from '../hooks';
 import { useI18n, type Messages } from '../i18n';
 import { formatBps } from '../format';
 import type { WebhookDelivery } from '../types';
+import { LinkRefunds } from './link-refunds';
 
-const MONEY_FIELDS = new Set(['amount', 'payer_amount', 'merchant_credit', 'platform_revenue']);
+const MONEY_FIELDS = new Set(['amount', 'payer_amount', 'merchant_credit', 'platform_revenue', 'amount_refunded']);
 const DATE_FIELDS = new Set(['expires_at', 'paid_at', 'created_at', 'updated_at']);
 
 function FieldValue({ name, value, t }: { name: string; value: unknown; t: Messages }) {
@@ -74,6 +75,7 @@ export function LinkDetailPage({ id }: { id: string }) {
               </div>
             ))}
           </dl>
+          {link.data.status === 'paid' && <LinkRefunds link={link.data} onChanged={link.reload} />}
           <Deliveries linkId={id} />
         </>
       )}

@@ -12,6 +12,7 @@ import { useI18n } from '../i18n';
 import { useMode, type Mode } from '../mode';
 import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
 import { SHOP_FIELDS, ShopFields, shopBody, type ShopForm } from './shop-form';
+import { ShopBalance, WebhookEvents } from './shop-money';
 
 export function ShopDetailPage({ id }: { id: string }) {
   const { t, lang } = useI18n();
@@ -51,7 +52,9 @@ export function ShopDetailPage({ id }: { id: string }) {
               </dd>
             </div>
           </dl>
+          <ShopBalance shopId={s.id} />
           <Settings shop={s} onSaved={shop.setData} />
+          <WebhookEvents shop={s} onSaved={shop.setData} />
           <WebhookSecret shop={s} onRotated={shop.reload} />
           <TestWebhook shopId={s.id} />
           <CashierKey shopId={s.id} />
