@@ -189,7 +189,8 @@ BEGIN
   RETURN v_tx;
 END $$;
 
--- The account of a kind (of the shop for shop kinds, of the provider for clearing), created on first use.
+-- The account of a kind (of the shop for shop kinds, of the provider for clearing), created on first use. The
+-- lookup is spelled out per kind so each is an index probe of ledger_accounts_key (IS NOT DISTINCT FROM is not).
 CREATE FUNCTION ledger_account_id(p_livemode boolean, p_kind text, p_shop_id bigint, p_provider text)
 RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
@@ -197,17 +198,26 @@ DECLARE
   v_provider text := CASE WHEN p_kind = 'clearing' THEN p_provider END;
   v_id bigint;
 BEGIN
-  SELECT id INTO v_id FROM ledger_accounts
-   WHERE shop_id IS NOT DISTINCT FROM v_shop AND livemode = p_livemode AND kind = p_kind AND provider IS NOT DISTINCT FROM v_provider;
-  IF FOUND THEN RETURN v_id; END IF;
-  INSERT INTO ledger_accounts (livemode, kind, shop_id, provider, balance)
-  VALUES (p_livemode, p_kind, v_shop, v_provider, CASE WHEN v_shop IS NOT NULL THEN 0 END)
-  ON CONFLICT ON CONSTRAINT ledger_accounts_key DO NOTHING
-  RETURNING id INTO v_id;
-  IF v_id IS NOT NULL THEN RETURN v_id; END IF;
-  -- Another transaction created it meanwhile: ON CONFLICT waited for it to commit.
-  SELECT id INTO STRICT v_id FROM ledger_accounts
-   WHERE shop_id IS NOT DISTINCT FROM v_shop AND livemode = p_livemode AND kind = p_kind AND provider IS NOT DISTINCT FROM v_provider;
+  FOR attempt IN 1..2 LOOP
+    IF v_shop IS NOT NULL THEN
+      SELECT id INTO v_id FROM ledger_accounts WHERE shop_id = v_shop AND livemode = p_livemode AND kind = p_kind AND provider IS NULL;
+    ELSIF v_provider IS NOT NULL THEN
+      SELECT id INTO v_id FROM ledger_accounts WHERE shop_id IS NULL AND livemode = p_livemode AND kind = p_kind AND provider = v_provider;
+    ELSE
+      SELECT id INTO v_id FROM ledger_accounts WHERE shop_id IS NULL AND livemode = p_livemode AND kind = p_kind AND provider IS NULL;
+    END IF;
+    IF v_id IS NOT NULL OR attempt = 2 THEN EXIT; END IF;
+    -- Missing: create it. A concurrent creator makes ON CONFLICT wait for its commit and insert nothing; the
+    -- second lookup then finds its row.
+    INSERT INTO ledger_accounts (livemode, kind, shop_id, provider, balance)
+    VALUES (p_livemode, p_kind, v_shop, v_provider, CASE WHEN v_shop IS NOT NULL THEN 0 END)
+    ON CONFLICT ON CONSTRAINT ledger_accounts_key DO NOTHING
+    RETURNING id INTO v_id;
+    IF v_id IS NOT NULL THEN EXIT; END IF;
+  END LOOP;
+  IF v_id IS NULL THEN
+    RAISE EXCEPTION 'ledger account % (shop %, provider %) could not be created', p_kind, v_shop, v_provider;
+  END IF;
   RETURN v_id;
 END $$;
 
