@@ -10,6 +10,7 @@ import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { OutboxRepository } from './data/outbox.repository';
+import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
 import type { LinkDeps } from './domain/ports';
@@ -19,6 +20,7 @@ import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { IdempotencyPurge } from './entry/background/idempotency-purge';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
+import { registerRefundHandlers } from './entry/nats/refund.handlers';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
 import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
 import { latePaymentAlarm } from './late-payment-alarm';
@@ -87,6 +89,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
+  registerRefundHandlers(server, { ...deps, refunds: new RefundRepository(db, (entry) => relay.handOver(entry), config.PAYMENT_EVENTS_TOPIC) });
   registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });
   await nc.flush();
 

@@ -25,7 +25,7 @@ export function toPaymentLink(link: LinkRecord, publicBaseUrl: string): PaymentL
     merchant_credit: formatKopecks(link.merchantCredit),
     platform_revenue: formatKopecks(link.platformRevenue),
     status: link.status,
-    amount_refunded: /* I23-PLACEHOLDER */ '0.00',
+    amount_refunded: formatKopecks(link.amountRefunded),
     gateway_provider: link.gatewayProvider,
     gateway_payment_id: link.gatewayPaymentId,
     to_currency: link.toCurrency,

@@ -25,6 +25,8 @@ export interface LinkRecord {
   merchantCredit: number;
   platformRevenue: number;
   status: LinkStatus;
+  /** Kopecks given back by succeeded refunds; the link stays `paid` (pending refunds are not counted). */
+  amountRefunded: number;
   gatewayProvider: string | null;
   gatewayPaymentId: string | null;
   toCurrency: string | null;

@@ -35,6 +35,7 @@ export const sampleLinkRecord = (over: Partial<LinkRecord> = {}): LinkRecord => 
     ...link,
     currency: 'RUB',
     status: 'pending',
+    amountRefunded: 0,
     gatewayProvider: null,
     gatewayPaymentId: null,
     toCurrency: null,

@@ -7,6 +7,7 @@ const provider = (name: string): PaymentProvider => ({
   name,
   createPayment: () => sandbox.createPayment({ linkId: name, method: 'sbp', network: null, payerAmountKopecks: 1 }),
   linkIdFor: () => null,
+  createRefund: (request) => ({ gateway_refund_id: `${name}_${request.refundId}` }),
 });
 
 describe('ProviderRegistry', () => {

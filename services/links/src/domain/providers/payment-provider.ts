@@ -26,6 +26,22 @@ export interface ProviderPayment {
   network: string;
 }
 
+/** What a refund asks of the provider that took the link's payment. */
+export interface RefundRequest {
+  refundId: string;
+  linkId: string;
+  /** The payment refunded: the link's own (null if the provider never named one). */
+  gatewayPaymentId: string | null;
+  amountKopecks: number;
+  /** The buyer's address for a crypto refund; null for a refund to the payer through the provider (SBP). */
+  destination: string | null;
+}
+
+/** The provider's acceptance of a refund: the id its refund callbacks will name. */
+export interface ProviderRefund {
+  gateway_refund_id: string;
+}
+
 /**
  * A payment gateway behind one interface. A provider confirms payments through `links.settle`
  * (the gateway turns its signed callback into that command) naming its own payment id.
@@ -38,6 +54,11 @@ export interface PaymentProvider {
    * or null when this provider cannot tell. The sandbox can: its ids are `sbx_<link id>`.
    */
   linkIdFor(gatewayPaymentId: string): string | null;
+  /**
+   * Hands a refund to the provider, which accepts it (its final word comes later, through `links.refunds.settle`).
+   * Called inside the refund's transaction, so a refused refund is never recorded as accepted.
+   */
+  createRefund(request: RefundRequest): ProviderRefund;
 }
 
 /**

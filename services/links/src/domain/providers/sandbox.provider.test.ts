@@ -46,4 +46,9 @@ describe('SandboxProvider', () => {
     expect(provider.linkIdFor('sbx_not-a-uuid')).toBeNull();
     expect(provider.linkIdFor(`sbx_${LINK.toUpperCase()}`)).toBeNull();
   });
+
+  it('accepts a refund at once as sbr_<refund id>, what its refund callbacks name', () => {
+    const refund = { refundId: OTHER, linkId: LINK, gatewayPaymentId: `sbx_${LINK}`, amountKopecks: 100, destination: null };
+    expect(provider.createRefund(refund)).toEqual({ gateway_refund_id: `sbr_${OTHER}` });
+  });
 });

@@ -1,10 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type { CryptoNetwork } from '@pl/contracts';
 import { coinUnitsFor, formatCoinUnits, type Coin, type ExchangeRates } from './exchange-rates';
-import type { PaymentProvider, PaymentRequest, ProviderPayment } from './payment-provider';
+import type { PaymentProvider, PaymentRequest, ProviderPayment, ProviderRefund, RefundRequest } from './payment-provider';
 
 export const SANDBOX_PROVIDER = 'sandbox';
 const ID_PREFIX = 'sbx_';
+/** The sandbox's refund ids: `sbr_<refund id>`, what its refund callbacks name. */
+const REFUND_ID_PREFIX = 'sbr_';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Not a secret: it only has to be the same in every replica so addresses are stable. */
@@ -120,5 +122,10 @@ export class SandboxProvider implements PaymentProvider {
     if (!gatewayPaymentId.startsWith(ID_PREFIX)) return null;
     const id = gatewayPaymentId.slice(ID_PREFIX.length);
     return UUID.test(id) ? id : null;
+  }
+
+  /** Accepts every refund at once, as `sbr_<refund id>`; it settles on its callback (or the simulator). */
+  createRefund(request: RefundRequest): ProviderRefund {
+    return { gateway_refund_id: `${REFUND_ID_PREFIX}${request.refundId}` };
   }
 }
