@@ -9,8 +9,8 @@ import type { BalanceRecord, BalanceTransactionRecord, LedgerStore, StatementQue
  * It selects the new transaction's id as `ledger_transaction_id`; the caller must read that column in its final
  * SELECT, since Postgres runs a plain SELECT in a WITH only as far as the statement reads it.
  */
-export const paidPostingSql = (rows: string, type: 'payment' | 'late_payment' = 'payment'): string =>
-  `SELECT ledger_post('${type}', id, NULL, NULL, payer_amount, platform_revenue, merchant_credit,
+export const paidPostingSql = (rows: string): string =>
+  `SELECT ledger_post('payment', id, NULL, NULL, payer_amount, platform_revenue, merchant_credit,
             jsonb_build_array(
               jsonb_build_object('account', 'clearing', 'provider', gateway_provider, 'amount', -payer_amount),
               jsonb_build_object('account', 'available', 'amount', merchant_credit),

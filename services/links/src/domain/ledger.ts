@@ -54,7 +54,7 @@ export const toBalance = (b: BalanceRecord): Balance => ({
   updated_at: formatMoscowOrNull(b.updatedAt),
 });
 
-export const toBalanceTransaction = (t: BalanceTransactionRecord): BalanceTransaction => ({
+const toBalanceTransaction = (t: BalanceTransactionRecord): BalanceTransaction => ({
   id: t.id,
   shop_id: t.shopId,
   type: t.type,
