@@ -3,6 +3,7 @@ import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { returnedRow, type Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
+import { paidPostingSql } from './ledger.repository';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
 import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import {
@@ -261,8 +262,10 @@ export class LinkRepository implements LinkStore {
    * One statement, so the move and its event commit together without a transaction's extra round trips
    * (the settle is on every payment's path). "As read" is what the event reports and which payment it is:
    * the credit (a selection reprices it) and the stored payment id. A link settled with no selection is
-   * stamped with the payment that settled it. A `failed` (rare, off the hot path) writes its
-   * `payment.failed`, built from the moved row, in the move's transaction; `event` is the `paid` one.
+   * stamped with the payment that settled it. A `paid` posts its ledger transaction in the same statement, so
+   * no link is paid without its credit, and a settle that loses its race (no row) posts nothing. A `failed`
+   * (rare, off the hot path) writes its `payment.failed`, built from the moved row, in the move's transaction;
+   * `event` is the `paid` one.
    */
   async settle(link: LinkRecord, settlement: Settlement, event: OutboxEntry | null): Promise<LinkRecord | null> {
     if (settlement.to === 'failed') {
@@ -280,8 +283,10 @@ export class LinkRepository implements LinkStore {
           RETURNING ${COLUMNS}
        ), event AS (
          INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT $8::uuid, $9, $10, $11::jsonb, $12::jsonb, $13 FROM settled WHERE $8::uuid IS NOT NULL
+       ), posted AS (
+         ${paidPostingSql('settled')}
        )
-       SELECT * FROM settled`,
+       SELECT settled.* FROM settled LEFT JOIN posted ON true`,
       [
         link.id,
         settlement.to,
