@@ -12,6 +12,7 @@ import {
   type Refund,
   type SettleRefundCommand,
 } from '@pl/contracts';
+import { renderOutcome, runCli } from '../../../tools/admin/src/cli';
 import { apiKey, cashier, platform, startLinksSystem, testKey, type LinksSystem } from './support/links-system';
 
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -339,6 +340,43 @@ describe('refunds', () => {
       expect(await refundEvents(created.id)).toHaveLength(1);
       expect(await linkSums(link.id)).toEqual({ refunded: 50_000, pending: 0 });
       expect(await unbalancedTransactions()).toBe(0);
+    });
+
+    describe('npm run admin -- refund:settle', () => {
+      // The identity secret of startLinksSystem: the operator's CLI signs its service identity with the deployment's.
+      const busEnv = () => ({
+        DATABASE_URL: system.databaseUrl,
+        NATS_URL: 'nats://127.0.0.1:4222',
+        BUS_NAMESPACE: system.namespace,
+        IDENTITY_TOKEN_SECRET: 'links-component-test-identity-secret-0123456789',
+      });
+      const admin = async (args: string[]) => {
+        const io = { readStdin: () => Promise.resolve(''), warn: () => undefined };
+        const out = renderOutcome(await runCli(['refund:settle', ...args], busEnv(), io));
+        return { code: out.exitCode, result: out.stdout ? (JSON.parse(out.stdout) as Refund) : null, stderr: out.stderr };
+      };
+
+      it('settles a pending refund through links.refunds.settle, its reason kept, a repeat harmless, the other status 409', async () => {
+        const shop = await newShop();
+        const link = await paidLink(apiKey(merchant), shop, 30_000);
+        const { refund: created } = await refund(link.id);
+        const failed = await admin(['--refund', created.id.toUpperCase(), '--status', 'failed', '--reason', 'Wallet closed']);
+        expect(failed).toMatchObject({ code: 0, result: { id: created.id, status: 'failed', failure_reason: 'Wallet closed' } });
+        expect(await balanceOf(shop)).toEqual({ available: 30_000, reserve: 0 });
+        expect((await refundEvents(created.id)).map((e) => platformEvent.parse(e.payload).event)).toEqual(['refund.failed']);
+        await expect(admin(['--refund', created.id, '--status', 'failed'])).resolves.toMatchObject({ code: 0, result: failed.result });
+        const conflict = await admin(['--refund', created.id, '--status', 'succeeded']);
+        expect(conflict.code).toBe(1);
+        expect(conflict.stderr).toContain('refund.err.not_pending');
+      });
+
+      it.each([
+        [['--refund', 'nope', '--status', 'failed']],
+        [['--refund', randomUUID(), '--status', 'refunded']],
+        [['--refund', randomUUID(), '--status', 'succeeded', '--reason', 'x']],
+      ])('refuses bad flags %j with exit 2', async (args) => {
+        expect((await admin(args)).code).toBe(2);
+      });
     });
 
     it('is for platform services only, and 404 for an unknown refund', async () => {
