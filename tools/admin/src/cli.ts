@@ -7,6 +7,7 @@ import { merchantCreate } from './commands/merchant-create';
 import { merchantList } from './commands/merchant-list';
 import { paymentConfirm } from './commands/payment-confirm';
 import { paymentLate } from './commands/payment-late';
+import { paymentLateResolve } from './commands/payment-late-resolve';
 import { refundSettle } from './commands/refund-settle';
 import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
@@ -27,6 +28,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'deliveries:list': deliveriesList,
   'payment:confirm': paymentConfirm,
   'payment:late': paymentLate,
+  'payment:late:resolve': paymentLateResolve,
   'ledger:verify': ledgerVerify,
   'refund:settle': refundSettle,
 };

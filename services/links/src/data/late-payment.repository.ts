@@ -1,7 +1,10 @@
+import type { PoolClient } from 'pg';
 import type { Db } from '@pl/db';
-import type { ArrivedPayment, LatePayment } from '../domain/late-payment';
-import type { FinalStatus } from '../domain/link';
+import type { ArrivedPayment, LatePayment, LateRefund, LateResolution, LateResolutions } from '../domain/late-payment';
+import type { FinalStatus, LinkRecord, OutboxEntry } from '../domain/link';
 import type { LatePaymentBook, LinksOwnMode } from '../domain/ports';
+import { COLUMNS, toRecord, type LinkRow } from './link.row';
+import { committedEntry, insertOutboxEntries } from './outbox.repository';
 
 /** pg hands bigint back as text; kopeck and shop id values stay far below 2^53. */
 interface LatePaymentRow {
@@ -59,12 +62,114 @@ const LATE_COLUMNS = LATE_COLUMN_NAMES.join(', ');
 const lateColumnsOf = (alias: string): string => LATE_COLUMN_NAMES.map((c) => `${alias}.${c}`).join(', ');
 
 /** Late payments in the `links` schema (table late_payments), each with the merchant, shop and order of its link. */
-export class LatePaymentRepository implements LatePaymentBook {
-  /** `onRecorded` gets each late payment a statement committed (not a repeat): the service counts and logs it. */
+export class LatePaymentRepository implements LatePaymentBook, LateResolutions {
+  /**
+   * `onRecorded` gets each late payment a statement committed (not a repeat): the service counts and logs it.
+   * `onEventWritten` gets the event a resolve committed (the relay's hand-over, where there is one).
+   */
   constructor(
     private readonly db: Db,
     private readonly onRecorded: (late: LatePayment) => void = () => undefined,
+    private readonly onEventWritten: (entry: OutboxEntry) => void = () => undefined,
   ) {}
+
+  async findById(id: string): Promise<LatePayment | null> {
+    const rows = await this.db.query<LatePaymentRow>(
+      `SELECT ${lateColumnsOf('p')}, l.merchant_id, l.shop_id, l.order_id, l.livemode
+         FROM late_payments p JOIN payment_links l ON l.id = p.link_id WHERE p.id = $1`,
+      [id],
+    );
+    return rows[0] ? toLatePayment(rows[0]) : null;
+  }
+
+  /**
+   * Credits the shop as for a paid link (ledger type `late_payment`, the record's amounts, the payment's provider's
+   * clearing) and writes `eventOf(...)`, in the transaction that marks the record settled.
+   */
+  async settle(id: string, eventOf: (link: LinkRecord, late: LatePayment) => OutboxEntry): Promise<LateResolution> {
+    const done = await this.resolve(id, 'settled', async (client, late, link) => {
+      const { rows } = await client.query<{ id: string }>(`SELECT ledger_post('late_payment', $1, NULL, $2, $3, $4, $5, $6::jsonb) AS id`, [
+        link.id,
+        late.id,
+        late.payerAmount,
+        late.platformRevenue,
+        late.merchantCredit,
+        JSON.stringify([
+          { account: 'clearing', provider: late.provider, amount: -late.payerAmount },
+          { account: 'available', amount: late.merchantCredit },
+          { account: 'revenue', amount: late.platformRevenue },
+        ]),
+      ]);
+      const entry = eventOf(link, late);
+      const traceparent = await insertOutboxEntries(client, [entry]);
+      return { ledgerTransactionId: rows[0]?.id ?? null, refundId: null, event: committedEntry(entry, traceparent) };
+    });
+    if (done.kind === 'resolved' && done.event) this.onEventWritten(done.event);
+    return done;
+  }
+
+  /**
+   * A refund of the whole payment to the buyer, pending with the provider, in the transaction that marks the record
+   * refunded. The shop's balance is not touched: the money never reached it (the refund's settle posts nothing either).
+   */
+  async refund(id: string, refund: LateRefund): Promise<LateResolution> {
+    return this.resolve(id, 'refunded', async (client, late, link) => {
+      await client.query(
+        `INSERT INTO refunds (id, payment_link_id, merchant_id, shop_id, livemode, amount, reason, destination, provider,
+                              gateway_refund_id, late_payment_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          refund.id,
+          link.id,
+          link.merchantId,
+          link.shopId,
+          link.livemode,
+          late.payerAmount,
+          refund.reason,
+          refund.destination,
+          late.provider,
+          refund.gatewayRefundId,
+          late.id,
+        ],
+      );
+      return { ledgerTransactionId: null, refundId: refund.id, event: null };
+    });
+  }
+
+  /**
+   * Marks the record resolved as `resolution` if it is not yet (a conditional update, so of two concurrent resolves
+   * one wins, the other waits for its commit and finds it resolved) and does `write` in the same transaction.
+   */
+  private async resolve(
+    id: string,
+    resolution: 'settled' | 'refunded',
+    write: (
+      client: PoolClient,
+      late: LatePayment,
+      link: LinkRecord,
+    ) => Promise<{ ledgerTransactionId: string | null; refundId: string | null; event: OutboxEntry | null }>,
+  ): Promise<LateResolution> {
+    return this.db.transaction(async (client) => {
+      const { rows } = await client.query<LatePaymentRow>(
+        `WITH resolved AS (
+           UPDATE late_payments SET resolution = $2, resolved_at = now() WHERE id = $1 AND resolution IS NULL RETURNING ${LATE_COLUMNS}
+         )
+         SELECT ${lateColumnsOf('r')}, l.merchant_id, l.shop_id, l.order_id, l.livemode
+           FROM resolved r JOIN payment_links l ON l.id = r.link_id`,
+        [id, resolution],
+      );
+      const row = rows[0];
+      if (!row) {
+        const { rows: known } = await client.query('SELECT 1 FROM late_payments WHERE id = $1', [id]);
+        return { kind: known.length > 0 ? 'already_resolved' : 'not_found' };
+      }
+      const late = toLatePayment(row);
+      const { rows: links } = await client.query<LinkRow>(`SELECT ${COLUMNS} FROM payment_links WHERE id = $1`, [late.linkId]);
+      const link = links[0];
+      if (!link) throw new Error(`late payment ${late.id} has no link`);
+      return { kind: 'resolved', late, ...(await write(client, late, toRecord(link))) };
+    });
+  }
 
   /**
    * One statement reads the link and writes the record, so the state recorded is the one the payment met. A

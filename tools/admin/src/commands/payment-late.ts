@@ -22,7 +22,7 @@ const sinceFlag = z
 const flags = z.strictObject({ since: sinceFlag.optional() });
 
 /** A late payment for the operator, in the API's formats: money in roubles, dates in Moscow time. */
-const latePaymentOutput = (late: LatePayment): object => ({
+export const latePaymentOutput = (late: LatePayment): object => ({
   id: late.id,
   link_id: late.linkId,
   link_status: late.linkStatus,

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { subjects, type Identity, type PaymentLink } from '@pl/contracts';
+import { LatePaymentRepository } from '../src/data/late-payment.repository';
+import { LinkRepository } from '../src/data/link.repository';
+import { resolveLatePayment, type LateResolveDeps } from '../src/domain/late-payment';
+import { parseExchangeRates } from '../src/domain/providers/exchange-rates';
+import { SANDBOX_PROVIDER, SandboxProvider } from '../src/domain/providers/sandbox.provider';
+import { apiKey, platform, startLinksSystem, testKey, type LinksSystem } from './support/links-system';
+import { eventTypesOf, outboxEventsOf } from './support/outbox-events';
+
+describe('payment:late:resolve: an operator resolves a late payment once', () => {
+  let system: LinksSystem;
+  let deps: LateResolveDeps;
+  const merchant = randomUUID();
+  let shopId: number;
+
+  const settle = (linkId: string): Promise<PaymentLink> =>
+    system.bus.request(subjects.linksSettle, { provider: 'sandbox', gateway_payment_id: `sbx_${linkId}`, status: 'paid' }, platform);
+
+  /** A link (SBP selected, or a crypto network) canceled, then paid: its late payment's id, and the link as it stands. */
+  const latePayment = async (
+    identity: Identity = apiKey(merchant),
+    network: string | null = null,
+  ): Promise<{ lateId: string; link: PaymentLink }> => {
+    const created = await system.createLink(identity, { shop_id: shopId, amount_kopecks: 150000, order_id: 'order-late' });
+    await system.bus.request(
+      subjects.linksSelect,
+      network === null ? { id: created.id, method: 'sbp', network: null } : { id: created.id, method: 'crypto', network },
+      platform,
+    );
+    const link: PaymentLink = await system.bus.request(subjects.linksCancel, { id: created.id }, identity);
+    await expect(settle(link.id)).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
+    const [row] = await system.linksDb.query<{ id: string }>('SELECT id FROM late_payments WHERE link_id = $1', [link.id]);
+    if (!row) throw new Error('no late payment was recorded');
+    return { lateId: row.id, link };
+  };
+  const available = async (livemode: boolean): Promise<number> => {
+    const [row] = await system.linksDb.query<{ balance: string }>(
+      "SELECT balance FROM ledger_accounts WHERE shop_id = $1 AND livemode = $2 AND kind = 'available'",
+      [shopId, livemode],
+    );
+    return Number(row?.balance ?? 0);
+  };
+  const ledgerOf = (lateId: string) =>
+    system.linksDb.query<{ type: string; amount: string; fee: string; net: string; livemode: boolean; balance_after: string | null }>(
+      'SELECT type, amount, fee, net, livemode, balance_after FROM ledger_transactions WHERE late_payment_id = $1',
+      [lateId],
+    );
+
+  beforeAll(async () => {
+    system = await startLinksSystem('lateresolve');
+    // The client pays the fee: the buyer paid 1545.00 (SBP at 300 bps), the shop is credited 1500.00, the platform earns 45.00.
+    shopId = await system.createShop(merchant, { crypto_bps: 100, sbp_bps: 300, fee_payer: 'client' });
+    const sandbox = new SandboxProvider(parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'));
+    deps = {
+      latePayments: new LatePaymentRepository(system.linksDb),
+      links: new LinkRepository(system.linksDb),
+      providers: { byName: (name) => (name === SANDBOX_PROVIDER ? sandbox : null) },
+      newId: randomUUID,
+      eventsTopic: system.topic,
+    };
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  it('settle credits the shop as a paid link (ledger type late_payment) and writes payment.late_settled, not payment.succeeded', async () => {
+    const { lateId, link } = await latePayment();
+    const before = await available(true);
+    const resolved = await resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null });
+    expect(resolved.late).toMatchObject({ id: lateId, resolution: 'settled', payerAmount: 154500, merchantCredit: 150000, platformRevenue: 4500 });
+    expect(await available(true)).toBe(before + 150000);
+    expect(await ledgerOf(lateId)).toEqual([
+      { type: 'late_payment', amount: '154500', fee: '4500', net: '150000', livemode: true, balance_after: String(before + 150000) },
+    ]);
+    expect(resolved.ledgerTransactionId).toEqual(expect.any(String));
+    // The link stays as it was: no payment.succeeded for a closed link.
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
+    const settled = (await outboxEventsOf(system.linksDb, link.id))[1];
+    const settledAt = (
+      await system.linksDb.query<{ at: string }>(
+        `SELECT to_char(resolved_at AT TIME ZONE 'Europe/Moscow', 'YYYY-MM-DD"T"HH24:MI:SS"+03:00"') AS at FROM late_payments WHERE id = $1`,
+        [lateId],
+      )
+    )[0]?.at;
+    expect(settled?.headers['event-type']).toBe('payment.late_settled');
+    expect(settled?.event).toEqual({
+      event_id: settled?.id,
+      event: 'payment.late_settled',
+      occurred_at: settledAt,
+      merchant_id: merchant,
+      livemode: true,
+      data: {
+        payment_link_id: link.id,
+        id: link.id,
+        shop_id: shopId,
+        order_id: 'order-late',
+        amount: '1500.00',
+        merchant_credit: '1500.00',
+        status: 'canceled',
+        late_payment_id: lateId,
+        gateway_payment_id: `sbx_${link.id}`,
+        settled_at: settledAt,
+      },
+    });
+    await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toMatchObject({ status: 'canceled' });
+  });
+
+  it('answers 409 late_payment.err.already_resolved to a second resolve, whichever action, and writes nothing', async () => {
+    const { lateId, link } = await latePayment();
+    await resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null });
+    const after = await available(true);
+    for (const again of [
+      { id: lateId, action: 'settle', destination: null },
+      { id: lateId, action: 'refund', destination: null },
+    ] as const) {
+      await expect(resolveLatePayment(deps, again)).rejects.toMatchObject({ kind: 'conflict', code: 'late_payment.err.already_resolved' });
+    }
+    expect(await available(true)).toBe(after);
+    expect(await ledgerOf(lateId)).toHaveLength(1);
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
+  });
+
+  it('resolves once under concurrent resolves: one wins, the others are 409, one posting and one event', async () => {
+    const { lateId, link } = await latePayment();
+    const before = await available(true);
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => resolveLatePayment(deps, { id: lateId, action: i % 2 ? 'refund' : 'settle', destination: null })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'late_payment.err.already_resolved' });
+    const won = results.find((r) => r.status === 'fulfilled')?.value;
+    const refunds = await system.linksDb.query('SELECT id FROM refunds WHERE late_payment_id = $1', [lateId]);
+    if (won?.late.resolution === 'settled') {
+      expect({ ledger: (await ledgerOf(lateId)).length, refunds: refunds.length, credited: (await available(true)) - before }).toEqual({
+        ledger: 1,
+        refunds: 0,
+        credited: 150000,
+      });
+      expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
+    } else {
+      expect({ ledger: (await ledgerOf(lateId)).length, refunds: refunds.length, credited: (await available(true)) - before }).toEqual({
+        ledger: 0,
+        refunds: 1,
+        credited: 0,
+      });
+    }
+  });
+
+  it("refund creates a pending refund of the whole payment to the buyer, accepted by the sandbox, and leaves the shop's balance alone", async () => {
+    const { lateId, link } = await latePayment();
+    const before = await available(true);
+    const resolved = await resolveLatePayment(deps, { id: lateId, action: 'refund', destination: null });
+    expect(resolved.late.resolution).toBe('refunded');
+    expect(resolved.ledgerTransactionId).toBeNull();
+    const refunds = await system.linksDb.query('SELECT * FROM refunds WHERE late_payment_id = $1', [lateId]);
+    expect(refunds).toEqual([
+      expect.objectContaining({
+        id: resolved.refundId,
+        payment_link_id: link.id,
+        merchant_id: merchant,
+        shop_id: String(shopId),
+        livemode: true,
+        amount: '154500',
+        status: 'pending',
+        destination: null,
+        provider: 'sandbox',
+        gateway_refund_id: `sbr_${resolved.refundId ?? ''}`,
+      }),
+    ]);
+    expect(await available(true)).toBe(before);
+    expect(await ledgerOf(lateId)).toEqual([]);
+    // The link's own refund sums are the merchant's refunds: the late payment's is not one of them.
+    const [sums] = await system.linksDb.query('SELECT amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1', [link.id]);
+    expect(sums).toEqual({ amount_refunded: '0', amount_refund_pending: '0' });
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled']);
+  });
+
+  it("refund takes a destination for a crypto payment only, as a merchant's refund; a refused one resolves nothing", async () => {
+    const sbp = await latePayment();
+    await expect(resolveLatePayment(deps, { id: sbp.lateId, action: 'refund', destination: 'UQAbc' })).rejects.toMatchObject({
+      code: 'common.err.validation_failed',
+    });
+    const crypto = await latePayment(apiKey(merchant), 'USDT-TON');
+    await expect(resolveLatePayment(deps, { id: crypto.lateId, action: 'refund', destination: null })).rejects.toMatchObject({
+      code: 'common.err.validation_failed',
+    });
+    await expect(resolveLatePayment(deps, { id: crypto.lateId, action: 'refund', destination: 'not-an-address' })).rejects.toMatchObject({
+      code: 'common.err.validation_failed',
+    });
+    const unresolved = await system.linksDb.query<{ resolution: string | null }>('SELECT resolution FROM late_payments WHERE id = ANY($1::uuid[])', [
+      [sbp.lateId, crypto.lateId],
+    ]);
+    expect(unresolved).toEqual([{ resolution: null }, { resolution: null }]);
+    // Still resolvable.
+    await expect(resolveLatePayment(deps, { id: sbp.lateId, action: 'refund', destination: null })).resolves.toMatchObject({
+      late: { resolution: 'refunded' },
+    });
+  });
+
+  it('answers 404 for an unknown late payment', async () => {
+    await expect(resolveLatePayment(deps, { id: randomUUID(), action: 'settle', destination: null })).rejects.toMatchObject({
+      code: 'common.err.not_found',
+    });
+  });
+
+  it('resolves a test late payment the same way, in the test accounts', async () => {
+    const { lateId, link } = await latePayment(testKey(merchant));
+    const live = await available(true);
+    const test = await available(false);
+    await resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null });
+    expect(await available(true)).toBe(live);
+    expect(await available(false)).toBe(test + 150000);
+    expect(await ledgerOf(lateId)).toEqual([expect.objectContaining({ type: 'late_payment', livemode: false })]);
+    const events = await outboxEventsOf(system.linksDb, link.id);
+    expect(events.map((e) => [e.event.event, e.event.livemode])).toEqual([
+      ['payment_link.canceled', false],
+      ['payment.late_settled', false],
+    ]);
+    await expect(resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null })).rejects.toMatchObject({
+      code: 'late_payment.err.already_resolved',
+    });
+  });
+});

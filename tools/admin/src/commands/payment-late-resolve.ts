@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { formatMoscow, PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
+import { parseExchangeRates, resolveLatePayment, SANDBOX_PROVIDER, SandboxProvider, type LateResolveCommand } from '@pl/links';
+import type { Command } from '../command';
+import { parseFlags, uuidFlag } from '../flags';
+import { latePaymentOutput } from './payment-late';
+
+const flags = z
+  .strictObject({
+    id: uuidFlag('a late payment'),
+    action: z.enum(['settle', 'refund']),
+    destination: z.string().min(1).max(200).optional(),
+  })
+  .refine((f) => f.destination === undefined || f.action === 'refund', { message: 'is only taken with --action refund', path: ['destination'] });
+
+/**
+ * The sandbox is the deployment's one provider (test and live): it accepts a refund at once as `sbr_<refund id>`.
+ * Its exchange rates price checkouts only, which a refund never does.
+ */
+const sandbox = new SandboxProvider(parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'));
+const providers = { byName: (name: string) => (name === SANDBOX_PROVIDER ? sandbox : null) };
+
+/**
+ * `payment:late:resolve --id ID --action settle|refund [--destination A]` -> the late payment resolved, with the
+ * ledger transaction (settle) or the refund (refund) it made. Each late payment is resolved once (409 after).
+ */
+export const paymentLateResolve: Command = {
+  summary: 'resolve a late payment once: credit it to the shop, or refund it to the buyer',
+  help: `Usage: payment:late:resolve --id ID --action settle|refund [--destination A]
+
+Resolves a payment that arrived after its link was closed (see payment:late), once:
+
+  --action settle   credits the shop as a paid link would have (ledger type late_payment, the amounts the
+                    link held when the payment arrived) and sends payment.late_settled (to a shop that
+                    subscribed to it); no payment.succeeded is sent for the closed link
+  --action refund   refunds the whole payment to the buyer through its provider, without touching the
+                    shop's balance; settle the refund with refund:settle as any other
+  --destination A   the buyer's address, for the refund of a crypto payment (required there, refused
+                    otherwise)
+
+A test late payment resolves the same way, in the test accounts. A second resolve fails with 409
+late_payment.err.already_resolved. Prints {"late_payment": {...}, "ledger_transaction_id", "refund_id"}.`,
+  async run(args, ctx) {
+    const f = parseFlags(args, { id: { type: 'string' }, action: { type: 'string' }, destination: { type: 'string' } }, flags);
+    const command: LateResolveCommand =
+      f.action === 'settle'
+        ? { id: f.id.toLowerCase(), action: 'settle', destination: null }
+        : { id: f.id.toLowerCase(), action: 'refund', destination: f.destination ?? null };
+    const resolved = await resolveLatePayment(
+      {
+        latePayments: ctx.latePayments(),
+        links: ctx.links(),
+        providers,
+        newId: randomUUID,
+        // The relay of the links service publishes it from the outbox, to the topic its own config names.
+        eventsTopic: ctx.env.PAYMENT_EVENTS_TOPIC ?? PAYMENT_EVENTS_TOPIC,
+      },
+      command,
+    );
+    const { late } = resolved;
+    return {
+      late_payment: {
+        ...latePaymentOutput(late),
+        livemode: late.livemode,
+        resolution: late.resolution,
+        resolved_at: late.resolvedAt === null ? null : formatMoscow(late.resolvedAt),
+      },
+      ledger_transaction_id: resolved.ledgerTransactionId,
+      refund_id: resolved.refundId,
+    };
+  },
+};
