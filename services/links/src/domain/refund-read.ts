@@ -6,7 +6,7 @@ import type { RefundDeps, RefundRecord } from './refund';
 import { toRefundPage } from './refund-view';
 
 /** As a link: another merchant's refund, or another shop's for a cashier key, is 403 (another mode's never gets here). */
-function assertRefundVisible(refund: RefundRecord, who: MerchantIdentity): void {
+export function assertRefundVisible(refund: RefundRecord, who: MerchantIdentity): void {
   if (refund.merchantId !== who.merchant_id) throw forbidden('Refund belongs to another merchant');
   if (who.shop_id !== undefined && refund.shopId !== who.shop_id) throw forbidden("Refund belongs to another shop than the cashier key's");
 }

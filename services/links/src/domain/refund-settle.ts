@@ -1,7 +1,8 @@
 import type { Identity, SettleRefundCommand } from '@pl/contracts';
-import { forbidden, invalidField, notFound, refundNotPending } from '@pl/errors';
+import { invalidField, notFound, refundNotPending } from '@pl/errors';
 import { requireMerchant, requireService } from './access';
 import type { RefundDeps, RefundRecord, RefundTarget, RefundVerdict } from './refund';
+import { assertRefundVisible } from './refund-read';
 import { refundSettledEvent } from './refund-view';
 
 function targetOf(command: SettleRefundCommand): RefundTarget {
@@ -48,8 +49,7 @@ export async function simulateRefund(
   const who = requireMerchant(identity);
   const refund = who.mode === 'test' ? await deps.refunds.findById(command.id, { mode: 'test' }) : null;
   if (!refund) throw notFound('Refund not found');
-  if (refund.merchantId !== who.merchant_id) throw forbidden('Refund belongs to another merchant');
-  if (who.shop_id !== undefined && refund.shopId !== who.shop_id) throw forbidden("Refund belongs to another shop than the cashier key's");
+  assertRefundVisible(refund, who);
   if (refund.status !== 'pending') throw refundNotPending(refund.status);
   return settleVerdict(
     deps,
