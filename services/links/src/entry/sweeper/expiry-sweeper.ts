@@ -4,7 +4,10 @@ import { PeriodicJob } from '../background/periodic-job';
 
 /** The sweeper's statements (LinkRepository in production): due links of both modes, each in its own. */
 export interface DueLinkExpirer {
-  /** Expires up to `limit` due pending links in one short statement of its own; returns their ids. */
+  /**
+   * Expires up to `limit` due pending links in one short transaction of its own, with each one's
+   * `payment_link.expired` event; returns their ids.
+   */
   expireDueBatch(limit: number, reach: LinksOwnMode): Promise<string[]>;
   /** Due pending links not yet expired. */
   countDue(reach: LinksOwnMode): Promise<number>;
