@@ -141,7 +141,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
       expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
     } else {
       expect({ ledger: (await ledgerOf(lateId)).length, refunds: refunds.length, credited: (await available(true)) - before }).toEqual({
-        ledger: 0,
+        ledger: 1,
         refunds: 1,
         credited: 0,
       });
@@ -153,7 +153,16 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     const before = await available(true);
     const resolved = await resolveLatePayment(deps, { id: lateId, action: 'refund', destination: null });
     expect(resolved.late.resolution).toBe('refunded');
-    expect(resolved.ledgerTransactionId).toBeNull();
+    // Clearing to clearing: the buyer's payment in and the refund out, two entries of one account summing to zero.
+    const entries = await system.linksDb.query<{ type: string; kind: string; amount: string }>(
+      `SELECT t.type, a.kind, e.amount FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+         JOIN ledger_accounts a ON a.id = e.account_id WHERE t.id = $1 ORDER BY e.id`,
+      [resolved.ledgerTransactionId],
+    );
+    expect(entries).toEqual([
+      { type: 'late_refund', kind: 'clearing', amount: '-154500' },
+      { type: 'late_refund', kind: 'clearing', amount: '154500' },
+    ]);
     const refunds = await system.linksDb.query('SELECT * FROM refunds WHERE late_payment_id = $1', [lateId]);
     expect(refunds).toEqual([
       expect.objectContaining({
@@ -170,7 +179,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
       }),
     ]);
     expect(await available(true)).toBe(before);
-    expect(await ledgerOf(lateId)).toEqual([]);
+    expect(await ledgerOf(lateId)).toEqual([{ type: 'late_refund', amount: '0', fee: '0', net: '0', livemode: true, balance_after: null }]);
     // The link's own refund sums are the merchant's refunds: the late payment's is not one of them.
     const [sums] = await system.linksDb.query('SELECT amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1', [link.id]);
     expect(sums).toEqual({ amount_refunded: '0', amount_refund_pending: '0' });

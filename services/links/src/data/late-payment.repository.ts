@@ -111,6 +111,8 @@ export class LatePaymentRepository implements LatePaymentBook, LateResolutions {
   /**
    * A refund of the whole payment to the buyer, pending with the provider, in the transaction that marks the record
    * refunded. The shop's balance is not touched: the money never reached it (the refund's settle posts nothing either).
+   * The ledger records it clearing to clearing (type `late_refund`): the buyer's payment in and the refund out of the
+   * provider's clearing account, two entries that sum to zero.
    */
   async refund(id: string, refund: LateRefund): Promise<LateResolution> {
     return this.resolve(id, 'refunded', async (client, late, link) => {
@@ -132,7 +134,16 @@ export class LatePaymentRepository implements LatePaymentBook, LateResolutions {
           late.id,
         ],
       );
-      return { ledgerTransactionId: null, refundId: refund.id, event: null };
+      const { rows } = await client.query<{ id: string }>(`SELECT ledger_post('late_refund', $1, $2, $3, 0, 0, 0, $4::jsonb) AS id`, [
+        link.id,
+        refund.id,
+        late.id,
+        JSON.stringify([
+          { account: 'clearing', provider: late.provider, amount: -late.payerAmount },
+          { account: 'clearing', provider: late.provider, amount: late.payerAmount },
+        ]),
+      ]);
+      return { ledgerTransactionId: rows[0]?.id ?? null, refundId: refund.id, event: null };
     });
   }
 
