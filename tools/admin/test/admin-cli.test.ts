@@ -552,6 +552,9 @@ describe('admin CLI', () => {
         'deliveries:list',
         'payment:confirm',
         'payment:late',
+        'payment:late:resolve',
+        'refund:settle',
+        'ledger:verify',
       ]) {
         expect(run.stdout).toContain(`  ${command} `);
       }
