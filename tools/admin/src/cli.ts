@@ -44,7 +44,8 @@ Operators' CLI. A command prints exactly one JSON object on stdout and exits 0; 
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(17)}${c.summary}`)
+  // The longest name sets the column, plus two spaces, so a new long name never runs into its summary.
+  .map(([name, c], _, all) => `  ${name.padEnd(Math.max(...all.map(([n]) => n.length)) + 2)}${c.summary}`)
   .join('\n')}
 
 Secrets never go on the command line: pipe them in (--password-stdin, --webhook-secret-stdin) or set
