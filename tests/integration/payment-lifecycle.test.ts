@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { PUBLIC_EVENT_ID } from '@pl/contracts';
 import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { scrapedSum } from '../support/metrics';
@@ -42,8 +43,12 @@ const createLink = async (s: TestShop = shop, who: TestMerchant = merchant, amou
 const getLink = (id: string, who: TestMerchant = merchant): Promise<ApiResponse> =>
   sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: who.keys });
 const select = (id: string, body: unknown): Promise<ApiResponse> => sys.http.post(`/p/${id}/select`, body);
-const outboxRows = async (linkId: string): Promise<number> =>
-  Number((await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.outbox WHERE message_key = $1', [linkId]))[0]?.n);
+/** The events written for a link, oldest first (every state change has one, money-after-payment.md, 1). */
+const outboxEvents = async (linkId: string): Promise<string[]> =>
+  (await sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE message_key = $1 ORDER BY created_at", [linkId])).map(
+    (r) => r.event,
+  );
+const outboxRows = async (linkId: string): Promise<number> => (await outboxEvents(linkId)).length;
 
 /**
  * Proves a webhook did NOT go out without sleeping: another link of the same shop is paid and its
@@ -142,6 +147,9 @@ describe('POST /callbacks/v1/sandbox', () => {
     const hit = await receiver.nthFor(id, 1);
     expect(hit.json).toEqual({
       event: 'payment.succeeded',
+      // The event's public id (= the webhook-id header) and when the move happened (= the link's paid_at).
+      event_id: expect.stringMatching(PUBLIC_EVENT_ID),
+      created_at: link.paid_at,
       livemode: true,
       data: {
         payment_link_id: id,
@@ -160,7 +168,7 @@ describe('POST /callbacks/v1/sandbox', () => {
     expect({ event: h['x-webhook-event'], service: h['service-event'] }).toEqual({ event: 'payment.succeeded', service: 'payment.succeeded' });
     expect({ sig: h['x-webhook-signature'], service: h['service-signature'] }).toEqual({ sig: hex, service: hex });
     expect(h['x-webhook-attempt']).toBe('1');
-    expect(h['x-webhook-id']).toEqual(expect.any(String));
+    expect(h['x-webhook-id']).toBe(hit.json.event_id);
     expect(h['webhook-id']).toBe(h['x-webhook-id']);
     expect(h['webhook-timestamp']).toBe(h['x-webhook-timestamp']);
     const standard = new Webhook(`whsec_${Buffer.from(WEBHOOK_SECRET, 'utf8').toString('base64')}`);
@@ -191,13 +199,14 @@ describe('POST /callbacks/v1/sandbox', () => {
     expect((await receiver.nthFor(id, 1)).json.data.merchant_credit).toBe('985.00');
   });
 
-  it('moves a link to failed on a failed callback and sends no webhook', async () => {
+  it('moves a link to failed on a failed callback and sends no webhook to a shop of the default subscription', async () => {
     const id = await createLink();
     expect((await sys.providerCallback(sandboxPaymentId(id), 'failed')).body).toEqual({ received: true });
     expect((await getLink(id)).body).toMatchObject({ status: 'failed', paid_at: null });
     expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).status).toBe(200);
     expect((await getLink(id)).body.status).toBe('failed');
-    expect(await outboxRows(id)).toBe(0);
+    // The move has its event (for the events API); the shop is sent payment.succeeded only.
+    expect(await outboxEvents(id)).toEqual(['payment.failed']);
     await barrier();
     expect(receiver.hitsFor(id)).toHaveLength(0);
   });
@@ -369,7 +378,8 @@ describe('late payments', () => {
       { link_status: 'expired', provider: 'sandbox', gateway_payment_id: sandboxPaymentId(id), payer_amount: '101500' },
     ]);
     expect((await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' })) - before).toBe(1);
-    expect(await outboxRows(id)).toBe(0);
+    // The expiry's event only (read past expires_at); the late payment itself writes none until an operator settles it.
+    expect(await outboxEvents(id)).toEqual(['payment_link.expired']);
     await barrier();
     expect(receiver.hitsFor(id)).toHaveLength(0);
 
