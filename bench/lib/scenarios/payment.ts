@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { Db } from '@pl/db';
+import { verifyLedger } from '@pl/links';
+import { createLogger } from '@pl/telemetry';
 import { check, cpuMsPerRequest, observe, type BenchContext } from '../context';
 import { startLoad } from '../load';
 import type { PacedResult, PacedSpec } from '../load-spec';
@@ -11,7 +14,9 @@ const WARMUP_SECONDS = 2;
 
 /**
  * The payment path: signed sandbox-provider callbacks at a fixed rate (open loop, from the load process),
- * and the merchant's webhook receiver here; per link, webhook received − callback answered.
+ * and the merchant's webhook receiver here; per link, webhook received − callback answered. Each payment's
+ * settle posts its ledger transaction in the same statement (money-after-payment.md, 2), so the figure is the
+ * path with the posting; the run confirms every accepted callback posted exactly once and the ledger verifies.
  */
 export async function paymentScenario(ctx: BenchContext): Promise<void> {
   const { settings, fixtures, sys } = ctx;
@@ -65,6 +70,7 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
       30_000,
     );
     const { cpu, pg } = await watch.stop();
+    const ledger = await ledgerOfRun(sys.database.url, shopId);
     // Spans leave the services in batches (every 5 s at the latest); wait for the last ones before timing.
     if (stagesWanted) await new Promise((r) => setTimeout(r, 6000));
     const stages = stagesWanted ? paymentStages(ctx.sink.stopRecording()) : null;
@@ -100,6 +106,10 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
       `    callbacks ${achieved}/s (send lag max ${result.maxSendLagMs} ms), answered p50 ${callback.p50} / p99 ${callback.p99} ms; ` +
         `→ webhook p50 ${e2e.p50} / p90 ${e2e.p90} / p99 ${e2e.p99} / max ${e2e.max} ms; missing ${missing}`,
     );
+    ctx.log(
+      `    ledger: ${ledger.postedOnce} of ${ledger.paid} paid links posted once, ${ledger.postings} payment postings; ` +
+        `ledger:verify ${JSON.stringify(ledger.verification)}`,
+    );
     ctx.log(`    postgres: ${pg.slice(0, 4).join(' | ')}`);
     if (stages) {
       ctx.log(`    stages of ${stages.payments} payments (p50 / p99 ms):`);
@@ -116,14 +126,48 @@ export async function paymentScenario(ctx: BenchContext): Promise<void> {
       cpu,
       postgresActivity: pg,
       stages,
+      ledger,
     };
     check(
       ctx,
-      `payment path p99 ≤ 100 ms (callback accepted → webhook received) at ${rate}/s`,
+      `payment path p99 ≤ 100 ms (callback accepted → webhook received, ledger posting included) at ${rate}/s`,
       `p99 ${e2e.p99} ms (p50 ${e2e.p50}, max ${e2e.max}), ${missing} missing`,
       e2e.p99 <= 100 && missing === 0 && accepted.length === measured.length,
     );
+    check(
+      ctx,
+      'every paid link posted to the ledger once; ledger:verify 0 unbalanced, 0 mismatched',
+      `${ledger.postedOnce} of ${ledger.paid} posted once (${ledger.postings} postings); unbalanced ${ledger.verification.unbalanced}, ` +
+        `mismatched ${ledger.verification.balances_mismatched}`,
+      ledger.postedOnce === ledger.paid &&
+        ledger.postings === ledger.paid &&
+        ledger.verification.unbalanced === 0 &&
+        ledger.verification.balances_mismatched === 0,
+    );
   } finally {
     await receiver.close();
+  }
+}
+
+/** The shop's paid links against the ledger: each posted exactly once (a payment transaction), and ledger:verify. */
+async function ledgerOfRun(databaseUrl: string, shopId: number) {
+  const db = new Db({ url: databaseUrl, schema: 'links', log: createLogger('bench-ledger', 'silent'), max: 1 });
+  try {
+    const [counts] = await db.query<{ paid: number; posted_once: number; postings: number }>(
+      `SELECT (SELECT count(*) FROM payment_links WHERE shop_id = $1 AND status = 'paid')::int AS paid,
+              (SELECT count(*) FROM (SELECT payment_link_id FROM ledger_transactions WHERE shop_id = $1 AND type = 'payment'
+                                      GROUP BY 1 HAVING count(*) = 1) once
+                 JOIN payment_links l ON l.id = once.payment_link_id AND l.status = 'paid')::int AS posted_once,
+              (SELECT count(*) FROM ledger_transactions WHERE shop_id = $1 AND type = 'payment')::int AS postings`,
+      [shopId],
+    );
+    return {
+      paid: counts?.paid ?? 0,
+      postedOnce: counts?.posted_once ?? 0,
+      postings: counts?.postings ?? 0,
+      verification: await verifyLedger(db),
+    };
+  } finally {
+    await db.close();
   }
 }
