@@ -28,7 +28,7 @@ export interface EventRecord {
 }
 
 /** Where a page starts: after the event at this (occurred_at, seq), newest first. */
-export interface EventPosition {
+interface EventPosition {
   occurredAtUs: bigint;
   seq: bigint;
 }

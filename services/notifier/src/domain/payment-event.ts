@@ -7,7 +7,7 @@ import type { ClaimedDelivery } from './delivery';
  * its schema's field order (the contract's payload table for link events); `livemode` before `data`, so a
  * receiver can tell a test event before it reads the data.
  */
-export function toEventBody(event: PlatformEvent): Buffer {
+function toEventBody(event: PlatformEvent): Buffer {
   return Buffer.from(
     JSON.stringify({
       event: event.event,
