@@ -19,7 +19,7 @@ type Entry = string | Readonly<Record<string, string>> | ((...values: (string | 
  * its language sees. Loaded at run time: a static import would bring Preact's DOM typings into the Node typecheck.
  */
 const { MESSAGES } = jest.requireActual<{ MESSAGES: Record<Language, Record<string, Entry>> }>('../../services/gateway/dashboard/src/i18n');
-export interface Words {
+interface Words {
   /** A text of the catalogue, or one of a map such as `field` or `linkStatus`; a key it lacks fails the test. */
   (key: string, sub?: string): string;
   /** A text made from values, such as `badInteger(0, 10080)`. */

@@ -216,7 +216,7 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
     expect(await form.getByRole('checkbox', { checked: true }).count()).toBe(1);
     expect(await form.getByLabel(t('eventType', 'payment.succeeded')).isChecked()).toBe(true);
     await form.getByLabel(t('eventType', 'payment_link.canceled')).check();
-    await form.getByRole('button', { name: t('save') }).click();
+    await form.getByRole('button', { name: t('saveWebhookEvents') }).click();
     await form.getByText(t('webhookEventsSaved')).waitFor();
     await check(page, 'flow-shop-webhook-events-en');
     const saved = await testApi().GET('/merchant/v1/shops/{id}', { params: { path: { id: String(shop.id) } } });

@@ -57,6 +57,7 @@ export const MONEY_EN = {
   // The shop's webhook events
   webhookEventsTitle: 'Webhook events',
   webhookEventsHint: 'The events sent to the shop’s webhook URL. Every event is listed on the Events page whether sent or not.',
+  saveWebhookEvents: 'Save webhook events',
   webhookEventsSaved: 'Webhook events saved',
   eventType: {
     'payment.succeeded': 'Payment succeeded',
@@ -77,7 +78,7 @@ export const MONEY_EN = {
   eventId: 'Event id',
 };
 
-export type MoneyMessages = typeof MONEY_EN;
+type MoneyMessages = typeof MONEY_EN;
 
 export const MONEY_RU: MoneyMessages = {
   navBalance: 'Баланс',
@@ -130,6 +131,7 @@ export const MONEY_RU: MoneyMessages = {
   simulateFailed: 'Сымитировать отказ',
   webhookEventsTitle: 'События для вебхуков',
   webhookEventsHint: 'События, которые отправляются на адрес вебхуков магазина. На странице «События» видны все события, отправленные и нет.',
+  saveWebhookEvents: 'Сохранить события',
   webhookEventsSaved: 'События для вебхуков сохранены',
   eventType: {
     'payment.succeeded': 'Платёж прошёл',

@@ -98,8 +98,9 @@ export function WebhookEvents({ shop, onSaved }: { shop: MerchantShop; onSaved: 
       </fieldset>
       <ErrorMessage error={error} />
       <div class="actions">
+        {/* Named apart from the settings form's Save above it: one page, two forms. */}
         <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
-          {t.save}
+          {t.saveWebhookEvents}
         </button>
         {saved && <span role="status">{t.webhookEventsSaved}</span>}
       </div>
