@@ -13505,7 +13505,7 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event: "webhook.test";
-                    /** @description The same as the webhook-id header. */
+                    /** @description The same as the webhook-id header: an id of its own (no event is recorded for a test). */
                     event_id: string;
                     created_at: string;
                     /** @description `false` when sent in test mode. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mode, moscowDate, positiveId } from '@pl/contracts';
+import { mode, moscowDate, positiveId, PUBLIC_EVENT_ID } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 
 /**
@@ -35,7 +35,10 @@ export const callbackReceived = z.object({ received: z.literal(true) });
  */
 export const webhookTestWebhook = z.object({
   event: z.literal('webhook.test'),
-  event_id: z.string().meta({ description: 'The same as the webhook-id header.' }),
+  event_id: z
+    .string()
+    .regex(PUBLIC_EVENT_ID)
+    .meta({ description: 'The same as the webhook-id header: an id of its own (no event is recorded for a test).' }),
   created_at: moscowDate,
   livemode: z.boolean().meta({ description: '`false` when sent in test mode.' }),
   data: z.object({ shop_id: positiveId, sent_at: moscowDate }),
