@@ -272,7 +272,7 @@ async function expectPaidOnceDeliveredOnce(h: Harness, links: CreatedLink[], rec
     const event = outbox.find((r) => r.message_key === link.id)!;
     expect(event.published_at).not.toBeNull();
     const delivery = deliveries.find((d) => d.payment_link_id === link.id)!;
-    expect(delivery).toEqual({ payment_link_id: link.id, event_id: event.id, webhook_id: `whk_${event.id}`, status: 'succeeded' });
+    expect(delivery).toEqual({ payment_link_id: link.id, event_id: event.id, webhook_id: `evt_${event.id}`, status: 'succeeded' });
 
     const hits = receiver.hitsFor(link.id);
     if (receipts === 'exactly-one') expect(hits).toHaveLength(1);
