@@ -60,12 +60,16 @@ const rub = (text: string, lang: Language): string => {
     : `${sign}${units.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}\u00a0₽`;
 };
 
-/** A test link of the shop, paid through the checkout's simulator (SBP chosen first, as a buyer would). */
-const paidTestLink = async (shop: TestShop, amount: string) => {
+/** A test link of the shop, paid through the checkout's simulator after the buyer chose how to pay (SBP unless told). */
+const paidTestLink = async (
+  shop: TestShop,
+  amount: string,
+  method: { method: 'sbp' } | { method: 'crypto'; network: string } = { method: 'sbp' },
+) => {
   const created = await testApi().POST('/merchant/v1/payment-links', { body: { shop_id: shop.id, amount, order_id: `money-${Date.now()}` } });
   expect(created.response.status).toBe(201);
   const id = created.data!.id;
-  expect((await sys.http.post(`/p/${id}/select`, { method: 'sbp' })).status).toBe(200);
+  expect((await sys.http.post(`/p/${id}/select`, method)).status).toBe(200);
   expect((await sys.http.post(`/p/${id}/simulate`, { status: 'paid' })).status).toBe(200);
   const link = await testApi().GET('/merchant/v1/payment-links/{id}', { params: { path: { id } } });
   expect(link.data?.status).toBe('paid');
@@ -204,6 +208,45 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
     expect(lines[0]).toMatch(/^id,shop_id,type,amount,fee,net,balance_after,payment_link_id,refund_id,created_at/);
     expect(lines[1]).toContain(',refund,-300.00,0.00,-300.00,670.00,');
     expect(lines[2]).toContain(`,payment,1000.00,30.00,970.00,970.00,${link.id},`);
+  });
+
+  it("a link paid in crypto asks for the buyer's address: a wrong one is refused beside its field, a valid one refunds to it", async () => {
+    const shop = await sys.shop(merchant.id, { webhookUrl: receiver.url, webhookSecret: 'whsec-money-crypto-0123456789' });
+    const link = await paidTestLink(shop, '500.00', { method: 'crypto', network: 'USDT-ERC20' });
+    // One of EIP-55's own examples: mixed case, the case being its checksum.
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    expect(link.network).toBe('USDT-ERC20');
+    const page = await tab({ locale, ...size });
+    await signInTest(page, lang);
+    await open(page, `/dashboard/links/${link.id}`);
+    const refunds = page.getByTestId('refunds');
+    await refunds.getByLabel(`${t('amount')}, ₽`).fill('100');
+    const destination = refunds.getByLabel(t('destination'));
+    // A well-formed address with a wrong EIP-55 checksum: only the server's check can tell, and it says so beside the field.
+    await destination.fill(address.replace(/EE7$/, 'Ee7'));
+    await refunds.getByRole('button', { name: t('refundContinue') }).click();
+    await page
+      .getByRole('dialog', { name: t('refund') })
+      .getByRole('button', { name: t('refundYes') })
+      .click();
+    await refunds
+      .locator('#refund-destination-error')
+      .filter({ hasText: t.with('destinationInvalid', 'USDT-ERC20') })
+      .waitFor();
+    // Beside the field only: nothing else is said about the form as a whole.
+    expect(await refunds.locator('.error[role=alert]').count()).toBe(0);
+    expect(await destination.getAttribute('aria-invalid')).toBe('true');
+    await check(page, 'flow-link-refund-crypto-refused-en');
+    await destination.fill(address);
+    await refunds.getByRole('button', { name: t('refundContinue') }).click();
+    await page
+      .getByRole('dialog', { name: t('refund') })
+      .getByRole('button', { name: t('refundYes') })
+      .click();
+    await refunds.getByText(t('refundCreated')).waitFor();
+    expect(await refunds.getByTestId('refund').innerText()).toContain(address);
+    const listed = await testApi().GET('/merchant/v1/refunds', { params: { query: { payment_link_id: link.id } } });
+    expect(listed.data?.refunds.map((r) => [r.amount, r.destination])).toEqual([['100.00', address]]);
   });
 
   it("the shop's webhook events: payment_link.canceled chosen, a canceled link's event on the Events page with its delivery", async () => {

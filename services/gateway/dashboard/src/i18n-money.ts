@@ -43,6 +43,7 @@ export const MONEY_EN = {
   reasonHint: 'Optional, at most 500 characters; the buyer does not see it',
   destination: 'Buyer’s address',
   destinationHint: (network: string) => `The address on ${network} the money goes back to`,
+  destinationInvalid: (network: string) => `Not a valid ${network} address; check it with the buyer`,
   refundContinue: 'Continue',
   refundConfirm: (amount: string) =>
     `Refund ${amount} to the buyer? It is taken from the shop’s available balance at once; the platform keeps its fee.`,
@@ -118,6 +119,7 @@ export const MONEY_RU: MoneyMessages = {
   reasonHint: 'Необязательно, не длиннее 500 символов; покупатель её не видит',
   destination: 'Адрес покупателя',
   destinationHint: (network: string) => `Адрес в сети ${network}, на который вернутся деньги`,
+  destinationInvalid: (network: string) => `Это не адрес в сети ${network}; уточните его у покупателя`,
   refundContinue: 'Продолжить',
   refundConfirm: (amount: string) =>
     `Вернуть покупателю ${amount}? Сумма сразу списывается с доступного баланса магазина; комиссия платформы не возвращается.`,

@@ -1,6 +1,7 @@
 import { formatKopecks, parseAmountText } from '@pl/money';
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
+import { ApiError } from '../api';
 import { Badge, DateTime, ErrorMessage, Loading, Money, Notice } from '../components/common';
 import { ConfirmDialog } from '../components/dialog';
 import { described, Field, placeApiError } from '../components/forms';
@@ -102,6 +103,13 @@ function RefundForm({ link, refundable, onCreated }: { link: PaymentLink; refund
     setError,
     formState: { errors },
   } = useForm<RefundForm>({ defaultValues: { amount: max, reason: '', destination: '' } });
+  /** The server judges the address (format and checksum) in English; the merchant reads it in the page's language. Null when nothing else is left to show. */
+  const withAddressInWords = (e: unknown): unknown => {
+    if (!(e instanceof ApiError) || !e.details.some((d) => d.field === 'destination')) return e;
+    setError('destination', { type: 'server', message: t.destinationInvalid(link.network ?? '') }, { shouldFocus: true });
+    const rest = e.details.filter((d) => d.field !== 'destination');
+    return rest.length === 0 ? null : new ApiError(e.status, e.code, e.message, rest);
+  };
   const create = async () => {
     if (!confirming) return;
     try {
@@ -110,7 +118,7 @@ function RefundForm({ link, refundable, onCreated }: { link: PaymentLink; refund
       onCreated(refund);
     } catch (e) {
       setConfirming(null);
-      setFormError(placeApiError(e, t, setError, REFUND_FIELDS));
+      setFormError(placeApiError(withAddressInWords(e), t, setError, REFUND_FIELDS));
     }
   };
   return (
