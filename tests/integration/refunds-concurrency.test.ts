@@ -124,6 +124,20 @@ it(`${PARALLEL} refunds at once across one shop's links never pass its available
   await expectLedgerSound();
 });
 
+it(`${PARALLEL} refunds at once on one link, each with an Idempotency-Key of its own, never pass what is left to refund either`, async () => {
+  // The keyed path claims its key in the refund's transaction too: keys of their own must not make concurrent
+  // refunds of one link trip over each other (a deadlock answered 500) instead of being judged one by one.
+  const { merchant, shop } = await sys.merchantWithShop({ feePayer: 'client' });
+  const link = await paidLink(merchant, shop, '100.00');
+  await paidLink(merchant, shop, '1000.00');
+  const answers = await Promise.all(
+    Array.from({ length: PARALLEL }, (_, i) => refund(merchant, link, { amount: '5.00' }, { 'Idempotency-Key': `own-${i}-${randomUUID()}` })),
+  );
+  expect(tally(answers)).toEqual({ '201': 20, '422 refund.err.amount_exceeds_refundable': PARALLEL - 20 });
+  expect(await balanceOf(merchant, shop)).toEqual({ available: '1000.00', refund_reserve: '100.00' });
+  await expectLedgerSound();
+});
+
 /** Sends a refund request and cuts the connection `afterMs` after the body went out (0: as soon as it did). */
 function droppedRefund(merchant: TestMerchant, linkId: string, body: string, key: string, afterMs: number): Promise<'dropped' | number> {
   return new Promise((resolve) => {
