@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjects, type Identity, type PaymentLink } from '@pl/contracts';
+import { subjects, type CryptoNetwork, type Identity, type PaymentLink } from '@pl/contracts';
 import { LatePaymentRepository } from '../src/data/late-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { resolveLatePayment, type LateResolveDeps } from '../src/domain/late-payment';
@@ -20,7 +20,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
   /** A link (SBP selected, or a crypto network) canceled, then paid: its late payment's id, and the link as it stands. */
   const latePayment = async (
     identity: Identity = apiKey(merchant),
-    network: string | null = null,
+    network: CryptoNetwork | null = null,
   ): Promise<{ lateId: string; link: PaymentLink }> => {
     const created = await system.createLink(identity, { shop_id: shopId, amount_kopecks: 150000, order_id: 'order-late' });
     await system.bus.request(

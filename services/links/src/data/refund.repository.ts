@@ -106,8 +106,10 @@ export class RefundRepository implements RefundStore {
             [key.scope, key.keySha256, key.fingerprint, link.id],
           );
         }
+        // NO KEY UPDATE, not UPDATE: the key record's foreign key holds a KEY SHARE lock on the link, which a FOR UPDATE
+        // of a concurrent refund (holding its own key's KEY SHARE) would wait on, each for the other: a deadlock.
         const { rows: sums } = await client.query<LinkSums>(
-          `SELECT status, amount, amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1 FOR UPDATE`,
+          `SELECT status, amount, amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1 FOR NO KEY UPDATE`,
           [link.id],
         );
         const sum = sums[0];
