@@ -12,7 +12,7 @@ import { signProviderBody, type TestSystem } from './system';
  */
 
 /** An address valid for each crypto network (checksums included): what a buyer gives for a crypto refund. */
-export const REFUND_ADDRESS: Record<CryptoNetwork, string> = {
+const REFUND_ADDRESS: Record<CryptoNetwork, string> = {
   'USDT-TRC20': 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
   'USDT-ERC20': '0xdAC17F958D2ee523a2206206994597C13D831ec7',
   'ETH-ETH': '0xdac17f958d2ee523a2206206994597c13d831ec7',
@@ -21,7 +21,7 @@ export const REFUND_ADDRESS: Record<CryptoNetwork, string> = {
   'BTC-BTC': 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
 };
 
-export const isCryptoNetwork = (network: unknown): network is CryptoNetwork => (CRYPTO_NETWORKS as readonly unknown[]).includes(network);
+const isCryptoNetwork = (network: unknown): network is CryptoNetwork => (CRYPTO_NETWORKS as readonly unknown[]).includes(network);
 
 /** The body a refund of this link needs besides its amount: a destination for a link paid on a crypto network. */
 export const refundDestinationFor = (network: unknown): { destination?: string } =>
@@ -141,7 +141,7 @@ export function refundSumsOff(sys: TestSystem, shopId: number): Promise<{ id: st
 }
 
 /** The shop's outbox events, as (type, object id): a link's id for link events, a refund's for refund events. */
-export function outboxEvents(sys: TestSystem, shopId: number): Promise<{ id: string; event: string; object_id: string }[]> {
+function outboxEvents(sys: TestSystem, shopId: number): Promise<{ id: string; event: string; object_id: string }[]> {
   return sys.sql(
     `SELECT id::text, payload->>'event' AS event, payload->'data'->>'id' AS object_id
        FROM links.outbox WHERE (payload->>'merchant_id') IS NOT NULL AND (payload->'data'->>'shop_id')::bigint = $1`,
@@ -150,13 +150,13 @@ export function outboxEvents(sys: TestSystem, shopId: number): Promise<{ id: str
 }
 
 /** The one event each final state has; a pending link or refund has none. */
-export const LINK_STATUS_EVENT: Record<string, string | undefined> = {
+const LINK_STATUS_EVENT: Record<string, string | undefined> = {
   paid: 'payment.succeeded',
   failed: 'payment.failed',
   canceled: 'payment_link.canceled',
   expired: 'payment_link.expired',
 };
-export const REFUND_STATUS_EVENT: Record<string, string | undefined> = { succeeded: 'refund.succeeded', failed: 'refund.failed' };
+const REFUND_STATUS_EVENT: Record<string, string | undefined> = { succeeded: 'refund.succeeded', failed: 'refund.failed' };
 
 /**
  * What the shop's events should be, from the states of its links and refunds, and what they are: one event per
