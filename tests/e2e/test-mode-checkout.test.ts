@@ -138,9 +138,13 @@ describe('the checkout page of a test link', () => {
     const link = await linkOf('test', id);
     expect(link).toMatchObject({ status: 'paid', livemode: false, paid_at: expect.any(String) });
     const hit = await receiver.nthFor(id, 1);
-    expect(hit.body.toString('utf8')).toMatch(/^\{"event":"payment\.succeeded","livemode":false,"data":\{/);
+    expect(hit.body.toString('utf8')).toMatch(
+      /^\{"event":"payment\.succeeded","event_id":"evt_[0-9a-f-]{36}","created_at":"[^"]+","livemode":false,"data":\{/,
+    );
     expect(hit.json).toEqual({
       event: 'payment.succeeded',
+      event_id: hit.headers['webhook-id'],
+      created_at: link.paid_at,
       livemode: false,
       data: {
         payment_link_id: id,

@@ -605,8 +605,11 @@ describe('POST /p/{id}/simulate', () => {
     expect(link).toMatchObject({ status: 'paid', livemode: false, paid_at: expect.stringMatching(/\+03:00$/) });
 
     const hit = await receiver.nthFor(id, 1);
+    const h0 = hit.headers;
     expect(hit.json).toEqual({
       event: 'payment.succeeded',
+      event_id: h0['webhook-id'],
+      created_at: link.paid_at,
       livemode: false,
       data: {
         payment_link_id: id,
@@ -619,8 +622,10 @@ describe('POST /p/{id}/simulate', () => {
         paid_at: link.paid_at,
       },
     });
-    // "livemode" sits right after "event" in the bytes, as a live webhook's does.
-    expect(hit.body.toString('utf8')).toMatch(/^\{"event":"payment\.succeeded","livemode":false,"data":\{/);
+    // "livemode" sits right before "data" in the bytes, as a live webhook's does.
+    expect(hit.body.toString('utf8')).toMatch(
+      /^\{"event":"payment\.succeeded","event_id":"evt_[0-9a-f-]{36}","created_at":"[^"]+","livemode":false,"data":\{/,
+    );
     const h = hit.headers;
     const hex = createHmac('sha256', WEBHOOK_SECRET).update(hit.body).digest('hex');
     expect({ sig: h['x-webhook-signature'], service: h['service-signature'], event: h['x-webhook-event'] }).toEqual({
@@ -667,7 +672,9 @@ describe('POST /p/{id}/simulate', () => {
     expect((await sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: merchant.keys })).body.status).toBe('pending');
     expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).status).toBe(200);
     const hit = await receiver.nthFor(id, 1);
-    expect(hit.body.toString('utf8')).toMatch(/^\{"event":"payment\.succeeded","livemode":true,"data":\{/);
+    expect(hit.body.toString('utf8')).toMatch(
+      /^\{"event":"payment\.succeeded","event_id":"evt_[0-9a-f-]{36}","created_at":"[^"]+","livemode":true,"data":\{/,
+    );
   });
 
   it('answers 409 payment_link.err.not_pending for a test link that is paid, failed or canceled, and changes nothing', async () => {
