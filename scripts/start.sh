@@ -139,6 +139,9 @@ export TEST_API_KEY='$TEST_API_KEY'
 export TEST_API_SECRET='$TEST_API_SECRET'
 export TEST_CASHIER_KEY='$TEST_CASHIER_KEY'
 export SHOP_ID='$SHOP_ID'
+# The demo merchant's sign-in (a demo recreated beside an older one has its own email).
+export DEMO_EMAIL='$DEMO_EMAIL'
+export DEMO_PASSWORD='$DEMO_PASSWORD'
 # The demo shop's webhook secret (its webhooks go to $DEMO_WEBHOOK_URL), plain and in the whsec_ form.
 export WEBHOOK_SECRET='$WEBHOOK_SECRET'
 export STANDARD_WEBHOOKS_SECRET='$STANDARD_WEBHOOKS_SECRET'
