@@ -11,6 +11,7 @@
 // Docs: docs/webhooks.md.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
+import { meaning } from './event-meaning.mjs';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) {
@@ -26,32 +27,6 @@ const seen = new Set();
 const remember = (id) => {
   seen.add(id);
   if (seen.size > 10_000) seen.delete(seen.values().next().value);
-};
-
-// What each event type means to a shop (docs/webhooks.md). Act on the types you subscribe to; answer 2xx to any
-// other, since new types may be added. Order by `created_at`: events of different types may arrive out of order.
-const meaning = ({ event, data = {} }) => {
-  const order = `order ${data.order_id ?? '(none)'} (link ${data.payment_link_id})`;
-  switch (event) {
-    case 'payment.succeeded':
-      return `${order}: paid ${data.amount}, credited ${data.merchant_credit}: fulfil it`;
-    case 'payment.failed':
-      return `${order}: the payment failed: release the reserved goods`;
-    case 'payment_link.canceled':
-      return `${order}: canceled: release the reserved goods`;
-    case 'payment_link.expired':
-      return `${order}: expired unpaid: release the reserved goods`;
-    case 'refund.succeeded':
-      return `refund ${data.id} of link ${data.payment_link_id}: ${data.amount} returned to the buyer`;
-    case 'refund.failed':
-      return `refund ${data.id} of link ${data.payment_link_id} failed (${data.failure_reason}): ${data.amount} is back in the balance`;
-    case 'payment.late_settled':
-      return `${order}: a late payment of ${data.amount} was credited by an operator: fulfil it or contact the buyer`;
-    case 'webhook.test':
-      return `a test webhook for shop ${data.shop_id}`;
-    default:
-      return `${event}: not a type this receiver knows: ignored`;
-  }
 };
 
 const reply = (res, status, body) => {
@@ -107,7 +82,7 @@ const server = createServer((req, res) => {
       return reply(res, 200, { received: true, duplicate: true });
     }
     remember(id);
-    // Handle the event here (quickly: answer within 10 s, queue slow work): `meaning` above says what each type asks of you.
+    // Handle the event here (quickly: answer within 10 s, queue slow work): `meaning` (event-meaning.mjs) says what each type asks of you.
     // `livemode: false` is a test-mode link's event (no money moved): never ship a real order on it.
     console.log(`verified ${event.event} ${id} livemode=${JSON.stringify(event.livemode ?? null)} ${JSON.stringify(event.data)}`);
     console.log(`  ${meaning(event)}`);
