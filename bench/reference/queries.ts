@@ -90,9 +90,9 @@ export class ReferenceQueries {
     const { rows } = await this.pool.query<LinkRow>(
       `INSERT INTO links.payment_links (id, merchant_id, shop_id, order_id, description, currency, amount, fee_bps,
          fee_percent_bp, crypto_bps, sbp_bps, fee_payer, payer_amount, merchant_credit, platform_revenue, status,
-         expires_at)
+         expires_at, livemode)
        VALUES ($1, $2, $3, $4, $5, 'RUB', $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending',
-         now() + $15::int * interval '1 minute')
+         now() + $15::int * interval '1 minute', true)
        RETURNING ${LINK_COLUMNS}`,
       [
         l.id,
@@ -150,7 +150,7 @@ export class ReferenceQueries {
     params.push(limit);
     const { rows } = await this.pool.query<LinkRow>(
       `SELECT ${LINK_COLUMNS} FROM links.payment_links
-        WHERE merchant_id = $1 ${where}
+        WHERE merchant_id = $1 AND livemode ${where}
         ORDER BY created_at DESC, id DESC
         LIMIT $${params.length}`,
       params,
