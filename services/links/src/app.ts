@@ -72,7 +72,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   registerOutboxGauges(metrics, new OutboxRepository(db));
   const relay = createOutboxRelay(config, db, log);
   const handOver = (entry: OutboxEntry): void => relay.handOver(entry);
-  const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
+  const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
   const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
   // The sandbox is this deployment's live provider too; test links go to it whatever the live one becomes.
   const sandbox = new SandboxProvider(config.SANDBOX_RATES);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import { returnedRow, type Db } from '@pl/db';
+import type { Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
+import type { Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
+import { LinkInserts } from './link-inserts';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
 import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import {
@@ -151,23 +153,25 @@ function failStatement(link: LinkRecord, settlement: Settlement): Statement {
 /** Payment links in the `links` schema. Every status move is a single conditional UPDATE, with its event in the same transaction. */
 export class LinkRepository implements LinkStore {
   private readonly events: MoveEvents;
+  private readonly inserts: LinkInserts;
 
   /**
    * `onEventWritten` gets each event a move committed to the outbox: the relay need not wait for its poll.
-   * `eventsTopic` is the Kafka topic of those events.
+   * `eventsTopic` is the Kafka topic of those events; `metrics` gets the creates' group-commit batch sizes.
    */
   constructor(
     private readonly db: Db,
     onEventWritten: (entry: OutboxEntry) => void = () => undefined,
     eventsTopic: string = PAYMENT_EVENTS_TOPIC,
+    metrics?: Registry,
   ) {
     this.events = { topic: eventsTopic, onEventWritten };
+    this.inserts = new LinkInserts(db, insertLinkStatement, metrics);
   }
 
+  /** A plain create (no Idempotency-Key): written with the creates in flight beside it (group commit, LinkInserts). */
   async insert(link: NewLink): Promise<LinkRecord> {
-    const insert = insertLinkStatement(link);
-    const rows = await this.db.query<LinkRow>(insert.text, insert.params);
-    return toRecord(returnedRow(rows));
+    return toRecord(await this.inserts.insert(link));
   }
 
   async findById(id: string, reach: ModeReach): Promise<LinkRecord | null> {
