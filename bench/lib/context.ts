@@ -1,18 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { CpuMeter, postgresBackends, type CpuGroup, type CpuWindow } from './cpu';
+import { CpuMeter, postgresBackends, withChildren, type CpuGroup, type CpuWindow } from './cpu';
 import { PgActivity, topActivities } from './pg-activity';
 import type { Fixtures, BenchMerchant } from './fixtures';
 import { startLoad } from './load';
 import type { ClosedLoopResult, ClosedLoopSpec, RequestTemplate } from './load-spec';
 import { summarize, type LatencySummary } from './stats';
 import type { OtlpSink } from './otlp-sink';
-import type { Row, TargetCheck } from './report';
+import type { Compared, Row, TargetCheck } from './report';
 import type { BenchSystem } from './system';
 
 export interface Settings {
   /** Measured seconds of each closed-loop scenario (BENCH_SECONDS). */
   seconds: number;
-  /** Slices per side in a gateway/reference pair (BENCH_ROUNDS). */
+  /** Slices per side in a comparison of the gateway with the references (BENCH_ROUNDS). */
   rounds: number;
   warmupSeconds: number;
   connections: number;
@@ -66,6 +66,8 @@ function cpuGroups(ctx: BenchContext, loadPid?: number): CpuGroup[] {
     { name: 'shops', pids: () => [sys.services.shops.pid] },
     { name: 'notifier', pids: () => [sys.services.notifier.pid] },
     { name: 'reference', pids: () => [sys.reference.pid] },
+    // The cluster's primary and its workers, whichever are alive at each sample.
+    { name: 'reference-cluster', pids: () => withChildren(sys.referenceCluster.pid) },
     { name: 'postgres', pids: () => postgresBackends(sys.database.name) },
     { name: 'redis', pids: () => pidsNamed('redis-server') },
     { name: 'nats', pids: () => pidsNamed('nats-server') },
@@ -161,6 +163,7 @@ async function runClosed(
 /** The processes that serve each target's requests (never the load generator or the bench itself). */
 const SERVING: Record<Row['target'], string[]> = {
   reference: ['reference', 'postgres'],
+  'reference-cluster': ['reference-cluster', 'postgres'],
   gateway: ['gateway', 'links', 'shops', 'notifier', 'postgres', 'redis', 'nats', 'kafka'],
   system: ['gateway', 'links', 'shops', 'notifier', 'postgres', 'redis', 'nats', 'kafka'],
 };
@@ -227,34 +230,55 @@ export async function measureClosed(
   return { row, result, cpu, startedAt: run.startedAt };
 }
 
+/** The sides of a comparison: the reference as one process, the reference on every core, the platform. */
+export type Side = 'reference' | 'reference-cluster' | 'gateway';
+const SIDES: readonly Side[] = ['reference', 'reference-cluster', 'gateway'];
+/** The rows of one comparison. */
+export interface Comparison {
+  gateway: Row;
+  reference: Row;
+  referenceCluster: Row;
+}
+
+const comparedWith = (row: Row): Compared => ({ rps: row.rps, p99: row.p99, cpuMsPerRequest: row.cpuMsPerRequest ?? null });
+
 /**
- * The gateway and the reference on one scenario, in alternating slices (reference, gateway, gateway,
- * reference, …), so that both meet the same background load of this shared machine; each side's slices
- * are merged (responses, latencies, CPU). The gateway's row carries the ratio to the reference's.
+ * The gateway and both references on one scenario, in slices whose order rotates each round (reference,
+ * reference-cluster, gateway; then reference-cluster, gateway, reference; …), so that every side meets the
+ * same background load of this shared machine; each side's slices are merged (responses, latencies, CPU).
+ * The gateway's row carries its ratios to each reference.
  */
 export async function measurePair(
   ctx: BenchContext,
   scenario: string,
-  request: (target: 'gateway' | 'reference', offset: number) => RequestTemplate,
+  request: (target: Side, offset: number) => RequestTemplate,
   note?: string,
-): Promise<{ gateway: Row; reference: Row }> {
+): Promise<Comparison> {
   const { settings } = ctx;
   const rounds = settings.rounds;
   const slice = Math.max(1, Math.round(settings.seconds / rounds));
   ctx.log(
-    `  ${scenario}: ${rounds} × ${slice} s per side, alternating (first slice after ${settings.warmupSeconds} s warm-up, later ones after 1 s), ${settings.connections} connections`,
+    `  ${scenario}: ${rounds} × ${slice} s per side, order rotating each round (first slice after ${settings.warmupSeconds} s warm-up, later ones after 1 s), ${settings.connections} connections`,
   );
-  interface Side {
+  interface SideRuns {
     runs: ClosedRun[];
     offset: number;
   }
-  const sides: Record<'gateway' | 'reference', Side> = { gateway: { runs: [], offset: 0 }, reference: { runs: [], offset: 0 } };
+  const sides: Record<Side, SideRuns> = {
+    reference: { runs: [], offset: 0 },
+    'reference-cluster': { runs: [], offset: 0 },
+    gateway: { runs: [], offset: 0 },
+  };
+  const urls: Record<Side, string> = {
+    reference: ctx.sys.referenceUrl,
+    'reference-cluster': ctx.sys.referenceClusterUrl,
+    gateway: ctx.sys.gatewayUrl,
+  };
   for (let r = 0; r < rounds; r++) {
-    const order: ('gateway' | 'reference')[] = r % 2 === 0 ? ['reference', 'gateway'] : ['gateway', 'reference'];
+    const order = [...SIDES.slice(r % SIDES.length), ...SIDES.slice(0, r % SIDES.length)];
     for (const target of order) {
       const side = sides[target];
-      const url = target === 'gateway' ? ctx.sys.gatewayUrl : ctx.sys.referenceUrl;
-      const run = await runClosed(ctx, url, request(target, side.offset), {
+      const run = await runClosed(ctx, urls[target], request(target, side.offset), {
         warmupSeconds: side.runs.length === 0 ? settings.warmupSeconds : 1,
         seconds: slice,
         raw: true,
@@ -263,8 +287,9 @@ export async function measurePair(
       side.runs.push(run);
     }
   }
-  const rows = {} as Record<'gateway' | 'reference', Row>;
-  for (const target of ['reference', 'gateway'] as const) {
+  const rows = {} as Record<Side, Row>;
+  // The references first: the gateway's row quotes them.
+  for (const target of SIDES) {
     const runs = sides[target].runs;
     const seconds = runs.reduce((a, r) => a + r.result.seconds, 0);
     const ok = runs.reduce((a, r) => a + r.result.ok, 0);
@@ -301,9 +326,7 @@ export async function measurePair(
       errors,
       cpu,
       cpuMsPerRequest: cpuMsPerRequest(cpu, rps, target),
-      ...(target === 'gateway'
-        ? { reference: { rps: rows.reference.rps, p99: rows.reference.p99, cpuMsPerRequest: rows.reference.cpuMsPerRequest } }
-        : {}),
+      ...(target === 'gateway' ? { reference: comparedWith(rows.reference), referenceCluster: comparedWith(rows['reference-cluster']) } : {}),
       ...(note ? { note } : {}),
     };
     ctx.details[`${scenario} / ${target}`] = {
@@ -316,8 +339,8 @@ export async function measurePair(
       postgresActivity: pg,
     };
   }
-  ctx.rows.push(rows.reference, rows.gateway);
-  return { gateway: rows.gateway, reference: rows.reference };
+  ctx.rows.push(rows.reference, rows['reference-cluster'], rows.gateway);
+  return { gateway: rows.gateway, reference: rows.reference, referenceCluster: rows['reference-cluster'] };
 }
 
 export const check = (ctx: BenchContext, target: string, measured: string, pass: boolean | null): void => {

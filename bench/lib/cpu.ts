@@ -57,6 +57,19 @@ export function postgresBackends(database: string): number[] {
   return pids;
 }
 
+/**
+ * A process and its live children (a node:cluster primary and its workers), from
+ * `/proc/<pid>/task/<pid>/children`: read again at each call, so a worker that comes or goes is seen.
+ */
+export function withChildren(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children ? children.split(/\s+/).map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
 /** A named set of processes whose CPU is added up (a service, the load generator, Postgres backends). */
 export interface CpuGroup {
   name: string;

@@ -3,8 +3,8 @@ import type { CpuWindow } from './cpu';
 /** One line of the results table. */
 export interface Row {
   scenario: string;
-  /** What served it: the platform through the gateway, the reference process, or the platform end to end. */
-  target: 'gateway' | 'reference' | 'system';
+  /** What served it: the platform through the gateway, the reference as one process or on every core, or the platform end to end. */
+  target: 'gateway' | 'reference' | 'reference-cluster' | 'system';
   rps: number | null;
   p50: number | null;
   p99: number | null;
@@ -12,9 +12,18 @@ export interface Row {
   cpu: CpuWindow | null;
   /** CPU ms the serving processes (services or reference, Postgres, Redis, NATS, Kafka) spent per 2xx response. */
   cpuMsPerRequest?: number | null;
-  /** The same figures of the reference row this one is compared with. */
-  reference?: { rps: number | null; p99: number | null; cpuMsPerRequest?: number | null };
+  /** The same figures of the reference row this one is compared with (the single-process reference, or another baseline). */
+  reference?: Compared;
+  /** The same figures of the every-core reference's row. */
+  referenceCluster?: Compared;
   note?: string;
+}
+
+/** The figures of a row another one is compared with. */
+export interface Compared {
+  rps: number | null;
+  p99: number | null;
+  cpuMsPerRequest?: number | null;
 }
 
 export interface TargetCheck {
@@ -30,6 +39,7 @@ const CPU_LABELS: Record<string, string> = {
   shops: 'shops',
   notifier: 'notif',
   reference: 'ref',
+  'reference-cluster': 'refs',
   postgres: 'pg',
   load: 'load',
   kafka: 'kafka',
@@ -49,13 +59,18 @@ function cpuText(cpu: CpuWindow | null): string {
 
 const num = (n: number | null | undefined, digits = 0): string => (n === null || n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
 
-function ratioText(row: Row): string {
-  if (!row.reference) return '';
-  const r = row.reference;
+function ratiosTo(row: Row, r: Compared): string {
   const rps = row.rps !== null && r.rps ? `${(row.rps / r.rps).toFixed(2)}× req/s` : '';
   const p99 = row.p99 !== null && r.p99 ? `${(row.p99 / r.p99).toFixed(2)}× p99` : '';
   const cpu = row.cpuMsPerRequest && r.cpuMsPerRequest ? `${(row.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)}× CPU/req` : '';
   return [rps, p99, cpu].filter(Boolean).join(', ');
+}
+
+/** A row compared with both references names each; one compared with a single baseline (expiry) stays as it was. */
+function ratioText(row: Row): string {
+  if (!row.reference) return '';
+  if (!row.referenceCluster) return ratiosTo(row, row.reference);
+  return `${ratiosTo(row, row.reference)} vs 1 process; ${ratiosTo(row, row.referenceCluster)} vs every core`;
 }
 
 function table(header: string[], rows: string[][]): string {

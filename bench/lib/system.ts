@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
@@ -12,7 +13,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export const distMain = (name: ServiceName): string => join(ROOT, 'services', name, 'dist', 'main.js');
 
-/** The platform as the bench runs it: one process of each service from dist/, and the reference. */
+/** The platform as the bench runs it: one process of each service from dist/, and the two references. */
 export interface BenchSystem {
   database: TestDatabase;
   namespace: string;
@@ -20,11 +21,16 @@ export interface BenchSystem {
   /** Environment every service got (secrets included: the bench signs callbacks and seals shop secrets with them). */
   env: Record<string, string>;
   gatewayUrl: string;
+  /** The reference as one process. */
   referenceUrl: string;
+  /** The same reference on every core (node:cluster, one worker per core): the monolith a user would run. */
+  referenceClusterUrl: string;
   services: Record<ServiceName, BenchProcess>;
   /** Each service's ops port (/metrics, /readyz). */
   opsPorts: Record<ServiceName, number>;
   reference: BenchProcess;
+  /** The cluster's primary; its workers are its children. */
+  referenceCluster: BenchProcess;
   kafkaMock: BenchProcess | undefined;
   stop(): Promise<void>;
 }
@@ -86,7 +92,7 @@ export interface StartOptions {
 /**
  * A fresh database (migrated by the production migration script), then shops, links, notifier and
  * gateway from dist/ with fresh secrets, tracing to the bench's sink and production defaults but for
- * {@link BENCH_OVERRIDES}; and the reference with the same tracing and logging.
+ * {@link BENCH_OVERRIDES}; and the reference, as one process and on every core, with the same tracing and logging.
  *
  * NODE_ENV is `test`, not `production`: in our code it changes only the production-safety refusal (libs/config),
  * which must refuse what a bench needs (webhook receivers on 127.0.0.1, an http address) and crash points (which
@@ -154,27 +160,33 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     };
     for (const name of SERVICE_NAMES) await startService(name);
 
-    const referencePort = await freePort();
-    const reference = spawnLogged(
-      'reference',
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bench', 'reference', 'server.ts')],
-      {
-        ...base,
-        NODE_ENV: BENCH_NODE_ENV,
-        DATABASE_URL: database.url,
-        REF_PORT: String(referencePort),
-        PUBLIC_BASE_URL: gatewayUrl,
-        OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
-        ...(env.LOG_LEVEL ? { LOG_LEVEL: env.LOG_LEVEL } : {}),
-      },
-      options.logDir,
-      ROOT,
-    );
-    started.push(reference);
-    const referenceUrl = `http://127.0.0.1:${referencePort}`;
-    // No credentials: a 401 means it is up and answering.
-    await waitUntilReady(reference, `${referenceUrl}/merchant/v1/payment-links`, 60_000, 401);
+    const startReference = async (name: string, workers: number): Promise<{ process: BenchProcess; url: string }> => {
+      const port = await freePort();
+      const p = spawnLogged(
+        name,
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'bench', 'reference', 'server.ts')],
+        {
+          ...base,
+          NODE_ENV: BENCH_NODE_ENV,
+          DATABASE_URL: database.url,
+          REF_PORT: String(port),
+          REF_WORKERS: String(workers),
+          PUBLIC_BASE_URL: gatewayUrl,
+          OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
+          ...(env.LOG_LEVEL ? { LOG_LEVEL: env.LOG_LEVEL } : {}),
+        },
+        options.logDir,
+        ROOT,
+      );
+      started.push(p);
+      const url = `http://127.0.0.1:${port}`;
+      // No credentials: a 401 means it is up and answering.
+      await waitUntilReady(p, `${url}/merchant/v1/payment-links`, 60_000, 401);
+      return { process: p, url };
+    };
+    const { process: reference, url: referenceUrl } = await startReference('reference', 1);
+    const { process: referenceCluster, url: referenceClusterUrl } = await startReference('reference-cluster', availableParallelism());
 
     let stopped = false;
     return {
@@ -184,13 +196,16 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       env,
       gatewayUrl,
       referenceUrl,
+      referenceClusterUrl,
       services,
       opsPorts,
       reference,
+      referenceCluster,
       kafkaMock,
       async stop() {
         if (stopped) return;
         stopped = true;
+        await stopProcess(referenceCluster);
         await stopProcess(reference);
         for (const name of [...SERVICE_NAMES].reverse()) await stopProcess(services[name]);
         if (kafkaMock) await stopProcess(kafkaMock, 2000);

@@ -1,4 +1,4 @@
-import { apiRequest, check, measurePair, type BenchContext } from '../context';
+import { apiRequest, check, measurePair, type BenchContext, type Comparison, type Side } from '../context';
 import type { Row } from '../report';
 
 export const LINKS_PATH = '/merchant/v1/payment-links';
@@ -13,41 +13,69 @@ const noise = (...rows: Row[]): string => {
   const others = Math.max(...rows.map((r) => r.cpu?.outside ?? 0));
   return others > 50 ? ` (noisy: others used ${Math.round(others)}% of a core)` : '';
 };
-const cpuRatio = (r: { gateway: Row; reference: Row }): string =>
-  r.gateway.cpuMsPerRequest && r.reference.cpuMsPerRequest
-    ? `; CPU/req ${(r.gateway.cpuMsPerRequest / r.reference.cpuMsPerRequest).toFixed(2)}×`
-    : '';
 const x = (n: number): string => `${n.toFixed(2)}×`;
 
+const cpuRatio = (gateway: Row, reference: Row): string =>
+  gateway.cpuMsPerRequest && reference.cpuMsPerRequest ? `; CPU/req ${(gateway.cpuMsPerRequest / reference.cpuMsPerRequest).toFixed(2)}×` : '';
+
+/**
+ * Targets are judged against the reference on every core: that is the monolith a user would run (node's
+ * cluster), while the single process can use one of the two cores, so beating it says little. Its ratio is
+ * quoted for information.
+ */
+const againstOneProcess = (r: Comparison, figure: 'rps' | 'p99'): string =>
+  ` (1 process: ${x(ratio(r.gateway[figure], r.reference[figure]))}${figure === 'rps' ? cpuRatio(r.gateway, r.reference) : ''})`;
+
+/** req/s against the every-core reference, judged at `factor` and more. */
+function checkRps(ctx: BenchContext, name: string, r: Comparison, factor: number): void {
+  const rps = ratio(r.gateway.rps, r.referenceCluster.rps);
+  check(
+    ctx,
+    `${name} req/s ≥ ${factor} × every-core reference`,
+    `${r.gateway.rps} vs ${r.referenceCluster.rps} req/s = ${x(rps)}${cpuRatio(r.gateway, r.referenceCluster)}` +
+      `${againstOneProcess(r, 'rps')}${noise(r.gateway, r.reference, r.referenceCluster)}`,
+    rps >= factor,
+  );
+}
+
+/** p99 against the every-core reference's, judged at `factor` and less. */
+function checkP99(ctx: BenchContext, name: string, r: Comparison, factor: number): void {
+  const p99 = ratio(r.gateway.p99, r.referenceCluster.p99);
+  check(
+    ctx,
+    `${name} p99 ≤ ${factor.toFixed(1)} × every-core reference p99`,
+    `${r.gateway.p99} vs ${r.referenceCluster.p99} ms = ${x(p99)}` +
+      `${againstOneProcess(r, 'p99')}${noise(r.gateway, r.reference, r.referenceCluster)}`,
+    p99 <= factor,
+  );
+}
+
 /** Route 1: create with API keys, 50 connections. */
-export async function createScenario(ctx: BenchContext): Promise<{ gateway: Row; reference: Row }> {
+export async function createScenario(ctx: BenchContext): Promise<Comparison> {
   ctx.log('create (route 1)');
   const body = createBody(ctx.writer.shopId);
   const r = await measurePair(ctx, 'create', () => apiRequest('POST', LINKS_PATH, ctx.writer.merchant, { body }));
-  const rps = ratio(r.gateway.rps, r.reference.rps);
-  const p99 = ratio(r.gateway.p99, r.reference.p99);
+  checkRps(ctx, 'create', r, 1.5);
+  checkP99(ctx, 'create', r, 0.8);
+  check(ctx, 'create: zero errors at 50 connections', `${r.gateway.errors} errors`, r.gateway.errors === 0);
+  const cpuMs = (row: Row): number | null => row.cpuMsPerRequest ?? null;
+  const cpu = ratio(cpuMs(r.gateway), cpuMs(r.referenceCluster));
   check(
     ctx,
-    'create req/s ≥ 0.8 × reference',
-    `${r.gateway.rps} vs ${r.reference.rps} req/s = ${x(rps)}${cpuRatio(r)}${noise(r.gateway, r.reference)}`,
-    rps >= 0.8,
+    'create CPU ms/req ≤ every-core reference',
+    `${cpuMs(r.gateway) ?? '–'} vs ${cpuMs(r.referenceCluster) ?? '–'} ms = ${x(cpu)} (1 process: ${x(ratio(cpuMs(r.gateway), cpuMs(r.reference)))})` +
+      noise(r.gateway, r.reference, r.referenceCluster),
+    cpu <= 1,
   );
-  check(ctx, 'create p99 ≤ 1.5 × reference p99', `${r.gateway.p99} vs ${r.reference.p99} ms = ${x(p99)}${noise(r.gateway, r.reference)}`, p99 <= 1.5);
-  check(ctx, 'create: zero errors at 50 connections', `${r.gateway.errors} errors`, r.gateway.errors === 0);
   return r;
 }
 
 /** Route 6: one link by id, random ids of the reader's history. */
-export async function getScenario(ctx: BenchContext, label: string, ids: string[]): Promise<{ gateway: Row; reference: Row }> {
+export async function getScenario(ctx: BenchContext, label: string, ids: string[]): Promise<Comparison> {
   const paths = ids.map((id) => `${LINKS_PATH}/${id}`);
   const r = await measurePair(ctx, `get ${label}`, () => apiRequest('GET', LINKS_PATH, ctx.reader.merchant, { paths, pick: 'random' }));
-  const rps = ratio(r.gateway.rps, r.reference.rps);
-  check(
-    ctx,
-    `get ${label} req/s ≥ 0.8 × reference`,
-    `${r.gateway.rps} vs ${r.reference.rps} req/s = ${x(rps)}${cpuRatio(r)}${noise(r.gateway, r.reference)}`,
-    rps >= 0.8,
-  );
+  checkRps(ctx, `get ${label}`, r, 1.5);
+  checkP99(ctx, `get ${label}`, r, 1.0);
   return r;
 }
 
@@ -57,36 +85,26 @@ export async function listScenario(ctx: BenchContext, label: string, deepCursor:
   const deep = await measurePair(ctx, `list deep page ${label}`, () =>
     apiRequest('GET', `${LINKS_PATH}?limit=20&cursor=${deepCursor}`, ctx.reader.merchant),
   );
-  for (const [name, r] of [
-    ['first page', first],
-    ['deep page', deep],
-  ] as const) {
-    const rps = ratio(r.gateway.rps, r.reference.rps);
-    check(
-      ctx,
-      `list ${name} ${label} req/s ≥ 0.8 × reference`,
-      `${r.gateway.rps} vs ${r.reference.rps} req/s = ${x(rps)}${cpuRatio(r)}${noise(r.gateway, r.reference)}`,
-      rps >= 0.8,
-    );
-  }
+  checkRps(ctx, `list first page ${label}`, first, 1.2);
+  checkP99(ctx, `list first page ${label}`, first, 1.0);
+  checkRps(ctx, `list deep page ${label}`, deep, 1.2);
   return { first: first.gateway, deep: deep.gateway };
 }
 
-/** Route 4: every request cancels a different pending link (pools seeded apart for each side). */
+/** Route 4: every request cancels a different pending link (a pool seeded apart for each side). */
 export async function cancelScenario(ctx: BenchContext): Promise<void> {
   ctx.log('cancel (route 4)');
   const { settings, fixtures, writer } = ctx;
   // Enough for 2,500 cancels/s through warm-up and measurement; a pool that runs dry is reported.
   const poolSize = Math.ceil((settings.seconds + settings.warmupSeconds + settings.rounds) * 2500);
-  const pools = {
-    reference: await fixtures.seedPending(writer.merchant.id, writer.shopId, poolSize),
-    gateway: await fixtures.seedPending(writer.merchant.id, writer.shopId, poolSize),
+  const cancelPaths = async (): Promise<string[]> =>
+    (await fixtures.seedPending(writer.merchant.id, writer.shopId, poolSize)).map((id) => `${LINKS_PATH}/${id}/cancel`);
+  const paths: Record<Side, string[]> = {
+    reference: await cancelPaths(),
+    'reference-cluster': await cancelPaths(),
+    gateway: await cancelPaths(),
   };
   await fixtures.analyze();
-  const paths = {
-    reference: pools.reference.map((id) => `${LINKS_PATH}/${id}/cancel`),
-    gateway: pools.gateway.map((id) => `${LINKS_PATH}/${id}/cancel`),
-  };
   await measurePair(ctx, 'cancel', (target, offset) =>
     apiRequest('POST', LINKS_PATH, writer.merchant, { body: '{}', paths: paths[target], pick: 'once', offset }),
   );
