@@ -6,6 +6,7 @@ import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Sett
 import type { Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
+import { LinkLookups } from './link-lookups';
 import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
 import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import {
@@ -154,6 +155,7 @@ function failStatement(link: LinkRecord, settlement: Settlement): Statement {
 export class LinkRepository implements LinkStore {
   private readonly events: MoveEvents;
   private readonly inserts: LinkInserts;
+  private readonly lookups: LinkLookups;
 
   /**
    * `onEventWritten` gets each event a move committed to the outbox: the relay need not wait for its poll.
@@ -167,6 +169,7 @@ export class LinkRepository implements LinkStore {
   ) {
     this.events = { topic: eventsTopic, onEventWritten };
     this.inserts = new LinkInserts(db, insertLinkStatement, metrics);
+    this.lookups = new LinkLookups(db);
   }
 
   /** A plain create (no Idempotency-Key): written with the creates in flight beside it (group commit, LinkInserts). */
@@ -174,11 +177,10 @@ export class LinkRepository implements LinkStore {
     return toRecord(await this.inserts.insert(link));
   }
 
+  /** Read with the reads in flight beside it (LinkLookups). */
   async findById(id: string, reach: ModeReach): Promise<LinkRecord | null> {
-    const c = new Conditions([id]);
-    c.reach(reach);
-    const rows = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM payment_links WHERE id = $1 ${c.toString()}`, c.params);
-    return rows[0] ? toRecord(rows[0]) : null;
+    const row = await this.lookups.find(id, reach);
+    return row ? toRecord(row) : null;
   }
 
   async list(query: LinkListQuery): Promise<LinkRecord[]> {
