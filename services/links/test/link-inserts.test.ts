@@ -29,7 +29,7 @@ describe('LinkInserts', () => {
 
   const batchSizes = async (metrics: ReturnType<typeof createMetricsRegistry>): Promise<{ sum: number; count: number }> => {
     const metric = await metrics.getSingleMetric('links_insert_batch_size')!.get();
-    const value = (name: string): number => metric.values.find((v) => v.metricName === name)?.value ?? 0;
+    const value = (name: string): number => metric.values.find((v) => (v as { metricName?: string }).metricName === name)?.value ?? 0;
     return { sum: value('links_insert_batch_size_sum'), count: value('links_insert_batch_size_count') };
   };
 

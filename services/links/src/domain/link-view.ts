@@ -64,14 +64,8 @@ export const LINK_PAGE_BYTES_MAX = 768 * 1024;
  * that fit {@link LINK_PAGE_BYTES_MAX} (always at least one, so paging never stalls).
  */
 export function toPaymentLinkPage(page: LinkPage, publicBaseUrl: string): PaymentLinkPage {
-  const links: PaymentLink[] = [];
-  let bytes = 0;
-  for (const record of page.items) {
-    const link = toPaymentLink(record, publicBaseUrl);
-    bytes += Buffer.byteLength(JSON.stringify(link));
-    if (links.length > 0 && bytes > LINK_PAGE_BYTES_MAX) break;
-    links.push(link);
-  }
+  const all = page.items.map((record) => toPaymentLink(record, publicBaseUrl));
+  const links = fitsWhole(all) ? all : fittingPrefix(all);
   const hasMore = page.hasMore || links.length < page.items.length;
   const last = page.items[links.length - 1];
   return {
@@ -79,4 +73,31 @@ export function toPaymentLinkPage(page: LinkPage, publicBaseUrl: string): Paymen
     next_cursor: hasMore && last ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null,
     payment_links: links,
   };
+}
+
+/** Room for a link's keys, numbers and punctuation in its JSON: under 1 KB today, with margin. */
+const LINK_FIELDS_BYTES_MAX = 4096;
+/** The most bytes one UTF-16 code unit of a string can take in JSON: an escape (`\u001f`). */
+const STRING_CHAR_BYTES_MAX = 6;
+
+/** An upper bound of a link's JSON bytes that needs no serializing (its fields are strings, numbers and nulls). */
+function jsonBytesAtMost(link: PaymentLink): number {
+  let bytes = LINK_FIELDS_BYTES_MAX;
+  for (const value of Object.values(link)) if (typeof value === 'string') bytes += STRING_CHAR_BYTES_MAX * value.length;
+  return bytes;
+}
+
+/** Whether the page surely fits: true for every page of ordinary links, so they are serialized once, for the reply. */
+const fitsWhole = (links: PaymentLink[]): boolean => links.reduce((bytes, link) => bytes + jsonBytesAtMost(link), 0) <= LINK_PAGE_BYTES_MAX;
+
+/** The links that fit, measured exactly (always at least one, so paging never stalls). */
+function fittingPrefix(all: PaymentLink[]): PaymentLink[] {
+  const links: PaymentLink[] = [];
+  let bytes = 0;
+  for (const link of all) {
+    bytes += Buffer.byteLength(JSON.stringify(link));
+    if (links.length > 0 && bytes > LINK_PAGE_BYTES_MAX) break;
+    links.push(link);
+  }
+  return links;
 }
