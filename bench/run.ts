@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- scenario ...]`: the platform's throughput and latency against a single-process
- * reference measured in the same run, at scale, on the payment path, in the expiry sweep and in the
+ * `npm run bench [-- scenario ...]`: the platform's throughput and latency against a plain express + pg
+ * reference measured in the same run, as one process and on every core (node:cluster), at scale, on the payment path, in the expiry sweep and in the
  * notifier. Method and figures: docs/benchmarks.md. Not part of `npm test`.
  *
  * The services run as real processes from dist/ (production code paths, NODE_ENV=test, tracing exported to a sink in this

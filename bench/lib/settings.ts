@@ -24,7 +24,7 @@ Scenarios (all when none is named): ${SCENARIOS.join(', ')}
   notifier  events at BENCH_NOTIFIER_RATE/s to BENCH_NOTIFIER_ENDPOINTS receivers answering after 1 s
 
 Environment (defaults): BENCH_SECONDS (12) measured seconds per side of a scenario, split into BENCH_ROUNDS (3)
-alternating gateway/reference slices, BENCH_WARMUP_SECONDS (3),
+slices taking turns among the gateway and the two references (1 process, every core), BENCH_WARMUP_SECONDS (3),
 BENCH_CONNECTIONS (50), BENCH_PAYMENT_RATE (200), BENCH_NOTIFIER_SECONDS (300: the memory target is judged from 300 up),
 BENCH_NOTIFIER_RATE (600), BENCH_NOTIFIER_ENDPOINTS (100), BENCH_SCALE_LINKS (1000000), BENCH_DUE_LINKS (100000),
 BENCH_LOG_LEVEL (the services' default, info), BENCH_KAFKA_BROKERS (else a Kafka mock of the bench's own),
