@@ -248,7 +248,7 @@ const comparedWith = (row: Row): Compared => ({ rps: row.rps, p99: row.p99, cpuM
  * same background load of this shared machine; each side's slices are merged (responses, latencies, CPU).
  * The gateway's row carries its ratios to each reference.
  */
-export async function measurePair(
+export async function measureAgainstReferences(
   ctx: BenchContext,
   scenario: string,
   request: (target: Side, offset: number) => RequestTemplate,

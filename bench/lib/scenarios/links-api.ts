@@ -1,4 +1,4 @@
-import { apiRequest, check, measurePair, type BenchContext, type Comparison, type Side } from '../context';
+import { apiRequest, check, measureAgainstReferences, type BenchContext, type Comparison, type Side } from '../context';
 import type { Row } from '../report';
 
 export const LINKS_PATH = '/merchant/v1/payment-links';
@@ -54,7 +54,7 @@ function checkP99(ctx: BenchContext, name: string, r: Comparison, factor: number
 export async function createScenario(ctx: BenchContext): Promise<Comparison> {
   ctx.log('create (route 1)');
   const body = createBody(ctx.writer.shopId);
-  const r = await measurePair(ctx, 'create', () => apiRequest('POST', LINKS_PATH, ctx.writer.merchant, { body }));
+  const r = await measureAgainstReferences(ctx, 'create', () => apiRequest('POST', LINKS_PATH, ctx.writer.merchant, { body }));
   checkRps(ctx, 'create', r, 1.5);
   checkP99(ctx, 'create', r, 0.8);
   check(ctx, 'create: zero errors at 50 connections', `${r.gateway.errors} errors`, r.gateway.errors === 0);
@@ -73,7 +73,7 @@ export async function createScenario(ctx: BenchContext): Promise<Comparison> {
 /** Route 6: one link by id, random ids of the reader's history. */
 export async function getScenario(ctx: BenchContext, label: string, ids: string[]): Promise<Comparison> {
   const paths = ids.map((id) => `${LINKS_PATH}/${id}`);
-  const r = await measurePair(ctx, `get ${label}`, () => apiRequest('GET', LINKS_PATH, ctx.reader.merchant, { paths, pick: 'random' }));
+  const r = await measureAgainstReferences(ctx, `get ${label}`, () => apiRequest('GET', LINKS_PATH, ctx.reader.merchant, { paths, pick: 'random' }));
   checkRps(ctx, `get ${label}`, r, 1.5);
   checkP99(ctx, `get ${label}`, r, 1.0);
   return r;
@@ -81,8 +81,10 @@ export async function getScenario(ctx: BenchContext, label: string, ids: string[
 
 /** Route 7: the first page, and a page deep down (by cursor), of the reader's links. */
 export async function listScenario(ctx: BenchContext, label: string, deepCursor: string): Promise<{ first: Row; deep: Row }> {
-  const first = await measurePair(ctx, `list first page ${label}`, () => apiRequest('GET', `${LINKS_PATH}?limit=20`, ctx.reader.merchant));
-  const deep = await measurePair(ctx, `list deep page ${label}`, () =>
+  const first = await measureAgainstReferences(ctx, `list first page ${label}`, () =>
+    apiRequest('GET', `${LINKS_PATH}?limit=20`, ctx.reader.merchant),
+  );
+  const deep = await measureAgainstReferences(ctx, `list deep page ${label}`, () =>
     apiRequest('GET', `${LINKS_PATH}?limit=20&cursor=${deepCursor}`, ctx.reader.merchant),
   );
   checkRps(ctx, `list first page ${label}`, first, 1.2);
@@ -105,7 +107,7 @@ export async function cancelScenario(ctx: BenchContext): Promise<void> {
     gateway: await cancelPaths(),
   };
   await fixtures.analyze();
-  await measurePair(ctx, 'cancel', (target, offset) =>
+  await measureAgainstReferences(ctx, 'cancel', (target, offset) =>
     apiRequest('POST', LINKS_PATH, writer.merchant, { body: '{}', paths: paths[target], pick: 'once', offset }),
   );
 }

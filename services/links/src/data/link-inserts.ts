@@ -5,7 +5,7 @@ import type { NewLink } from '../domain/link';
 import { COLUMNS, type LinkRow } from './link.row';
 import type { Statement } from './link.repository';
 
-/** At most this many links go in one statement (a few dozen under the heaviest load measured). */
+/** At most this many links go in one statement: it bounds the statement's size and what a failed batch retries link by link. */
 const MAX_BATCH = 200;
 
 /**
