@@ -6,7 +6,7 @@ import { parseOrThrow, type Identity, type SubjectContract } from '@pl/contracts
 import { internal, invalidField, isAppError, type WireError } from '@pl/errors';
 import { contextFrom, inSpan, SpanKind, SpanStatusCode, type Registry } from '@pl/telemetry';
 import { busHistogram } from './bus-metrics';
-import { IDENTITY_HEADER, maxPayloadOf, replyBytes, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
+import { IDENTITY_HEADER, type JsonText, maxPayloadOf, replyBytes, REQUEST_ID_HEADER, subjectName, type ReplyEnvelope } from './envelope';
 import { publishedSoFar, publishSoon } from './publish-batch';
 import type { IdentityTokens } from './identity-tokens';
 
@@ -16,7 +16,11 @@ export interface HandlerContext {
   log: Logger;
 }
 
-export type SubjectHandler<Req extends z.ZodType, Res extends z.ZodType> = (request: z.output<Req>, ctx: HandlerContext) => Promise<z.input<Res>>;
+/** A handler answers with the contract's response, as a value or already serialized ({@link JsonText}). */
+export type SubjectHandler<Req extends z.ZodType, Res extends z.ZodType> = (
+  request: z.output<Req>,
+  ctx: HandlerContext,
+) => Promise<z.input<Res> | JsonText<z.input<Res>>>;
 
 export interface BusServerOptions {
   /** Where `nats_server_request_duration_seconds` is recorded; none when absent. */

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PAYLOAD, maxPayloadOf, okReplyData, okReplyText, replyBytes } from './envelope';
+import { DEFAULT_MAX_PAYLOAD, JsonText, maxPayloadOf, okReplyData, okReplyText, replyBytes } from './envelope';
 
 describe('reply envelope text', () => {
   const samples: unknown[] = [{ id: 'a', amount: '10.00', nested: { list: [1, 2], text: 'quote " and }' } }, [], 'text', 0, false, null];
@@ -13,6 +13,12 @@ describe('reply envelope text', () => {
     expect(okReplyData(bytes(okReplyText({ name: 'Чайная 🍵' })))?.toString('utf8')).toBe('{"name":"Чайная 🍵"}');
     expect(okReplyData(bytes(JSON.stringify({ ok: false, error: { kind: 'not_found', code: 'common.err.not_found', message: 'x' } })))).toBeNull();
     expect(okReplyData(bytes('{"ok":true}'))).toBeNull();
+  });
+
+  it('puts data already written as JSON in as it is, not as a string', () => {
+    const page = '{"has_more":false,"next_cursor":null,"payment_links":[{"id":"a"}]}';
+    expect(okReplyText(new JsonText(page))).toBe(`{"ok":true,"data":${page}}`);
+    expect(okReplyData(Buffer.from(okReplyText(new JsonText(page)), 'utf8'))?.toString('utf8')).toBe(page);
   });
 });
 

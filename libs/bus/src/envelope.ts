@@ -14,8 +14,20 @@ export const subjectName = (namespace: string, name: string): string => `${names
  */
 const OK_PREFIX = '{"ok":true,"data":';
 
-/** A successful reply: the bytes `JSON.stringify({ ok: true, data })` gives (undefined data goes as null), without an intermediate object. */
-export const okReplyText = (data: unknown): string => `${OK_PREFIX}${JSON.stringify(data ?? null)}}`;
+/**
+ * A reply's data already written as JSON, standing for a `T` (a list page whose links Postgres wrote): sent as
+ * it is instead of being built as objects only to be serialized. Whoever makes one keeps the contract of `T`.
+ */
+export class JsonText<T> {
+  declare readonly stands_for?: T;
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A successful reply: the bytes `JSON.stringify({ ok: true, data })` gives (undefined data goes as null), without an
+ * intermediate object; {@link JsonText} data goes in as written.
+ */
+export const okReplyText = (data: unknown): string => `${OK_PREFIX}${data instanceof JsonText ? data.text : JSON.stringify(data ?? null)}}`;
 
 /** A reply as a responder sends it: the UTF-8 bytes of the envelope (a successful one as {@link okReplyText} writes it). */
 export const replyBytes = (reply: ReplyEnvelope<unknown>): Buffer => Buffer.from(reply.ok ? okReplyText(reply.data) : JSON.stringify(reply), 'utf8');
