@@ -24,7 +24,15 @@ import {
 } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import type { z } from 'zod';
-import { parseExchangeRates, SandboxProvider, toBuyerLinkView, toPaymentLink, toPaymentLinkPage, type LinkRecord } from '@pl/links/testing';
+import {
+  parseExchangeRates,
+  SandboxProvider,
+  toBuyerLinkView,
+  toPaymentLink,
+  toPaymentLinkPageJson,
+  listedLink,
+  type LinkRecord,
+} from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
 import {
   CASHIER_KEY_PREFIX,
@@ -220,7 +228,8 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   linksCancelOnce: () => ({ link: toPaymentLink(fullLink(), baseUrl), replayed: true }),
   linksSettle: () => toPaymentLink(fullLink(), baseUrl),
   // The service cuts a page of links at a byte budget (a return_url can be long), so the page is as it fits it.
-  linksList: () => toPaymentLinkPage({ items: times(LIST_LIMIT_MAX, fullLink), hasMore: true }, baseUrl),
+  linksList: () =>
+    JSON.parse(toPaymentLinkPageJson({ items: times(LIST_LIMIT_MAX, () => listedLink(fullLink(), baseUrl)), hasMore: true })) as unknown,
   linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
   linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
   linksSimulate: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),

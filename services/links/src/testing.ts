@@ -5,6 +5,6 @@ export * from './index';
 export { startLinks } from './app';
 export type { FinalStatus } from './domain/link';
 export { toBuyerLinkView } from './domain/buyer-view';
-export { toPaymentLinkPage } from './domain/link-view';
+export { listedLink, toPaymentLinkPageJson } from './domain/link-view';
 export { parseExchangeRates } from './domain/providers/exchange-rates';
 export { sampleNewLink } from './domain/sample-link.fixture';

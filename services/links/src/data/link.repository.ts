@@ -7,11 +7,12 @@ import type { Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
 import { LinkLookups } from './link-lookups';
-import { COLUMNS, FROM_MICROS, toRecord, type LinkRow } from './link.row';
+import { COLUMNS, FROM_MICROS, toListedLink, toRecord, type LinkRow, type ListedRow } from './link.row';
 import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import {
   isLinksOwnMode,
   type LinkListQuery,
+  type ListedLink,
   type LinkReach,
   type LinkScope,
   type LinkStore,
@@ -183,7 +184,8 @@ export class LinkRepository implements LinkStore {
     return row ? toRecord(row) : null;
   }
 
-  async list(query: LinkListQuery): Promise<LinkRecord[]> {
+  /** Each link as Postgres writes its JSON (`payment_link_json`): the page is passed on, not parsed and formatted here. */
+  async list(query: LinkListQuery, publicBaseUrl: string): Promise<ListedLink[]> {
     // The mode right after the merchant, as the list indexes hold it.
     const c = new Conditions([query.scope.merchantId, query.scope.mode === 'live']);
     if (query.scope.shopId !== undefined) c.add(`shop_id = ${c.param(query.scope.shopId)}`);
@@ -195,15 +197,26 @@ export class LinkRepository implements LinkStore {
       const id = c.param(query.after.id);
       c.add(`(created_at, id) < (${FROM_MICROS(at)}, ${id}::uuid)`);
     }
-    const limit = c.param(query.limit);
-    const rows = await this.db.query<LinkRow>(
-      `SELECT ${COLUMNS} FROM payment_links
-        WHERE merchant_id = $1 AND livemode = $2 ${c.toString()}
-        ORDER BY created_at DESC, id DESC
-        LIMIT ${limit}`,
+    // The limit is written into the text, not bound: with it bound, Postgres finds a generic plan of the first page
+    // dearer than a fresh one and plans that page anew at every call (the planning then costs more than the read).
+    // It is a whole number the contract bounds (1..100, plus the one that tells whether more follow).
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`A page limit must be a positive integer: ${query.limit}`);
+    // The base as it stands inside a JSON string: escaped here once, not per link.
+    const base = c.param(JSON.stringify(publicBaseUrl).slice(1, -1));
+    // The JSON is written in the outer query, so only the page's rows pay for it whatever plan finds them (a plan
+    // that sorts the merchant's links would otherwise write every one of them before the LIMIT).
+    const rows = await this.db.query<ListedRow>(
+      `SELECT (page.l).id, (page.l).status, floor(extract(epoch FROM (page.l).expires_at) * 1000)::float8 AS expires_at_ms,
+              (extract(epoch FROM (page.l).created_at) * 1000000)::bigint AS created_at_us,
+              payment_link_json(page.l, ${base}) AS json
+         FROM (SELECT l FROM payment_links l
+                WHERE merchant_id = $1 AND livemode = $2 ${c.toString()}
+                ORDER BY created_at DESC, id DESC
+                LIMIT ${query.limit}) page
+        ORDER BY (page.l).created_at DESC, (page.l).id DESC`,
       c.params,
     );
-    return rows.map(toRecord);
+    return rows.map(toListedLink);
   }
 
   async transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null> {

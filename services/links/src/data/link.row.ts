@@ -1,6 +1,7 @@
 import type { LinkStatus } from '@pl/contracts';
 import type { FeePayer } from '@pl/money';
 import type { LinkRecord } from '../domain/link';
+import type { ListedLink } from '../domain/ports';
 
 /** pg hands bigint back as text; kopeck and shop id values stay far below 2^53. */
 export interface LinkRow {
@@ -80,4 +81,22 @@ export const toRecord = (r: LinkRow): LinkRecord => ({
   createdAt: r.created_at,
   createdAtMicros: BigInt(r.created_at_us),
   updatedAt: r.updated_at,
+});
+
+/** A list page's row: only what the list decides on is parsed; the link itself is already JSON (`payment_link_json`). */
+export interface ListedRow {
+  id: string;
+  status: LinkStatus;
+  /** Whole milliseconds, as a Date holds them. */
+  expires_at_ms: number;
+  created_at_us: string;
+  json: string;
+}
+
+export const toListedLink = (r: ListedRow): ListedLink => ({
+  id: r.id,
+  status: r.status,
+  expiresAt: new Date(r.expires_at_ms),
+  createdAtMicros: BigInt(r.created_at_us),
+  json: r.json,
 });

@@ -1,8 +1,8 @@
-import { paymentLink, paymentLinkPage } from '@pl/contracts';
+import { paymentLink, paymentLinkPage, type PaymentLinkPage } from '@pl/contracts';
 import { decodeCursor } from './cursor';
 import type { LinkRecord } from './link';
 import { toBuyerLinkView } from './buyer-view';
-import { LINK_PAGE_BYTES_MAX, toPaymentLink, toPaymentLinkPage } from './link-view';
+import { LINK_PAGE_BYTES_MAX, listedLink, toPaymentLink, toPaymentLinkPageJson, type LinkPage } from './link-view';
 import { sampleLinkRecord } from './sample-link.fixture';
 
 const BASE = 'https://pay.example.com';
@@ -58,7 +58,13 @@ describe('toPaymentLink', () => {
   });
 });
 
-describe('toPaymentLinkPage', () => {
+/** The page as the gateway gets it: the text parsed, checked against the contract. */
+const toPaymentLinkPage = (page: { items: LinkRecord[]; hasMore: boolean }, base: string): PaymentLinkPage => {
+  const listed: LinkPage = { items: page.items.map((r) => listedLink(r, base)), hasMore: page.hasMore };
+  return paymentLinkPage.parse(JSON.parse(toPaymentLinkPageJson(listed)));
+};
+
+describe('toPaymentLinkPageJson', () => {
   it('carries the items once and points the cursor at the last item when there is more', () => {
     const items = [record(), record({ id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', createdAtMicros: 5n })];
     const page = toPaymentLinkPage({ items, hasMore: true }, BASE);
@@ -68,7 +74,8 @@ describe('toPaymentLinkPage', () => {
   });
 
   it('writes payment_links last, where the gateway looks for it to add the payments alias', () => {
-    const json = JSON.stringify(toPaymentLinkPage({ items: [record()], hasMore: false }, BASE));
+    const json = toPaymentLinkPageJson({ items: [listedLink(record(), BASE)], hasMore: false });
+    expect(json.startsWith('{"has_more":false,"next_cursor":null,"payment_links":[')).toBe(true);
     expect(Object.keys(JSON.parse(json) as object)).toEqual(['has_more', 'next_cursor', 'payment_links']);
   });
 

@@ -1,8 +1,9 @@
 import { formatMoscow, formatMoscowOrNull } from '@pl/contracts';
-import type { PaymentLink, PaymentLinkPage } from '@pl/contracts';
+import type { PaymentLink } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import { encodeCursor } from './cursor';
 import type { LinkRecord } from './link';
+import type { ListedLink } from './ports';
 
 /** The buyer's page for a link; `publicBaseUrl` has no trailing slash. */
 const checkoutUrl = (publicBaseUrl: string, id: string): string => `${publicBaseUrl}/p/${id}`;
@@ -45,8 +46,17 @@ export function toPaymentLink(link: LinkRecord, publicBaseUrl: string): PaymentL
   };
 }
 
+/** A link as the store lists it, written here instead (the same bytes: test/link-json.test.ts). */
+export const listedLink = (link: LinkRecord, publicBaseUrl: string): ListedLink => ({
+  id: link.id,
+  status: link.status,
+  expiresAt: link.expiresAt,
+  createdAtMicros: link.createdAtMicros,
+  json: JSON.stringify(toPaymentLink(link, publicBaseUrl)),
+});
+
 export interface LinkPage {
-  items: LinkRecord[];
+  items: ListedLink[];
   hasMore: boolean;
 }
 
@@ -59,45 +69,25 @@ export interface LinkPage {
 export const LINK_PAGE_BYTES_MAX = 768 * 1024;
 
 /**
- * A page of the list as `links.list` answers it: the links once, `payment_links` written last (the gateway
- * adds the `payments` alias when it answers over HTTP, so a full page crosses the bus once). It keeps the links
- * that fit {@link LINK_PAGE_BYTES_MAX} (always at least one, so paging never stalls).
+ * A page of the list as `links.list` answers it, as JSON text (a `PaymentLinkPage`): the links once, as the store
+ * wrote them, `payment_links` last (the gateway adds the `payments` alias when it answers over HTTP, so a full page
+ * crosses the bus once). It keeps the links that fit {@link LINK_PAGE_BYTES_MAX} (always at least one, so paging
+ * never stalls).
  */
-export function toPaymentLinkPage(page: LinkPage, publicBaseUrl: string): PaymentLinkPage {
-  const all = page.items.map((record) => toPaymentLink(record, publicBaseUrl));
-  const links = fitsWhole(all) ? all : fittingPrefix(all);
+export function toPaymentLinkPageJson(page: LinkPage): string {
+  const links = fittingPrefix(page.items);
   const hasMore = page.hasMore || links.length < page.items.length;
-  const last = page.items[links.length - 1];
-  return {
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null,
-    payment_links: links,
-  };
+  const last = links[links.length - 1];
+  const cursor = hasMore && last ? encodeCursor({ createdAtMicros: last.createdAtMicros, id: last.id }) : null;
+  return `{"has_more":${hasMore},"next_cursor":${JSON.stringify(cursor)},"payment_links":[${links.map((l) => l.json).join(',')}]}`;
 }
-
-/** Room for a link's keys, numbers and punctuation in its JSON: under 1 KB today, with margin. */
-const LINK_FIELDS_BYTES_MAX = 4096;
-/** The most bytes one UTF-16 code unit of a string can take in JSON: an escape (`\u001f`). */
-const STRING_CHAR_BYTES_MAX = 6;
-
-/** An upper bound of a link's JSON bytes that needs no serializing (its fields are strings, numbers and nulls). */
-function jsonBytesAtMost(link: PaymentLink): number {
-  let bytes = LINK_FIELDS_BYTES_MAX;
-  for (const value of Object.values(link)) if (typeof value === 'string') bytes += STRING_CHAR_BYTES_MAX * value.length;
-  return bytes;
-}
-
-/** Whether the page surely fits: true for every page of ordinary links, so they are serialized once, for the reply. */
-const fitsWhole = (links: PaymentLink[]): boolean => links.reduce((bytes, link) => bytes + jsonBytesAtMost(link), 0) <= LINK_PAGE_BYTES_MAX;
 
 /** The links that fit, measured exactly (always at least one, so paging never stalls). */
-function fittingPrefix(all: PaymentLink[]): PaymentLink[] {
-  const links: PaymentLink[] = [];
+function fittingPrefix(all: ListedLink[]): ListedLink[] {
   let bytes = 0;
-  for (const link of all) {
-    bytes += Buffer.byteLength(JSON.stringify(link));
-    if (links.length > 0 && bytes > LINK_PAGE_BYTES_MAX) break;
-    links.push(link);
+  for (const [i, link] of all.entries()) {
+    bytes += Buffer.byteLength(link.json, 'utf8') + 1;
+    if (i > 0 && bytes > LINK_PAGE_BYTES_MAX) return all.slice(0, i);
   }
-  return links;
+  return all;
 }

@@ -2,9 +2,8 @@ import type { Identity, ListLinksCommand } from '@pl/contracts';
 import { forbidden } from '@pl/errors';
 import { requireMerchant, scopeOf } from './access';
 import { decodeCursor } from './cursor';
-import type { LinkRecord } from './link';
 import type { LinkPage } from './link-view';
-import type { LinkDeps, LinkListQuery } from './ports';
+import type { LinkDeps, LinkListQuery, ListedLink } from './ports';
 
 /**
  * The caller's links of its mode, newest first, one keyset page at a time: one row beyond the limit is fetched
@@ -16,7 +15,7 @@ import type { LinkDeps, LinkListQuery } from './ports';
  * the page read again (the application clock decides whether to try, the database's what is due, as on a
  * read of one link). A filter on `expired` must find links the sweeper has not reached yet, so it expires first.
  */
-export async function listLinks(deps: LinkDeps, identity: Identity, command: ListLinksCommand): Promise<LinkPage> {
+export async function listLinks(deps: LinkDeps, identity: Identity, command: ListLinksCommand, publicBaseUrl: string): Promise<LinkPage> {
   const who = requireMerchant(identity);
   const after = command.cursor === null ? null : decodeCursor(command.cursor);
   const scope = scopeOf(who);
@@ -35,12 +34,12 @@ export async function listLinks(deps: LinkDeps, identity: Identity, command: Lis
     limit: command.limit + 1,
   };
   if (command.status === 'expired') await deps.links.expireDue(scope);
-  let rows = await deps.links.list(query);
+  let rows = await deps.links.list(query, publicBaseUrl);
   const now = deps.now().getTime();
-  const looksDue = (l: LinkRecord): boolean => l.status === 'pending' && l.expiresAt.getTime() <= now;
+  const looksDue = (l: ListedLink): boolean => l.status === 'pending' && l.expiresAt.getTime() <= now;
   if (command.status !== 'expired' && rows.some(looksDue)) {
     await deps.links.expireDue(scope);
-    rows = await deps.links.list(query);
+    rows = await deps.links.list(query, publicBaseUrl);
   }
   return { items: rows.slice(0, command.limit), hasMore: rows.length > command.limit };
 }

@@ -44,12 +44,25 @@ export interface LinkListQuery {
   limit: number;
 }
 
+/**
+ * A link of a list page: what the list decides on (a due link, the cursor) and the payment-link object of the
+ * interface as JSON text, byte for byte what `JSON.stringify(toPaymentLink(link))` writes.
+ */
+export interface ListedLink {
+  id: string;
+  status: LinkStatus;
+  expiresAt: Date;
+  createdAtMicros: bigint;
+  json: string;
+}
+
 /** Payment-link state. Every status move is a conditional update, so concurrent moves cannot both win. */
 export interface LinkStore {
   insert(link: NewLink): Promise<LinkRecord>;
   /** The link, or null when there is none in `reach`'s mode. */
   findById(id: string, reach: ModeReach): Promise<LinkRecord | null>;
-  list(query: LinkListQuery): Promise<LinkRecord[]>;
+  /** A page of links in list order, each with its interface JSON; the checkout URLs start with `publicBaseUrl`. */
+  list(query: LinkListQuery, publicBaseUrl: string): Promise<ListedLink[]>;
   /**
    * Moves a `pending` link to `to` and returns it, or null when the link is not pending, is outside
    * the reach, or the move's own time rule fails (only a due link expires; a due link cannot be canceled).

@@ -1,10 +1,10 @@
-import type { BusServer } from '@pl/bus';
-import { modeOfLivemode, subjects, type PaymentLink } from '@pl/contracts';
+import { JsonText, type BusServer } from '@pl/bus';
+import { modeOfLivemode, subjects, type PaymentLink, type PaymentLinkPage } from '@pl/contracts';
 import { cancelLink, cancelLinkOnce } from '../../domain/cancel-link';
 import { createLink, createLinkOnce } from '../../domain/create-link';
 import { getLink } from '../../domain/get-link';
 import type { LinkAnswer } from '../../domain/idempotency';
-import { toPaymentLink, toPaymentLinkPage } from '../../domain/link-view';
+import { toPaymentLink, toPaymentLinkPageJson } from '../../domain/link-view';
 import { listLinks } from '../../domain/list-links';
 import type { LinkDeps } from '../../domain/ports';
 import { inLinkMode } from './link-span';
@@ -18,7 +18,7 @@ export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBa
   server.handle(subjects.linksCreate, (command, ctx) => inLinkMode(ctx, async () => view(await createLink(deps, ctx.identity, command)), modeOfLink));
   server.handle(subjects.linksGet, ({ id }, ctx) => inLinkMode(ctx, async () => view(await getLink(deps, ctx.identity, id)), modeOfLink));
   server.handle(subjects.linksList, (command, ctx) =>
-    inLinkMode(ctx, async () => toPaymentLinkPage(await listLinks(deps, ctx.identity, command), publicBaseUrl)),
+    inLinkMode(ctx, async () => new JsonText<PaymentLinkPage>(toPaymentLinkPageJson(await listLinks(deps, ctx.identity, command, publicBaseUrl)))),
   );
   server.handle(subjects.linksCancel, ({ id }, ctx) => inLinkMode(ctx, async () => view(await cancelLink(deps, ctx.identity, id)), modeOfLink));
   const reply = ({ link, replayed }: LinkAnswer) => ({ link: view(link), replayed });
