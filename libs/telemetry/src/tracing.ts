@@ -51,9 +51,13 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
           if (typeof id === 'string') span.setAttribute(REQUEST_ID_ATTRIBUTE, id);
         },
       }),
-      // A span per route handler; middleware and router layers would add two or three per request that say
-      // nothing the handler's and the HTTP span's timings do not (the route still names the HTTP span).
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
+      // Only for the route: it names the HTTP server span (`GET /merchant/v1/payment-links/:id`). Layer spans would
+      // add one to three per request whose timings the HTTP span's already give (a handler's span covered the same
+      // work, ending as the response did), each paid for on every request; an unexpected error is recorded on the
+      // HTTP span by the service's error handler instead.
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER, ExpressLayerType.REQUEST_HANDLER],
+      }),
       // Queries, not pool check-outs: a connect span per query doubled the links service's spans.
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new RedisInstrumentation({ requireParentSpan: true }),

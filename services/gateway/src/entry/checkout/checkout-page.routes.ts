@@ -64,7 +64,7 @@ export function checkoutPageRoutes(deps: HttpDeps): Router {
   };
 
   const sendErrorPage = (res: Response, lang: Language, e: unknown): void => {
-    const error = toClientError(e, deps.log, requestIdOf(res));
+    const error = toClientError(e, deps.log, res);
     const status = HTTP_STATUS_BY_KIND[error.kind];
     if (status === 503 || status === 429) res.set('Retry-After', '1');
     sendHtml(res, status, lang, renderMessagePage(lang, assets, status === 404 ? 'not_found' : 'error'));

@@ -13,7 +13,7 @@ interface GatewayLocals {
   identity?: MerchantIdentity;
   /** The session token the request was authenticated with (logout ends it). */
   sessionToken?: string;
-  /** The request's HTTP server span, taken before any route handler's span became the active one. */
+  /** The request's HTTP server span, taken while it is the active one (before any other span of the request). */
   span?: Span;
 }
 
@@ -29,6 +29,9 @@ export const setRequestSpan = (res: Response, span: Span | undefined): void => {
   locals(res).span = span;
   span?.setAttribute(MODE_ATTRIBUTE, 'none');
 };
+
+/** The request's HTTP server span, when the request is traced. */
+export const requestSpanOf = (res: Response): Span | undefined => locals(res).span;
 
 export const setIdentity = (res: Response, identity: MerchantIdentity, sessionToken?: string): void => {
   locals(res).identity = identity;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { HTTP_STATUS_BY_KIND, internal, isAppError, notFound, type AppError } from '@pl/errors';
-import { requestIdOf } from '../context';
+import { requestIdOf, requestSpanOf } from '../context';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
@@ -13,13 +13,15 @@ const isUndecodablePath = (e: unknown): boolean => e instanceof URIError || (e i
 
 /**
  * Every error becomes an AppError. Unexpected ones (and `internal` errors from other services,
- * whose messages are not meant for merchants) are logged with a log id and answered generically.
+ * whose messages are not meant for merchants) are logged with a log id and answered generically;
+ * the request's HTTP server span records them too, so the trace shows what the 500 was.
  */
-export function toClientError(e: unknown, log: Logger, requestId: string): AppError {
+export function toClientError(e: unknown, log: Logger, res: Response): AppError {
   if (isAppError(e) && e.kind !== 'internal') return e;
   if (isUndecodablePath(e)) return notFound('Resource not found');
   const logId = randomUUID();
-  log.error({ err: e, log_id: logId, request_id: requestId }, 'unexpected error');
+  log.error({ err: e, log_id: logId, request_id: requestIdOf(res) }, 'unexpected error');
+  requestSpanOf(res)?.recordException(e instanceof Error ? e : String(e));
   return internal(`Internal error (log id ${logId})`);
 }
 
@@ -30,7 +32,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    const error = toClientError(err, log, requestIdOf(res));
+    const error = toClientError(err, log, res);
     const status = HTTP_STATUS_BY_KIND[error.kind];
     // A rate limiter has already said how long to wait; other 429s and 503s get a short default.
     if ((status === 503 || status === 429) && !res.get('Retry-After')) res.set('Retry-After', '1');
