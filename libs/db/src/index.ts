@@ -2,3 +2,4 @@ export * from './pool';
 export * from './returned-row';
 export * from './migrate';
 export * from './write-batcher';
+export * from './shared-reads';
