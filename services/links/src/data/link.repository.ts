@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import type { Db } from '@pl/db';
+import { SharedReads, type Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
-import type { Registry } from '@pl/telemetry';
+import { activeSpan, type Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
 import { LinkLookups } from './link-lookups';
@@ -152,11 +152,16 @@ function failStatement(link: LinkRecord, settlement: Settlement): Statement {
   };
 }
 
+/** On a request's span, when its list page was read once for several requests (`SharedReads`): how many. */
+const SHARED_READ_ATTRIBUTE = 'pl.read.shared_by';
+
 /** Payment links in the `links` schema. Every status move is a single conditional UPDATE, with its event in the same transaction. */
 export class LinkRepository implements LinkStore {
   private readonly events: MoveEvents;
   private readonly inserts: LinkInserts;
   private readonly lookups: LinkLookups;
+  /** Lists of one page asked for at once are read once (SharedReads); every caller gets the same links, unchanged. */
+  private readonly listReads = new SharedReads<readonly ListedLink[]>();
 
   /**
    * `onEventWritten` gets each event a move committed to the outbox: the relay need not wait for its poll.
@@ -185,7 +190,7 @@ export class LinkRepository implements LinkStore {
   }
 
   /** Each link as Postgres writes its JSON (`payment_link_json`): the page is passed on, not parsed and formatted here. */
-  async list(query: LinkListQuery, publicBaseUrl: string): Promise<ListedLink[]> {
+  async list(query: LinkListQuery, publicBaseUrl: string): Promise<readonly ListedLink[]> {
     // The mode right after the merchant, as the list indexes hold it.
     const c = new Conditions([query.scope.merchantId, query.scope.mode === 'live']);
     if (query.scope.shopId !== undefined) c.add(`shop_id = ${c.param(query.scope.shopId)}`);
@@ -205,18 +210,20 @@ export class LinkRepository implements LinkStore {
     const base = c.param(JSON.stringify(publicBaseUrl).slice(1, -1));
     // The JSON is written in the outer query, so only the page's rows pay for it whatever plan finds them (a plan
     // that sorts the merchant's links would otherwise write every one of them before the LIMIT).
-    const rows = await this.db.query<ListedRow>(
-      `SELECT (page.l).id, (page.l).status, floor(extract(epoch FROM (page.l).expires_at) * 1000)::float8 AS expires_at_ms,
+    const text = `SELECT (page.l).id, (page.l).status, floor(extract(epoch FROM (page.l).expires_at) * 1000)::float8 AS expires_at_ms,
               (extract(epoch FROM (page.l).created_at) * 1000000)::bigint AS created_at_us,
               payment_link_json(page.l, ${base}) AS json
          FROM (SELECT l FROM payment_links l
                 WHERE merchant_id = $1 AND livemode = $2 ${c.toString()}
                 ORDER BY created_at DESC, id DESC
                 LIMIT ${query.limit}) page
-        ORDER BY (page.l).created_at DESC, (page.l).id DESC`,
-      c.params,
+        ORDER BY (page.l).created_at DESC, (page.l).id DESC`;
+    // The statement and its values are all the page depends on, so they key it: identical lists share a read.
+    const read = await this.listReads.read(`${text}\u0000${JSON.stringify(c.params)}`, async () =>
+      (await this.db.query<ListedRow>(text, c.params)).map(toListedLink),
     );
-    return rows.map(toListedLink);
+    if (read.sharedBy > 1) activeSpan()?.setAttribute(SHARED_READ_ATTRIBUTE, read.sharedBy);
+    return read.value;
   }
 
   async transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null> {

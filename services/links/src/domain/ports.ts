@@ -62,7 +62,7 @@ export interface LinkStore {
   /** The link, or null when there is none in `reach`'s mode. */
   findById(id: string, reach: ModeReach): Promise<LinkRecord | null>;
   /** A page of links in list order, each with its interface JSON; the checkout URLs start with `publicBaseUrl`. */
-  list(query: LinkListQuery, publicBaseUrl: string): Promise<ListedLink[]>;
+  list(query: LinkListQuery, publicBaseUrl: string): Promise<readonly ListedLink[]>;
   /**
    * Moves a `pending` link to `to` and returns it, or null when the link is not pending, is outside
    * the reach, or the move's own time rule fails (only a due link expires; a due link cannot be canceled).
