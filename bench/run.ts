@@ -21,7 +21,7 @@ import { notifierScenario } from './lib/scenarios/notifier';
 import { paymentScenario } from './lib/scenarios/payment';
 import { deepPosition, HISTORY, scaleScenario } from './lib/scenarios/scale';
 import { parseArgs, USAGE, type ScenarioName } from './lib/settings';
-import { BENCH_OVERRIDES, ROOT, startBenchSystem, type BenchSystem } from './lib/system';
+import { BENCH_OVERRIDES, gatewayReplicaCount, ROOT, startBenchSystem, type BenchSystem } from './lib/system';
 
 // kafkajs warns about its partitioner on every producer; the bench's publisher (notifier scenario) takes the default.
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
@@ -151,7 +151,9 @@ async function main(): Promise<number> {
           .map((l) => l.toFixed(2))
           .join(' ')} at the end (a shared machine: see "others" in the CPU column).`,
       `Settings: ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up per run, ${settings.connections} connections; ` +
-        `services from dist/ with production code paths, NODE_ENV=test, tracing on; overrides ${Object.entries(BENCH_OVERRIDES)
+        `services from dist/ with production code paths (gateway replicas: ${gatewayReplicaCount()}), NODE_ENV=test, tracing on; overrides ${Object.entries(
+          BENCH_OVERRIDES,
+        )
           .map(([k, v]) => `${k}=${v}`)
           .join(', ')}.`,
       `Spans exported: ${Object.entries(sink.snapshot())

@@ -61,7 +61,7 @@ function pidsNamed(comm: string): number[] {
 function cpuGroups(ctx: BenchContext, loadPid?: number): CpuGroup[] {
   const { sys } = ctx;
   const groups: CpuGroup[] = [
-    { name: 'gateway', pids: () => [sys.services.gateway.pid] },
+    { name: 'gateway', pids: () => [sys.services.gateway.pid, ...sys.gatewayReplicas.map((p) => p.pid)] },
     { name: 'links', pids: () => [sys.services.links.pid] },
     { name: 'shops', pids: () => [sys.services.shops.pid] },
     { name: 'notifier', pids: () => [sys.services.notifier.pid] },

@@ -28,6 +28,7 @@ slices taking turns among the gateway and the two references (1 process, every c
 BENCH_CONNECTIONS (50), BENCH_PAYMENT_RATE (200), BENCH_NOTIFIER_SECONDS (300: the memory target is judged from 300 up),
 BENCH_NOTIFIER_RATE (600), BENCH_NOTIFIER_ENDPOINTS (100), BENCH_SCALE_LINKS (1000000), BENCH_DUE_LINKS (100000),
 BENCH_LOG_LEVEL (the services' default, info), BENCH_KAFKA_BROKERS (else a Kafka mock of the bench's own),
+BENCH_GATEWAY_REPLICAS (1: gateway processes sharing its port, as replicas on one host),
 BENCH_CPU_PROFILE=1 (each service writes a V8 CPU profile to .local/bench/profiles/<service>/ when it stops),
 BENCH_STAGES=1 (the payment scenario times each hop of every payment from the spans; costs the bench CPU).
 Needs \`npm run build\` first. Results: one table on stdout, .local/bench/last.json and last.md.`;

@@ -26,6 +26,8 @@ export interface BenchSystem {
   /** The same reference on every core (node:cluster, one worker per core): the monolith a user would run. */
   referenceClusterUrl: string;
   services: Record<ServiceName, BenchProcess>;
+  /** Gateway processes beyond `services.gateway`, on the same port (BENCH_GATEWAY_REPLICAS; none by default). */
+  gatewayReplicas: BenchProcess[];
   /** Each service's ops port (/metrics, /readyz). */
   opsPorts: Record<ServiceName, number>;
   reference: BenchProcess;
@@ -33,6 +35,17 @@ export interface BenchSystem {
   referenceCluster: BenchProcess;
   kafkaMock: BenchProcess | undefined;
   stop(): Promise<void>;
+}
+
+/**
+ * Gateway processes to run (BENCH_GATEWAY_REPLICAS, default 1): production scales the gateway by replicas, and on one
+ * host they share its port (GATEWAY_REUSE_PORT). The links, shops and notifier services stay one process each.
+ */
+export function gatewayReplicaCount(): number {
+  const raw = process.env.BENCH_GATEWAY_REPLICAS ?? '1';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`BENCH_GATEWAY_REPLICAS must be an integer from 1 to 8, not ${raw}`);
+  return n;
 }
 
 /** See {@link startBenchSystem} for why not `production`. */
@@ -114,6 +127,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       kafkaBrokers = mock.brokers;
     }
     const namespace = uniqueNamespace('bench');
+    const replicas = gatewayReplicaCount();
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const env: Record<string, string> = {
@@ -135,6 +149,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       GATEWAY_PORT: String(gatewayPort),
       ...BENCH_OVERRIDES,
     };
+    if (replicas > 1) env.GATEWAY_REUSE_PORT = 'true';
     if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
     const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
 
@@ -159,6 +174,21 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       await waitUntilReady(p, `http://127.0.0.1:${opsPorts[name]}/readyz`);
     };
     for (const name of SERVICE_NAMES) await startService(name);
+    const gatewayReplicas: BenchProcess[] = [];
+    for (let i = 2; i <= replicas; i++) {
+      const opsPort = await freePort();
+      const p = spawnLogged(
+        `gateway-${i}`,
+        process.execPath,
+        [distMain('gateway')],
+        { ...base, ...env, OPS_PORT: String(opsPort) },
+        options.logDir,
+        ROOT,
+      );
+      gatewayReplicas.push(p);
+      started.push(p);
+      await waitUntilReady(p, `http://127.0.0.1:${opsPort}/readyz`);
+    }
 
     const startReference = async (name: string, workers: number): Promise<{ process: BenchProcess; url: string }> => {
       const port = await freePort();
@@ -198,6 +228,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       referenceUrl,
       referenceClusterUrl,
       services,
+      gatewayReplicas,
       opsPorts,
       reference,
       referenceCluster,
@@ -207,6 +238,7 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
         stopped = true;
         await stopProcess(referenceCluster);
         await stopProcess(reference);
+        for (const p of gatewayReplicas) await stopProcess(p);
         for (const name of [...SERVICE_NAMES].reverse()) await stopProcess(services[name]);
         if (kafkaMock) await stopProcess(kafkaMock, 2000);
         await database.drop();

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
@@ -21,6 +20,7 @@ import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
 import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
 import { closeServer } from './entry/http/close-server';
+import { listen } from './entry/http/listen';
 import { observeRequests } from './entry/http/middlewares/http-metrics';
 import { createHttpApp } from './entry/server';
 
@@ -35,13 +35,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const API_KEY_CACHE = { ttlMs: 10_000, maxEntries: 10_000 };
 /** `last_used_at` is written at most once a minute per key per process. */
 const API_KEY_USAGE = { everyMs: 60_000, maxKeys: 10_000 };
-
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve((server.address() as AddressInfo).port));
-  });
-}
 
 /** Starts the gateway: the merchant HTTP API on GATEWAY_PORT and /healthz, /readyz and /metrics on OPS_PORT. */
 export async function startGateway(
@@ -106,7 +99,7 @@ export async function startGateway(
     const server = createServer(observeRequests(app, metrics));
     server.requestTimeout = 30_000;
     server.headersTimeout = 20_000;
-    const port = await listen(server, config.GATEWAY_PORT);
+    const port = await listen(server, { port: config.GATEWAY_PORT, host: '0.0.0.0', reusePort: config.GATEWAY_REUSE_PORT });
     cleanups.push(() => closeServer(server, SHUTDOWN_GRACE_MS));
 
     const ops = await startOpsServer({

@@ -10,6 +10,11 @@ const positiveSeconds = (fallback: number) => intSetting({ min: 1, max: 30 * 24 
 const gatewayEnv = {
   ...commonEnv,
   GATEWAY_PORT: port(8080),
+  /**
+   * Lets several gateway processes of one host listen on GATEWAY_PORT, the kernel spreading connections among them
+   * (SO_REUSEPORT): replicas on a VM without a balancer in front. Each pod of a Deployment has its own port anyway.
+   */
+  GATEWAY_REUSE_PORT: flag,
   OPS_PORT: port(9100),
   PUBLIC_BASE_URL: publicBaseUrl,
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
