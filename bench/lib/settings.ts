@@ -3,11 +3,13 @@ import type { Settings } from './context';
 const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'scale', 'expiry', 'notifier'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
-const int = (name: string, fallback: number, min = 1): number => {
+/** A whole-number setting from the environment, `fallback` when unset; anything else is refused, not guessed at. */
+export const int = (name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, not ${raw}`);
+  const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer ${range}, not ${raw}`);
   return n;
 };
 

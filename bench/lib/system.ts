@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
+import { int } from './settings';
 
 export const ROOT = join(__dirname, '..', '..');
 /** The services, in the order they start (each needs the ones before it). */
@@ -41,12 +42,7 @@ export interface BenchSystem {
  * Gateway processes to run (BENCH_GATEWAY_REPLICAS, default 1): production scales the gateway by replicas, and on one
  * host they share its port (GATEWAY_REUSE_PORT). The links, shops and notifier services stay one process each.
  */
-export function gatewayReplicaCount(): number {
-  const raw = process.env.BENCH_GATEWAY_REPLICAS ?? '1';
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`BENCH_GATEWAY_REPLICAS must be an integer from 1 to 8, not ${raw}`);
-  return n;
-}
+export const gatewayReplicaCount = (): number => int('BENCH_GATEWAY_REPLICAS', 1, 1, 8);
 
 /** See {@link startBenchSystem} for why not `production`. */
 const BENCH_NODE_ENV = 'test';
@@ -156,39 +152,30 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     const opsPorts = {} as Record<ServiceName, number>; // filled as each service first starts
     const services = {} as Record<ServiceName, BenchProcess>;
     // BENCH_CPU_PROFILE=1: each service writes a V8 CPU profile when it stops (open it in Chrome DevTools).
-    const profileArgs = (name: ServiceName): string[] =>
-      process.env.BENCH_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, '..', 'profiles', name)}`] : [];
-    const startService = async (name: ServiceName): Promise<void> => {
-      // A restart keeps its port; only the first start picks one.
-      if (!(name in opsPorts)) opsPorts[name] = await freePort();
+    const profileArgs = (label: string): string[] =>
+      process.env.BENCH_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, '..', 'profiles', label)}`] : [];
+    /** Runs one process of a service, named `label` in the logs and profiles, and waits until it is ready. */
+    const launch = async (label: string, service: ServiceName, opsPort: number): Promise<BenchProcess> => {
       const p = spawnLogged(
-        name,
+        label,
         process.execPath,
-        [...profileArgs(name), distMain(name)],
-        { ...base, ...env, OPS_PORT: String(opsPorts[name]) },
-        options.logDir,
-        ROOT,
-      );
-      services[name] = p;
-      started.push(p);
-      await waitUntilReady(p, `http://127.0.0.1:${opsPorts[name]}/readyz`);
-    };
-    for (const name of SERVICE_NAMES) await startService(name);
-    const gatewayReplicas: BenchProcess[] = [];
-    for (let i = 2; i <= replicas; i++) {
-      const opsPort = await freePort();
-      const p = spawnLogged(
-        `gateway-${i}`,
-        process.execPath,
-        [distMain('gateway')],
+        [...profileArgs(label), distMain(service)],
         { ...base, ...env, OPS_PORT: String(opsPort) },
         options.logDir,
         ROOT,
       );
-      gatewayReplicas.push(p);
       started.push(p);
       await waitUntilReady(p, `http://127.0.0.1:${opsPort}/readyz`);
-    }
+      return p;
+    };
+    const startService = async (name: ServiceName): Promise<void> => {
+      // A restart keeps its port; only the first start picks one.
+      if (!(name in opsPorts)) opsPorts[name] = await freePort();
+      services[name] = await launch(name, name, opsPorts[name]);
+    };
+    for (const name of SERVICE_NAMES) await startService(name);
+    const gatewayReplicas: BenchProcess[] = [];
+    for (let i = 2; i <= replicas; i++) gatewayReplicas.push(await launch(`gateway-${i}`, 'gateway', await freePort()));
 
     const startReference = async (name: string, workers: number): Promise<{ process: BenchProcess; url: string }> => {
       const port = await freePort();
