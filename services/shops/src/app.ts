@@ -21,24 +21,25 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'shops', log, { metrics });
   const shops = new ShopRepository(db, SecretBox.fromBase64(config.WEBHOOK_SECRET_KEY));
   registerShopHandlers(server, shops);
-  registerMerchantShopHandlers(server, {
-    shops,
-    webhookPolicy: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
-    defaultRates: { cryptoBps: config.SHOP_DEFAULT_CRYPTO_BPS, sbpBps: config.SHOP_DEFAULT_SBP_BPS },
-  });
   registerWebhookTargetHandler(server, shops);
-  // Every committed change of a shop goes out on `shops.changed`, so copies kept elsewhere (links) go at once.
+  // Every committed change of a shop goes out on `shops.changed`, so copies elsewhere (links, notifier) go at once.
   const publisher = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS);
-  const changes = new ShopChangesListener(
-    config.DATABASE_URL,
-    (shopId) => {
-      try {
-        publisher.publish(broadcasts.shopsChanged, { shop_id: shopId });
-      } catch (err) {
-        log.warn({ err, shop_id: shopId }, 'could not announce a shop change; copies elsewhere live out their TTL');
-      }
+  const announce = (shopId: number | null): void => {
+    try {
+      publisher.publish(broadcasts.shopsChanged, { shop_id: shopId });
+    } catch (err) {
+      log.warn({ err, shop_id: shopId }, 'could not announce a shop change; copies elsewhere live out their TTL');
+    }
+  };
+  const changes = new ShopChangesListener(config.DATABASE_URL, announce, log);
+  registerMerchantShopHandlers(
+    server,
+    {
+      shops,
+      webhookPolicy: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+      defaultRates: { cryptoBps: config.SHOP_DEFAULT_CRYPTO_BPS, sbpBps: config.SHOP_DEFAULT_SBP_BPS },
     },
-    log,
+    announce,
   );
   await changes.start();
 

@@ -8,12 +8,24 @@ import { rotateWebhookSecret } from '../../domain/rotate-webhook-secret';
 import { getManagedShop } from '../../domain/shop-access';
 import { updateMerchantShop } from '../../domain/update-merchant-shop';
 
-/** The merchant's self-service on its shops (the dashboard session API and API keys): thin adapters to use cases. */
-export function registerMerchantShopHandlers(server: BusServer, deps: MerchantShopDeps): void {
+/**
+ * The merchant's self-service on its shops (the dashboard session API and API keys): thin adapters to use cases.
+ *
+ * A change is announced (`announce`, on `shops.changed`) after it commits and before the reply leaves, on the same
+ * connection, so a service holding a copy of the shop hears of the change before the merchant hears it is done:
+ * an event or a link that follows the reply never meets the old copy. The trigger's notice (ShopChangesListener)
+ * comes later on its own schedule; it stays, for changes made outside these handlers.
+ */
+export function registerMerchantShopHandlers(server: BusServer, deps: MerchantShopDeps, announce: (shopId: number) => void): void {
+  const announced = async <T>(shopId: number, change: Promise<T>): Promise<T> => {
+    const result = await change;
+    announce(shopId);
+    return result;
+  };
   server.handle(subjects.shopsList, async (req, ctx) => toMerchantShopPage(await listShops(deps.shops, ctx.identity, req)));
   server.handle(subjects.shopsRead, async (req, ctx) => toMerchantShop(await getManagedShop(deps.shops, ctx.identity, req.shop_id)));
   server.handle(subjects.shopsCreate, async (req, ctx) => toMerchantShop(await createMerchantShop(deps, ctx.identity, req)));
-  server.handle(subjects.shopsUpdate, async (req, ctx) => toMerchantShop(await updateMerchantShop(deps, ctx.identity, req)));
-  server.handle(subjects.shopsRotateSecret, (req, ctx) => rotateWebhookSecret(deps.shops, ctx.identity, req));
-  server.handle(subjects.shopsReissueCashierKey, (req, ctx) => reissueCashierKey(deps.shops, ctx.identity, req));
+  server.handle(subjects.shopsUpdate, async (req, ctx) => toMerchantShop(await announced(req.shop_id, updateMerchantShop(deps, ctx.identity, req))));
+  server.handle(subjects.shopsRotateSecret, (req, ctx) => announced(req.shop_id, rotateWebhookSecret(deps.shops, ctx.identity, req)));
+  server.handle(subjects.shopsReissueCashierKey, (req, ctx) => announced(req.shop_id, reissueCashierKey(deps.shops, ctx.identity, req)));
 }
