@@ -206,8 +206,8 @@ describe('events: recorded, listed, and delivered by subscription', () => {
     const first = system.anyEvent('payment.succeeded', shopId);
     await system.publish(first);
     expect(await system.settled(first.event_id)).toBe('succeeded');
-    // The notifier now holds a copy of the target; the change's notice drops it.
-    await system.updateShop(shopId, { webhook_events: ['payment_link.expired'] });
+    // The notifier now holds a copy of the target; the change's notice, sent before the merchant's answer, drops it.
+    await system.changeSubscription(shopId, ['payment_link.expired']);
     const expired = system.anyEvent('payment_link.expired', shopId);
     const paid = system.anyEvent('payment.succeeded', shopId);
     await system.publish(paid);

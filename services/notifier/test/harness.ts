@@ -3,7 +3,7 @@ import pino from 'pino';
 import { Client } from 'pg';
 import { BusClient, BusServer, IdentityTokens, connectNats, createEventPublisher, type EventPublisher } from '@pl/bus';
 import type { RunningService } from '@pl/config';
-import { isLive, type EventType, type Identity, type Mode, type PaymentSucceededEvent, type PlatformEvent } from '@pl/contracts';
+import { isLive, subjects, type EventType, type Identity, type Mode, type PaymentSucceededEvent, type PlatformEvent } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { NatsConnection } from 'nats';
@@ -150,6 +150,15 @@ export class TestSystem {
     patch: { webhook_url?: string | null; webhook_secret?: string | null; webhook_events?: EventType[] },
   ): Promise<void> {
     await this.shops!.updateShop(shopId, patch);
+  }
+
+  /**
+   * Changes a shop's event subscription as its merchant does (shops.update, the gateway's path): resolves when the
+   * shops service answers, which it does after announcing the change, so the notifier has dropped its copy by then.
+   */
+  async changeSubscription(shopId: number, webhookEvents: EventType[], merchantId = this.merchantId): Promise<void> {
+    const merchant: Identity = { kind: 'merchant', merchant_id: merchantId, auth: 'session', mode: 'live', email_confirmed: true };
+    await this.bus!.request(subjects.shopsUpdate, { shop_id: shopId, webhook_events: webhookEvents }, merchant);
   }
 
   /** A payment of a link in `mode` (the links service's event of a test link says livemode false). */
