@@ -23,6 +23,8 @@ FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies them (patch-package): kafkajs's idle request queue spins a 1 ms timer without its patch.
+COPY patches patches/
 COPY libs/bus/package.json libs/bus/
 COPY libs/client/package.json libs/client/
 COPY libs/config/package.json libs/config/

@@ -143,14 +143,25 @@ test('the build stage installs with the lockfile and compiles every workspace', 
   expect(run).toMatch(/npm run build/);
 });
 
-test('the runtime base installs production dependencies only, with npm ci, from every workspace manifest and nothing else', () => {
+test('the runtime base installs production dependencies only, with npm ci, from every workspace manifest and the dependency patches, nothing else', () => {
   const runtime = stage('runtime');
   const run = runtime.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
   expect(run).toEqual([expect.stringMatching(/npm ci --omit=dev\b/)]);
   expect(runtime.instructions.find((i) => i.keyword === 'ENV')?.args).toMatch(/NODE_ENV=production/);
   expect(copies(runtime).every((c) => c.from === undefined)).toBe(true);
-  const manifests = ['package.json', 'package-lock.json', ...workspaces().map((w) => `${w}/package.json`)].sort();
-  expect(copiedPaths(runtime).sort()).toEqual(manifests);
+  const manifests = ['package.json', 'package-lock.json', ...workspaces().map((w) => `${w}/package.json`)];
+  expect(copiedPaths(runtime).sort()).toEqual([...manifests, 'patches'].sort());
+});
+
+test("npm ci applies the dependency patches in the runtime image too: patch-package is the root's postinstall and a production dependency", () => {
+  const root = JSON.parse(readText('package.json')) as { scripts: Record<string, string>; dependencies?: Record<string, string> };
+  expect(root.scripts.postinstall).toBe('patch-package');
+  expect(Object.keys(root.dependencies ?? {})).toContain('patch-package');
+  const runtime = stage('runtime');
+  const patchesAt = runtime.instructions.findIndex((i) => i.keyword === 'COPY' && i.args.startsWith('patches '));
+  const installAt = runtime.instructions.findIndex((i) => i.keyword === 'RUN' && i.args.includes('npm ci'));
+  expect(patchesAt).toBeGreaterThanOrEqual(0);
+  expect(patchesAt).toBeLessThan(installAt);
 });
 
 test('copies only what exists: context sources are in the repository (node_modules and dist ignored), build-stage sources are produced there', () => {
