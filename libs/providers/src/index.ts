@@ -1,0 +1,2 @@
+export * from './provider';
+export * from './http';
