@@ -1,2 +1,4 @@
 export * from './provider';
 export * from './http';
+export * from './sender-allowlist';
+export * from './raiffeisen-sbp';
