@@ -24,11 +24,11 @@ const REFUSED: CallbackReply = (() => {
 })();
 
 /** The string the bank signs: `amount|sbpMerchantId|order|paymentStatus|transactionDate`. */
-export const signedString = (values: Readonly<Record<(typeof SIGNED_MEMBERS)[number], string>>): string =>
+const signedString = (values: Readonly<Record<(typeof SIGNED_MEMBERS)[number], string>>): string =>
   SIGNED_MEMBERS.map((name) => values[name]).join('|');
 
 /** hex(HMAC-SHA256(secret key, signed string)), as the bank writes it in {@link SIGNATURE_HEADER}. */
-export const signString = (secretKey: string, signed: string): string => createHmac('sha256', secretKey).update(signed, 'utf8').digest('hex');
+const signString = (secretKey: string, signed: string): string => createHmac('sha256', secretKey).update(signed, 'utf8').digest('hex');
 
 /**
  * A member's value as its text appears in the body: a number keeps the digits the bank wrote (`100.50` stays
@@ -42,7 +42,7 @@ export function memberText(body: Record<string, unknown>, name: string): string 
   return undefined;
 }
 
-export function parseObject(raw: Buffer): Record<string, unknown> | undefined {
+function parseObject(raw: Buffer): Record<string, unknown> | undefined {
   try {
     const body = parseJsonPreservingNumbers(raw.toString('utf8'));
     return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;

@@ -7,15 +7,15 @@ import { kopecksToRoublesJson } from './amount';
  */
 
 /** `paymentDetails` of a QR: what the payer's bank app shows as the purpose (sbp.yaml: at most 185). */
-export const QR_PAYMENT_DETAILS_MAX = 185;
+const QR_PAYMENT_DETAILS_MAX = 185;
 /** `paymentDetails` of a refund: at most 140 since the 09.09.2021 changelog. */
-export const REFUND_PAYMENT_DETAILS_MAX = 140;
+const REFUND_PAYMENT_DETAILS_MAX = 140;
 
 /** Control and format characters (line breaks, bidi overrides, zero-width marks): never sent to a bank or shown. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
 
 /** The text with invisible characters turned into spaces and runs of spaces collapsed. */
-export const plainText = (text: string): string => text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
+const plainText = (text: string): string => text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
 
 /** At most `max` UTF-16 units (what Java, and so the bank, counts), never splitting a surrogate pair. */
 export function cutTo(text: string, max: number): string {
