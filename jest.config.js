@@ -14,7 +14,7 @@ module.exports = {
   moduleNameMapper: {
     // A service's test entry (`@pl/<service>/testing`), which its package.json exports next to the public one.
     '^@pl/([a-z-]+)/testing$': '<rootDir>/services/$1/src/testing',
-    '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src'],
+    '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src', '<rootDir>/tools/$1/src'],
   },
   testTimeout: 30000,
 };
