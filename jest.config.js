@@ -10,11 +10,11 @@ module.exports = {
     // (not without --experimental-vm-modules), so SWC turns them into CommonJS for the tests.
     '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(content-type|raw-body)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-type|raw-body|cockatiel)/)'],
   moduleNameMapper: {
     // A service's test entry (`@pl/<service>/testing`), which its package.json exports next to the public one.
     '^@pl/([a-z-]+)/testing$': '<rootDir>/services/$1/src/testing',
-    '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src'],
+    '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src', '<rootDir>/tools/$1/src'],
   },
   testTimeout: 30000,
 };

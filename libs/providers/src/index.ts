@@ -1,2 +1,5 @@
 export * from './provider';
 export * from './http';
+export * from './sender-allowlist';
+export * from './breaker';
+export * from './raiffeisen-sbp';

@@ -91,6 +91,17 @@ export interface PaymentState {
   readonly refund: RefundState | null;
 }
 
+/**
+ * A state judged against what its attempt asked. Some providers report a payment as paid without comparing it to
+ * the attempt (Raiffeisen's `SUCCESS` callback names the amount paid, not the amount asked, and the adapter is
+ * stateless), so whoever knows the attempt applies this to every state it learns, from a callback or a read alike:
+ * `paid` for less than asked is `underpaid`, for more `paid_over`; any other state is returned unchanged.
+ */
+export function judgeArrivedAmount(state: PaymentState, askedKopecks: number): PaymentState {
+  if (state.status !== 'paid' || state.arrivedKopecks === null || state.arrivedKopecks === askedKopecks) return state;
+  return { ...state, status: state.arrivedKopecks < askedKopecks ? 'underpaid' : 'paid_over' };
+}
+
 /** What a refund asks of the provider that took the payment. */
 export interface CreateRefundRequest {
   /** Our refund id: the provider's idempotency key where it has one (Raiffeisen `refundId`). */
