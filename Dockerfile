@@ -33,6 +33,7 @@ COPY libs/db/package.json libs/db/
 COPY libs/errors/package.json libs/errors/
 COPY libs/money/package.json libs/money/
 COPY libs/openapi/package.json libs/openapi/
+COPY libs/providers/package.json libs/providers/
 COPY libs/telemetry/package.json libs/telemetry/
 COPY libs/testing/package.json libs/testing/
 COPY libs/webhook-target/package.json libs/webhook-target/
@@ -41,6 +42,7 @@ COPY services/links/package.json services/links/
 COPY services/notifier/package.json services/notifier/
 COPY services/shops/package.json services/shops/
 COPY tools/admin/package.json tools/admin/
+COPY tools/provider-fakes/package.json tools/provider-fakes/
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --omit=dev --no-audit --no-fund
 # Root owns the files; every process runs as the unprivileged `node` user (uid 1000) and can change none of them.

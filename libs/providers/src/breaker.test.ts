@@ -191,3 +191,25 @@ describe('provider circuit breaker', () => {
     });
   });
 });
+
+describe('provider circuit breaker observer', () => {
+  it('never lets a throwing observer fail the call or the circuit', async () => {
+    const inner = new ScriptedProvider();
+    const guarded = withCircuitBreaker(inner, {
+      failures: 1,
+      cooldownMs: COOLDOWN_MS,
+      observer: {
+        call: () => {
+          throw new Error('metrics down');
+        },
+        circuit: () => {
+          throw new Error('metrics down');
+        },
+      },
+    });
+    await expect(guarded.getPayment(REF, CTX)).resolves.toBeNull();
+    inner.answer('down');
+    expect(await fail(guarded.getPayment(REF, CTX))).toMatchObject({ why: 'http_5xx' });
+    expect(guarded.circuitState).toBe('open');
+  });
+});

@@ -73,12 +73,20 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
     halfOpenAfter: options.cooldownMs,
   });
   const observer = options.observer;
-  policy.onStateChange((state) => observer?.circuit?.({ provider: provider.name, state: STATE_NAMES[state] }));
+  // A metric that throws must not fail a payment, nor leave cockatiel's state change half-announced.
+  const tell = (notify: () => void) => {
+    try {
+      notify();
+    } catch {
+      // ignored: observing is best effort
+    }
+  };
+  policy.onStateChange((state) => tell(() => observer?.circuit?.({ provider: provider.name, state: STATE_NAMES[state] })));
 
   async function guarded<T>(operation: ProviderOperation, work: () => Promise<T>): Promise<T> {
     const started = performance.now();
     const report = (outcome: ProviderCallOutcome, why: UnavailableCause | null = null) =>
-      observer?.call?.({ provider: provider.name, operation, outcome, why, durationMs: performance.now() - started });
+      tell(() => observer?.call?.({ provider: provider.name, operation, outcome, why, durationMs: performance.now() - started }));
     if (policy.state === CircuitState.HalfOpen) {
       report('circuit_open');
       throw new ProviderUnavailableError(provider.name, operation, 'circuit_open');

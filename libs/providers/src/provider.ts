@@ -60,7 +60,8 @@ export interface ProviderPayment {
  * - `confirming`: seen, not yet final (Heleket `process`, `confirm_check`);
  * - `partially_paid`: part arrived, the invoice waits for the rest (Heleket `wrong_amount_waiting`);
  * - `paid`: paid in full; `paid_over`: paid, with a surplus;
- * - `underpaid`: final, less than asked arrived (Heleket `wrong_amount`, Raiffeisen `SUCCESS` for less);
+ * - `underpaid`: final, less than asked arrived (Heleket `wrong_amount`; Raiffeisen `SUCCESS` for less, which its
+ *   adapter reports as `paid` and {@link judgeArrivedAmount} turns into `underpaid`, or `paid_over` for more);
  * - `ended_unpaid`: the attempt ended with nothing paid; the link stays pending (Heleket `cancel`, Raiffeisen `DECLINED`);
  * - `failed`: the provider failed the payment (Heleket `fail`, `system_fail`);
  * - `locked`: what arrived is held for AML checks (Heleket `locked`).

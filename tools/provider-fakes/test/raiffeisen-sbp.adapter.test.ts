@@ -291,6 +291,13 @@ describe('outages', () => {
     expect(fake.count('register')).toBe(1);
   });
 
+  it('reports a register whose answer was lost as unknown, not refused: the bank may hold the QR', async () => {
+    const request = attempt();
+    fake.fail('register', { type: 'hang', processed: true });
+    await expect(provider.createPayment(request, { timeoutMs: 300 })).rejects.toMatchObject({ name: 'ProviderUnavailableError', why: 'timeout' });
+    expect(fake.qrOf(request.orderId)?.status).toBe('NEW');
+  });
+
   it("abandons a hung request when the caller's signal aborts", async () => {
     const request = attempt();
     const { gatewayPaymentId } = await provider.createPayment(request, CTX);

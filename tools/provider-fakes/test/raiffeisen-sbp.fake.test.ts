@@ -200,6 +200,15 @@ describe('notifications', () => {
     expect(received.slice(3).map((r) => JSON.parse(r.body).paymentStatus)).toEqual(['SUCCESS', 'DECLINED']);
   });
 
+  it('delivers a delayed notification once its delay has passed, and answers a delayed request', async () => {
+    const qrId = await registered();
+    const deliveries = await fake.pay(qrId, { delayMs: 20 });
+    expect(deliveries).toEqual([expect.objectContaining({ qrId, status: 200 })]);
+    expect(received).toHaveLength(1);
+    fake.fail('qr_info', { type: 'delay', ms: 20 });
+    expect(await api('GET', `/sbp/v2/qrs/${qrId}`, undefined, bearer)).toMatchObject({ status: 200, body: { qrStatus: 'PAID' } });
+  });
+
   it('answers payment-info with the payment, the amount as the notification wrote it', async () => {
     const qrId = await registered();
     fake.callbackMode = 'drop';

@@ -1,5 +1,5 @@
 import type { CreatePaymentRequest } from '../provider';
-import { cutTo, moscowTime, paymentStatusOf, qrPaymentDetails, refundBody, refundStatusOf, refusalMessage, registerQrBody } from './wire';
+import { cutTo, paymentStatusOf, qrPaymentDetails, refundBody, refundStatusOf, refusalMessage, registerQrBody } from './wire';
 
 const attempt = (over: Partial<CreatePaymentRequest> = {}): CreatePaymentRequest => ({
   orderId: '8f0c2a4e-5b61-4d0e-9a35-0c1e2f3a4b5c-1',
@@ -39,7 +39,8 @@ describe('Raiffeisen register request', () => {
   });
 
   it('writes the expiry in Moscow time whatever the hour in UTC', () => {
-    expect(moscowTime(new Date('2026-12-31T22:30:00Z'))).toBe('2027-01-01T01:30:00+03:00');
+    const body = JSON.parse(registerQrBody(attempt({ expiresAt: new Date('2026-12-31T22:30:00.900Z') }), 'MA0000000552'));
+    expect(body.qrExpirationDate).toBe('2027-01-01T01:30:00+03:00');
   });
 
   it('cuts the description to 185 characters without splitting a character', () => {

@@ -1,3 +1,4 @@
+import { formatMoscow } from '@pl/contracts';
 import type { CreatePaymentRequest, CreateRefundRequest, PaymentStatus, RefundStatus } from '../provider';
 import { kopecksToRoublesJson } from './amount';
 
@@ -34,12 +35,6 @@ export function qrPaymentDetails(request: Pick<CreatePaymentRequest, 'descriptio
   return cutTo(`Order ${plainText(request.merchantOrderId ?? '') || request.orderId}`, QR_PAYMENT_DETAILS_MAX);
 }
 
-/** `2026-11-27T21:36:55+03:00`: the instant in Moscow time, as the bank's examples write `qrExpirationDate`. */
-export function moscowTime(at: Date): string {
-  const shifted = new Date(at.getTime() + 3 * 60 * 60 * 1000);
-  return `${shifted.toISOString().slice(0, 19)}+03:00`;
-}
-
 /** The body of `POST /sbp/v1/qr/register` for one attempt: a dynamic QR for exactly what the buyer owes. */
 export function registerQrBody(request: CreatePaymentRequest, sbpMerchantId: string): string {
   return JSON.stringify({
@@ -49,7 +44,8 @@ export function registerQrBody(request: CreatePaymentRequest, sbpMerchantId: str
     // The shortest decimal text of kopecks/100 round-trips through a JS number, so this writes `1259.19`, `100.5`.
     amount: Number(kopecksToRoublesJson(request.payerAmountKopecks)),
     currency: 'RUB',
-    qrExpirationDate: moscowTime(request.expiresAt),
+    // The bank's examples write Moscow time to the second: `2023-07-22T09:14:38+03:00`.
+    qrExpirationDate: formatMoscow(request.expiresAt),
     paymentDetails: qrPaymentDetails(request),
   });
 }
