@@ -1,2 +1,4 @@
 export * from './provider';
 export * from './http';
+export * from './crypto-value';
+export * from './heleket';
