@@ -90,7 +90,11 @@ describe('Heleket callback verification', () => {
 
   it('refuses a sender outside the allowlist before reading the body, and takes an IPv4-mapped address', () => {
     const allowed = callbackAllowlist(['193.28.44.23', '31.133.220.0/24', '2001:db8::/32']);
-    expect(verifyHeleketCallback(callback(EXAMPLE, '10.0.0.1'), PAYMENT_KEY, allowed)).toMatchObject({ ok: false, reason: 'address', reply: { status: 401 } });
+    expect(verifyHeleketCallback(callback(EXAMPLE, '10.0.0.1'), PAYMENT_KEY, allowed)).toMatchObject({
+      ok: false,
+      reason: 'address',
+      reply: { status: 401 },
+    });
     expect(verifyHeleketCallback(callback(EXAMPLE, '::ffff:31.133.220.8'), PAYMENT_KEY, allowed).ok).toBe(true);
     expect(verifyHeleketCallback(callback(EXAMPLE, '2001:db8::5'), PAYMENT_KEY, allowed).ok).toBe(true);
     expect(verifyHeleketCallback(callback(EXAMPLE, 'garbage'), PAYMENT_KEY, allowed).ok).toBe(false);
@@ -105,7 +109,10 @@ describe('Heleket callback verification', () => {
     const verdict = verifyHeleketCallback(callback(signed({ type: 'payment', uuid: 'u-9', status: 'refund_paid' })), PAYMENT_KEY, anyAddress);
     expect(verdict).toMatchObject({
       ok: true,
-      event: { kind: 'refund', state: { provider: 'heleket', refundId: null, gatewayRefundId: 'u-9', status: 'succeeded', providerStatus: 'refund_paid' } },
+      event: {
+        kind: 'refund',
+        state: { provider: 'heleket', refundId: null, gatewayRefundId: 'u-9', status: 'succeeded', providerStatus: 'refund_paid' },
+      },
     });
   });
 

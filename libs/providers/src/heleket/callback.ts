@@ -52,7 +52,7 @@ export function callbackAllowlist(entries: readonly string[]): (address: string)
  * What Heleket signed: the body without its `sign` member as `json_encode($data, JSON_UNESCAPED_UNICODE)` writes it
  * after `json_decode($body, true)` (slashes escaped, non-ASCII as is), which is how Heleket's own SDK verifies.
  */
-export function signedTextOf(body: ReadonlyMap<string, PhpJson>): string {
+function signedTextOf(body: ReadonlyMap<string, PhpJson>): string {
   const rest = new Map(body);
   rest.delete('sign');
   return phpJsonEncode(rest, { unescapedUnicode: true });

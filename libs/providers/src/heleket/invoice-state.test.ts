@@ -73,7 +73,10 @@ describe('the RUB value of a crypto arrival', () => {
             const s = units.toString().padStart(scale + 1, '0');
             return scale === 0 ? s : `${s.slice(0, -scale)}.${s.slice(-scale)}`;
           };
-          const value = arrivedKopecksAtAskedRate({ payerAmountKopecks: kopecks, payerCryptoAmount: text(askedUnits, askedScale) }, text(arrivedUnits, arrivedScale));
+          const value = arrivedKopecksAtAskedRate(
+            { payerAmountKopecks: kopecks, payerCryptoAmount: text(askedUnits, askedScale) },
+            text(arrivedUnits, arrivedScale),
+          );
           if (value === null) return;
           // value <= kopecks x arrived / asked < value + 1, in integers: cross-multiplied over 10^(scales).
           const exactNum = BigInt(kopecks) * arrivedUnits * 10n ** BigInt(askedScale);

@@ -30,9 +30,8 @@ const REFUND_STATUSES: Readonly<Record<string, RefundStatus>> = {
 /** Every status word Heleket documents for an invoice. */
 export const HELEKET_STATUSES: readonly string[] = [...Object.keys(PAYMENT_STATUSES), ...Object.keys(REFUND_STATUSES)];
 
-export const paymentStatusOf = (word: string): PaymentStatus | null =>
-  Object.hasOwn(PAYMENT_STATUSES, word) ? (PAYMENT_STATUSES[word] ?? null) : null;
-export const refundStatusOf = (word: string): RefundStatus | null => (Object.hasOwn(REFUND_STATUSES, word) ? (REFUND_STATUSES[word] ?? null) : null);
+const paymentStatusOf = (word: string): PaymentStatus | null => (Object.hasOwn(PAYMENT_STATUSES, word) ? (PAYMENT_STATUSES[word] ?? null) : null);
+const refundStatusOf = (word: string): RefundStatus | null => (Object.hasOwn(REFUND_STATUSES, word) ? (REFUND_STATUSES[word] ?? null) : null);
 
 /** One field of a decoded invoice (a callback's ordered map or an answer's object) as text, or null. */
 export type InvoiceFields = (key: string) => string | null;

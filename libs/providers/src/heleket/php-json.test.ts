@@ -73,7 +73,20 @@ describe('PHP json_encode', () => {
   });
 
   it('refuses what json_decode refuses', () => {
-    for (const text of ['', '{', '{"a":1,}', '[1,]', "{'a':1}", '01', '1.', '"\t"', 'nul', '{"a" 1}', '"\\x"', `${'['.repeat(513)}${']'.repeat(513)}`]) {
+    for (const text of [
+      '',
+      '{',
+      '{"a":1,}',
+      '[1,]',
+      "{'a':1}",
+      '01',
+      '1.',
+      '"\t"',
+      'nul',
+      '{"a" 1}',
+      '"\\x"',
+      `${'['.repeat(513)}${']'.repeat(513)}`,
+    ]) {
       expect(() => phpJsonDecode(text)).toThrow();
     }
   });

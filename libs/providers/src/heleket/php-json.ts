@@ -20,7 +20,7 @@ export interface PhpEncodeOptions {
   readonly unescapedUnicode: boolean;
 }
 
-export class PhpJsonError extends Error {
+class PhpJsonError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PhpJsonError';

@@ -43,7 +43,12 @@ describe('Heleket request signatures', () => {
   });
 
   it('signs a partial refund with the payout key', () => {
-    const body = phpJsonEncode({ uuid: '62f88b36-a9d5-4fa6-aa26-e040c3dbf26d', address: 'THgEWubVc8tPKXLJ4VZ5zbiiAK7AgqSeGH', is_subtract: true, amount: '100.50' });
+    const body = phpJsonEncode({
+      uuid: '62f88b36-a9d5-4fa6-aa26-e040c3dbf26d',
+      address: 'THgEWubVc8tPKXLJ4VZ5zbiiAK7AgqSeGH',
+      is_subtract: true,
+      amount: '100.50',
+    });
     expect(heleketSign(body, PAYOUT_KEY)).toBe('a06ceb124e45d1371dcb8a77d88ba0f7');
     expect(heleketSign(body, PAYMENT_KEY)).not.toBe('a06ceb124e45d1371dcb8a77d88ba0f7');
   });

@@ -80,7 +80,7 @@ export function fakeSign(body: string, key: string): string {
 }
 
 /** `json_encode($data, JSON_UNESCAPED_UNICODE)` for the plain data the fake sends. */
-export function phpStyleJson(data: unknown): string {
+function phpStyleJson(data: unknown): string {
   return JSON.stringify(data)
     .replace(/\//g, '\\/')
     .replace(/\u2028/g, '\\u2028')

@@ -102,13 +102,13 @@ export function toUnits(text: string, decimals: number): bigint {
   return BigInt(whole + fraction.padEnd(decimals, '0').slice(0, decimals));
 }
 
-export function fromUnits(units: bigint, decimals: number): string {
+function fromUnits(units: bigint, decimals: number): string {
   const s = units.toString().padStart(decimals + 1, '0');
   return `${s.slice(0, -decimals)}.${s.slice(-decimals)}`;
 }
 
 /** The coin amount of `amountRub` at the fake's rate, rounded up to the coin's last decimal. */
-export function coinAmount(amountRub: string, coin: Coin): string {
+function coinAmount(amountRub: string, coin: Coin): string {
   const kopecks = toUnits(amountRub, 2);
   const scale = 10n ** BigInt(coin.decimals);
   return fromUnits((kopecks * scale + coin.rateKopecks - 1n) / coin.rateKopecks, coin.decimals);
@@ -166,7 +166,7 @@ export function newInvoice(fields: {
   };
 }
 
-export const isFinal = (status: HeleketStatus): boolean => FINAL.has(status);
+const isFinal = (status: HeleketStatus): boolean => FINAL.has(status);
 
 /** The invoice object of create and `payment/info` answers (reference 1.5). */
 export function invoiceObject(inv: Invoice): Record<string, unknown> {
