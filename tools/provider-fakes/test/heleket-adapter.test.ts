@@ -64,6 +64,7 @@ beforeEach(() => {
   clock = T0;
   adapter = makeAdapter();
   fake.callbackPolicy = { mode: 'send', delayMs: 0, repeat: 1 };
+  fake.clearFaults();
 });
 
 describe('Heleket adapter against the fake, over HTTP', () => {
@@ -269,13 +270,18 @@ describe('Heleket refunds against the fake', () => {
   });
 
   it.each([
-    ['an error answer', { kind: 'apply-then-status', status: 502 } as const, CTX],
-    ['no answer before the deadline', { kind: 'apply-then-hang' } as const, { timeoutMs: 300 }],
-  ])('never repeats blind a refund whose outcome was unknown (%s): the retry reads the payment and sends nothing', async (_what, fault, ctx) => {
+    ['an error answer', { kind: 'apply-then-status', status: 502 } as const],
+    ['no answer, the call abandoned', { kind: 'apply-then-hang' } as const],
+  ])('never repeats blind a refund whose outcome was unknown (%s): the retry reads the payment and sends nothing', async (_what, fault) => {
     const uuid = await paidInvoice();
     const before = fake.count('/v1/payment/refund');
     fake.fault('/v1/payment/refund', fault);
-    await expect(adapter.createRefund(refund(uuid), ctx)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    const abort = new AbortController();
+    const first = adapter.createRefund(refund(uuid), { timeoutMs: 60_000, signal: abort.signal });
+    // Heleket has done the refund by the time its request is counted; then the answer is lost.
+    await fake.requestsReach('/v1/payment/refund', before + 1);
+    abort.abort();
+    await expect(first).rejects.toBeInstanceOf(ProviderUnavailableError);
     expect(fake.count('/v1/payment/refund')).toBe(before + 1);
     const retry = await adapter.createRefund(refund(uuid, { firstCall: false }), CTX);
     expect(retry).toMatchObject({ status: 'pending', providerStatus: 'refund_process' });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { CallbackRequest } from '../provider';
 import { callbackAllowlist, verifyHeleketCallback } from './callback';
 import { heleketSign } from './signature';
@@ -24,7 +25,10 @@ function callback(body: string | Buffer, remoteAddress = '31.133.220.8'): Callba
 
 /** A body signed by the rule, `sign` placed where Heleket puts it (last). */
 function signed(fields: Record<string, unknown>): string {
-  const text = JSON.stringify(fields).replace(/\//g, '\\/');
+  const text = JSON.stringify(fields)
+    .replace(/\//g, '\\/')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `${text.slice(0, -1)},"sign":"${heleketSign(text, PAYMENT_KEY)}"}`;
 }
 
@@ -124,5 +128,33 @@ describe('Heleket callback verification', () => {
       const verdict = verifyHeleketCallback(callback(signed(fields)), PAYMENT_KEY, anyAddress);
       expect(verdict).toMatchObject({ ok: false, reason: 'malformed', reply: { status: 400 } });
     }
+  });
+
+  it('verifies any body signed as Heleket encodes it, whatever its strings, numbers and key order (property)', () => {
+    const key = fc.string({ unit: 'grapheme', maxLength: 6 }).filter((k) => !/^(0|[1-9]\d*)$/.test(k) && k !== 'sign');
+    const leaf = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom('https://a.example/b/c', 'Заказ №5 / тест', '\u2028', 'a\\/b'),
+      fc.integer(),
+      fc.double({ min: 1e-4, max: 1e15, noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, leaf, { maxKeys: 8 }), (extra) => {
+        const verdict = verifyHeleketCallback(callback(signed({ ...extra, type: 'payment', uuid: 'u-1', status: 'paid' })), PAYMENT_KEY, anyAddress);
+        expect(verdict.ok).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws, whatever the bytes (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        const verdict = verifyHeleketCallback(callback(Buffer.from(bytes)), PAYMENT_KEY, anyAddress);
+        expect(verdict.ok).toBe(false);
+      }),
+    );
   });
 });

@@ -63,6 +63,15 @@ function signedTextOf(body: ReadonlyMap<string, PhpJson>): string {
  * body's own `sign` is md5(base64(signed text) + payment key), compared in constant time. Never throws.
  */
 export function verifyHeleketCallback(request: CallbackRequest, paymentKey: string, allowed: (address: string) => boolean): CallbackVerdict {
+  try {
+    return verify(request, paymentKey, allowed);
+  } catch {
+    // Whatever input gets past the checks below into an exception is still just a callback refused.
+    return { ok: false, reason: 'malformed', reply: errorReply(invalidJson('The callback body cannot be read')) };
+  }
+}
+
+function verify(request: CallbackRequest, paymentKey: string, allowed: (address: string) => boolean): CallbackVerdict {
   if (!allowed(request.remoteAddress)) return { ok: false, reason: 'address', reply: NOT_VERIFIED };
   let body: PhpJson;
   try {

@@ -166,6 +166,11 @@ export class HeleketFake {
     this.faults.set(path, list);
   }
 
+  /** Disarms every fault, including one whose request never arrived (its caller gave up first). */
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
   invoiceByOrder(orderId: string): Invoice | undefined {
     return [...this.invoices.values()].find((inv) => inv.orderId === orderId);
   }
