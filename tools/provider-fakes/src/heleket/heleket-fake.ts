@@ -1,21 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  callbackObject,
-  COINS,
-  defaultServices,
-  invoiceObject,
-  moveInvoice,
-  newInvoice,
-  toUnits,
-  type HeleketStatus,
-  type Invoice,
-  type Service,
-} from './invoices';
+import { answerApi, fakeSign, refuse, send, type HeleketFakeKeys, type RefundRecord } from './api';
+import { callbackObject, defaultServices, moveInvoice, type HeleketStatus, type Invoice, type Service } from './invoices';
 import { handleControl } from './control';
-import { validateCreate, validateRefund, type Body } from './validation';
 
 /**
  * A local Heleket over real HTTP, built from providers-reference.md section 1: it checks the `merchant` and `sign`
@@ -25,10 +13,7 @@ import { validateCreate, validateRefund, type Body } from './validation';
  * reproduction of PHP does), independent of the adapter's encoder, so a difference between the two shows.
  */
 
-export interface HeleketFakeOptions {
-  readonly merchantId: string;
-  readonly paymentKey: string;
-  readonly payoutKey: string;
+export interface HeleketFakeOptions extends HeleketFakeKeys {
   readonly port?: number;
   readonly host?: string;
 }
@@ -63,21 +48,7 @@ export interface Delivery {
   readonly answer: number | null;
 }
 
-export interface RefundRecord {
-  readonly uuid: string;
-  readonly address: string;
-  readonly amount: string | null;
-  readonly isSubtract: boolean;
-}
-
 const API_PATHS = ['/v1/payment', '/v1/payment/info', '/v1/payment/refund', '/v1/payment/services'] as const;
-
-/** Heleket's rule: md5(base64(body) + key), lowercase hex. */
-export function fakeSign(body: string, key: string): string {
-  return createHash('md5')
-    .update(Buffer.from(body, 'utf8').toString('base64') + key)
-    .digest('hex');
-}
 
 /** `json_encode($data, JSON_UNESCAPED_UNICODE)` for the plain data the fake sends. */
 function phpStyleJson(data: unknown): string {
@@ -93,25 +64,10 @@ export function signedCallbackBody(fields: Record<string, unknown>, key: string)
   return `${text.slice(0, -1)},"sign":"${fakeSign(text, key)}"}`;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-const ok = (res: ServerResponse, result: unknown): void => send(res, 200, { state: 0, result });
-const refuse = (res: ServerResponse, message: string, status = 200): void => send(res, status, { state: 1, message });
-
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export class HeleketFake {
@@ -274,7 +230,7 @@ export class HeleketFake {
       return;
     }
     const answered = fault === undefined ? res : null;
-    this.answer(path, req.headers, body, answered ?? this.discard());
+    answerApi(this, this.options, path, req.headers, body, answered ?? this.discard());
     if (fault?.kind === 'apply-then-status') send(res, fault.status, { state: 1, message: 'Server error' });
     else if (fault?.kind === 'apply-then-hang') this.hang(res);
   }
@@ -287,146 +243,5 @@ export class HeleketFake {
   /** A response sink for a request that is applied while the real answer is replaced by a fault. */
   private discard(): ServerResponse {
     return { headersSent: false, writeHead: () => undefined, end: () => undefined } as unknown as ServerResponse;
-  }
-
-  private answer(path: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): void {
-    const key = path === '/v1/payment/refund' ? this.options.payoutKey : this.options.paymentKey;
-    const sign = headers.sign;
-    if (headers.merchant !== this.options.merchantId) {
-      refuse(res, 'Merchant not found', 401);
-      return;
-    }
-    if (typeof sign !== 'string' || !sameText(sign, fakeSign(raw, key))) {
-      refuse(res, 'Invalid Sign', 401);
-      return;
-    }
-    let body: Body = {};
-    if (raw !== '') {
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          refuse(res, 'Invalid JSON', 400);
-          return;
-        }
-        body = parsed as Body;
-      } catch {
-        refuse(res, 'Invalid JSON', 400);
-        return;
-      }
-    }
-    switch (path) {
-      case '/v1/payment': {
-        this.create(body, res);
-        return;
-      }
-      case '/v1/payment/info': {
-        this.info(body, res);
-        return;
-      }
-      case '/v1/payment/refund': {
-        this.refund(body, res);
-        return;
-      }
-      default: {
-        ok(res, this.services);
-        return;
-      }
-    }
-  }
-
-  private create(body: Body, res: ServerResponse): void {
-    const errors = validateCreate(body);
-    if (errors !== null) {
-      send(res, 422, { state: 1, errors });
-      return;
-    }
-    const orderId = body.order_id as string;
-    const existing = this.invoiceByOrder(orderId);
-    // Documented: the same order_id returns the invoice already made, unchanged.
-    if (existing !== undefined) {
-      ok(res, invoiceObject(existing));
-      return;
-    }
-    if (body.currency !== 'RUB') {
-      refuse(res, 'The currency is not supported by the fake');
-      return;
-    }
-    const payerCurrency = body.to_currency as string;
-    const service = this.services.find((s) => s.currency === payerCurrency && s.network === body.network);
-    if (service === undefined || !service.is_available || !service.is_enabled) {
-      refuse(res, 'The payment method is not available');
-      return;
-    }
-    const inv = newInvoice({
-      orderId,
-      amount: body.amount as string,
-      currency: 'RUB',
-      payerCurrency,
-      network: body.network as string,
-      lifetimeS: typeof body.lifetime === 'number' ? body.lifetime : 3600,
-      urlCallback: typeof body.url_callback === 'string' ? body.url_callback : null,
-      additionalData: typeof body.additional_data === 'string' ? body.additional_data : null,
-    });
-    const decimals = COINS[payerCurrency]?.decimals ?? 8;
-    const units = toUnits(inv.payerAmount, decimals);
-    if (units < toUnits(service.limit.min_amount, decimals)) {
-      refuse(res, `Minimum amount ${service.limit.min_amount} ${payerCurrency}`);
-      return;
-    }
-    if (units > toUnits(service.limit.max_amount, decimals)) {
-      refuse(res, `Maximum amount ${service.limit.max_amount} ${payerCurrency}`);
-      return;
-    }
-    this.invoices.set(inv.uuid, inv);
-    ok(res, invoiceObject(inv));
-  }
-
-  private find(body: Body): Invoice | undefined {
-    // payment/info: order_id wins when both are given (reference 1.8).
-    if (typeof body.order_id === 'string') return this.invoiceByOrder(body.order_id);
-    return typeof body.uuid === 'string' ? this.invoices.get(body.uuid) : undefined;
-  }
-
-  private info(body: Body, res: ServerResponse): void {
-    if (typeof body.uuid !== 'string' && typeof body.order_id !== 'string') {
-      send(res, 422, { state: 1, errors: { uuid: ['validation.required_without'], order_id: ['validation.required_without'] } });
-      return;
-    }
-    const inv = this.find(body);
-    if (inv === undefined) {
-      refuse(res, 'Payment not found', 404);
-      return;
-    }
-    ok(res, invoiceObject(inv));
-  }
-
-  private refund(body: Body, res: ServerResponse): void {
-    const errors = validateRefund(body);
-    if (errors !== null) {
-      send(res, 422, { state: 1, errors });
-      return;
-    }
-    // refund: uuid wins when both are given (reference 1.9).
-    const inv = typeof body.uuid === 'string' ? this.invoices.get(body.uuid) : this.invoiceByOrder(body.order_id as string);
-    if (inv === undefined) {
-      refuse(res, 'Payment not found', 404);
-      return;
-    }
-    if (inv.status === 'refund_process') {
-      refuse(res, 'A refund is already in progress');
-      return;
-    }
-    if (!['paid', 'paid_over', 'wrong_amount', 'refund_paid', 'refund_fail'].includes(inv.status)) {
-      refuse(res, 'The payment cannot be refunded');
-      return;
-    }
-    const amount = typeof body.amount === 'string' ? body.amount : null;
-    if (amount !== null && toUnits(amount, 2) > toUnits(inv.amount, 2)) {
-      refuse(res, 'The refund exceeds the payment');
-      return;
-    }
-    this.refunds.push({ uuid: inv.uuid, address: body.address as string, amount, isSubtract: body.is_subtract === true });
-    this.setStatus(inv.uuid, 'refund_process');
-    ok(res, []);
   }
 }

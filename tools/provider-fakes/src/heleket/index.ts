@@ -1,11 +1,3 @@
-export {
-  HeleketFake,
-  fakeSign,
-  signedCallbackBody,
-  type CallbackPolicy,
-  type Delivery,
-  type Fault,
-  type HeleketFakeOptions,
-  type RefundRecord,
-} from './heleket-fake';
+export { fakeSign, type RefundRecord } from './api';
+export { HeleketFake, signedCallbackBody, type CallbackPolicy, type Delivery, type Fault, type HeleketFakeOptions } from './heleket-fake';
 export { defaultServices, type HeleketStatus, type Invoice, type Service } from './invoices';
