@@ -116,6 +116,13 @@ export interface CreateRefundRequest {
   /** The buyer's address for a crypto refund; null for SBP (back to the payer's account). */
   readonly destination: string | null;
   readonly description: string | null;
+  /**
+   * True when no earlier call for this refund was made, so none can have reached the provider. A provider without
+   * idempotency for refunds (Heleket) reads the payment first: on a repeat (false or absent) it never sends while the
+   * payment shows a refund in progress or done, and returns that refund's state instead; on a first call it sends
+   * after an earlier refund of the same payment is done, so a second partial refund is not mistaken for the first.
+   */
+  readonly firstCall?: boolean;
 }
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';

@@ -1,3 +1,17 @@
 /** Local fakes of the payment providers' APIs (payment-providers.md, "Local fakes"), one folder each. */
 export { RequestLedger, type Fault, type RecordedRequest } from './fake-http';
 export * from './raiffeisen';
+export {
+  HeleketFake,
+  defaultServices,
+  fakeSign,
+  signedCallbackBody,
+  type CallbackPolicy,
+  type Delivery as HeleketDelivery,
+  type Fault as HeleketFault,
+  type HeleketFakeOptions,
+  type HeleketStatus,
+  type Invoice,
+  type RefundRecord,
+  type Service,
+} from './heleket';
