@@ -177,5 +177,25 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // The crash tests' fault injection is wired by a service's main alone, when their environment arms it; the
+    // code it reaches is told through its domain's CrashPoints port, which does nothing in every deployment.
+    files: ['services/*/src/**/*.ts', 'tools/*/src/**/*.ts'],
+    ignores: ['services/*/src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@pl/config',
+              importNames: ['crashPointsFromEnv'],
+              message: "Only a service's main.ts wires the crash tests' hook; take the domain's CrashPoints port instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );
