@@ -14,7 +14,7 @@ import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
-import { ProviderRegistry } from './domain/providers/payment-provider';
+import { ProviderRegistry } from './domain/providers/provider-registry';
 import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';

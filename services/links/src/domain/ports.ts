@@ -1,7 +1,6 @@
 import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
-import type { ArrivedPayment, LatePayment } from './late-payment';
-import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
-import type { ProviderRegistry } from './providers/payment-provider';
+import type { ArrivedPayment, FinalStatus, LatePayment, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
+import type { ProviderRegistry } from './providers/provider-registry';
 import type { LinkCursor } from './cursor';
 
 /**
