@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint's strict type-aware rules for all TypeScript, plus the layering
-// rules of the architecture (style.md "Our layout"), so a wrong import fails `npm test` instead of review.
+// rules of the architecture (CONTRIBUTING.md, "Where code goes"), so a wrong import fails `npm test` instead of review.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';

@@ -27,7 +27,7 @@ export type LateResolution =
   | { kind: 'not_found' };
 
 /**
- * The operator's resolve of late payments (money-after-payment.md, 4): each record is resolved once, its write (a
+ * The operator's resolve of late payments (docs/money.md, "Late payments"): each record is resolved once, its write (a
  * ledger posting and event, or a refund) in the transaction that marks it resolved.
  */
 export interface LateResolutions {

@@ -5,7 +5,7 @@ import type { LinkCursor } from './cursor';
 
 /**
  * Who may touch a link: always one merchant in one mode, and one shop for a cashier key. A link of the other mode
- * is outside the scope, so the store answers as if it did not exist (test-mode.md: "two separate worlds").
+ * is outside the scope, so the store answers as if it did not exist (docs/test-mode.md: "two separate worlds").
  */
 export interface LinkScope {
   merchantId: string;
