@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint's strict type-aware rules for all TypeScript, plus the layering
-// rules of the architecture (style.md "Our layout"), so a wrong import fails `npm test` instead of review.
+// rules of the architecture (CONTRIBUTING.md, "Where code goes"), so a wrong import fails `npm test` instead of review.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
@@ -171,6 +171,26 @@ export default defineConfig(
               from: { element: { type: 'domain' } },
               disallow: { to: { module: { origin: 'external', source: INFRASTRUCTURE_PACKAGES } } },
               message: 'domain/ imports no express, nats, kafkajs, pg, redis or pino: take what the use case needs as a parameter.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The crash tests' fault injection is wired by a service's main alone, when their environment arms it; the
+    // code it reaches is told through its domain's CrashPoints port, which does nothing in every deployment.
+    files: ['services/*/src/**/*.ts', 'tools/*/src/**/*.ts'],
+    ignores: ['services/*/src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@pl/config',
+              importNames: ['crashPointsFromEnv'],
+              message: "Only a service's main.ts wires the crash tests' hook; take the domain's CrashPoints port instead.",
             },
           ],
         },

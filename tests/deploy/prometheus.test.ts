@@ -17,6 +17,7 @@ import {
   rulesOf,
   withoutGrafanaVariables,
 } from './support/monitoring';
+import type { PrometheusRuleObject } from './support/prometheus-rule';
 import { ROOT } from './support/repo';
 
 const OVERLAYS = ['overlays/dev', 'overlays/prod'];
@@ -40,6 +41,11 @@ function writeRules(overlay: string, text = ruleFileText(prometheusRule(overlay)
 
 test('promtool is installed', () => {
   expect(findPromtool()).toMatch(/promtool$/);
+});
+
+test('the rules tested are the one source: the rendered PrometheusRule is deploy/monitoring/prometheus-rules.yaml, which compose mounts too', () => {
+  const source = parse(readFileSync(join(ROOT, 'deploy/monitoring/prometheus-rules.yaml'), 'utf8')) as PrometheusRuleObject;
+  expect(prometheusRule('overlays/prod').spec).toEqual(source.spec);
 });
 
 test('the overlays leave the rules as the base has them (so the unit tests cover both)', () => {

@@ -7,7 +7,7 @@ import { foreignRequests, launchBrowser, openTab, scrollsSideways, type BuyerTab
 import { COMBOS, DESKTOP, expectAccessible, freePort, h1, inspect, PHONE, words, type Language } from './dashboard-kit';
 
 /**
- * What follows a payment, in the merchant dashboard (money-after-payment.md, 5), in real Chromium: the shop's balance,
+ * What follows a payment, in the merchant dashboard (docs/dashboard.md), in real Chromium: the shop's balance,
  * a partial refund with its confirmation and the test simulator, the balance page and its CSV statement, the shop's
  * webhook events and the Events page with each event's deliveries. In test mode, where the simulators are.
  */

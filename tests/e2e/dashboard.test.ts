@@ -410,7 +410,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
 
   it('test mode: the switch shows the banner and is remembered; a test API key is pk_test_; a link made in test mode is listed in test mode only', async () => {
     // A merchant of its own, so its lists hold only what this test makes; its shop awaits approval, which a test link
-    // does not need (test-mode.md) and a live one does.
+    // does not need (docs/test-mode.md) and a live one does.
     const { merchant: m, shop: own } = await sys.merchantWithShop({ status: 'pending' });
     const page = await tab({ locale, ...size });
     await signIn(page, lang, m);

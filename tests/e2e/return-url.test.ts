@@ -5,7 +5,7 @@ import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type T
 import { foreignRequests, launchBrowser, openTab, screenshot, type BuyerTab } from './browser';
 
 /**
- * "Returning the buyer to the shop" (decisions.md) in a real Chromium: a link that is over shows the way back to
+ * "Returning the buyer to the shop" (docs/product-decisions.md) in a real Chromium: a link that is over shows the way back to
  * the merchant's return_url, and a paid one goes there by itself. The shop is a tiny HTTP server on this machine
  * (an http return_url, which the test system allows like it allows private webhook targets).
  */

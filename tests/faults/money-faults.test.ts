@@ -15,7 +15,7 @@ import {
 } from '../support/system';
 
 /**
- * The money of money-after-payment.md through faults: the links service killed (SIGKILL) with state changes
+ * The money of docs/money.md through faults: the links service killed (SIGKILL) with state changes
  * committed and their events not yet relayed, then again between a relay's publish and its mark; Postgres crashed
  * and restarted while refunds are made and settled. Afterwards nothing is lost or doubled: every move has one
  * event, every event reaches the merchant once under its id, and ledger:verify passes.

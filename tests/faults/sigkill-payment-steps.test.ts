@@ -1,5 +1,6 @@
-import type { CrashPointName } from '@pl/config';
 import { createEventSubscriber, type EventSubscriber } from '@pl/bus';
+import type { LinksCrashPoint } from '@pl/links/testing';
+import type { NotifierCrashPoint } from '@pl/notifier/testing';
 import { createLogger } from '@pl/telemetry';
 import { eventually, withDeadline } from '@pl/testing';
 import { scrapedSum } from '../support/metrics';
@@ -16,7 +17,7 @@ import {
 } from '../support/system';
 
 /**
- * SIGKILL at each step of a payment (libs/config/src/crash-point.ts), as an OOM kill or a lost node would
+ * SIGKILL at each step of a payment (the services' crash points, armed by libs/config/src/crash-point.ts), as an OOM kill or a lost node would
  * do it: the service at that step runs as a real process from dist/ armed with CRASH_AT, the rest of the
  * platform in-process. Five links are paid, the first two one by one and the last three at once, so the
  * kill (on the third pass) lands while neighbours are in flight. A replacement process without CRASH_AT
@@ -24,6 +25,9 @@ import {
  * at the amounts it was created with, with one event and one delivery, and no link is ever in a state
  * the schema's rules would not allow.
  */
+
+/** Every step where a service can be stopped: its domain's `CrashPoints` port names them. */
+type CrashPointName = LinksCrashPoint | NotifierCrashPoint;
 
 const LINKS = 5;
 /** The pass that kills: the first two payments complete before it, the last three race it. */

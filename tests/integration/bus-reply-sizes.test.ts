@@ -46,7 +46,7 @@ import {
 
 /**
  * The worst case of every NATS reply, built by the services' own view functions from records whose every
- * field is at the maximum the contracts and decisions.md allow, in the characters that cost the most bytes
+ * field is at the maximum the contracts and docs/product-decisions.md allow, in the characters that cost the most bytes
  * once serialized, and compared with the largest message NATS takes.
  */
 
@@ -56,7 +56,7 @@ const heavy = (codePoints: number): string => HEAVY.repeat(codePoints);
 /** Printable ASCII that costs the most once serialized (JSON escapes it as \"). */
 const HEAVY_ASCII = '"';
 
-// decisions.md and the contracts
+// docs/product-decisions.md and the contracts
 const ORDER_ID_MAX = 128;
 const DESCRIPTION_MAX = 1024;
 const LIST_LIMIT_MAX = 100;

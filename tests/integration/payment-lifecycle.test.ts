@@ -43,7 +43,7 @@ const createLink = async (s: TestShop = shop, who: TestMerchant = merchant, amou
 const getLink = (id: string, who: TestMerchant = merchant): Promise<ApiResponse> =>
   sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: who.keys });
 const select = (id: string, body: unknown): Promise<ApiResponse> => sys.http.post(`/p/${id}/select`, body);
-/** The events written for a link, oldest first (every state change has one, money-after-payment.md, 1). */
+/** The events written for a link, oldest first (every state change has one, docs/webhooks.md, "Event types"). */
 const outboxEvents = async (linkId: string): Promise<string[]> =>
   (await sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE message_key = $1 ORDER BY created_at", [linkId])).map(
     (r) => r.event,

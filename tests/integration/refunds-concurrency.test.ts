@@ -6,7 +6,7 @@ import { ledgerSums, refundCallback, verifyLedger } from '../support/money';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
- * money-after-payment.md, 3, under load through the HTTP API: concurrent refunds never pass either limit (what is
+ * docs/money.md, "Refunds", under load through the HTTP API: concurrent refunds never pass either limit (what is
  * left to refund on a link, the shop's available balance), and one Idempotency-Key makes one refund however the
  * client drops and retries its request.
  */

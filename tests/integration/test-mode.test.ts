@@ -5,7 +5,7 @@ import { expectError, type ApiResponse } from '../support/http';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
- * test-mode.md through the public API: gateway, NATS, links, shops, notifier, Postgres and Kafka as in production.
+ * docs/test-mode.md through the public API: gateway, NATS, links, shops, notifier, Postgres and Kafka as in production.
  * Every rule is checked in both directions (a live credential on test objects, a test credential on live ones),
  * since a leak either way breaks the promise that the two worlds are separate.
  */

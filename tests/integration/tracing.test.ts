@@ -210,7 +210,7 @@ const ancestorsOf = (span: ReceivedSpan): ReceivedSpan[] => {
 };
 
 /**
- * Every header a merchant's server receives (decisions.md, "Webhooks"), lower-cased as Node gives them: the
+ * Every header a merchant's server receives (docs/product-decisions.md, "Webhooks"), lower-cased as Node gives them: the
  * signed ones (this shop has a secret), and what HTTP needs (host, content-length, connection) plus our user-agent.
  */
 const DOCUMENTED_WEBHOOK_HEADERS = [

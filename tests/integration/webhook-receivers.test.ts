@@ -80,7 +80,7 @@ const stopSample = async (r: Running | undefined): Promise<void> => {
   await gone;
 };
 
-/** A delivery as the platform signs it (decisions.md "Webhooks"), built here independently of the notifier. */
+/** A delivery as the platform signs it (docs/product-decisions.md "Webhooks"), built here independently of the notifier. */
 function signed(
   body: string,
   secret: string,

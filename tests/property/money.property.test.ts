@@ -6,7 +6,7 @@ import { expectedAndActualEvents, ledgerSums, refundCallback, refundDestinationF
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
- * money-after-payment.md as properties over random histories, on the whole platform in this process (real
+ * docs/money.md as properties over random histories, on the whole platform in this process (real
  * Postgres, NATS, Kafka): random sequences of link creates (both modes), selections, payments, failures,
  * cancels, expiries, refunds (whole, part, too much, with an Idempotency-Key) and refund outcomes (first and
  * repeated). A step runs its commands at once where the real system meets them at once (a buyer paying while the

@@ -6,7 +6,7 @@ import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type
 /**
  * Every merchant route × every kind of credential × own or another merchant's resource, each cell with
  * its exact status and error code. A cell that should succeed gets a fresh resource, so cells are independent.
- * Every credential exists in both modes (test-mode.md): a test credential acts like its live counterpart on
+ * Every credential exists in both modes (docs/test-mode.md): a test credential acts like its live counterpart on
  * the objects of its own mode, so a cell makes its resource in the credential's mode.
  */
 let sys: TestSystem;

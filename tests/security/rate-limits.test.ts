@@ -3,7 +3,7 @@ import { expectError } from '../support/http';
 
 /**
  * Budgets are shrunk so a test can spend them; the limiter is the real one, counting in Redis. The sign-in
- * lockout keeps its default (10 failures in 15 minutes, as merchant-dashboard.md says). One proxy hop is
+ * lockout keeps its default (10 failures in 15 minutes, as docs/product-decisions.md says). One proxy hop is
  * trusted, so a test gives itself a client IP of its own with `X-Forwarded-For`.
  */
 let sys: TestSystem;

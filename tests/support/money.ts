@@ -6,7 +6,7 @@ import type { ApiResponse } from './http';
 import { signProviderBody, type TestSystem } from './system';
 
 /**
- * Helpers of the money tests (money-after-payment.md): refund outcomes as the sandbox provider sends them, the
+ * Helpers of the money tests (docs/money.md): refund outcomes as the sandbox provider sends them, the
  * shop's subscription to every event, and the invariants every money test ends with, read straight from the links
  * schema so they do not trust the code under test.
  */

@@ -46,7 +46,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 export { flag, intSetting, kafkaTopic, port } from './env';
-export { CRASH_POINT_ENV, crashPoint, type CrashPointName } from './crash-point';
+export { CRASH_POINT_ENV, crashPointsFromEnv } from './crash-point';
 export {
   DEV_IDENTITY_SECRET,
   DEV_PROVIDER_SANDBOX_SECRET,

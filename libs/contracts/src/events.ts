@@ -6,7 +6,7 @@ import { refund } from './refunds';
 /** Kafka topic of payment events; the key of every message is the payment link id. */
 export const PAYMENT_EVENTS_TOPIC = 'payment-events';
 
-/** Every event type of money-after-payment.md, 1: one per state change. */
+/** Every event type of docs/webhooks.md, "Event types": one per state change. */
 export const EVENT_TYPES = [
   'payment.succeeded',
   'payment.failed',

@@ -57,7 +57,7 @@ export const expiresInMinutes = z.number().int().min(1).max(EXPIRES_IN_MINUTES_M
 /** An amount once parsed: what {@link amountInput} produces. */
 export const amountKopecks = z.number().int().min(1).max(Number(MAX_AMOUNT_KOPECKS));
 
-/** The longest `return_url` a link keeps (decisions.md, "Returning the buyer to the shop"). */
+/** The longest `return_url` a link keeps (docs/product-decisions.md, "Returning the buyer to the shop"). */
 export const RETURN_URL_MAX_LENGTH = 2048;
 
 /**

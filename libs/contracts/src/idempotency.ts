@@ -25,7 +25,7 @@ export type IdempotencyClaim = z.infer<typeof idempotencyClaim>;
  */
 export function idempotencyScope(identity: MerchantIdentity, route: string): string {
   const who = identity.shop_id !== undefined ? `${identity.merchant_id}:shop-${identity.shop_id}` : identity.merchant_id;
-  // Keys are kept per mode (test-mode.md). Live scopes keep the form they had before test mode, so keys
+  // Keys are kept per mode (docs/test-mode.md). Live scopes keep the form they had before test mode, so keys
   // taken just before a deploy still answer their retries after it.
   return identity.mode === 'test' ? `test:${who}:${route}` : `${who}:${route}`;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, moneyText, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, uuid } from './fields';
 import { identifierText } from './text';
 
-/** money-after-payment.md, 2: the shop's balance per mode, from its ledger accounts. */
+/** docs/money.md, "The ledger": the shop's balance per mode, from its ledger accounts. */
 export const balance = z.object({
   shop_id: positiveId,
   currency: z.literal('RUB'),

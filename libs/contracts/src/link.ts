@@ -17,7 +17,7 @@ export const paymentLink = z.object({
   merchant_credit: moneyText,
   platform_revenue: moneyText,
   status: linkStatus,
-  /** The sum of the link's succeeded refunds (money-after-payment.md, 3); a refunded link stays `paid`. */
+  /** The sum of the link's succeeded refunds (docs/money.md, "Refunds"); a refunded link stays `paid`. */
   amount_refunded: moneyText,
   gateway_provider: z.string().nullable(),
   gateway_payment_id: z.string().nullable(),
@@ -34,7 +34,7 @@ export const paymentLink = z.object({
   paid_at: moscowDate.nullable(),
   created_at: moscowDate,
   updated_at: moscowDate,
-  /** false for a link created with test credentials (test-mode.md): no money moves for it. */
+  /** false for a link created with test credentials (docs/test-mode.md): no money moves for it. */
   livemode: z.boolean(),
 });
 export type PaymentLink = z.infer<typeof paymentLink>;

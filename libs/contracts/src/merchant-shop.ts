@@ -4,13 +4,13 @@ import { identifierText } from './text';
 import { mode } from './mode';
 import { eventType } from './events';
 
-/** A shop's event subscription: known types, each at most once (money-after-payment.md, 1). */
+/** A shop's event subscription: known types, each at most once (docs/webhooks.md, "Event types"). */
 export const webhookEvents = z
   .array(eventType)
   .max(32)
   .refine((types) => new Set(types).size === types.length, { message: 'must not repeat an event type' });
 
-/** A shop's name: 1..100 code points (merchant-dashboard.md). */
+/** A shop's name: 1..100 code points (docs/product-decisions.md). */
 export const SHOP_NAME_MAX_LENGTH = 100;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** Minutes the previous webhook secret keeps signing after a rotation: 0..4320, default 1440. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The two worlds of test-mode.md: live money, and test links that no real provider ever sees. The credential
+ * The two worlds of docs/test-mode.md: live money, and test links that no real provider ever sees. The credential
  * decides the mode (its prefix says which), a session acts live unless the request carries `Pl-Mode: test`.
  */
 export const mode = z.enum(['live', 'test']);

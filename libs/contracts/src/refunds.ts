@@ -3,7 +3,7 @@ import { amountInput, CURSOR_MAX_LENGTH, moneyText, moscowDate, PAGE_LIMIT_MAX, 
 import { identifierText, text } from './text';
 import { idempotencyClaim } from './idempotency';
 
-/** money-after-payment.md, 3. */
+/** docs/money.md, "Refunds". */
 export const refundStatus = z.enum(['pending', 'succeeded', 'failed']);
 export type RefundStatus = z.infer<typeof refundStatus>;
 

@@ -12,7 +12,7 @@ export const shopView = z.object({
   crypto_bps: bps,
   sbp_bps: bps,
   webhook_url: z.string().nullable(),
-  /** The event types sent to `webhook_url` (money-after-payment.md, 1). */
+  /** The event types sent to `webhook_url` (docs/webhooks.md, "Event types"). */
   webhook_events: z.array(eventType),
 });
 export type ShopView = z.infer<typeof shopView>;

@@ -168,7 +168,7 @@ export const subjects = {
   shopsReissueCashierKey: subject('shops.reissue_cashier_key', reissueCashierKeyCommand, reissuedCashierKey),
   /** A `webhook.test` delivery to the shop's webhook address, through the durable delivery path (202). */
   deliveriesTest: subject('notifier.deliveries.test', shopIdCommand, webhookDelivery),
-  /** Refunds (money-after-payment.md, 3): the links service owns them with the link and the ledger. */
+  /** Refunds (docs/money.md, "Refunds"): the links service owns them with the link and the ledger. */
   refundsCreate: subject('links.refunds.create', createRefundCommand, idempotentRefundReply),
   refundsGet: subject('links.refunds.get', refundIdCommand, refund),
   refundsList: subject('links.refunds.list', listRefundsCommand, refundPage),

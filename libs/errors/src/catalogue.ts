@@ -1,4 +1,18 @@
-import type { ErrorKind } from './index';
+/** What kind of failure an error is; each kind has one HTTP status (index.ts). */
+export type ErrorKind =
+  | 'validation'
+  | 'invalid_json'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'unprocessable'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
 
 /** What the catalogue says of one error code: its kind (hence its HTTP status) and when it happens. */
 export interface CatalogueEntry {

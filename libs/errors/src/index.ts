@@ -2,24 +2,9 @@
  * Domain errors: one class per kind, a stable `domain.err.reason` code from the catalogue (catalogue.ts), and one
  * table that maps a kind to an HTTP status. Domain code throws these; transports (HTTP, NATS, Kafka) only serialize them.
  */
-import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from './catalogue';
+import { ERROR_CATALOGUE, isErrorCode, type ErrorCode, type ErrorKind } from './catalogue';
 
-export { ERROR_CATALOGUE, isErrorCode, type CatalogueEntry, type ErrorCode } from './catalogue';
-
-export type ErrorKind =
-  | 'validation'
-  | 'invalid_json'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'unprocessable'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal';
+export { ERROR_CATALOGUE, isErrorCode, type CatalogueEntry, type ErrorCode, type ErrorKind } from './catalogue';
 
 /** The one place that maps an error kind to its HTTP status. */
 export const HTTP_STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {

@@ -9,7 +9,7 @@ export interface CryptoAsk {
 }
 
 /**
- * The RUB value, in kopecks rounded down, of `arrivedCrypto` at the attempt's own rate (payment-providers.md: the
+ * The RUB value, in kopecks rounded down, of `arrivedCrypto` at the attempt's own rate (docs/product-decisions.md: the
  * invoice's amount scaled by payment_amount / payer_amount). For a PaymentState whose `arrivedKopecks` is null
  * although `arrivedCryptoAmount` is set: the provider's message did not say what was asked (a Heleket callback
  * carries no payer_amount), so the attempt's stored ask values it. Null when an amount is not a decimal.

@@ -36,7 +36,7 @@ export const isZero = (d: Decimal): boolean => d.units === 0n;
 
 /**
  * The RUB value, in kopecks, of `arrived` coins at the invoice's own rate: `invoice` (RUB) x arrived / asked,
- * rounded down to the kopeck (payment-providers.md: the rule for a partial or surplus payment). Null when `asked`
+ * rounded down to the kopeck (docs/product-decisions.md: the rule for a partial or surplus payment). Null when `asked`
  * is zero, where no rate exists.
  */
 export function valueAtInvoiceRate(invoice: Decimal, asked: Decimal, arrived: Decimal): bigint | null {

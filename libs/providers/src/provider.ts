@@ -1,7 +1,7 @@
 import type { CryptoNetwork } from '@pl/contracts';
 
 /**
- * The interface every payment provider implements (payment-providers.md, "Where provider code lives").
+ * The interface every payment provider implements (docs/product-decisions.md, "Payment providers").
  * Everything provider-specific (header names, status words, signature rules, amount formats) stays behind it:
  * links and the gateway see only these types.
  */
@@ -39,7 +39,7 @@ export interface CreatePaymentRequest {
   readonly returnUrl: string | null;
 }
 
-/** The provider's payment as the link shows it (the link's gateway fields, `decisions.md`). */
+/** The provider's payment as the link shows it (the link's gateway fields, `docs/product-decisions.md`). */
 export interface ProviderPayment {
   readonly gatewayPaymentId: string;
   readonly depositAddress: string;
@@ -55,7 +55,7 @@ export interface ProviderPayment {
 
 /**
  * A payment's state as its provider reports it, from a callback or a status read, mapped to what the
- * platform does with it (payment-providers.md, statuses of each provider):
+ * platform does with it (docs/product-decisions.md, "Payment providers"; the statuses of each provider):
  * - `unpaid`: nothing has arrived yet (Heleket `check`, Raiffeisen `NO_INFO`/`IN_PROGRESS` or 404);
  * - `confirming`: seen, not yet final (Heleket `process`, `confirm_check`);
  * - `partially_paid`: part arrived, the invoice waits for the rest (Heleket `wrong_amount_waiting`);

@@ -35,7 +35,7 @@ const gatewayEnv = {
   RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: intSetting({ min: 1, default: 600 }),
   /** Failed API-key authentications per client IP; beyond them, 429 until the minute is over. */
   RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: intSetting({ min: 1, default: 30 }),
-  /** Failed logins for one email within the window (merchant-dashboard.md: 10 in 15 minutes), then 429. */
+  /** Failed logins for one email within the window (docs/product-decisions.md: 10 in 15 minutes), then 429. */
   LOGIN_LOCKOUT_FAILURES: intSetting({ min: 1, default: 10 }),
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (0: none). */

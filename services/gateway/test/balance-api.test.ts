@@ -4,7 +4,7 @@ import { forbidden, notFound, unavailable } from '@pl/errors';
 import { expectError } from '../../../tests/support/http';
 import { startHarness, type Harness } from './harness';
 
-/** The shop's balance and its statement (money-after-payment.md, 2) in front of a scripted links service. */
+/** The shop's balance and its statement (docs/money.md, "The ledger") in front of a scripted links service. */
 let h: Harness;
 let m: Awaited<ReturnType<Harness['merchant']>>;
 let session: Record<string, string>;

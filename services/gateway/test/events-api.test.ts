@@ -4,7 +4,7 @@ import { forbidden, notFound } from '@pl/errors';
 import { expectError } from '../../../tests/support/http';
 import { startHarness, type Harness } from './harness';
 
-/** The events API (money-after-payment.md, 1) under both route families, in front of a scripted notifier. */
+/** The events API (docs/webhooks.md, "Event types") under both route families, in front of a scripted notifier. */
 let h: Harness;
 let m: Awaited<ReturnType<Harness['merchant']>>;
 let session: Record<string, string>;

@@ -4,7 +4,7 @@ import { amountExceedsRefundable, forbidden, insufficientBalance, linkNotPaid, n
 import { expectError } from '../../../tests/support/http';
 import { startHarness, type Harness } from './harness';
 
-/** Refunds under both route families (money-after-payment.md, 3) in front of a scripted links service. */
+/** Refunds under both route families (docs/money.md, "Refunds") in front of a scripted links service. */
 let h: Harness;
 let m: Awaited<ReturnType<Harness['merchant']>>;
 let session: Record<string, string>;

@@ -3,7 +3,7 @@ import { subjects } from '@pl/contracts';
 import { sampleLink, startHarness, type Harness, type Reply } from './harness';
 
 /**
- * `return_url` at the gateway (decisions.md, "Returning the buyer to the shop"): every create route checks it and
+ * `return_url` at the gateway (docs/product-decisions.md, "Returning the buyer to the shop"): every create route checks it and
  * hands it to links; the buyer-safe view and the checkout page carry it. The harness runs with the default
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=false, so only https is taken here.
  */

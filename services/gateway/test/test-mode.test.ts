@@ -2,7 +2,7 @@ import { subjects, type Identity } from '@pl/contracts';
 import { startHarness, type Harness, type Reply } from './harness';
 
 /**
- * The gateway's half of test mode (test-mode.md): which mode each credential acts in, as the identity it sends over
+ * The gateway's half of test mode (docs/test-mode.md): which mode each credential acts in, as the identity it sends over
  * NATS says, the `Pl-Mode` header, and the budgets and metrics kept per mode. The links behind it are scripted.
  */
 let h: Harness;

@@ -1,5 +1,5 @@
 -- Up Migration
--- Every link lives in one mode, live or test (test-mode.md), and a merchant reads each mode apart. The links written
+-- Every link lives in one mode, live or test (docs/test-mode.md), and a merchant reads each mode apart. The links written
 -- before test mode are live; the default only backfills them and is dropped at once, so no insert can leave a link's
 -- mode to chance.
 ALTER TABLE payment_links ADD COLUMN IF NOT EXISTS livemode boolean NOT NULL DEFAULT true;

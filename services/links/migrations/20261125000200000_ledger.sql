@@ -1,5 +1,5 @@
 -- Up Migration
--- The double-entry ledger of money-after-payment.md, 2. Every movement of money is one transaction of two or
+-- The double-entry ledger of docs/money.md, "The ledger". Every movement of money is one transaction of two or
 -- more entries (signed kopecks) summing to zero, appended in the same database transaction as the state change
 -- that causes it, and never changed afterwards. The database itself holds these rules, so no code path (a
 -- helper's, an operator's psql) can break them: a deferred constraint trigger refuses an unbalanced

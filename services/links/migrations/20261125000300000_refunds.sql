@@ -1,5 +1,5 @@
 -- Up Migration
--- Refunds of paid links (money-after-payment.md, 3). A refund is of its link's mode, merchant and shop; it is
+-- Refunds of paid links (docs/money.md, "Refunds"). A refund is of its link's mode, merchant and shop; it is
 -- pending until its provider (or the operator, or the test simulator) settles it succeeded or failed, once.
 CREATE TABLE refunds (
   id uuid PRIMARY KEY,

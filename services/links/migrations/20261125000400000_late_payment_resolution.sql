@@ -1,5 +1,5 @@
 -- Up Migration
--- An operator resolves each late payment once (money-after-payment.md, 4): settles it to the shop (posted as a paid
+-- An operator resolves each late payment once (docs/money.md, "Late payments"): settles it to the shop (posted as a paid
 -- link, type late_payment) or refunds it to the buyer (clearing to clearing). The record keeps what the link would
 -- have credited and earned when the payment arrived, so a settle posts exactly that, whatever happens later.
 ALTER TABLE late_payments

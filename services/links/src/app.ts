@@ -13,8 +13,8 @@ import { OutboxRepository } from './data/outbox.repository';
 import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
-import type { LinkDeps } from './domain/ports';
-import { ProviderRegistry } from './domain/providers/payment-provider';
+import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
+import { ProviderRegistry } from './domain/providers/provider-registry';
 import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
@@ -29,7 +29,7 @@ import { latePaymentAlarm } from './late-payment-alarm';
 const kafkaLog = (log: Logger, level: string): Logger =>
   log.child({ component: 'kafka' }, { level: level === 'debug' || level === 'trace' ? level : 'fatal' });
 
-export function createOutboxRelay(config: LinksConfig, db: Db, log: Logger): OutboxRelay {
+export function createOutboxRelay(config: LinksConfig, db: Db, log: Logger, crashPoints: CrashPoints = NO_CRASH_POINTS): OutboxRelay {
   return new OutboxRelay({
     outbox: new OutboxRepository(db),
     publisher: createEventPublisher({ brokers: kafkaBrokers(config), clientId: 'links-outbox', log: kafkaLog(log, config.LOG_LEVEL) }),
@@ -38,6 +38,7 @@ export function createOutboxRelay(config: LinksConfig, db: Db, log: Logger): Out
     publishTimeoutMs: config.OUTBOX_PUBLISH_TIMEOUT_MS,
     maxBackoffMs: config.OUTBOX_MAX_BACKOFF_MS,
     log: log.child({ component: 'outbox-relay' }),
+    crashPoints,
   });
 }
 
@@ -61,8 +62,13 @@ function registerOutboxGauges(metrics: Registry, outbox: OutboxRepository): void
 /**
  * Starts the links service: NATS handlers in queue group `links`, Postgres schema `links`, the outbox
  * relay to Kafka, the expiry sweeper and the ops server. Every replica runs the relay and the sweeper.
+ * `crashPoints` is the crash tests' hook (main.ts wires one only when their environment arms it).
  */
-export async function startLinks(config: LinksConfig, log: Logger = createLogger('links', config.LOG_LEVEL)): Promise<RunningService> {
+export async function startLinks(
+  config: LinksConfig,
+  log: Logger = createLogger('links', config.LOG_LEVEL),
+  crashPoints: CrashPoints = NO_CRASH_POINTS,
+): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
   const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'links', log);
@@ -70,7 +76,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log, { metrics });
   registerOutboxGauges(metrics, new OutboxRepository(db));
-  const relay = createOutboxRelay(config, db, log);
+  const relay = createOutboxRelay(config, db, log, crashPoints);
   const handOver = (entry: OutboxEntry): void => relay.handOver(entry);
   const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
   const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
@@ -86,6 +92,7 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
     newId: randomUUID,
     providers: new ProviderRegistry(sandbox, sandbox),
     eventsTopic: config.PAYMENT_EVENTS_TOPIC,
+    crashPoints,
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);

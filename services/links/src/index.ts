@@ -8,11 +8,10 @@ export { LatePaymentRepository } from './data/late-payment.repository';
 export { LinkRepository } from './data/link.repository';
 // ledger:verify, and the tests that end with it.
 export { LedgerRepository, verifyLedger } from './data/ledger.repository';
-export type { LinkRecord } from './domain/link';
+export type { LatePayment, LinkRecord } from './domain/link';
 // An operator reads any link in its own mode: the store's calls must say so.
 export { LINKS_OWN_MODE, type LinksOwnMode } from './domain/ports';
 export { toPaymentLink } from './domain/link-view';
-export type { LatePayment } from './domain/late-payment';
 // The operators' CLI resolves late payments (payment:late:resolve) with the service's own code.
 export { resolveLatePayment, type LateResolveCommand } from './domain/late-payment';
 export { parseExchangeRates } from './domain/providers/exchange-rates';

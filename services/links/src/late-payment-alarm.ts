@@ -1,6 +1,6 @@
 import { linkStatus, modeOfLivemode } from '@pl/contracts';
 import { Counter, type Logger, type Registry } from '@pl/telemetry';
-import type { LatePayment } from './domain/late-payment';
+import type { LatePayment } from './domain/link';
 
 /** Every state a late payment can meet: any but pending. */
 const FINAL_STATUSES = linkStatus.exclude(['pending']).options;

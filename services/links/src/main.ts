@@ -5,6 +5,13 @@ import { startTracing } from '@pl/telemetry/tracing';
 startTracing('links');
 
 void (async () => {
-  const [{ runService }, { startLinks }, { loadConfig }] = await Promise.all([import('@pl/telemetry'), import('./app'), import('./config')]);
-  runService({ name: 'links', loadConfig: () => loadConfig(), start: startLinks });
+  const [{ runService }, { startLinks }, { loadConfig }, { crashPointsFromEnv }] = await Promise.all([
+    import('@pl/telemetry'),
+    import('./app'),
+    import('./config'),
+    import('@pl/config'),
+  ]);
+  // The crash tests' fault injection, armed only by their environment (tests/faults); a no-op otherwise.
+  const crashPoints = crashPointsFromEnv(process.env);
+  runService({ name: 'links', loadConfig: () => loadConfig(), start: (config, log) => startLinks(config, log, crashPoints) });
 })();

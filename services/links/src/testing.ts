@@ -4,6 +4,7 @@
 export * from './index';
 export { startLinks } from './app';
 export type { FinalStatus } from './domain/link';
+export type { LinksCrashPoint } from './domain/ports';
 export { toBuyerLinkView } from './domain/buyer-view';
 export { listedLink, toPaymentLinkPageJson } from './domain/link-view';
 export { parseExchangeRates } from './domain/providers/exchange-rates';

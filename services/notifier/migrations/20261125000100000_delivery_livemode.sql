@@ -1,5 +1,5 @@
 -- Up Migration
--- Test mode (test-mode.md): a delivery belongs to the mode of its event (a test link's payment, or a webhook.test
+-- Test mode (docs/test-mode.md): a delivery belongs to the mode of its event (a test link's payment, or a webhook.test
 -- sent with a test credential), and each mode's delivery log shows only its own. Every delivery stored before
 -- test mode was live; the default backfills that once and is dropped, so no insert can forget the mode.
 ALTER TABLE deliveries ADD COLUMN livemode boolean NOT NULL DEFAULT true;

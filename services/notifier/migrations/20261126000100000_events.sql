@@ -1,5 +1,5 @@
 -- Up Migration
--- Every event of money-after-payment.md (not only payment.succeeded) is recorded here, subscribed or not: the
+-- Every event of docs/money.md (not only payment.succeeded) is recorded here, subscribed or not: the
 -- events API lists them (per merchant and mode, by type, shop, link) and the inbox still deduplicates Kafka
 -- redeliveries by event id. `body` holds the public body's exact bytes, serialized once on receipt: the webhook
 -- sends the same bytes, so an event read from the API and one received by webhook are byte for byte alike.

@@ -12,6 +12,7 @@ import { ShopDirectoryClient } from './data/shop-directory.client';
 import { HttpWebhookSender } from './data/webhook-http.sender';
 import { WebhookTargetClient } from './data/webhook-target.client';
 import { DeliveryWorker } from './domain/delivery-worker';
+import { NO_CRASH_POINTS, type CrashPoints } from './domain/ports';
 import { EventPurge } from './entry/background/event-purge';
 import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
 import { registerDeliveryHandlers } from './entry/nats/delivery.handlers';
@@ -26,8 +27,13 @@ const PARTITIONS_AT_ONCE = 16;
 /**
  * Starts the notifier: the Kafka consumer of payment events, the webhook delivery worker, the delivery
  * log and the events API on NATS (queue group `notifier`), the purge of expired events and the ops server.
+ * `crashPoints` is the crash tests' hook (main.ts wires one only when their environment arms it).
  */
-export async function startNotifier(config: NotifierConfig, log: Logger = createLogger('notifier', config.LOG_LEVEL)): Promise<RunningService> {
+export async function startNotifier(
+  config: NotifierConfig,
+  log: Logger = createLogger('notifier', config.LOG_LEVEL),
+  crashPoints: CrashPoints = NO_CRASH_POINTS,
+): Promise<RunningService> {
   const metrics = createMetricsRegistry('notifier');
   const db = new Db({ url: config.DATABASE_URL, schema: NOTIFIER_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'notifier', log);
@@ -65,6 +71,8 @@ export async function startNotifier(config: NotifierConfig, log: Logger = create
       lookupRetryMs: LOOKUP_RETRY_MS,
     },
     log,
+    Math.random,
+    crashPoints,
   );
 
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'notifier', log, { metrics });

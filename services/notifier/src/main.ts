@@ -5,6 +5,13 @@ import { startTracing } from '@pl/telemetry/tracing';
 startTracing('notifier');
 
 void (async () => {
-  const [{ runService }, { startNotifier }, { loadConfig }] = await Promise.all([import('@pl/telemetry'), import('./app'), import('./config')]);
-  runService({ name: 'notifier', loadConfig: () => loadConfig(), start: startNotifier });
+  const [{ runService }, { startNotifier }, { loadConfig }, { crashPointsFromEnv }] = await Promise.all([
+    import('@pl/telemetry'),
+    import('./app'),
+    import('./config'),
+    import('@pl/config'),
+  ]);
+  // The crash tests' fault injection, armed only by their environment (tests/faults); a no-op otherwise.
+  const crashPoints = crashPointsFromEnv(process.env);
+  runService({ name: 'notifier', loadConfig: () => loadConfig(), start: (config, log) => startNotifier(config, log, crashPoints) });
 })();

@@ -4,3 +4,4 @@
 export * from './index';
 export { startNotifier } from './app';
 export type { AttemptRecord, DeliveryRecord } from './domain/delivery';
+export type { NotifierCrashPoint } from './domain/ports';

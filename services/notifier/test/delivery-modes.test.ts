@@ -9,7 +9,7 @@ const SECRET = 'mode-secret-ключ';
 const MODES = ['live', 'test'] as const;
 const other = (mode: Mode): Mode => (mode === 'live' ? 'test' : 'live');
 
-/** Test mode (test-mode.md): two worlds of deliveries, side by side in one table, for the same merchant and shops. */
+/** Test mode (docs/test-mode.md): two worlds of deliveries, side by side in one table, for the same merchant and shops. */
 describe('deliveries in live and test mode', () => {
   const system = new TestSystem('notifmode');
   const stranger = randomUUID();

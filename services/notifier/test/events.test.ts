@@ -21,7 +21,7 @@ const SECRET = 'events-secret-ключ';
 const at = (second: number): string => formatMoscow(new Date(Date.UTC(2026, 10, 22, 9, 0, second)));
 
 /**
- * Every event type (money-after-payment.md, 1) end to end: taken from Kafka, recorded for the events API whether or
+ * Every event type (docs/webhooks.md, "Event types") end to end: taken from Kafka, recorded for the events API whether or
  * not the shop is subscribed, delivered only when it is, in the contract's body shape with event_id = webhook-id.
  */
 describe('events: recorded, listed, and delivered by subscription', () => {

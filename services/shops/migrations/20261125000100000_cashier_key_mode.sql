@@ -1,5 +1,5 @@
 -- Up Migration
--- A shop has a cashier key per mode (test-mode.md): svc_live_… for real payments and svc_test_… for test links.
+-- A shop has a cashier key per mode (docs/test-mode.md): svc_live_… for real payments and svc_test_… for test links.
 -- Every key issued before test mode is a live one. The column has no default afterwards, so a key can only be
 -- stored by saying which mode it is for.
 ALTER TABLE cashier_keys ADD COLUMN mode text NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'));

@@ -1,5 +1,5 @@
 -- Up Migration
--- The event types sent to a shop's webhook address (money-after-payment.md, 1). Every existing shop, and every new
+-- The event types sent to a shop's webhook address (docs/webhooks.md, "Event types"). Every existing shop, and every new
 -- one unless told otherwise, gets the contract's one event, so integrations built against it see nothing new.
 -- The check keeps an operator's SQL from storing a type the notifier would never match (or a NULL element); the
 -- services validate first, so a caller never meets it. Repeats are refused by the services (a CHECK cannot hold

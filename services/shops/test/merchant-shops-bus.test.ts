@@ -110,7 +110,7 @@ describe('merchant shop management over NATS', () => {
   describe('shops.read', () => {
     it('answers the owner, by session or API key of either mode, even with an unconfirmed email', async () => {
       const { shopId } = await h.seedShop(owner);
-      // Shops are shared by both modes (test-mode.md): a test credential reads the very same shop.
+      // Shops are shared by both modes (docs/test-mode.md): a test credential reads the very same shop.
       const identities = [
         merchant(owner, { emailConfirmed: false }),
         merchant(owner, { auth: 'api_key' }),

@@ -10,6 +10,8 @@ export interface ComposeService {
   healthcheck?: { test?: string[] | string; disable?: boolean };
   ports?: (string | number)[];
   restart?: string;
+  entrypoint?: string[] | string;
+  volumes?: string[];
 }
 
 export interface ComposeFile {
@@ -39,4 +41,16 @@ export function dependsOn(service: ComposeService): Record<string, string> {
   const deps = service.depends_on ?? {};
   if (Array.isArray(deps)) return Object.fromEntries(deps.map((d) => [d, 'service_started']));
   return Object.fromEntries(Object.entries(deps).map(([name, d]) => [name, d.condition]));
+}
+
+/** A service's bind mounts of files in the repository (`./path:/in/container[:ro]`), as repository paths by where they are mounted. */
+export function bindMounts(service: ComposeService): Record<string, string> {
+  return Object.fromEntries(
+    (service.volumes ?? [])
+      .filter((v) => v.startsWith('./'))
+      .map((v) => {
+        const [host = '', container = ''] = v.split(':');
+        return [container, host.slice(2)];
+      }),
+  );
 }

@@ -96,7 +96,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
   }
 }
 
-/** What the process prints and exits with for an outcome: the JSON-on-stdout contract of decisions.md. */
+/** What the process prints and exits with for an outcome: the JSON-on-stdout contract of docs/product-decisions.md. */
 export function renderOutcome(outcome: CliOutcome): { stdout: string; stderr: string; exitCode: number } {
   if (outcome.ok && 'help' in outcome) return { stdout: `${outcome.help}\n`, stderr: '', exitCode: 0 };
   if (outcome.ok) return { stdout: `${JSON.stringify(outcome.result)}\n`, stderr: '', exitCode: outcome.exitCode ?? 0 };

@@ -1,4 +1,4 @@
-/** Local fakes of the payment providers' APIs (payment-providers.md, "Local fakes"), one folder each. */
+/** Local fakes of the payment providers' APIs (docs/product-decisions.md, "Local fakes"), one folder each. */
 export { RequestLedger, type Fault, type RecordedRequest } from './fake-http';
 export * from './raiffeisen';
 export {

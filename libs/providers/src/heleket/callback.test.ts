@@ -5,7 +5,7 @@ import { heleketSign } from './signature';
 
 const PAYMENT_KEY = 'test-payment-key-0f3c';
 
-// The documented webhook fields (providers-reference.md 1.6) with a slash and non-ASCII in additional_data, written
+// The documented webhook fields (the provider's published API (docs/providers.md)) with a slash and non-ASCII in additional_data, written
 // as Heleket writes it (JSON_UNESCAPED_UNICODE: slashes escaped, Cyrillic as is); the signature computed apart (Python).
 const SIGNED_PART =
   '{"type":"payment","uuid":"62f88b36-a9d5-4fa6-aa26-e040c3dbf26d","order_id":"8d5b6c1e-3f4a-4b2c-9d7e-1a2b3c4d5e6f-1",' +

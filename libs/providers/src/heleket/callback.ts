@@ -59,7 +59,7 @@ function signedTextOf(body: ReadonlyMap<string, PhpJson>): string {
 }
 
 /**
- * Verifies and reads a Heleket callback (payment-providers.md, "Callback"): the sender's address is allowed, and the
+ * Verifies and reads a Heleket callback (docs/product-decisions.md, "Callback"): the sender's address is allowed, and the
  * body's own `sign` is md5(base64(signed text) + payment key), compared in constant time. Never throws.
  */
 export function verifyHeleketCallback(request: CallbackRequest, paymentKey: string, allowed: (address: string) => boolean): CallbackVerdict {

@@ -131,7 +131,7 @@ function refundAlreadyThere(payment: PaymentState, request: CreateRefundRequest)
   return null;
 }
 
-/** The Heleket adapter (payment-providers.md, "Heleket (crypto)"), from plain configuration values. */
+/** The Heleket adapter (docs/product-decisions.md, "Heleket (crypto)"), from plain configuration values. */
 export function heleketProvider(config: HeleketConfig): HeleketProvider {
   const now = config.now ?? Date.now;
   const creds: HeleketCredentials = { apiUrl: trimSlash(config.apiUrl), merchantId: config.merchantId };

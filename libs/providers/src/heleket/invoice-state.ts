@@ -3,8 +3,8 @@ import type { PaymentState, PaymentStatus, RefundState, RefundStatus } from '../
 import { PhpNumber } from './php-json';
 
 /**
- * Heleket's invoice as its callbacks and `payment/info` describe it (providers-reference.md 1.5-1.7), mapped to the
- * platform's payment and refund states (payment-providers.md, "Statuses").
+ * Heleket's invoice as its callbacks and `payment/info` describe it (the provider's published API (docs/providers.md)), mapped to the
+ * platform's payment and refund states (docs/product-decisions.md, "Statuses").
  */
 
 const PAYMENT_STATUSES: Readonly<Record<string, PaymentStatus>> = {

@@ -1,6 +1,6 @@
 import type { CryptoNetwork } from '@pl/contracts';
 
-/** Heleket's coin and network codes for each of the platform's networks (payment-providers.md, "Create"). */
+/** Heleket's coin and network codes for each of the platform's networks (docs/product-decisions.md, "Create"). */
 export const HELEKET_NETWORKS: Readonly<Record<CryptoNetwork, { readonly currency: string; readonly network: string }>> = {
   'USDT-TRC20': { currency: 'USDT', network: 'tron' },
   'USDT-ERC20': { currency: 'USDT', network: 'eth' },

@@ -2,7 +2,7 @@ import { phpJsonEncode } from './php-json';
 import { heleketSign, signatureMatches } from './signature';
 
 // Expected texts and signatures computed apart from this code (Python: json.dumps(..., separators=(',', ':'))
-// with '/' replaced by '\/', then md5(base64(text) + key)), by the rule of providers-reference.md 1.2.
+// with '/' replaced by '\/', then md5(base64(text) + key)), by the rule of the provider's published API (docs/providers.md).
 const PAYMENT_KEY = 'test-payment-key-0f3c';
 const PAYOUT_KEY = 'test-payout-key-7a1e';
 

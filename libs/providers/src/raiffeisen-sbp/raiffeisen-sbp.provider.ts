@@ -16,7 +16,7 @@ import { senderAllowlist } from '../sender-allowlist';
 import { memberText, paymentStateOf, verifyRaiffeisenCallback } from './callback';
 import { refundBody, refundStatusOf, refusalMessage, registerQrBody } from './wire';
 
-/** What the adapter needs, as plain values (the services read them from the environment, payment-providers.md). */
+/** What the adapter needs, as plain values (the services read them from the environment, docs/product-decisions.md). */
 export interface RaiffeisenSbpConfig {
   /** `RAIFFEISEN_SBP_API_URL`, e.g. `https://pay.raif.ru/api` (no trailing slash needed). */
   readonly apiUrl: string;

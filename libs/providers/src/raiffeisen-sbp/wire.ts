@@ -4,7 +4,7 @@ import { kopecksToRoublesJson } from './amount';
 
 /**
  * Raiffeisen SBP QR API on the wire: request bodies, the provider's words and their meaning
- * (providers-reference.md 2.1, Raiffeisen's sbp.yaml). Pure, so every rule is tested from the documented examples.
+ * (the provider's published API (docs/providers.md), Raiffeisen's sbp.yaml). Pure, so every rule is tested from the documented examples.
  */
 
 /** `paymentDetails` of a QR: what the payer's bank app shows as the purpose (sbp.yaml: at most 185). */

@@ -2,7 +2,8 @@ import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import type { Db } from '@pl/db';
 import type { LinkRecord, NewLink, OutboxEntry } from '../domain/link';
 import type { IdempotencyKeyRef, IdempotencyRecords, KeptAnswer, LinkScope } from '../domain/ports';
-import { insertLinkStatement, moveWithEvents, transitionStatement, type MoveEvents, type Statement } from './link.repository';
+import { insertLinkStatement, moveWithEvents, transitionStatement, type MoveEvents } from './link.repository';
+import type { Statement } from './statement';
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
 
 /** How long a key is kept: the decisions promise 24 hours, as the gateway's cache keeps it. */

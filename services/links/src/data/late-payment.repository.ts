@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { Db } from '@pl/db';
-import type { ArrivedPayment, LatePayment, LateRefund, LateResolution, LateResolutions } from '../domain/late-payment';
-import type { FinalStatus, LinkRecord, OutboxEntry } from '../domain/link';
+import type { LateRefund, LateResolution, LateResolutions } from '../domain/late-payment';
+import type { ArrivedPayment, FinalStatus, LatePayment, LinkRecord, OutboxEntry } from '../domain/link';
 import type { LatePaymentBook, LinksOwnMode } from '../domain/ports';
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
 import { committedEntry, insertOutboxEntries } from './outbox.repository';

@@ -3,7 +3,7 @@ import { returnedRow, WriteBatcher, type Db } from '@pl/db';
 import { Histogram, inSpan, registeredMetric, type Registry } from '@pl/telemetry';
 import type { NewLink } from '../domain/link';
 import { COLUMNS, type LinkRow } from './link.row';
-import type { Statement } from './link.repository';
+import type { Statement } from './statement';
 
 /** At most this many links go in one statement: it bounds the statement's size and what a failed batch retries link by link. */
 const MAX_BATCH = 200;

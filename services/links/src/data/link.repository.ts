@@ -8,6 +8,7 @@ import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
 import { LinkLookups } from './link-lookups';
 import { COLUMNS, FROM_MICROS, toListedLink, toRecord, type LinkRow, type ListedRow } from './link.row';
+import type { Statement } from './statement';
 import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
 import {
   isLinksOwnMode,
@@ -60,12 +61,6 @@ class Conditions {
   toString(): string {
     return this.parts.join(' ');
   }
-}
-
-/** A statement and its parameters, for a repository that wraps it (in a CTE with a write of its own, say). */
-export interface Statement {
-  text: string;
-  params: unknown[];
 }
 
 /** The insert of a new pending link, returning its row. */

@@ -1,5 +1,4 @@
 import type { PoolClient } from 'pg';
-import { crashPoint } from '@pl/config';
 import type { Db } from '@pl/db';
 import { currentTraceparent, TRACEPARENT } from '@pl/telemetry';
 import type { OutboxEntry } from '../domain/link';
@@ -88,7 +87,6 @@ export class OutboxRepository {
       if (rows.length === 0) return 0;
       // The stored trace context rides as a header; the relay makes it the parent of its publish span.
       await publish(rows.map((r) => ({ id: r.id, topic: r.topic, key: r.message_key, payload: r.payload, headers: withTrace(r) })));
-      crashPoint('links.after-publish-before-mark');
       await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       return rows.length;
     });

@@ -1,7 +1,6 @@
 import { formatMoscow, paymentEventHeaders, type PlatformEvent, platformEvent } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
-import type { LatePayment } from './late-payment';
-import type { LinkRecord, OutboxEntry } from './link';
+import type { LatePayment, LinkRecord, OutboxEntry } from './link';
 
 /** The fields of the contract's `payment.succeeded` data, which every link event carries. */
 const linkFields = (link: LinkRecord) => ({

@@ -1,12 +1,11 @@
 import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
-import type { ArrivedPayment, LatePayment } from './late-payment';
-import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
-import type { ProviderRegistry } from './providers/payment-provider';
+import type { ArrivedPayment, FinalStatus, LatePayment, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
+import type { ProviderRegistry } from './providers/provider-registry';
 import type { LinkCursor } from './cursor';
 
 /**
  * Who may touch a link: always one merchant in one mode, and one shop for a cashier key. A link of the other mode
- * is outside the scope, so the store answers as if it did not exist (test-mode.md: "two separate worlds").
+ * is outside the scope, so the store answers as if it did not exist (docs/test-mode.md: "two separate worlds").
  */
 export interface LinkScope {
   merchantId: string;
@@ -131,6 +130,23 @@ export interface ShopDirectory {
   getShop(shopId: number, identity: Identity): Promise<ShopView>;
 }
 
+/** A step of a payment where the crash tests (tests/faults/sigkill-payment-steps.test.ts) may stop this service. */
+export type LinksCrashPoint =
+  /** A payment's move to paid (and its outbox row) committed, the reply not yet sent. */
+  | 'links.after-settle-commit'
+  /** An outbox batch acknowledged by Kafka, not yet marked published. */
+  | 'links.after-publish-before-mark';
+
+/**
+ * Told each time a payment passes one of those steps. Every deployment runs {@link NO_CRASH_POINTS}; only the
+ * crash tests' configuration makes the main wire one that acts (it kills the process there).
+ */
+export interface CrashPoints {
+  reached(point: LinksCrashPoint): void;
+}
+
+export const NO_CRASH_POINTS: CrashPoints = { reached: () => undefined };
+
 export interface LinkDeps {
   links: LinkStore;
   latePayments: LatePaymentBook;
@@ -142,4 +158,6 @@ export interface LinkDeps {
   providers: ProviderRegistry;
   /** Kafka topic of payment events. */
   eventsTopic: string;
+  /** The crash tests' hook; none (a no-op) unless the service was started with one. */
+  crashPoints?: CrashPoints;
 }

@@ -1,5 +1,4 @@
 import type { Identity, SettlePaymentCommand } from '@pl/contracts';
-import { crashPoint } from '@pl/config';
 import { linkNotPending, notFound, unavailable } from '@pl/errors';
 import { requireService } from './access';
 import type { LinkRecord } from './link';
@@ -88,7 +87,7 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
       event,
     );
     if (settled) {
-      crashPoint('links.after-settle-commit');
+      deps.crashPoints?.reached('links.after-settle-commit');
       return settled;
     }
   }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { crashPoint } from '@pl/config';
 import type {
   AttemptResult,
   AttemptVerdict,
@@ -11,6 +10,7 @@ import type {
   WebhookTargetSource,
 } from './delivery';
 import type { FreshDeliverySlots } from './payment-event';
+import { NO_CRASH_POINTS, type CrashPoints } from './ports';
 import { nextRetryDelayMs, type RetryPolicy } from './retry-schedule';
 import { webhookHeaders } from './webhook-signature';
 import type { WorkerLog } from './worker-log';
@@ -71,6 +71,8 @@ export class DeliveryWorker implements FreshDeliverySlots {
     private readonly settings: WorkerSettings,
     private readonly log: WorkerLog,
     private readonly random: () => number = Math.random,
+    /** The crash tests' hook, told after a merchant answered 2xx and before the attempt is recorded. */
+    private readonly crashPoints: CrashPoints = NO_CRASH_POINTS,
   ) {}
 
   start(): void {
@@ -255,7 +257,7 @@ export class DeliveryWorker implements FreshDeliverySlots {
         }
       }
       const result = url === null ? noUrlResult() : await this.attempt(claim, url, target);
-      if (result.ok) crashPoint('notifier.after-send-before-record');
+      if (result.ok) this.crashPoints.reached('notifier.after-send-before-record');
       const verdict = this.verdictOf(claim, result);
       const broughtForward = await this.queue.recordAttempt(claim, url, result, verdict);
       this.log.info(

@@ -2,7 +2,7 @@
 import type { EventType, MerchantIdentity, Mode } from '@pl/contracts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-/** What a webhook announces: an event (money-after-payment.md, 1), or a merchant's test of its webhook address. */
+/** What a webhook announces: an event (docs/webhooks.md, "Event types"), or a merchant's test of its webhook address. */
 export type DeliveryEvent = EventType | 'webhook.test';
 
 export interface AttemptRecord {
@@ -24,7 +24,7 @@ export interface DeliveryRecord {
   shopId: number;
   /** Null for a `webhook.test` delivery, which belongs to no link. */
   paymentLinkId: string | null;
-  /** The mode of the event (test-mode.md): only a caller of the same mode reads or resends the delivery. */
+  /** The mode of the event (docs/test-mode.md): only a caller of the same mode reads or resends the delivery. */
   livemode: boolean;
   status: DeliveryStatus;
   series: number;
@@ -92,7 +92,7 @@ export interface ListFilter {
 
 /**
  * Storage behind the merchants' delivery log. Every call names the caller's mode, and a delivery of the other
- * mode is not there for it (test-mode.md: cross-mode access answers as if the object did not exist), whatever
+ * mode is not there for it (docs/test-mode.md: cross-mode access answers as if the object did not exist), whatever
  * the use case does next.
  */
 export interface DeliveryStore {

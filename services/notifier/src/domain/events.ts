@@ -1,4 +1,4 @@
-/** The events API (money-after-payment.md, 1): every recorded event of a merchant's shops, in the caller's mode. */
+/** The events API (docs/webhooks.md, "Event types"): every recorded event of a merchant's shops, in the caller's mode. */
 import {
   cursorBigint,
   cursorCodec,
@@ -45,7 +45,7 @@ export interface EventFilter {
 
 /**
  * The recorded events. Every call names the caller's mode: an event of the other mode is not there for it
- * (test-mode.md), whatever the use case does next.
+ * (docs/test-mode.md), whatever the use case does next.
  */
 export interface EventStore {
   list(filter: EventFilter): Promise<{ items: EventRecord[]; hasMore: boolean }>;
@@ -107,7 +107,7 @@ export async function listEvents(store: EventStore, shops: ShopDirectory, identi
 
 /**
  * One event by its public id. Not found (a malformed id, an unknown one, one of the other mode) comes before
- * ownership, as decisions.md orders the checks; another merchant's event (or a cashier's other shop's) is forbidden.
+ * ownership, as docs/product-decisions.md orders the checks; another merchant's event (or a cashier's other shop's) is forbidden.
  */
 export async function getEvent(store: EventStore, identity: Identity, publicId: string): Promise<WebhookEvent> {
   const merchant = merchantOnly(identity);

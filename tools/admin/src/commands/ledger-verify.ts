@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 /**
  * `ledger:verify` -> `{ "transactions", "unbalanced", "balances_mismatched" }`, exiting 1 unless both counts are 0
- * (money-after-payment.md, 2): the ledger checked from its entries alone, the proof that nothing slipped past the
+ * (docs/money.md, "The ledger"): the ledger checked from its entries alone, the proof that nothing slipped past the
  * database's own rules. The fault, soak and property tests end with it.
  */
 export const ledgerVerify: Command = {

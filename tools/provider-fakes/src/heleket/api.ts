@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { COINS, invoiceObject, newInvoice, toUnits, type HeleketStatus, type Invoice, type Service } from './invoices';
 import { validateCreate, validateRefund, type Body } from './validation';
 
-/** The fake's API (providers-reference.md 1.2-1.10): `merchant` and `sign` checked, then create, info, refund, services. */
+/** The fake's API (the provider's published API (docs/providers.md)): `merchant` and `sign` checked, then create, info, refund, services. */
 
 export interface HeleketFakeKeys {
   readonly merchantId: string;

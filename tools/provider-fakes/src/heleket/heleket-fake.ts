@@ -6,7 +6,7 @@ import { callbackObject, defaultServices, moveInvoice, type HeleketStatus, type 
 import { handleControl } from './control';
 
 /**
- * A local Heleket over real HTTP, built from providers-reference.md section 1: it checks the `merchant` and `sign`
+ * A local Heleket over real HTTP, built from the providers' published APIs (docs/providers.md) section 1: it checks the `merchant` and `sign`
  * headers and the documented fields, answers `{ state: 0, result }` or its errors, keeps invoices in memory and
  * sends signed callbacks to their `url_callback`. Tests steer it in-process; a process run of it (main.ts) is steered
  * over `/_fake/...` (control.ts). It writes JSON on its own (JSON.stringify with `/` escaped, as the community

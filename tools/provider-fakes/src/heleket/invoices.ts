@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /**
- * The fake's invoices, built from providers-reference.md 1.3-1.9: what `POST /v1/payment` creates, what
+ * The fake's invoices, built from the provider's published API (docs/providers.md): what `POST /v1/payment` creates, what
  * `payment/info` shows and what callbacks carry. Coin amounts are exact decimals (bigint units), as Heleket writes them.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The documented field rules of create and refund (providers-reference.md 1.3, 1.9), answered as Heleket answers
+ * The documented field rules of create and refund (the provider's published API (docs/providers.md), 1.9), answered as Heleket answers
  * a validation failure: HTTP 422 `{ state: 1, errors: { field: ["validation.<rule>"] } }`.
  */
 export type Body = Readonly<Record<string, unknown>>;

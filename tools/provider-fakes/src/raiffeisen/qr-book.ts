@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * The fake bank's books: registered QRs, their payments and refunds, and the rules the bank documents for them
- * (Raiffeisen-DGTL/ecom-API sbp.yaml; providers-reference.md 2.1). Errors are the documented `{ code, message }`.
+ * (Raiffeisen-DGTL/ecom-API sbp.yaml; the provider's published API (docs/providers.md)). Errors are the documented `{ code, message }`.
  */
 
 type QrStatus = 'NEW' | 'IN_PROGRESS' | 'PAID' | 'CANCELLED' | 'EXPIRED';

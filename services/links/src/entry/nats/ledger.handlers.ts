@@ -3,7 +3,7 @@ import { subjects } from '@pl/contracts';
 import { getBalance, listBalanceTransactions, type BalanceDeps } from '../../domain/balance';
 import { inLinkMode } from './link-span';
 
-/** The shop's balance and statement subjects (money-after-payment.md, 2), in the caller's mode. */
+/** The shop's balance and statement subjects (docs/money.md, "The ledger"), in the caller's mode. */
 export function registerLedgerHandlers(server: BusServer, deps: BalanceDeps): void {
   server.handle(subjects.balanceGet, ({ shop_id }, ctx) => inLinkMode(ctx, () => getBalance(deps, ctx.identity, shop_id)));
   server.handle(subjects.balanceTransactionsList, (command, ctx) => inLinkMode(ctx, () => listBalanceTransactions(deps, ctx.identity, command)));

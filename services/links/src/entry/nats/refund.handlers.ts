@@ -9,7 +9,7 @@ import { inLinkMode } from './link-span';
 
 const modeOfRefund = (refund: Refund) => modeOfLivemode(refund.livemode);
 
-/** The refund subjects (money-after-payment.md, 3): the bus has already verified the identity token and parsed the payload. */
+/** The refund subjects (docs/money.md, "Refunds"): the bus has already verified the identity token and parsed the payload. */
 export function registerRefundHandlers(server: BusServer, deps: RefundDeps): void {
   server.handle(subjects.refundsCreate, (command, ctx) =>
     inLinkMode(

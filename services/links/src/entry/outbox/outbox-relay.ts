@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { EventMessage, EventPublisher } from '@pl/bus';
-import { crashPoint } from '@pl/config';
 import { WriteBatcher } from '@pl/db';
 import { contextFromTraceparent, contextOf, injectTraceContext, SpanKind, SpanStatusCode, tracer, TRACEPARENT, type Span } from '@pl/telemetry';
 import type { OutboxEntry } from '../../domain/link';
+import { NO_CRASH_POINTS, type CrashPoints } from '../../domain/ports';
 import { backoffMs, Wakeable } from '../background/wakeable';
 
 /** The outbox as the relay needs it (OutboxRepository in production). */
@@ -25,6 +25,8 @@ export interface OutboxRelayOptions {
   publishTimeoutMs: number;
   maxBackoffMs: number;
   log: Logger;
+  /** The crash tests' hook, told after each batch Kafka acknowledged and before it is marked. */
+  crashPoints?: CrashPoints;
 }
 
 /** Entries this process committed and holds for publishing at most; beyond, they wait for the poll. */
@@ -61,8 +63,10 @@ export class OutboxRelay {
   private readonly marks: WriteBatcher<string, void>;
   private failures = 0;
   private loop: Promise<void> | null = null;
+  private readonly crashPoints: CrashPoints;
 
   constructor(private readonly options: OutboxRelayOptions) {
+    this.crashPoints = options.crashPoints ?? NO_CRASH_POINTS;
     this.marks = new WriteBatcher<string, void>(async (ids) => {
       await options.outbox.markPublished(ids);
       return ids.map(() => undefined);
@@ -93,7 +97,10 @@ export class OutboxRelay {
     const { outbox, batchSize, publishTimeoutMs } = this.options;
     let total = 0;
     for (;;) {
-      const n = await outbox.publishBatch(batchSize, publishTimeoutMs, (entries) => this.publish(entries));
+      const n = await outbox.publishBatch(batchSize, publishTimeoutMs, async (entries) => {
+        await this.publish(entries);
+        this.crashPoints.reached('links.after-publish-before-mark');
+      });
       total += n;
       if (n < batchSize || this.wakeable.isStopped) return total;
     }
@@ -111,7 +118,7 @@ export class OutboxRelay {
         this.handedOver = [];
         throw err;
       }
-      crashPoint('links.after-publish-before-mark');
+      this.crashPoints.reached('links.after-publish-before-mark');
       for (const e of batch) {
         this.marks.add(e.id).catch((err: unknown) => {
           // The row stays unpublished: the poll publishes it again once it is old enough (same event id).

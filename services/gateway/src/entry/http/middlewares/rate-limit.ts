@@ -21,7 +21,7 @@ const applyDecision = (res: Response, d: LimitDecision): void => {
 
 /**
  * Per-credential budget, after authentication: an API key pair (one per merchant), a cashier key (one
- * per shop) or a session, each per mode (test-mode.md): a test budget is prefixed `test:`, so load testing an
+ * per shop) or a session, each per mode (docs/test-mode.md): a test budget is prefixed `test:`, so load testing an
  * integration never spends the live one. Live keys keep the form they had before test mode. Over budget: 429
  * `common.err.rate_limited`. When this replica's lease of the budget covers the request, it is decided at once,
  * without a promise.

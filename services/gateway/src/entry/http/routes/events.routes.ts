@@ -10,7 +10,7 @@ import { limitByCredential } from '../middlewares/rate-limit';
 import { route } from '../route';
 
 /**
- * Every event of the caller's shops, subscribed or not (money-after-payment.md, 1), behind whichever authentication
+ * Every event of the caller's shops, subscribed or not (docs/webhooks.md, "Event types"), behind whichever authentication
  * its mount point takes; the notifier keeps to the caller's shops and mode.
  */
 function eventRoutes(deps: HttpDeps, authenticate: RequestHandler): Router {

@@ -20,7 +20,7 @@ function sendRefundAnswer(res: Response, answer: IdempotentRefundReply): void {
 
 /**
  * `POST …/payment-links/{id}/refunds`. The body first (400), then the path (a non-UUID is 404); links decides the
- * rest in the order of decisions.md. No body refunds all that is refundable. An Idempotency-Key is bound to the
+ * rest in the order of docs/product-decisions.md. No body refunds all that is refundable. An Idempotency-Key is bound to the
  * link the path names, and its claim travels to links, which keeps it with the refund it made.
  */
 const createRefund = (deps: HttpDeps, idempotencyRoute: string): RequestHandler =>

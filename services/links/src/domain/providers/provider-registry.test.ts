@@ -1,5 +1,6 @@
 import { parseExchangeRates } from './exchange-rates';
-import { ProviderRegistry, type PaymentProvider } from './payment-provider';
+import type { PaymentProvider } from './payment-provider';
+import { ProviderRegistry } from './provider-registry';
 import { SandboxProvider } from './sandbox.provider';
 
 const sandbox = new SandboxProvider(parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'));
