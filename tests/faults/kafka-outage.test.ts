@@ -69,7 +69,11 @@ const linkStatus = async (id: string): Promise<string> =>
 
 const unpublished = async (linkIds: string[]): Promise<number> =>
   Number(
-    (await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.outbox WHERE message_key = ANY($1) AND published_at IS NULL', [linkIds]))[0]?.n,
+    (
+      await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.outbox o JOIN links.outbox_pending p USING (id) WHERE o.message_key = ANY($1)', [
+        linkIds,
+      ])
+    )[0]?.n,
   );
 
 /**

@@ -183,9 +183,7 @@ class Harness {
    */
   converged(links: CreatedLink[]): Promise<void> {
     return settles(async () => {
-      const [outbox] = await this.sys.sql<{ unpublished: string }>(
-        'SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished FROM links.outbox',
-      );
+      const [outbox] = await this.sys.sql<{ unpublished: string }>('SELECT count(*) AS unpublished FROM links.outbox_pending');
       const [deliveries] = await this.sys.sql<{ all: string; succeeded: string }>(
         `SELECT count(*) AS all, count(*) FILTER (WHERE status = 'succeeded') AS succeeded FROM notifier.deliveries`,
       );
@@ -200,7 +198,7 @@ class Harness {
 
   /** Unpublished outbox rows, as (event id, link id). */
   unpublished(): Promise<{ id: string; message_key: string }[]> {
-    return this.sys.sql('SELECT id::text, message_key FROM links.outbox WHERE published_at IS NULL');
+    return this.sys.sql('SELECT o.id::text, o.message_key FROM links.outbox o JOIN links.outbox_pending p USING (id)');
   }
 
   async stop(): Promise<void> {
@@ -254,8 +252,8 @@ async function expectPaidOnceDeliveredOnce(h: Harness, links: CreatedLink[], rec
   const { sys, receiver, merchant } = h;
   await expectNoImpossibleLink(sys);
   const ids = links.map((l) => l.id);
-  const outbox = await sys.sql<{ id: string; message_key: string; published_at: Date | null }>(
-    'SELECT id::text, message_key, published_at FROM links.outbox',
+  const outbox = await sys.sql<{ id: string; message_key: string; queued: boolean }>(
+    'SELECT o.id::text, o.message_key, EXISTS (SELECT 1 FROM links.outbox_pending p WHERE p.id = o.id) AS queued FROM links.outbox o',
   );
   const deliveries = await sys.sql<{ payment_link_id: string; event_id: string; webhook_id: string; status: string }>(
     'SELECT payment_link_id::text, event_id::text, webhook_id, status FROM notifier.deliveries',
@@ -270,7 +268,7 @@ async function expectPaidOnceDeliveredOnce(h: Harness, links: CreatedLink[], rec
     expect(read.body).toMatchObject({ status: 'paid', paid_at: expect.any(String), amount, payer_amount, merchant_credit, platform_revenue });
 
     const event = outbox.find((r) => r.message_key === link.id)!;
-    expect(event.published_at).not.toBeNull();
+    expect(event.queued).toBe(false);
     const delivery = deliveries.find((d) => d.payment_link_id === link.id)!;
     expect(delivery).toEqual({ payment_link_id: link.id, event_id: event.id, webhook_id: `evt_${event.id}`, status: 'succeeded' });
 
