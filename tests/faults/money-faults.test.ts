@@ -3,6 +3,7 @@ import { eventually, withDeadline } from '@pl/testing';
 import type { ApiResponse } from '../support/http';
 import { expectedAndActualEvents, ledgerSums, refundCallback, shopMoney, subscribeToEveryEvent, verifyLedger } from '../support/money';
 import { PrivatePostgres } from '../support/private-servers';
+import { recoveryBounds } from '../support/recovery-bounds';
 import { startServiceProcess, type ServiceProcess } from '../support/processes';
 import {
   sandboxPaymentId,
@@ -21,10 +22,10 @@ import {
  * event, every event reaches the merchant once under its id, and ledger:verify passes.
  */
 
-jest.setTimeout(120_000);
-
-/** A recovery (relay poll, lease, redelivery) must happen within this; far above what each takes on an idle machine. */
-const STEP_BOUND_MS = 30_000;
+/** A recovery (relay poll, lease, redelivery, a group rejoin) must happen within this: from the configured time-outs. */
+const STEP_BOUND_MS = recoveryBounds().stepMs;
+// A test: a few recoveries one after another.
+jest.setTimeout(4 * STEP_BOUND_MS);
 const POLL_MS = 100;
 /** Nothing listens there: a links process given it can commit but never publish. */
 const UNREACHABLE_KAFKA = '127.0.0.1:9';
