@@ -50,6 +50,7 @@ const FIRST_WEBHOOK_BOUND_MS = BOUNDS.groupJoinMs;
 const RESEND_BOUND_MS = BOUNDS.groupJoinMs + BOUNDS.leaseTakeoverMs;
 /** A whole test: its bounded waits one after another (payments, a kill, a restart, the resends, convergence). */
 const TEST_BOUND_MS = 2 * FIRST_WEBHOOK_BOUND_MS + RESEND_BOUND_MS + 2 * STEP_BOUND_MS;
+jest.setTimeout(TEST_BOUND_MS);
 const POLL_MS = 100;
 const LINK_STATUSES = ['pending', 'paid', 'expired', 'canceled', 'failed'];
 
@@ -303,103 +304,91 @@ let h: Harness | undefined;
 afterEach(async () => {
   await h?.stop();
   h = undefined;
-}, STEP_BOUND_MS);
+});
 
-it(
-  'links killed after a payment commits, before its reply: the provider gets 503 and retries to 200, the link is paid once with one event and one webhook',
-  async () => {
-    h = await Harness.start({ withoutLinks: true });
-    const armed = await h.armed('links', 'links.after-settle-commit');
-    const links = await h.createLinks();
+it('links killed after a payment commits, before its reply: the provider gets 503 and retries to 200, the link is paid once with one event and one webhook', async () => {
+  h = await Harness.start({ withoutLinks: true });
+  const armed = await h.armed('links', 'links.after-settle-commit');
+  const links = await h.createLinks();
 
-    const first = await h.payAroundTheCrash(links, armed);
-    await expectKilled(armed, 'links killed after a settle commit');
-    expect([...first.values()].every((s) => s === 200 || s === 503)).toBe(true);
-    // The kill fell between the commit and the reply: a link is paid though its provider heard 503.
-    const paid = new Set((await h.sys.sql<{ id: string }>("SELECT id::text FROM links.payment_links WHERE status = 'paid'")).map((r) => r.id));
-    expect(links.filter((l) => first.get(l.id) === 503 && paid.has(l.id)).length).toBeGreaterThanOrEqual(1);
-    await expectNoImpossibleLink(h.sys);
+  const first = await h.payAroundTheCrash(links, armed);
+  await expectKilled(armed, 'links killed after a settle commit');
+  expect([...first.values()].every((s) => s === 200 || s === 503)).toBe(true);
+  // The kill fell between the commit and the reply: a link is paid though its provider heard 503.
+  const paid = new Set((await h.sys.sql<{ id: string }>("SELECT id::text FROM links.payment_links WHERE status = 'paid'")).map((r) => r.id));
+  expect(links.filter((l) => first.get(l.id) === 503 && paid.has(l.id)).length).toBeGreaterThanOrEqual(1);
+  await expectNoImpossibleLink(h.sys);
 
-    await h.run('links', {});
-    await h.retryUntilAccepted(links, first);
-    await h.converged(links);
-    await expectPaidOnceDeliveredOnce(h, links, 'exactly-one');
-  },
-  TEST_BOUND_MS,
-);
+  await h.run('links', {});
+  await h.retryUntilAccepted(links, first);
+  await h.converged(links);
+  await expectPaidOnceDeliveredOnce(h, links, 'exactly-one');
+});
 
-it(
-  'links killed after Kafka acknowledged an outbox batch, before marking it: the relay publishes it again under the same event ids and the notifier sends one webhook',
-  async () => {
-    h = await Harness.start({ withoutLinks: true });
-    h.tap = await EventTap.start(h.sys);
-    const armed = await h.armed('links', 'links.after-publish-before-mark');
-    const links = await h.createLinks();
+it('links killed after Kafka acknowledged an outbox batch, before marking it: the relay publishes it again under the same event ids and the notifier sends one webhook', async () => {
+  h = await Harness.start({ withoutLinks: true });
+  h.tap = await EventTap.start(h.sys);
+  const armed = await h.armed('links', 'links.after-publish-before-mark');
+  const links = await h.createLinks();
 
-    const first = await h.payAroundTheCrash(links, armed);
-    await expectKilled(armed, 'links killed between publish and mark');
-    const unpublished = await h.unpublished();
-    expect(unpublished.length).toBeGreaterThanOrEqual(1);
-    // The killed batch did reach Kafka: its webhook goes out while no links process runs.
-    const receiver = h.receiver;
-    await within(Promise.race(unpublished.map((r) => receiver.nthFor(r.message_key, 1))), STEP_BOUND_MS, 'webhook of the killed batch');
-    await expectNoImpossibleLink(h.sys);
+  const first = await h.payAroundTheCrash(links, armed);
+  await expectKilled(armed, 'links killed between publish and mark');
+  const unpublished = await h.unpublished();
+  expect(unpublished.length).toBeGreaterThanOrEqual(1);
+  // The killed batch did reach Kafka: its webhook goes out while no links process runs.
+  const receiver = h.receiver;
+  await within(Promise.race(unpublished.map((r) => receiver.nthFor(r.message_key, 1))), STEP_BOUND_MS, 'webhook of the killed batch');
+  await expectNoImpossibleLink(h.sys);
 
-    await h.run('links', {});
-    await h.retryUntilAccepted(links, first);
-    await h.converged(links);
-    const tap = h.tap;
-    const eventIds = (await h.sys.sql<{ id: string }>('SELECT id::text FROM links.outbox')).map((r) => r.id);
-    await settles(
-      async () => eventIds.every((id) => tap.copiesOf(id) >= 1) && eventIds.some((id) => tap.copiesOf(id) >= 2),
-      'every event on Kafka, the killed batch twice',
-    );
-    // Only rows the killed process left unmarked went out again, each under its own event id.
-    const twice = eventIds.filter((id) => tap.copiesOf(id) > 1);
-    expect(twice.every((id) => unpublished.some((r) => r.id === id))).toBe(true);
-    expect(tap.eventIds.every((id) => eventIds.includes(id))).toBe(true);
-    // The notifier took in every copy, so a second webhook would already be in its table.
-    await settles(
-      async () => (await scrapedSum(h!.sys.notifierOpsPort, 'kafka_consumer_messages_total', { outcome: 'ok' })) === tap.eventIds.length,
-      'the notifier consumed every copy',
-    );
-    await expectPaidOnceDeliveredOnce(h, links, 'exactly-one');
-  },
-  TEST_BOUND_MS,
-);
+  await h.run('links', {});
+  await h.retryUntilAccepted(links, first);
+  await h.converged(links);
+  const tap = h.tap;
+  const eventIds = (await h.sys.sql<{ id: string }>('SELECT id::text FROM links.outbox')).map((r) => r.id);
+  await settles(
+    async () => eventIds.every((id) => tap.copiesOf(id) >= 1) && eventIds.some((id) => tap.copiesOf(id) >= 2),
+    'every event on Kafka, the killed batch twice',
+  );
+  // Only rows the killed process left unmarked went out again, each under its own event id.
+  const twice = eventIds.filter((id) => tap.copiesOf(id) > 1);
+  expect(twice.every((id) => unpublished.some((r) => r.id === id))).toBe(true);
+  expect(tap.eventIds.every((id) => eventIds.includes(id))).toBe(true);
+  // The notifier took in every copy, so a second webhook would already be in its table.
+  await settles(
+    async () => (await scrapedSum(h!.sys.notifierOpsPort, 'kafka_consumer_messages_total', { outcome: 'ok' })) === tap.eventIds.length,
+    'the notifier consumed every copy',
+  );
+  await expectPaidOnceDeliveredOnce(h, links, 'exactly-one');
+});
 
-it(
-  'notifier killed after the merchant answered, before recording it: once the lease runs out the replacement sends the same webhook id again, and the delivery succeeds once',
-  async () => {
-    h = await Harness.start({ withoutNotifier: true });
-    const armed = await h.armed('notifier', 'notifier.after-send-before-record', SHORT_LEASE_ENV);
-    const links = await h.createLinks();
+it('notifier killed after the merchant answered, before recording it: once the lease runs out the replacement sends the same webhook id again, and the delivery succeeds once', async () => {
+  h = await Harness.start({ withoutNotifier: true });
+  const armed = await h.armed('notifier', 'notifier.after-send-before-record', SHORT_LEASE_ENV);
+  const links = await h.createLinks();
 
-    const first = await h.payAroundTheCrash(links, armed);
-    await expectKilled(armed, 'notifier killed after a webhook answered');
-    const deliveries = await h.sys.sql<{ id: string; payment_link_id: string; webhook_id: string; status: string; lease_until: Date | null }>(
-      'SELECT id::text, payment_link_id::text, webhook_id, status, lease_until FROM notifier.deliveries',
-    );
-    const receiver = h.receiver;
-    // Received by the merchant, yet still pending with no attempt on record.
-    const unrecorded = deliveries.filter((d) => d.status === 'pending' && receiver.hitsFor(d.payment_link_id).length > 0);
-    expect(unrecorded.length).toBeGreaterThanOrEqual(1);
-    const attempts = await h.sys.sql('SELECT delivery_id::text FROM notifier.delivery_attempts WHERE delivery_id = ANY($1::uuid[])', [
-      unrecorded.map((d) => d.id),
-    ]);
-    expect(attempts).toEqual([]);
-    await expectNoImpossibleLink(h.sys);
+  const first = await h.payAroundTheCrash(links, armed);
+  await expectKilled(armed, 'notifier killed after a webhook answered');
+  const deliveries = await h.sys.sql<{ id: string; payment_link_id: string; webhook_id: string; status: string; lease_until: Date | null }>(
+    'SELECT id::text, payment_link_id::text, webhook_id, status, lease_until FROM notifier.deliveries',
+  );
+  const receiver = h.receiver;
+  // Received by the merchant, yet still pending with no attempt on record.
+  const unrecorded = deliveries.filter((d) => d.status === 'pending' && receiver.hitsFor(d.payment_link_id).length > 0);
+  expect(unrecorded.length).toBeGreaterThanOrEqual(1);
+  const attempts = await h.sys.sql('SELECT delivery_id::text FROM notifier.delivery_attempts WHERE delivery_id = ANY($1::uuid[])', [
+    unrecorded.map((d) => d.id),
+  ]);
+  expect(attempts).toEqual([]);
+  await expectNoImpossibleLink(h.sys);
 
-    const replacement = await h.run('notifier', SHORT_LEASE_ENV);
-    for (const d of unrecorded) {
-      const again = await within(receiver.nthFor(d.payment_link_id, 2), RESEND_BOUND_MS, `second send of ${d.webhook_id}`, replacement);
-      expect(again.headers['x-webhook-id']).toBe(d.webhook_id);
-      // Not before the dead worker's lease ran out: nobody takes over a live claim.
-      expect(h.arrivedAt.get(again)).toBeGreaterThanOrEqual(d.lease_until!.getTime());
-    }
-    await h.retryUntilAccepted(links, first);
-    await h.converged(links);
-    await expectPaidOnceDeliveredOnce(h, links, 'repeats-allowed');
-  },
-  TEST_BOUND_MS,
-);
+  const replacement = await h.run('notifier', SHORT_LEASE_ENV);
+  for (const d of unrecorded) {
+    const again = await within(receiver.nthFor(d.payment_link_id, 2), RESEND_BOUND_MS, `second send of ${d.webhook_id}`, replacement);
+    expect(again.headers['x-webhook-id']).toBe(d.webhook_id);
+    // Not before the dead worker's lease ran out: nobody takes over a live claim.
+    expect(h.arrivedAt.get(again)).toBeGreaterThanOrEqual(d.lease_until!.getTime());
+  }
+  await h.retryUntilAccepted(links, first);
+  await h.converged(links);
+  await expectPaidOnceDeliveredOnce(h, links, 'repeats-allowed');
+});
