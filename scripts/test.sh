@@ -58,7 +58,7 @@ set -e
 
 # One plain closing line, so a run is judged by what it counted as well as by its exit code.
 if [ -f "$RESULTS" ]; then
-  node -e 'const r = require(require("path").resolve(process.argv[1]));
-    console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));' "$RESULTS"
+  RESULTS="$RESULTS" node -e 'const r = require(require("path").resolve(process.env.RESULTS));
+    console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));'
 fi
 exit "$rc"

@@ -1,6 +1,7 @@
 import { eventually, withDeadline } from '@pl/testing';
 import { KafkaMockCluster } from '../support/kafka-mock';
 import { scrapedSum } from '../support/metrics';
+import { recoveryBounds } from '../support/recovery-bounds';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -10,7 +11,7 @@ import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type
  * Nobody restarts the services.
  */
 
-jest.setTimeout(90_000);
+// Set below, once the bounds of its waits are known.
 
 const BROKERS = 3;
 /** Paid right after the brokers went down, and just before they come back. */
@@ -35,8 +36,16 @@ const RELAY_ENV = {
   OUTBOX_MAX_BACKOFF_MS: String(MAX_BACKOFF_MS),
   OUTBOX_PUBLISH_TIMEOUT_MS: String(PUBLISH_TIMEOUT_MS),
 };
-/** From brokers up to every held webhook received: the relay's longest wait plus one publish, the consumer's restart (up to 5 s) and rejoin, room for a busy machine. */
-const RECOVERY_BOUND_MS = 20_000;
+const BOUNDS = recoveryBounds(RELAY_ENV);
+/**
+ * From brokers up to every held webhook received: the relay's next attempt (a retry cycle) and its publish, and the
+ * consumer's restart and rejoin of its group (its session and the rebalance), from the configured time-outs.
+ */
+const RECOVERY_BOUND_MS = RETRY_CYCLE_MS + BOUNDS.relayTakeoverMs + BOUNDS.groupJoinMs;
+/** A webhook of a running system: the notifier may still be joining its group. */
+const WEBHOOK_BOUND_MS = BOUNDS.groupJoinMs + BOUNDS.relayTakeoverMs;
+
+jest.setTimeout(OUTAGE_MS + 2 * WEBHOOK_BOUND_MS + RECOVERY_BOUND_MS + BOUNDS.stepMs);
 
 let kafka: KafkaMockCluster;
 let receiver: WebhookReceiver;
@@ -69,7 +78,11 @@ const linkStatus = async (id: string): Promise<string> =>
 
 const unpublished = async (linkIds: string[]): Promise<number> =>
   Number(
-    (await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.outbox WHERE message_key = ANY($1) AND published_at IS NULL', [linkIds]))[0]?.n,
+    (
+      await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.outbox o JOIN links.outbox_pending p USING (id) WHERE o.message_key = ANY($1)', [
+        linkIds,
+      ])
+    )[0]?.n,
   );
 
 /**
@@ -89,7 +102,7 @@ const readyz = async (port: number): Promise<number> => (await fetch(`http://127
 it('keeps committing payments while every broker is down, holds their events in the outbox, then delivers each webhook exactly once', async () => {
   // Before the outage: the relay's producer is connected and the notifier's consumer is in its group.
   const before = await payNewLink();
-  await withDeadline(receiver.nthFor(before, 1), 20_000, 'the webhook of a payment before the outage');
+  await withDeadline(receiver.nthFor(before, 1), WEBHOOK_BOUND_MS, 'the webhook of a payment before the outage');
 
   await kafka.down('all');
   const downAt = Date.now();
@@ -112,7 +125,7 @@ it('keeps committing payments while every broker is down, holds their events in 
       return Date.now() - downAt >= OUTAGE_MS && claims.size >= 2;
     },
     'the outage ran its course with the relay retrying',
-    OUTAGE_MS + 20_000,
+    OUTAGE_MS + BOUNDS.stepMs,
     SAMPLE_MS,
   );
   for (let i = 0; i < PAID_LATE; i++) paid.push(await payNewLink());
@@ -138,7 +151,7 @@ it('keeps committing payments while every broker is down, holds their events in 
 
   // A payment after the outage flows end to end: the consumer is back in its group, not only draining.
   const after = await payNewLink();
-  await withDeadline(receiver.nthFor(after, 1), 20_000, 'the webhook of a payment after the outage');
+  await withDeadline(receiver.nthFor(after, 1), WEBHOOK_BOUND_MS, 'the webhook of a payment after the outage');
 
   // Exactly once, per link and per webhook id, on both sides: the receiver's and the notifier's records.
   const all = [before, ...paid, after];

@@ -20,6 +20,12 @@ const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
  */
 const kafkaBrokers = (): string => process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 /** The sandbox provider's callback secret in every test system. */
+/**
+ * The time-outs every test system runs with (beside the services' defaults); tests/support/recovery-bounds.ts
+ * derives how long a recovery may take from them.
+ */
+export const SYSTEM_TIMEOUT_ENV = { NATS_REQUEST_TIMEOUT_MS: '2000', KAFKA_SESSION_TIMEOUT_MS: '6000' } as const;
+
 export const TEST_PROVIDER_SECRET = 'test-sandbox-provider-secret-0123456789abcdef';
 
 export interface TestMerchant {
@@ -141,12 +147,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     REDIS_KEY_PREFIX: `${namespace}:`,
     GATEWAY_PORT: '0',
     OPS_PORT: '0',
-    NATS_REQUEST_TIMEOUT_MS: '2000',
+    ...SYSTEM_TIMEOUT_ENV,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     KAFKA_BROKERS: kafkaBrokers(),
     PAYMENT_EVENTS_TOPIC: `${namespace}.payment-events`,
     KAFKA_GROUP_ID: `${namespace}-notifier`,
-    KAFKA_SESSION_TIMEOUT_MS: '6000',
     WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50,50,50',
     WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: '100',
     PROVIDER_SANDBOX_SECRET: TEST_PROVIDER_SECRET,

@@ -70,6 +70,15 @@ export async function expiryScenario(ctx: BenchContext): Promise<void> {
        FROM links.payment_links WHERE merchant_id = $1`,
     [owner.id],
   );
+  // Each expired link wrote its `payment_link.expired` with its move, once: the outbox's record says so.
+  const [events] = await fixtures.sql<{ links: string; wrong: string }>(
+    `SELECT count(*) AS links, count(*) FILTER (WHERE COALESCE(e.n, 0) <> 1) AS wrong
+       FROM links.payment_links l
+       LEFT JOIN (SELECT message_key, count(*) AS n FROM links.outbox WHERE payload->>'event' = 'payment_link.expired' GROUP BY message_key) e
+         ON e.message_key = l.id::text
+      WHERE l.merchant_id = $1 AND l.status = 'expired'`,
+    [owner.id],
+  );
   const firstAt = stats?.first?.getTime() ?? null;
   const sweepSeconds = noneLeftAt !== null && firstAt !== null ? (noneLeftAt - firstAt) / 1000 : null;
   const timeline = run.result.timeline ?? [];
@@ -114,8 +123,15 @@ export async function expiryScenario(ctx: BenchContext): Promise<void> {
     during,
     errors: run.row.errors,
     cpu: run.cpu,
+    expiredWithoutOneEvent: Number(events?.wrong),
   };
   check(ctx, `expiry: ${n.toLocaleString('en')} due links swept in ≤ 10 s`, sweepText, sweepSeconds !== null && sweepSeconds <= 10);
+  check(
+    ctx,
+    'expiry: every expired link with exactly one payment_link.expired event',
+    `${Number(events?.links).toLocaleString('en')} expired links, ${Number(events?.wrong).toLocaleString('en')} without exactly one event`,
+    Number(events?.links) > 0 && Number(events?.wrong) === 0,
+  );
   check(
     ctx,
     'expiry: create p99 during the sweep ≤ 1.5 × without',

@@ -3,3 +3,4 @@ export * from './returned-row';
 export * from './migrate';
 export * from './write-batcher';
 export * from './shared-reads';
+export * from './day-partitions';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
-import { Db } from '@pl/db';
+import { DayPartitions, Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
 import { IdempotencyRepository } from './data/idempotency.repository';
@@ -9,7 +9,7 @@ import { LatePaymentRepository } from './data/late-payment.repository';
 import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
-import { OutboxRepository } from './data/outbox.repository';
+import { outboxPartitions, OutboxRepository } from './data/outbox.repository';
 import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
@@ -19,6 +19,7 @@ import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { IdempotencyPurge } from './entry/background/idempotency-purge';
+import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
@@ -108,9 +109,14 @@ export async function startLinks(
   });
   // Keys live 24 hours; a purge every 10 minutes keeps each at most that much longer.
   const purge = new IdempotencyPurge({ keys: idempotency, intervalMs: 600_000, batchSize: 1000, log: log.child({ component: 'idempotency-purge' }) });
+  const partitions = partitionUpkeep(
+    new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS)], PARTITION_DAYS_AHEAD),
+    log.child({ component: 'partition-upkeep' }),
+  );
   relay.start();
   sweeper.start();
   purge.start();
+  partitions.start();
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -125,7 +131,7 @@ export async function startLinks(
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop(), purge.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), purge.stop(), partitions.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

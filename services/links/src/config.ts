@@ -29,6 +29,8 @@ const linksEnv = {
   /** Longest wait for Kafka's acknowledgement; the poll leaves events younger than this to their writer. */
   OUTBOX_PUBLISH_TIMEOUT_MS: intSetting({ min: 100, max: 300_000, default: 15_000 }),
   OUTBOX_MAX_BACKOFF_MS: intSetting({ min: 10, max: 600_000, default: 30_000 }),
+  /** Days the outbox keeps the record of a published event (support, a republish by hand); then its day's partition goes. */
+  OUTBOX_RETENTION_DAYS: intSetting({ min: 1, max: 3650, default: 7 }),
   /** Kafka topic of payment events; tests give each system its own. */
   PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
 };
