@@ -27,8 +27,6 @@ import { int } from './lib/settings';
 import { percentile } from './lib/stats';
 import { BENCH_OVERRIDES, ROOT, startBench } from './lib/system';
 
-process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-
 const LINKS = int('BENCH_DASHBOARD_LINKS', 100_000);
 /** Requests of each repeated case (first pages, order ids). */
 const REPEATS = int('BENCH_DASHBOARD_REPEATS', 300);
@@ -191,12 +189,12 @@ async function main(life: Lifecycle): Promise<number> {
   // Shops take 60 / 30 / 10 %; two links per order id (a retry), every 50th without one; 30 s apart.
   await fixtures.sql(
     `INSERT INTO links.payment_links (id, merchant_id, shop_id, order_id, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
-       fee_payer, payer_amount, merchant_credit, platform_revenue, status, expires_at, paid_at, created_at, updated_at)
+       fee_payer, payer_amount, merchant_credit, platform_revenue, status, expires_at, paid_at, created_at, updated_at, livemode)
      SELECT gen_random_uuid(), $1::uuid, CASE WHEN g % 10 < 6 THEN $2::bigint WHEN g % 10 < 9 THEN $3::bigint ELSE $4::bigint END,
             CASE WHEN g % 50 = 0 THEN NULL ELSE 'order-' || (g / 2) END,
             10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
             st, CASE WHEN st = 'pending' THEN now() + interval '1 day' ELSE c + interval '1 hour' END,
-            CASE WHEN st = 'paid' THEN c + interval '10 minutes' END, c, c
+            CASE WHEN st = 'paid' THEN c + interval '10 minutes' END, c, c, true
        FROM (SELECT g, $5::timestamptz - g * interval '30 seconds' AS c,
                     CASE WHEN g < $6 THEN 'pending' WHEN g % 500 = 7 THEN 'failed'
                          ELSE (ARRAY['paid', 'expired', 'paid', 'canceled', 'paid', 'expired'])[1 + g % 6] END AS st

@@ -30,8 +30,6 @@ import { int } from './lib/settings';
 import { percentile } from './lib/stats';
 import { ROOT, startBench } from './lib/system';
 
-process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-
 const ENTRIES = int('BENCH_LEDGER_ENTRIES', 1_000_000);
 const REPEATS = int('BENCH_LEDGER_REPEATS', 500);
 /** A payment posts three entries: clearing, available, revenue. */

@@ -22,9 +22,6 @@ import { deepPosition, HISTORY, scaleScenario } from './lib/scenarios/scale';
 import { parseArgs, USAGE, type ScenarioName } from './lib/settings';
 import { BENCH_OVERRIDES, gatewayReplicaCount, ROOT, startBench } from './lib/system';
 
-// kafkajs warns about its partitioner on every producer; the bench's publisher (notifier scenario) takes the default.
-process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
