@@ -136,7 +136,7 @@ export const spawnService = (
 /** A service's readiness probe on its ops port. */
 export const readyzUrl = (opsPort: number): string => `http://127.0.0.1:${opsPort}/readyz`;
 
-export interface StartOptions {
+interface StartOptions {
   otlpEndpoint: string;
   logDir: string;
 }
@@ -151,7 +151,7 @@ export interface StartOptions {
  * the bench never arms); Express 5 uses it only for view caching, which no route has. So the figures are those of
  * production code paths.
  */
-export async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
+async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
   for (const s of SERVICE_NAMES) {
     if (!existsSync(distMain(s))) throw new Error(`${distMain(s)} is missing: run \`npm run build\` first`);
   }
