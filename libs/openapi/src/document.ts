@@ -143,9 +143,9 @@ const AUTH_NAMES: Record<Exclude<Auth, 'none'>, string> = {
 
 /**
  * The error responses, each written once under components/responses and referred to by every operation that
- * answers it: 473 responses are 32 different ones. What tells two apart is all that goes into one: the status,
- * its codes, HTML or JSON, and for a 400 the credential whose Pl-Mode check it describes. The name says the codes
- * (`InvalidJsonOrValidationFailed`), then that credential and `.Html` where they apply.
+ * answers it: the 415 error answers of the 58 operations are 31 responses. What tells two apart is all that goes
+ * into one: the status, its codes, HTML or JSON, and for a 400 the credential whose Pl-Mode check it describes. The
+ * name says the codes (`InvalidJsonOrValidationFailed`), then that credential and `.Html` where they apply.
  */
 function errorResponses(): (status: number, codes: ErrorCode[], html: boolean, auth: Auth) => ZodOpenApiResponseObject {
   const made = new Map<string, ZodOpenApiResponseObject>();
