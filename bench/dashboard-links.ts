@@ -22,20 +22,11 @@ import { Db } from '@pl/db';
 import { AccountRepository } from '@pl/gateway';
 import { createLogger } from '@pl/telemetry';
 import { Fixtures } from './lib/fixtures';
-import { OtlpSink } from './lib/otlp-sink';
-import { killAllProcessesNow, stopAllProcesses } from './lib/processes';
+import { runBench, type Lifecycle } from './lib/lifecycle';
+import { int } from './lib/settings';
 import { percentile } from './lib/stats';
-import { BENCH_OVERRIDES, ROOT, startBenchSystem, type BenchSystem } from './lib/system';
+import { BENCH_OVERRIDES, ROOT, startBench } from './lib/system';
 
-process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-
-const int = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return n;
-};
 const LINKS = int('BENCH_DASHBOARD_LINKS', 100_000);
 /** Requests of each repeated case (first pages, order ids). */
 const REPEATS = int('BENCH_DASHBOARD_REPEATS', 300);
@@ -166,10 +157,7 @@ function summarizePlan(name: string, plan: { Plan: PlanNode; 'Execution Time': n
   return s;
 }
 
-let system: BenchSystem | undefined;
-let interrupted = false;
-
-async function main(): Promise<number> {
+async function main(life: Lifecycle): Promise<number> {
   const workDir = join(ROOT, '.local', 'bench');
   mkdirSync(workDir, { recursive: true });
   const startedAt = new Date();
@@ -182,212 +170,180 @@ async function main(): Promise<number> {
     `bench:dashboard-links: ${LINKS.toLocaleString('en')} links of one merchant, pages of ${PAGE}, ${REPEATS} requests per repeated case; ` +
       `load average ${loadAtStart}`,
   );
-  const sink = await OtlpSink.start();
-  const sys = await startBenchSystem({ otlpEndpoint: sink.url, logDir: join(workDir, 'dashboard-links-logs') });
-  system = sys;
+  const { sys } = await startBench(life, join(workDir, 'dashboard-links-logs'));
   const fixtures = new Fixtures(sys.database.url, sys.env.WEBHOOK_SECRET_KEY!);
+  life.defer(() => fixtures.close());
   const log = createLogger('bench', 'warn');
   const accountsDb = new Db({ url: sys.database.url, schema: 'gateway', log, max: 1 });
-  try {
-    // The dashboard merchant, with a password to sign in with; and a neighbour with as many links.
-    const email = `bench-dashboard-${randomBytes(6).toString('hex')}@example.com`;
-    const password = `pw-${randomBytes(12).toString('hex')}`;
-    const { merchant } = await new AccountRepository(accountsDb).createMerchant({ email, password, emailConfirmed: true });
-    const shops = [await fixtures.shop(merchant.id), await fixtures.shop(merchant.id), await fixtures.shop(merchant.id)];
-    const neighbour = await fixtures.merchant();
-    const neighbourShop = await fixtures.shop(neighbour.id);
+  life.defer(() => accountsDb.close());
+  // The dashboard merchant, with a password to sign in with; and a neighbour with as many links.
+  const email = `bench-dashboard-${randomBytes(6).toString('hex')}@example.com`;
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const { merchant } = await new AccountRepository(accountsDb).createMerchant({ email, password, emailConfirmed: true });
+  const shops = [await fixtures.shop(merchant.id), await fixtures.shop(merchant.id), await fixtures.shop(merchant.id)];
+  const neighbour = await fixtures.merchant();
+  const neighbourShop = await fixtures.shop(neighbour.id);
 
-    const seedStarted = Date.now();
-    const newest = new Date(Date.now() - 3600_000);
-    // Shops take 60 / 30 / 10 %; two links per order id (a retry), every 50th without one; 30 s apart.
-    await fixtures.sql(
-      `INSERT INTO links.payment_links (id, merchant_id, shop_id, order_id, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
-         fee_payer, payer_amount, merchant_credit, platform_revenue, status, expires_at, paid_at, created_at, updated_at)
-       SELECT gen_random_uuid(), $1::uuid, CASE WHEN g % 10 < 6 THEN $2::bigint WHEN g % 10 < 9 THEN $3::bigint ELSE $4::bigint END,
-              CASE WHEN g % 50 = 0 THEN NULL ELSE 'order-' || (g / 2) END,
-              10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
-              st, CASE WHEN st = 'pending' THEN now() + interval '1 day' ELSE c + interval '1 hour' END,
-              CASE WHEN st = 'paid' THEN c + interval '10 minutes' END, c, c
-         FROM (SELECT g, $5::timestamptz - g * interval '30 seconds' AS c,
-                      CASE WHEN g < $6 THEN 'pending' WHEN g % 500 = 7 THEN 'failed'
-                           ELSE (ARRAY['paid', 'expired', 'paid', 'canceled', 'paid', 'expired'])[1 + g % 6] END AS st
-                 FROM generate_series(0, $7::int - 1) AS g) AS s`,
-      [merchant.id, shops[0], shops[1], shops[2], newest.toISOString(), PENDING_NEWEST, LINKS],
-    );
-    for (let from = 0; from < LINKS; from += 100_000) {
-      await fixtures.seedHistory({
-        merchantId: neighbour.id,
-        shopId: neighbourShop,
-        from,
-        count: Math.min(100_000, LINKS - from),
-        newest,
-        stepMs: 30_000,
-        pendingNewest: 100,
-      });
-    }
-    await fixtures.settleAfterBulkLoad();
-    const counts = await fixtures.sql<{ status: string; n: string }>(
-      'SELECT status, count(*) AS n FROM links.payment_links WHERE merchant_id = $1 GROUP BY status ORDER BY status',
-      [merchant.id],
-    );
-    out(
-      `seeded ${(LINKS * 2).toLocaleString('en')} links (half the merchant's: ${counts.map((c) => `${c.status} ${Number(c.n).toLocaleString('en')}`).join(', ')}), ` +
-        `vacuumed and checkpointed in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`,
-    );
-
-    const login = await fetch(`${sys.gatewayUrl}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password }),
+  const seedStarted = Date.now();
+  const newest = new Date(Date.now() - 3600_000);
+  // Shops take 60 / 30 / 10 %; two links per order id (a retry), every 50th without one; 30 s apart.
+  await fixtures.sql(
+    `INSERT INTO links.payment_links (id, merchant_id, shop_id, order_id, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
+       fee_payer, payer_amount, merchant_credit, platform_revenue, status, expires_at, paid_at, created_at, updated_at, livemode)
+     SELECT gen_random_uuid(), $1::uuid, CASE WHEN g % 10 < 6 THEN $2::bigint WHEN g % 10 < 9 THEN $3::bigint ELSE $4::bigint END,
+            CASE WHEN g % 50 = 0 THEN NULL ELSE 'order-' || (g / 2) END,
+            10000, 100, 100, 100, 100, 'merchant', 10000, 9900, 100,
+            st, CASE WHEN st = 'pending' THEN now() + interval '1 day' ELSE c + interval '1 hour' END,
+            CASE WHEN st = 'paid' THEN c + interval '10 minutes' END, c, c, true
+       FROM (SELECT g, $5::timestamptz - g * interval '30 seconds' AS c,
+                    CASE WHEN g < $6 THEN 'pending' WHEN g % 500 = 7 THEN 'failed'
+                         ELSE (ARRAY['paid', 'expired', 'paid', 'canceled', 'paid', 'expired'])[1 + g % 6] END AS st
+               FROM generate_series(0, $7::int - 1) AS g) AS s`,
+    [merchant.id, shops[0], shops[1], shops[2], newest.toISOString(), PENDING_NEWEST, LINKS],
+  );
+  for (let from = 0; from < LINKS; from += 100_000) {
+    await fixtures.seedHistory({
+      merchantId: neighbour.id,
+      shopId: neighbourShop,
+      from,
+      count: Math.min(100_000, LINKS - from),
+      newest,
+      stepMs: 30_000,
+      pendingNewest: 100,
     });
-    const loginText = await login.text();
-    if (login.status !== 200) throw new Error(`login: ${login.status} ${loginText}`);
-    const client = new Client(sys.gatewayUrl, (JSON.parse(loginText) as { session_token: string }).session_token);
-
-    // Warm-up: connections, the gateway's session and shop caches, the JIT.
-    for (let i = 0; i < 50; i++) await client.list({ limit: String(PAGE) });
-
-    const results: CaseResult[] = [];
-    const record = (r: CaseResult): void => {
-      results.push(r);
-      out(`  ${r.name}: ${r.requests} requests, ${r.links.toLocaleString('en')} links, p50 ${r.p50} ms, p95 ${r.p95}, p99 ${r.p99}, max ${r.max}`);
-    };
-    const repeat = async (name: string, query: () => Record<string, string>): Promise<void> => {
-      const latencies: number[] = [];
-      let links = 0;
-      for (let i = 0; i < REPEATS && !interrupted; i++) {
-        const r = await client.list(query());
-        latencies.push(r.ms);
-        links += r.page.payment_links.length;
-      }
-      record(summary(name, latencies, links));
-    };
-    const walk = async (name: string, filter: Record<string, string>, matches: (l: ListPage['payment_links'][number]) => boolean): Promise<void> => {
-      const w = await client.walk(filter, matches);
-      record(summary(name, w.latencies, w.links));
-    };
-
-    out('cases (one request at a time, client-side latency in ms):');
-    await repeat('first page, limit 100', () => ({ limit: String(PAGE) }));
-    const all = await client.walk({}, () => true);
-    if (all.links !== LINKS) throw new Error(`the walk saw ${all.links} links, not ${LINKS}`);
-    record(summary(`every page via next_cursor (${all.latencies.length} pages)`, all.latencies, all.links));
-    record(summary('  of which the last 100 pages', all.latencies.slice(-100), 100 * PAGE));
-    await repeat('first page, status=paid', () => ({ limit: String(PAGE), status: 'paid' }));
-    await walk('every page, status=paid', { status: 'paid' }, (l) => l.status === 'paid');
-    await repeat('first page, status=failed (0.2 %)', () => ({ limit: String(PAGE), status: 'failed' }));
-    await walk('every page, status=failed (0.2 %)', { status: 'failed' }, (l) => l.status === 'failed');
-    await walk('every page, status=pending (newest 2 %)', { status: 'pending' }, (l) => l.status === 'pending');
-    await repeat('first page, status=expired', () => ({ limit: String(PAGE), status: 'expired' }));
-    await repeat(`first page, shop_id (10 % shop)`, () => ({ limit: String(PAGE), shop_id: String(shops[2]) }));
-    await walk('every page, shop_id (10 % shop)', { shop_id: String(shops[2]) }, (l) => l.shop_id === shops[2]);
-    await walk('every page, shop_id (60 % shop)', { shop_id: String(shops[0]) }, (l) => l.shop_id === shops[0]);
-    await walk(
-      'every page, shop_id + status=canceled',
-      { shop_id: String(shops[1]), status: 'canceled' },
-      (l) => l.shop_id === shops[1] && l.status === 'canceled',
-    );
-    let orderHits = 0;
-    const orderLatencies: number[] = [];
-    for (let i = 0; i < REPEATS && !interrupted; i++) {
-      const r = await client.list({ limit: String(PAGE), order_id: `order-${1 + Math.floor(Math.random() * (LINKS / 2 - 1))}` });
-      orderLatencies.push(r.ms);
-      orderHits += r.page.payment_links.length;
-    }
-    record(summary('order_id, random order ids', orderLatencies, orderHits));
-
-    // The links service's list query (services/links/src/data/link.repository.ts) with each filter, first page and 90 % deep.
-    const deep = (
-      await fixtures.sql<{ created_at: string; id: string }>(
-        `SELECT created_at::text, id FROM links.payment_links WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
-        [merchant.id, Math.floor(LINKS * 0.9)],
-      )
-    )[0]!;
-    const plans: PlanSummary[] = [];
-    const explain = async (name: string, where: string, params: unknown[], deepPage: boolean): Promise<void> => {
-      const all = [merchant.id, ...params];
-      let cond = where;
-      if (deepPage) {
-        all.push(deep.created_at, deep.id);
-        cond += ` AND (created_at, id) < ($${all.length - 1}::timestamptz, $${all.length}::uuid)`;
-      }
-      const rows = await fixtures.sql<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
-        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM links.payment_links WHERE merchant_id = $1 ${cond}
-          ORDER BY created_at DESC, id DESC LIMIT ${PAGE + 1}`,
-        all,
-      );
-      plans.push(summarizePlan(`${name}${deepPage ? ', 90 % deep' : ', first page'}`, rows[0]!['QUERY PLAN'][0]));
-    };
-    for (const deepPage of [false, true]) {
-      await explain('no filter', '', [], deepPage);
-      await explain('status=paid', 'AND status = $2', ['paid'], deepPage);
-      await explain('status=failed', 'AND status = $2', ['failed'], deepPage);
-      await explain('status=pending', 'AND status = $2', ['pending'], deepPage);
-      await explain('shop_id (10 %)', 'AND shop_id = $2', [shops[2]], deepPage);
-      await explain('shop_id + status=canceled', 'AND shop_id = $2 AND status = $3', [shops[1], 'canceled'], deepPage);
-    }
-    await explain('order_id', 'AND order_id = $2', ['order-12345'], false);
-    // What a status=expired list (and a page holding a due pending link) runs first: the links service's expireDue, as a SELECT.
-    const due = await fixtures.sql<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
-      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT id FROM links.payment_links WHERE merchant_id = $1 AND status = 'pending' AND expires_at <= now()`,
-      [merchant.id],
-    );
-    plans.push(summarizePlan('expire-due scan (before a status=expired list)', due[0]!['QUERY PLAN'][0]));
-    out();
-    out('EXPLAIN (ANALYZE) of the list query at this size:');
-    for (const p of plans) {
-      const flag = p.seqScan || p.sort ? `  <-- ${[p.seqScan ? 'SEQ SCAN' : '', p.sort ? 'SORT' : ''].filter(Boolean).join(' + ')}` : '';
-      out(`  ${p.name}: ${p.indexes.join(', ') || '(no index)'}; rows read ${p.rowsRead}, buffers ${p.buffers}, ${p.executionMs} ms${flag}`);
-    }
-
-    out();
-    out(`load average ${loadAtStart} at the start, ${load()} at the end`);
-    const report = {
-      startedAt,
-      finishedAt: new Date(),
-      loadAverage: { start: loadAtStart, end: load() },
-      links: LINKS,
-      page: PAGE,
-      repeats: REPEATS,
-      statuses: counts,
-      results,
-      plans,
-    };
-    writeFileSync(join(workDir, 'dashboard-links.json'), `${JSON.stringify(report, null, 2)}\n`);
-    out();
-    out('bench:dashboard-links: results written to .local/bench/dashboard-links.json');
-    return 0;
-  } finally {
-    await accountsDb.close().catch(() => undefined);
-    await fixtures.close().catch(() => undefined);
-    await sys.stop().catch((e: unknown) => process.stderr.write(`bench: stopping the system failed: ${String(e)}\n`));
-    system = undefined;
-    await stopAllProcesses(10_000);
-    await sink.close();
   }
+  await fixtures.settleAfterBulkLoad();
+  const counts = await fixtures.sql<{ status: string; n: string }>(
+    'SELECT status, count(*) AS n FROM links.payment_links WHERE merchant_id = $1 GROUP BY status ORDER BY status',
+    [merchant.id],
+  );
+  out(
+    `seeded ${(LINKS * 2).toLocaleString('en')} links (half the merchant's: ${counts.map((c) => `${c.status} ${Number(c.n).toLocaleString('en')}`).join(', ')}), ` +
+      `vacuumed and checkpointed in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
+
+  const login = await fetch(`${sys.gatewayUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const loginText = await login.text();
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${loginText}`);
+  const client = new Client(sys.gatewayUrl, (JSON.parse(loginText) as { session_token: string }).session_token);
+
+  // Warm-up: connections, the gateway's session and shop caches, the JIT.
+  for (let i = 0; i < 50; i++) await client.list({ limit: String(PAGE) });
+
+  const results: CaseResult[] = [];
+  const record = (r: CaseResult): void => {
+    results.push(r);
+    out(`  ${r.name}: ${r.requests} requests, ${r.links.toLocaleString('en')} links, p50 ${r.p50} ms, p95 ${r.p95}, p99 ${r.p99}, max ${r.max}`);
+  };
+  const repeat = async (name: string, query: () => Record<string, string>): Promise<void> => {
+    const latencies: number[] = [];
+    let links = 0;
+    for (let i = 0; i < REPEATS && !life.interrupted; i++) {
+      const r = await client.list(query());
+      latencies.push(r.ms);
+      links += r.page.payment_links.length;
+    }
+    record(summary(name, latencies, links));
+  };
+  const walk = async (name: string, filter: Record<string, string>, matches: (l: ListPage['payment_links'][number]) => boolean): Promise<void> => {
+    const w = await client.walk(filter, matches);
+    record(summary(name, w.latencies, w.links));
+  };
+
+  out('cases (one request at a time, client-side latency in ms):');
+  await repeat('first page, limit 100', () => ({ limit: String(PAGE) }));
+  const all = await client.walk({}, () => true);
+  if (all.links !== LINKS) throw new Error(`the walk saw ${all.links} links, not ${LINKS}`);
+  record(summary(`every page via next_cursor (${all.latencies.length} pages)`, all.latencies, all.links));
+  record(summary('  of which the last 100 pages', all.latencies.slice(-100), 100 * PAGE));
+  await repeat('first page, status=paid', () => ({ limit: String(PAGE), status: 'paid' }));
+  await walk('every page, status=paid', { status: 'paid' }, (l) => l.status === 'paid');
+  await repeat('first page, status=failed (0.2 %)', () => ({ limit: String(PAGE), status: 'failed' }));
+  await walk('every page, status=failed (0.2 %)', { status: 'failed' }, (l) => l.status === 'failed');
+  await walk('every page, status=pending (newest 2 %)', { status: 'pending' }, (l) => l.status === 'pending');
+  await repeat('first page, status=expired', () => ({ limit: String(PAGE), status: 'expired' }));
+  await repeat(`first page, shop_id (10 % shop)`, () => ({ limit: String(PAGE), shop_id: String(shops[2]) }));
+  await walk('every page, shop_id (10 % shop)', { shop_id: String(shops[2]) }, (l) => l.shop_id === shops[2]);
+  await walk('every page, shop_id (60 % shop)', { shop_id: String(shops[0]) }, (l) => l.shop_id === shops[0]);
+  await walk(
+    'every page, shop_id + status=canceled',
+    { shop_id: String(shops[1]), status: 'canceled' },
+    (l) => l.shop_id === shops[1] && l.status === 'canceled',
+  );
+  let orderHits = 0;
+  const orderLatencies: number[] = [];
+  for (let i = 0; i < REPEATS && !life.interrupted; i++) {
+    const r = await client.list({ limit: String(PAGE), order_id: `order-${1 + Math.floor(Math.random() * (LINKS / 2 - 1))}` });
+    orderLatencies.push(r.ms);
+    orderHits += r.page.payment_links.length;
+  }
+  record(summary('order_id, random order ids', orderLatencies, orderHits));
+
+  // The links service's list query (services/links/src/data/link.repository.ts) with each filter, first page and 90 % deep.
+  const deep = (
+    await fixtures.sql<{ created_at: string; id: string }>(
+      `SELECT created_at::text, id FROM links.payment_links WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [merchant.id, Math.floor(LINKS * 0.9)],
+    )
+  )[0]!;
+  const plans: PlanSummary[] = [];
+  const explain = async (name: string, where: string, params: unknown[], deepPage: boolean): Promise<void> => {
+    const all = [merchant.id, ...params];
+    let cond = where;
+    if (deepPage) {
+      all.push(deep.created_at, deep.id);
+      cond += ` AND (created_at, id) < ($${all.length - 1}::timestamptz, $${all.length}::uuid)`;
+    }
+    const rows = await fixtures.sql<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM links.payment_links WHERE merchant_id = $1 ${cond}
+        ORDER BY created_at DESC, id DESC LIMIT ${PAGE + 1}`,
+      all,
+    );
+    plans.push(summarizePlan(`${name}${deepPage ? ', 90 % deep' : ', first page'}`, rows[0]!['QUERY PLAN'][0]));
+  };
+  for (const deepPage of [false, true]) {
+    await explain('no filter', '', [], deepPage);
+    await explain('status=paid', 'AND status = $2', ['paid'], deepPage);
+    await explain('status=failed', 'AND status = $2', ['failed'], deepPage);
+    await explain('status=pending', 'AND status = $2', ['pending'], deepPage);
+    await explain('shop_id (10 %)', 'AND shop_id = $2', [shops[2]], deepPage);
+    await explain('shop_id + status=canceled', 'AND shop_id = $2 AND status = $3', [shops[1], 'canceled'], deepPage);
+  }
+  await explain('order_id', 'AND order_id = $2', ['order-12345'], false);
+  // What a status=expired list (and a page holding a due pending link) runs first: the links service's expireDue, as a SELECT.
+  const due = await fixtures.sql<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT id FROM links.payment_links WHERE merchant_id = $1 AND status = 'pending' AND expires_at <= now()`,
+    [merchant.id],
+  );
+  plans.push(summarizePlan('expire-due scan (before a status=expired list)', due[0]!['QUERY PLAN'][0]));
+  out();
+  out('EXPLAIN (ANALYZE) of the list query at this size:');
+  for (const p of plans) {
+    const flag = p.seqScan || p.sort ? `  <-- ${[p.seqScan ? 'SEQ SCAN' : '', p.sort ? 'SORT' : ''].filter(Boolean).join(' + ')}` : '';
+    out(`  ${p.name}: ${p.indexes.join(', ') || '(no index)'}; rows read ${p.rowsRead}, buffers ${p.buffers}, ${p.executionMs} ms${flag}`);
+  }
+
+  out();
+  out(`load average ${loadAtStart} at the start, ${load()} at the end`);
+  const report = {
+    startedAt,
+    finishedAt: new Date(),
+    loadAverage: { start: loadAtStart, end: load() },
+    links: LINKS,
+    page: PAGE,
+    repeats: REPEATS,
+    statuses: counts,
+    results,
+    plans,
+  };
+  writeFileSync(join(workDir, 'dashboard-links.json'), `${JSON.stringify(report, null, 2)}\n`);
+  out();
+  out('bench:dashboard-links: results written to .local/bench/dashboard-links.json');
+  return 0;
 }
 
-const onSignal = (signal: NodeJS.Signals): void => {
-  if (interrupted) return;
-  interrupted = true;
-  process.stderr.write(`bench:dashboard-links: ${signal}, stopping the services and dropping the database\n`);
-  const hardExit = setTimeout(() => {
-    killAllProcessesNow();
-    process.exit(130);
-  }, 15_000);
-  hardExit.unref();
-  void (system ? system.stop() : Promise.resolve())
-    .catch(() => undefined)
-    .then(() => stopAllProcesses(5_000))
-    .finally(() => process.exit(130));
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    process.stderr.write(`bench:dashboard-links: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:dashboard-links', main);

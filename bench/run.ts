@@ -12,8 +12,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext } from './lib/context';
 import { Fixtures } from './lib/fixtures';
-import { OtlpSink } from './lib/otlp-sink';
-import { killAllProcessesNow, stopAllProcesses } from './lib/processes';
+import { runBench, type Lifecycle } from './lib/lifecycle';
 import { resultsTable, targetsTable } from './lib/report';
 import { cancelScenario, createScenario, getScenario, listScenario } from './lib/scenarios/links-api';
 import { expiryScenario } from './lib/scenarios/expiry';
@@ -21,10 +20,7 @@ import { notifierScenario } from './lib/scenarios/notifier';
 import { paymentScenario } from './lib/scenarios/payment';
 import { deepPosition, HISTORY, scaleScenario } from './lib/scenarios/scale';
 import { parseArgs, USAGE, type ScenarioName } from './lib/settings';
-import { BENCH_OVERRIDES, gatewayReplicaCount, ROOT, startBenchSystem, type BenchSystem } from './lib/system';
-
-// kafkajs warns about its partitioner on every producer; the bench's publisher (notifier scenario) takes the default.
-process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+import { BENCH_OVERRIDES, gatewayReplicaCount, ROOT, startBench } from './lib/system';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
@@ -49,17 +45,7 @@ function machine(): Record<string, string | number> {
   };
 }
 
-let system: BenchSystem | undefined;
-/** Set by Ctrl-C / SIGTERM: no further scenario starts, and no partial results overwrite the last ones. */
-let interrupted = false;
-let cleaning: Promise<void> | undefined;
-const cleanUp = (): Promise<void> =>
-  (cleaning ??= (async () => {
-    if (system) await system.stop().catch((e: unknown) => process.stderr.write(`bench: stopping the system failed: ${String(e)}\n`));
-    await stopAllProcesses(10_000);
-  })());
-
-async function main(): Promise<number> {
+async function main(life: Lifecycle): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2));
   if (parsed === 'help') {
     out(USAGE);
@@ -74,146 +60,118 @@ async function main(): Promise<number> {
   out(`bench: ${scenarios.join(', ')} on ${host.nproc} × ${host.cpu}, ${host.memoryGiB} GiB, load average ${host.loadavgAtStart}`);
   out(`bench: settings ${JSON.stringify(settings)}; logs in .local/bench/logs`);
 
-  const sink = await OtlpSink.start();
-  const sys = await startBenchSystem({ otlpEndpoint: sink.url, logDir: join(workDir, 'logs') });
-  system = sys;
+  const { sys, sink } = await startBench(life, join(workDir, 'logs'));
   const postgres = execFileSync('psql', [sys.database.url, '-tAc', 'SHOW server_version'], { encoding: 'utf8' }).trim();
   out(`bench: system up (database ${sys.database.name}, Postgres ${postgres}, Kafka ${sys.kafkaMock ? 'mock of its own' : sys.kafkaBrokers})`);
   const fixtures = new Fixtures(sys.database.url, sys.env.WEBHOOK_SECRET_KEY!);
-  try {
-    const writerMerchant = await fixtures.merchant();
-    const readerMerchant = await fixtures.merchant();
-    const ctx: BenchContext = {
-      sys,
-      fixtures,
-      sink,
-      settings,
-      workDir,
-      rows: [],
-      checks: [],
-      details: {},
-      writer: { merchant: writerMerchant, shopId: await fixtures.shop(writerMerchant.id) },
-      reader: { merchant: readerMerchant, shopId: await fixtures.shop(readerMerchant.id) },
-      log: out,
-    };
-    // The reader's history ends two hours ago, so none of it is due for expiry while the bench runs.
-    const newest = new Date(Date.now() - 2 * 3600_000);
-    await fixtures.seedHistory({ merchantId: readerMerchant.id, shopId: ctx.reader.shopId, from: 0, count: settings.smallLinks, newest, ...HISTORY });
-    await fixtures.analyze();
+  life.defer(() => fixtures.close());
+  const writerMerchant = await fixtures.merchant();
+  const readerMerchant = await fixtures.merchant();
+  const ctx: BenchContext = {
+    sys,
+    fixtures,
+    sink,
+    settings,
+    workDir,
+    rows: [],
+    checks: [],
+    details: {},
+    writer: { merchant: writerMerchant, shopId: await fixtures.shop(writerMerchant.id) },
+    reader: { merchant: readerMerchant, shopId: await fixtures.shop(readerMerchant.id) },
+    log: out,
+  };
+  // The reader's history ends two hours ago, so none of it is due for expiry while the bench runs.
+  const newest = new Date(Date.now() - 2 * 3600_000);
+  await fixtures.seedHistory({ merchantId: readerMerchant.id, shopId: ctx.reader.shopId, from: 0, count: settings.smallLinks, newest, ...HISTORY });
+  await fixtures.analyze();
 
-    const failures: string[] = [];
-    const attempt = async (name: string, fn: () => Promise<void>): Promise<void> => {
-      if (interrupted) return;
-      try {
-        await fn();
-      } catch (e) {
-        failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
-        out(`bench: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      }
-      const dead = Object.values(sys.services).filter((p) => p.isDead());
-      if (dead.length > 0) throw new Error(`${dead.map((p) => p.name).join(', ')} died during ${name} (logs in .local/bench/logs)`);
-    };
+  const failures: string[] = [];
+  const attempt = async (name: string, fn: () => Promise<void>): Promise<void> => {
+    if (life.interrupted) return;
+    try {
+      await fn();
+    } catch (e) {
+      failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+      out(`bench: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+    const dead = Object.values(sys.services).filter((p) => p.isDead());
+    if (dead.length > 0) throw new Error(`${dead.map((p) => p.name).join(', ')} died during ${name} (logs in .local/bench/logs)`);
+  };
 
-    const smallLabel = `(${settings.smallLinks.toLocaleString('en')} links)`;
-    let small: Awaited<ReturnType<typeof listScenario>> | undefined;
-    if (has('create'))
-      await attempt('create', async () => {
-        await createScenario(ctx);
-      });
-    if (has('get')) {
-      await attempt('get', async () => {
-        ctx.log('get (route 6)');
-        await getScenario(ctx, smallLabel, await fixtures.sampleIds(readerMerchant.id, settings.smallLinks));
-      });
-    }
-    if (has('list') || has('scale')) {
-      await attempt('list', async () => {
-        ctx.log('list (route 7)');
-        small = await listScenario(ctx, smallLabel, await fixtures.cursorAt(readerMerchant.id, deepPosition(settings.smallLinks)));
-      });
-    }
-    if (has('cancel')) await attempt('cancel', () => cancelScenario(ctx));
-    if (has('payment')) await attempt('payment', () => paymentScenario(ctx));
-    if (has('scale') && small) {
-      const measuredSmall = small;
-      await attempt('scale', () => scaleScenario(ctx, measuredSmall, newest));
-    }
-    if (has('expiry')) await attempt('expiry', () => expiryScenario(ctx));
-    if (has('notifier')) await attempt('notifier', () => notifierScenario(ctx));
-
-    if (interrupted) return 130;
-    const finishedAt = new Date();
-    const results = resultsTable(ctx.rows);
-    const targets = targetsTable(ctx.checks);
-    const preamble = [
-      `Run ${startedAt.toISOString()} – ${finishedAt.toISOString()} on ${host.nproc} × ${host.cpu}, ${host.memoryGiB} GiB; ` +
-        `load average ${host.loadavgAtStart} at the start, ${loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')} at the end (a shared machine: see "others" in the CPU column).`,
-      `Settings: ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up per run, ${settings.connections} connections; ` +
-        `services from dist/ with production code paths (gateway replicas: ${gatewayReplicaCount()}), NODE_ENV=test, tracing on; overrides ${Object.entries(
-          BENCH_OVERRIDES,
-        )
-          .map(([k, v]) => `${k}=${v}`)
-          .join(', ')}.`,
-      `Spans exported: ${Object.entries(sink.snapshot())
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}.`,
-    ];
-    out();
-    for (const line of preamble) out(line);
-    out();
-    out(results);
-    out();
-    out(targets);
-    if (failures.length > 0) {
-      out();
-      out(`Scenarios that failed: ${failures.join('; ')}`);
-    }
-    const report = {
-      startedAt,
-      finishedAt,
-      machine: { ...host, postgres },
-      settings,
-      overrides: BENCH_OVERRIDES,
-      scenarios,
-      rows: ctx.rows,
-      checks: ctx.checks,
-      details: ctx.details,
-      spans: sink.snapshot(),
-      failures,
-    };
-    writeFileSync(join(workDir, 'last.json'), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(workDir, 'last.md'), `${preamble.join('\n\n')}\n\n${results}\n\n${targets}\n`);
-    out();
-    out('bench: results written to .local/bench/last.json and .local/bench/last.md');
-    return failures.length > 0 ? 1 : 0;
-  } finally {
-    await fixtures.close().catch(() => undefined);
-    await cleanUp();
-    await sink.close();
+  const smallLabel = `(${settings.smallLinks.toLocaleString('en')} links)`;
+  let small: Awaited<ReturnType<typeof listScenario>> | undefined;
+  if (has('create'))
+    await attempt('create', async () => {
+      await createScenario(ctx);
+    });
+  if (has('get')) {
+    await attempt('get', async () => {
+      ctx.log('get (route 6)');
+      await getScenario(ctx, smallLabel, await fixtures.sampleIds(readerMerchant.id, settings.smallLinks));
+    });
   }
+  if (has('list') || has('scale')) {
+    await attempt('list', async () => {
+      ctx.log('list (route 7)');
+      small = await listScenario(ctx, smallLabel, await fixtures.cursorAt(readerMerchant.id, deepPosition(settings.smallLinks)));
+    });
+  }
+  if (has('cancel')) await attempt('cancel', () => cancelScenario(ctx));
+  if (has('payment')) await attempt('payment', () => paymentScenario(ctx));
+  if (has('scale') && small) {
+    const measuredSmall = small;
+    await attempt('scale', () => scaleScenario(ctx, measuredSmall, newest));
+  }
+  if (has('expiry')) await attempt('expiry', () => expiryScenario(ctx));
+  if (has('notifier')) await attempt('notifier', () => notifierScenario(ctx));
+
+  if (life.interrupted) return 130;
+  const finishedAt = new Date();
+  const results = resultsTable(ctx.rows);
+  const targets = targetsTable(ctx.checks);
+  const preamble = [
+    `Run ${startedAt.toISOString()} – ${finishedAt.toISOString()} on ${host.nproc} × ${host.cpu}, ${host.memoryGiB} GiB; ` +
+      `load average ${host.loadavgAtStart} at the start, ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the end (a shared machine: see "others" in the CPU column).`,
+    `Settings: ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up per run, ${settings.connections} connections; ` +
+      `services from dist/ with production code paths (gateway replicas: ${gatewayReplicaCount()}), NODE_ENV=test, tracing on; overrides ${Object.entries(
+        BENCH_OVERRIDES,
+      )
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}.`,
+    `Spans exported: ${Object.entries(sink.snapshot())
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
+  ];
+  out();
+  for (const line of preamble) out(line);
+  out();
+  out(results);
+  out();
+  out(targets);
+  if (failures.length > 0) {
+    out();
+    out(`Scenarios that failed: ${failures.join('; ')}`);
+  }
+  const report = {
+    startedAt,
+    finishedAt,
+    machine: { ...host, postgres },
+    settings,
+    overrides: BENCH_OVERRIDES,
+    scenarios,
+    rows: ctx.rows,
+    checks: ctx.checks,
+    details: ctx.details,
+    spans: sink.snapshot(),
+    failures,
+  };
+  writeFileSync(join(workDir, 'last.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(workDir, 'last.md'), `${preamble.join('\n\n')}\n\n${results}\n\n${targets}\n`);
+  out();
+  out('bench: results written to .local/bench/last.json and .local/bench/last.md');
+  return failures.length > 0 ? 1 : 0;
 }
 
-const onSignal = (signal: NodeJS.Signals): void => {
-  if (interrupted) return;
-  interrupted = true;
-  process.stderr.write(`bench: ${signal}, stopping the services and dropping the database\n`);
-  const hardExit = setTimeout(() => {
-    killAllProcessesNow();
-    process.exit(130);
-  }, 40_000);
-  hardExit.unref();
-  void cleanUp().finally(() => process.exit(130));
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-process.on('exit', killAllProcessesNow);
-
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    void cleanUp().finally(() => process.exit(1));
-  },
-);
+runBench('bench', main);

@@ -11,7 +11,9 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_DATABASE_URL, freePort, uniqueNamespace } from '@pl/testing';
+import { runBench, type Lifecycle } from './lib/lifecycle';
 import { percentile } from './lib/stats';
+import { serviceEnvironment } from './lib/system';
 import { awaitWebhooks, checkStates } from './soak/checks';
 import { Clock } from './soak/clock';
 import { Cluster } from './soak/cluster';
@@ -32,10 +34,6 @@ const WEBHOOK_WAIT_MS = 60_000;
 const PRIMED_LINKS_PER_MERCHANT = 5;
 const KEPT_RUNS = 5;
 
-const progress = (line: string): void => {
-  process.stderr.write(`soak: ${line}\n`);
-};
-
 /** Every figure behind the report, for a closer look (`raw.json` beside the logs). */
 const rawFigures = (recorder: Recorder, cluster: Cluster, sink: WebhookSink, paidAt: ReadonlyMap<string, number>) => ({
   samples: recorder.samples,
@@ -46,27 +44,14 @@ const rawFigures = (recorder: Recorder, cluster: Cluster, sink: WebhookSink, pai
   paidAt: Object.fromEntries(paidAt),
 });
 
-/** Clean-up steps, newest first, run once whether the soak ends, fails or is interrupted. */
-class Cleanup {
-  private readonly steps: (() => Promise<unknown>)[] = [];
-  private running: Promise<void> | undefined;
-  add(step: () => Promise<unknown>): void {
-    this.steps.push(step);
-  }
-  run(): Promise<void> {
-    return (this.running ??= (async () => {
-      for (const step of this.steps.reverse()) await step().catch((e: unknown) => progress(`clean-up step failed: ${String(e)}`));
-    })());
-  }
-}
-
 async function login(gateways: Gateways, m: SoakMerchant): Promise<void> {
   const res = await gateways.send('POST', '/api/v1/auth/login', {}, JSON.stringify({ email: m.email, password: m.password }));
   if (res.status !== 200 || !res.body) throw new Error(`login failed: ${res.status ?? res.error} ${res.body ?? ''}`);
   m.session = (JSON.parse(res.body) as { session_token: string }).session_token;
 }
 
-async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) => void): Promise<boolean> {
+async function main(life: Lifecycle): Promise<number> {
+  const { progress } = life;
   const settings = loadSettings();
   const clock = new Clock();
   progress('local dependencies');
@@ -82,10 +67,10 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
   for (const old of readdirSync(runsDir).sort().slice(0, -KEPT_RUNS)) rmSync(join(runsDir, old), { recursive: true, force: true });
 
   const database = await createSoakDatabase();
-  cleanup.add(() => database.drop());
+  life.defer(() => database.drop());
   progress(`database ${database.name}`);
   const connections = await PgConnections.open(ADMIN_DATABASE_URL, database.name);
-  cleanup.add(() => connections.close());
+  life.defer(() => connections.close());
   // Eight pools, one LISTEN per links and shops process, the soak's own checks.
   const needed = 8 * settings.dbPoolMax + 6;
   const free = connections.result().maxConnections - (await connections.inUse());
@@ -93,54 +78,38 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
     progress(`WARNING: Postgres has ${free} free connections and the soak may take ${needed}: expect 503s (too many clients), for others too`);
   const webhookSecret = `whsec-soak-${randomBytes(8).toString('hex')}`;
   const sink = await WebhookSink.start(webhookSecret, clock);
-  cleanup.add(() => sink.close());
-  const webhookSecretKey = randomBytes(32).toString('base64');
+  life.defer(() => sink.close());
+  const namespace = uniqueNamespace('soak');
+  const gatewayPorts: [number, number] = [await freePort(), await freePort()];
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/root',
+    ...serviceEnvironment({ databaseUrl: database.url, kafkaBrokers, namespace, publicBaseUrl: `http://127.0.0.1:${gatewayPorts[0]}` }),
+    LOG_LEVEL: settings.logLevel,
+    DATABASE_POOL_MAX: String(settings.dbPoolMax),
+    // The soak's webhook receiver listens on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    ...settings.serviceEnv,
+  };
   const merchants = await seedMerchants({
     databaseUrl: database.url,
-    webhookSecretKey,
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY!,
     webhookUrl: sink.url,
     webhookSecret,
     count: settings.merchants,
   });
 
-  const namespace = uniqueNamespace('soak');
-  const gatewayPorts: [number, number] = [await freePort(), await freePort()];
-  const providerSecret = randomBytes(32).toString('hex');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    // Not `production`: it would refuse the receiver on 127.0.0.1 and the http address (see bench/lib/system.ts).
-    NODE_ENV: 'test',
-    LOG_LEVEL: settings.logLevel,
-    DATABASE_URL: database.url,
-    DATABASE_POOL_MAX: String(settings.dbPoolMax),
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    BUS_NAMESPACE: namespace,
-    REDIS_KEY_PREFIX: `${namespace}:`,
-    IDENTITY_TOKEN_SECRET: randomBytes(32).toString('hex'),
-    PROVIDER_SANDBOX_SECRET: providerSecret,
-    WEBHOOK_SECRET_KEY: webhookSecretKey,
-    // The soak's webhook receiver listens on 127.0.0.1.
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    KAFKA_BROKERS: kafkaBrokers,
-    KAFKAJS_NO_PARTITIONER_WARNING: '1',
-    PAYMENT_EVENTS_TOPIC: `${namespace}.payment-events`,
-    KAFKA_GROUP_ID: `${namespace}-notifier`,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPorts[0]}`,
-    ...settings.serviceEnv,
-  };
   progress(`starting 2 × shops, links, notifier, gateway (namespace ${namespace}, logs in ${logDir})`);
   const cluster = new Cluster(env, logDir, clock, gatewayPorts);
   const gateways = new Gateways(gatewayPorts);
   let stopped = false;
   const recorder = new Recorder(clock);
-  const load = new Load({ gateways, merchants, recorder, clock, settings, providerSecret });
-  onCluster(cluster, () => {
+  const load = new Load({ gateways, merchants, recorder, clock, settings, providerSecret: env.PROVIDER_SANDBOX_SECRET! });
+  life.onInterrupt(() => {
     stopped = true;
     load.stop();
   });
-  cleanup.add(async () => {
+  life.defer(async () => {
     progress('stopping the services');
     await cluster.stopAll();
     gateways.close();
@@ -207,41 +176,7 @@ async function main(cleanup: Cleanup, onCluster: (c: Cluster, stop: () => void) 
   process.stdout.write(`\n${text}\n`);
   writeFileSync(join(logDir, 'report.txt'), `${text}\n`);
   writeFileSync(join(logDir, 'raw.json'), JSON.stringify(rawFigures(recorder, cluster, sink, load.paidAt)));
-  return failed;
+  return failed ? 1 : 0;
 }
 
-const cleanup = new Cleanup();
-let cluster: Cluster | undefined;
-let stopLoad: () => void = () => undefined;
-let interrupts = 0;
-const onSignal = (signal: NodeJS.Signals): void => {
-  interrupts++;
-  if (interrupts > 1) {
-    progress('second interrupt: killing the services now');
-    cluster?.killNow();
-    process.exit(130);
-  }
-  progress(`${signal}: stopping the load and cleaning up (again to kill at once)`);
-  stopLoad();
-  void cleanup.run().then(() => process.exit(130));
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-// Whatever happens, no service outlives the soak.
-process.on('exit', () => cluster?.killNow());
-
-main(cleanup, (c, stop) => {
-  cluster = c;
-  stopLoad = stop;
-}).then(
-  async (failed) => {
-    await cleanup.run();
-    process.exit(failed ? 1 : 0);
-  },
-  async (e: unknown) => {
-    if (interrupts > 0) return;
-    progress(`failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    await cleanup.run();
-    process.exit(1);
-  },
-);
+runBench('soak', main);

@@ -1,35 +1,41 @@
 /**
  * `npm run bench:webhooks`: figures for the payment → webhook path, printed, not asserted.
  *
- * 1. Latency under a burst: 1,000 links are confirmed through the sandbox provider callback route, 50 callbacks
- *    in flight; for each, the time from the callback's 200 to the merchant's receiver getting the webhook.
+ * 1. Latency under a burst: BENCH_WEBHOOKS_LINKS (1,000) links are confirmed through the sandbox provider callback
+ *    route, 50 callbacks in flight; for each, the time from the callback's 200 to the merchant's receiver getting the
+ *    webhook.
  * 2. Latency at a steady rate: callbacks sent at BENCH_WEBHOOKS_RATE/s (200) for BENCH_WEBHOOKS_SECONDS (10),
  *    open loop; the same percentiles.
  * 3. Throughput against slow merchants: receivers that take 1 s per request; `payment.succeeded` events are
  *    published straight to the topic (what the links outbox relay publishes; the callback route cannot feed
  *    500/s in one process), and the deliveries per second the receivers see once every slot is busy, for one
- *    endpoint (bounded by the per-endpoint concurrency) and for many (the process-wide bound).
+ *    endpoint (bounded by the per-endpoint concurrency) and for many (the process-wide bound). BENCH_WEBHOOKS_EVENTS
+ *    scales every run's events (100 %).
  *
- * BENCH_WEBHOOKS_PARTS=latency or =throughput runs one half. Each part also reports the CPU it cost per event: this process (every service runs here) and the
- * Postgres backends of the bench's database, in milliseconds of one core.
+ * BENCH_WEBHOOKS_PARTS=latency or =throughput runs one half. Each part also reports the CPU it cost per event: the
+ * services' processes and the Postgres backends of the bench's database, in milliseconds of one core.
  *
- * The whole platform runs in this process (tests/support/system.ts) against the local Postgres, Redis,
- * NATS and Kafka (KAFKA_BROKERS, else the project's Kafka mock is started and stopped again). For the
- * services as separate processes (closer to production), `npm run bench -- payment notifier`.
+ * The system is started as `npm run bench` starts it (bench/lib/system.ts: services from dist/, NODE_ENV=test, a
+ * fresh database, a Kafka mock of its own unless BENCH_KAFKA_BROKERS), and stopped by the same lifecycle.
  */
-import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { createEventPublisher, type EventMessage } from '@pl/bus';
 import { createLogger } from '@pl/telemetry';
-import { sandboxPaymentId, startSystem, WebhookReceiver, type ReceivedWebhook, type TestMerchant, type TestSystem } from '../tests/support/system';
 import { CpuMeter, postgresBackends } from './lib/cpu';
+import { Fixtures, type BenchMerchant } from './lib/fixtures';
+import { runBench, type Lifecycle } from './lib/lifecycle';
 import { paymentSucceededMessage } from './lib/payment-event';
-import { percentile } from './lib/stats';
+import { BenchReceiver } from './lib/receivers';
+import { int } from './lib/settings';
+import { percentile, wallNow } from './lib/stats';
+import { ROOT, startBench, type BenchSystem } from './lib/system';
 
-const ROOT = join(__dirname, '..');
-const LATENCY_LINKS = 1000;
-const PACED_RATE = Number(process.env.BENCH_WEBHOOKS_RATE ?? 200);
-const PACED_SECONDS = Number(process.env.BENCH_WEBHOOKS_SECONDS ?? 10);
+const LATENCY_LINKS = int('BENCH_WEBHOOKS_LINKS', 1000);
+const PACED_RATE = int('BENCH_WEBHOOKS_RATE', 200);
+const PACED_SECONDS = int('BENCH_WEBHOOKS_SECONDS', 10);
+/** Percent of each throughput run's events (BENCH_WEBHOOKS_EVENTS, 100): a smaller run for a quick look. */
+const EVENTS_PERCENT = int('BENCH_WEBHOOKS_EVENTS', 100, 1, 100);
 /** `latency`, `throughput` or both (comma-separated); both by default. */
 const PARTS = new Set((process.env.BENCH_WEBHOOKS_PARTS ?? 'latency,throughput').split(',').map((p) => p.trim()));
 const SLOW_RECEIVER_MS = 1000;
@@ -39,7 +45,11 @@ const THROUGHPUT_RUNS: { endpoints: number; events: number }[] = [
   { endpoints: 1, events: 100 },
   { endpoints: 20, events: 1000 },
   { endpoints: 50, events: 5000 },
-];
+].map((r) => ({ ...r, events: Math.max(1, Math.round((r.events * EVENTS_PERCENT) / 100)) }));
+const CALLBACK_PATH = '/callbacks/v1/sandbox';
+const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789';
+/** How long a part waits for its webhooks before it counts the missing ones as a failure. */
+const ARRIVAL_TIMEOUT_MS = 120_000;
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
@@ -65,28 +75,10 @@ const spread = (latencies: number[]): string => {
   return `p50 ${ms(percentile(s, 50))}, p90 ${ms(percentile(s, 90))}, p99 ${ms(percentile(s, 99))}, max ${ms(s[s.length - 1]!)}, min ${ms(s[0]!)}`;
 };
 
-/** KAFKA_BROKERS from the environment, else the project's own Kafka mock (started here, stopped at the end). */
-function ensureKafka(): { stop: () => void } {
-  if (process.env.KAFKA_BROKERS) return { stop: () => undefined };
-  const exports = execFileSync('bash', [join(ROOT, 'scripts', 'local-deps.sh')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let started = false;
-  for (const m of exports.matchAll(/^export (KAFKA_BROKERS|KAFKA_MOCK_PID)='([^']*)'$/gm)) {
-    if (m[1] === 'KAFKA_BROKERS') process.env.KAFKA_BROKERS = m[2];
-    if (m[1] === 'KAFKA_MOCK_PID') started = true;
-  }
-  return {
-    stop: () => (started ? void execFileSync('bash', [join(ROOT, 'scripts', 'local-deps.sh'), 'stop'], { cwd: ROOT, stdio: 'ignore' }) : undefined),
-  };
-}
-
-/** CPU of this process (every service) and of the database's Postgres backends, per event, in ms of one core. */
-function cpuMeter(sys: TestSystem): { stop: (events: number) => string } {
+/** CPU of the services' processes and of the database's Postgres backends, per event, in ms of one core. */
+function cpuMeter(sys: BenchSystem): { stop: (events: number) => string } {
   const meter = new CpuMeter([
-    { name: 'node', pids: () => [process.pid] },
+    { name: 'services', pids: () => [...Object.values(sys.services), ...sys.gatewayReplicas].map((p) => p.pid) },
     { name: 'postgres', pids: () => postgresBackends(sys.database.name) },
   ]);
   meter.start();
@@ -95,58 +87,52 @@ function cpuMeter(sys: TestSystem): { stop: (events: number) => string } {
       const w = meter.stop();
       const perEvent = (percent: number): string => (((percent / 100) * w.seconds * 1000) / Math.max(1, events)).toFixed(2);
       return (
-        `CPU per event: node ${perEvent(w.usage.node ?? 0)} ms + postgres ${perEvent(w.usage.postgres ?? 0)} ms ` +
-        `(node ${w.usage.node}%, postgres ${w.usage.postgres}% of a core over ${w.seconds.toFixed(1)} s; machine ${w.machine}%, others ${w.outside}%)`
+        `CPU per event: services ${perEvent(w.usage.services ?? 0)} ms + postgres ${perEvent(w.usage.postgres ?? 0)} ms ` +
+        `(services ${w.usage.services}%, postgres ${w.usage.postgres}% of a core over ${w.seconds.toFixed(1)} s; machine ${w.machine}%, others ${w.outside}%)`
       );
     },
   };
 }
 
-/** The first arrival per payment link, and a promise for the moment every expected link has arrived. */
-class Arrivals {
-  readonly first = new Map<string, number>();
-  repeats = 0;
-  private expected = new Set<string>();
-  private done: () => void = () => undefined;
-
-  onHit = (hit: ReceivedWebhook): void => {
-    const id = (hit.json as { data?: { payment_link_id?: unknown } } | undefined)?.data?.payment_link_id;
-    if (typeof id !== 'string') return;
-    if (this.first.has(id)) {
-      this.repeats += 1;
-      return;
-    }
-    this.first.set(id, hit.at);
-    if (this.expected.delete(id) && this.expected.size === 0) this.done();
-  };
-
-  all(ids: readonly string[]): Promise<void> {
-    this.expected = new Set(ids.filter((id) => !this.first.has(id)));
-    if (this.expected.size === 0) return Promise.resolve();
-    return new Promise((resolve) => (this.done = resolve));
-  }
+/** Waits until every id has had its webhook; fails naming how many did not come. */
+async function allArrived(receiver: BenchReceiver, ids: readonly string[]): Promise<void> {
+  await receiver.waitForAll(ids, ARRIVAL_TIMEOUT_MS);
+  const missing = ids.filter((id) => !receiver.firstByLink.has(id)).length;
+  if (missing > 0) throw new Error(`${missing} of ${ids.length} webhooks did not arrive within ${ARRIVAL_TIMEOUT_MS / 1000} s`);
 }
 
-async function createLinks(sys: TestSystem, merchant: TestMerchant, shopIds: readonly number[], count: number): Promise<string[]> {
-  return pool(
-    Array.from({ length: count }, (_, i) => shopIds[i % shopIds.length]!),
-    IN_FLIGHT,
-    async (shopId) => {
-      const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shopId, amount: '100.00' }, { headers: merchant.keys });
-      if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
-      return (res.body as { id: string }).id;
-    },
-  );
+/** Requests beyond the first per link: redeliveries. */
+const repeats = (receiver: BenchReceiver): number => receiver.arrivals.length - receiver.firstByLink.size;
+
+async function createLinks(sys: BenchSystem, merchant: BenchMerchant, shopId: number, count: number): Promise<string[]> {
+  return pool(Array.from({ length: count }), IN_FLIGHT, async () => {
+    const res = await fetch(`${sys.gatewayUrl}/merchant/v1/payment-links`, {
+      method: 'POST',
+      headers: { ...merchant.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ shop_id: shopId, amount: '100.00' }),
+    });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`create failed: ${res.status} ${text}`);
+    return (JSON.parse(text) as { id: string }).id;
+  });
 }
 
-async function confirmOne(sys: TestSystem, id: string): Promise<number> {
-  const res = await sys.providerCallback(sandboxPaymentId(id), 'paid');
-  if (res.status !== 200) throw new Error(`callback failed: ${res.status} ${res.text}`);
-  return performance.now();
+/** The sandbox provider's signed "paid" for one link; resolves with the wall time its 200 came. */
+async function confirmOne(sys: BenchSystem, id: string): Promise<number> {
+  const body = JSON.stringify({ gateway_payment_id: `sbx_${id}`, status: 'paid' });
+  const signature = createHmac('sha256', sys.env.PROVIDER_SANDBOX_SECRET!).update(body).digest('hex');
+  const res = await fetch(`${sys.gatewayUrl}${CALLBACK_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-provider-signature': signature },
+    body,
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`callback failed: ${res.status} ${text}`);
+  return wallNow();
 }
 
 /** Confirms every link through the callback route, IN_FLIGHT at a time; returns when each callback was accepted. */
-async function confirmBurst(sys: TestSystem, ids: readonly string[]): Promise<Map<string, number>> {
+async function confirmBurst(sys: BenchSystem, ids: readonly string[]): Promise<Map<string, number>> {
   const accepted = new Map<string, number>();
   await pool(ids, IN_FLIGHT, async (id) => accepted.set(id, await confirmOne(sys, id)));
   return accepted;
@@ -157,7 +143,7 @@ async function confirmBurst(sys: TestSystem, ids: readonly string[]): Promise<Ma
  * (a system that cannot keep up answers 503) is counted, not retried.
  */
 async function confirmPaced(
-  sys: TestSystem,
+  sys: BenchSystem,
   ids: readonly string[],
   rate: number,
 ): Promise<{ accepted: Map<string, number>; lateMs: number; refused: Map<string, number> }> {
@@ -182,44 +168,44 @@ async function confirmPaced(
   return { accepted, lateMs, refused };
 }
 
-async function latency(sys: TestSystem, merchant: TestMerchant): Promise<void> {
-  const arrivals = new Arrivals();
-  const receiver = await WebhookReceiver.start({ onHit: arrivals.onHit });
-  try {
-    const shop = await sys.shop(merchant.id, { webhookUrl: receiver.url, webhookSecret: 'bench-webhook-secret' });
-    // Warm-up: the consumer group joins and the topic exists before anything is timed.
-    const [warm] = await createLinks(sys, merchant, [shop.id], 1);
-    await confirmBurst(sys, [warm!]);
-    await arrivals.all([warm!]);
+async function latency(life: Lifecycle, sys: BenchSystem, fixtures: Fixtures): Promise<void> {
+  const receiver = await BenchReceiver.start();
+  life.defer(() => receiver.close());
+  const merchant = await fixtures.merchant();
+  const shop = await fixtures.shop(merchant.id, { url: receiver.url, secret: WEBHOOK_SECRET });
+  // Warm-up: the consumer group joins and the topic exists before anything is timed.
+  const [warm] = await createLinks(sys, merchant, shop, 1);
+  await confirmBurst(sys, [warm!]);
+  await allArrived(receiver, [warm!]);
+  const latencies = (ids: readonly string[], accepted: ReadonlyMap<string, number>): number[] =>
+    ids.map((id) => receiver.firstByLink.get(id)! - accepted.get(id)!);
 
-    const ids = await createLinks(sys, merchant, [shop.id], LATENCY_LINKS);
-    const cpu = cpuMeter(sys);
-    const started = performance.now();
-    const accepted = await confirmBurst(sys, ids);
-    const callbacksDone = performance.now();
-    await arrivals.all(ids);
-    const finished = performance.now();
-    const used = cpu.stop(ids.length);
-    out(`Latency under a burst: ${LATENCY_LINKS} links confirmed through POST /callbacks/v1/sandbox (${IN_FLIGHT} callbacks in flight)`);
-    out(`  callbacks: ${((LATENCY_LINKS / (callbacksDone - started)) * 1000).toFixed(0)}/s accepted (${ms(callbacksDone - started)} for all)`);
-    out(`  callback accepted -> webhook received: ${spread(ids.map((id) => arrivals.first.get(id)! - accepted.get(id)!))}`);
-    out(`  all ${LATENCY_LINKS} webhooks received ${ms(finished - started)} after the first callback; repeated webhooks: ${arrivals.repeats}`);
-    out(`  ${used}`);
+  const ids = await createLinks(sys, merchant, shop, LATENCY_LINKS);
+  const cpu = cpuMeter(sys);
+  const started = performance.now();
+  const accepted = await confirmBurst(sys, ids);
+  const callbacksDone = performance.now();
+  await allArrived(receiver, ids);
+  const finished = performance.now();
+  const used = cpu.stop(ids.length);
+  out(`Latency under a burst: ${LATENCY_LINKS} links confirmed through POST ${CALLBACK_PATH} (${IN_FLIGHT} callbacks in flight)`);
+  out(`  callbacks: ${((LATENCY_LINKS / (callbacksDone - started)) * 1000).toFixed(0)}/s accepted (${ms(callbacksDone - started)} for all)`);
+  out(`  callback accepted -> webhook received: ${spread(latencies(ids, accepted))}`);
+  out(`  all ${LATENCY_LINKS} webhooks received ${ms(finished - started)} after the first callback; repeated webhooks: ${repeats(receiver)}`);
+  out(`  ${used}`);
+  if (life.interrupted) return;
 
-    const pacedIds = await createLinks(sys, merchant, [shop.id], PACED_RATE * PACED_SECONDS);
-    const pacedCpu = cpuMeter(sys);
-    const paced = await confirmPaced(sys, pacedIds, PACED_RATE);
-    const confirmed = pacedIds.filter((id) => paced.accepted.has(id));
-    await arrivals.all(confirmed);
-    const pacedUsed = pacedCpu.stop(confirmed.length);
-    out(`Latency at a steady rate: ${pacedIds.length} callbacks at ${PACED_RATE}/s (open loop; the sender was at most ${ms(paced.lateMs)} late)`);
-    const refused = [...paced.refused].map(([why, n]) => `${n} × ${why}`).join('; ') || 'none';
-    out(`  refused callbacks: ${refused}`);
-    out(`  callback accepted -> webhook received: ${spread(confirmed.map((id) => arrivals.first.get(id)! - paced.accepted.get(id)!))}`);
-    out(`  repeated webhooks: ${arrivals.repeats}; ${pacedUsed}`);
-  } finally {
-    await receiver.close();
-  }
+  const pacedIds = await createLinks(sys, merchant, shop, PACED_RATE * PACED_SECONDS);
+  const pacedCpu = cpuMeter(sys);
+  const paced = await confirmPaced(sys, pacedIds, PACED_RATE);
+  const confirmed = pacedIds.filter((id) => paced.accepted.has(id));
+  await allArrived(receiver, confirmed);
+  const pacedUsed = pacedCpu.stop(confirmed.length);
+  out(`Latency at a steady rate: ${pacedIds.length} callbacks at ${PACED_RATE}/s (open loop; the sender was at most ${ms(paced.lateMs)} late)`);
+  const refused = [...paced.refused].map(([why, n]) => `${n} × ${why}`).join('; ') || 'none';
+  out(`  refused callbacks: ${refused}`);
+  out(`  callback accepted -> webhook received: ${spread(latencies(confirmed, paced.accepted))}`);
+  out(`  repeated webhooks: ${repeats(receiver)}; ${pacedUsed}`);
 }
 
 /** `count` events as the outbox relay publishes them, spread over the shops. */
@@ -228,83 +214,52 @@ function events(merchantId: string, shopIds: readonly number[], count: number): 
   return { ids: made.map((m) => m.linkId), messages: made.map((m) => m.message) };
 }
 
-async function throughput(sys: TestSystem, merchant: TestMerchant, endpoints: number, count: number): Promise<void> {
-  const arrivals = new Arrivals();
-  let open = 0;
-  let peak = 0;
-  const receiver = await WebhookReceiver.start({
-    delayMs: SLOW_RECEIVER_MS,
-    onHit: (hit) => {
-      arrivals.onHit(hit);
-      open += 1;
-      peak = Math.max(peak, open);
-      setTimeout(() => (open -= 1), SLOW_RECEIVER_MS);
-    },
-  });
-  const publisher = createEventPublisher({
-    brokers: process.env.KAFKA_BROKERS!.split(','),
-    clientId: 'bench-webhooks',
-    log: createLogger('bench', 'warn'),
-  });
-  try {
-    const shops = await Promise.all(Array.from({ length: endpoints }, (_, i) => sys.shop(merchant.id, { webhookUrl: `${receiver.url}/${i}` })));
-    const { ids, messages } = events(
-      merchant.id,
-      shops.map((s) => s.id),
-      count,
-    );
-    const cpu = cpuMeter(sys);
-    for (let i = 0; i < messages.length; i += 500) await publisher.publish(sys.env.PAYMENT_EVENTS_TOPIC!, messages.slice(i, i + 500));
-    await arrivals.all(ids);
-    const used = cpu.stop(count);
-    const at = [...arrivals.first.values()].sort((a, b) => a - b);
-    // From the first request arriving to the last one answered: the span the receivers were busy.
-    const span = at[at.length - 1]! + SLOW_RECEIVER_MS - at[0]!;
-    // Steady state: receivers answer after SLOW_RECEIVER_MS, so arrivals come in one wave per period. Whole
-    // periods from the first arrival, before the last (draining) one: each counts its wave exactly once.
-    const periods = Math.floor((at[at.length - 1]! - at[0]!) / SLOW_RECEIVER_MS);
-    const steadyUntil = at[0]! + periods * SLOW_RECEIVER_MS;
-    const steady = periods > 0 ? at.filter((t) => t < steadyUntil).length / ((periods * SLOW_RECEIVER_MS) / 1000) : NaN;
-    out(`Throughput: ${count} deliveries to ${endpoints} endpoint(s), each request answered after ${SLOW_RECEIVER_MS} ms`);
-    out(
-      `  ${((count / span) * 1000).toFixed(1)} deliveries/s overall (${ms(span)} from first request to last answer), ` +
-        `${Number.isNaN(steady) ? '–' : steady.toFixed(1)}/s in steady state; peak ${peak} in flight; repeated webhooks: ${arrivals.repeats}`,
-    );
-    out(`  ${used}`);
-  } finally {
-    await publisher.close();
-    await receiver.close();
-  }
+async function throughput(life: Lifecycle, sys: BenchSystem, fixtures: Fixtures, endpoints: number, count: number): Promise<void> {
+  const receiver = await BenchReceiver.start(SLOW_RECEIVER_MS);
+  life.defer(() => receiver.close());
+  const publisher = createEventPublisher({ brokers: sys.kafkaBrokers.split(','), clientId: 'bench-webhooks', log: createLogger('bench', 'warn') });
+  life.defer(() => publisher.close());
+  const merchant = await fixtures.merchant();
+  const shops: number[] = [];
+  for (let i = 0; i < endpoints; i++) shops.push(await fixtures.shop(merchant.id, { url: `${receiver.url}/${i}`, secret: WEBHOOK_SECRET }));
+  const { ids, messages } = events(merchant.id, shops, count);
+  const cpu = cpuMeter(sys);
+  for (let i = 0; i < messages.length; i += 500) await publisher.publish(sys.env.PAYMENT_EVENTS_TOPIC!, messages.slice(i, i + 500));
+  await allArrived(receiver, ids);
+  const used = cpu.stop(count);
+  const at = [...receiver.firstByLink.values()].sort((a, b) => a - b);
+  // From the first request arriving to the last one answered: the span the receivers were busy.
+  const span = at[at.length - 1]! + SLOW_RECEIVER_MS - at[0]!;
+  // Steady state: receivers answer after SLOW_RECEIVER_MS, so arrivals come in one wave per period. Whole
+  // periods from the first arrival, before the last (draining) one: each counts its wave exactly once.
+  const periods = Math.floor((at[at.length - 1]! - at[0]!) / SLOW_RECEIVER_MS);
+  const steadyUntil = at[0]! + periods * SLOW_RECEIVER_MS;
+  const steady = periods > 0 ? at.filter((t) => t < steadyUntil).length / ((periods * SLOW_RECEIVER_MS) / 1000) : NaN;
+  out(`Throughput: ${count} deliveries to ${endpoints} endpoint(s), each request answered after ${SLOW_RECEIVER_MS} ms`);
+  out(
+    `  ${((count / span) * 1000).toFixed(1)} deliveries/s overall (${ms(span)} from first request to last answer), ` +
+      `${Number.isNaN(steady) ? '–' : steady.toFixed(1)}/s in steady state; peak ${receiver.peakInFlight} in flight; repeated webhooks: ${repeats(receiver)}`,
+  );
+  out(`  ${used}`);
 }
 
-async function main(): Promise<void> {
-  const kafka = ensureKafka();
-  // The limiter still runs, but never refuses the bench's one key pair (it creates links faster than 1,200/min).
-  const sys = await startSystem({ env: { RATE_LIMIT_API_KEY_PER_MINUTE: '1000000000' } });
-  try {
-    const merchant = await sys.merchant();
-    if (PARTS.has('latency')) {
-      await latency(sys, merchant);
-      out();
-    }
-    if (PARTS.has('throughput')) {
-      for (const run of THROUGHPUT_RUNS) await throughput(sys, merchant, run.endpoints, run.events);
-      out();
-    }
-    out(
-      `Settings: WEBHOOK_CONCURRENCY=${sys.env.WEBHOOK_CONCURRENCY ?? 'default'}, ` +
-        `WEBHOOK_PER_ENDPOINT_CONCURRENCY=${sys.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY ?? 'default'}, KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`,
-    );
-  } finally {
-    await sys.stop();
-    kafka.stop();
+async function main(life: Lifecycle): Promise<number> {
+  const { sys } = await startBench(life, join(ROOT, '.local', 'bench', 'webhooks-logs'));
+  const fixtures = new Fixtures(sys.database.url, sys.env.WEBHOOK_SECRET_KEY!);
+  life.defer(() => fixtures.close());
+  if (PARTS.has('latency')) {
+    await latency(life, sys, fixtures);
+    out();
   }
+  if (PARTS.has('throughput')) {
+    for (const run of THROUGHPUT_RUNS) if (!life.interrupted) await throughput(life, sys, fixtures, run.endpoints, run.events);
+    out();
+  }
+  out(
+    `Settings: WEBHOOK_CONCURRENCY=${sys.env.WEBHOOK_CONCURRENCY ?? 'default'}, ` +
+      `WEBHOOK_PER_ENDPOINT_CONCURRENCY=${sys.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY ?? 'default'}, KAFKA_BROKERS=${sys.kafkaBrokers}`,
+  );
+  return 0;
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:webhooks', main);

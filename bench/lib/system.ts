@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, openSync, closeSync, readFileSync } from 'node:f
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import type { Lifecycle } from './lifecycle';
+import { OtlpSink } from './otlp-sink';
 import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
 import { int } from './settings';
 
@@ -93,7 +95,48 @@ export async function createMigratedDatabase(prefix: string): Promise<TestDataba
 
 const secret = (bytes: number): string => randomBytes(bytes).toString('hex');
 
-export interface StartOptions {
+/**
+ * What every service process of a bench gets (`npm run bench` and its siblings, and the soak's two replicas of each):
+ * the local NATS and Redis (BENCH_NATS_URL / NATS_URL, BENCH_REDIS_URL / REDIS_URL), a bus namespace, topic and
+ * consumer group of the run's own, and fresh secrets. NODE_ENV is `test`: see {@link startBenchSystem}.
+ */
+export function serviceEnvironment(o: {
+  databaseUrl: string;
+  kafkaBrokers: string;
+  namespace: string;
+  publicBaseUrl: string;
+}): Record<string, string> {
+  return {
+    NODE_ENV: BENCH_NODE_ENV,
+    DATABASE_URL: o.databaseUrl,
+    NATS_URL: process.env.BENCH_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    BUS_NAMESPACE: o.namespace,
+    REDIS_KEY_PREFIX: `${o.namespace}:`,
+    IDENTITY_TOKEN_SECRET: secret(32),
+    PROVIDER_SANDBOX_SECRET: secret(32),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    KAFKA_BROKERS: o.kafkaBrokers,
+    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    PAYMENT_EVENTS_TOPIC: `${o.namespace}.payment-events`,
+    KAFKA_GROUP_ID: `${o.namespace}-notifier`,
+    PUBLIC_BASE_URL: o.publicBaseUrl,
+  };
+}
+
+/** One process of a service from dist/, its output in `logDir/<label>.log` (`append`: after earlier lives'). */
+export const spawnService = (
+  label: string,
+  service: ServiceName,
+  env: Record<string, string>,
+  logDir: string,
+  options: { append?: boolean; nodeArgs?: string[] } = {},
+): BenchProcess => spawnLogged(label, process.execPath, [...(options.nodeArgs ?? []), distMain(service)], env, logDir, ROOT, options.append);
+
+/** A service's readiness probe on its ops port. */
+export const readyzUrl = (opsPort: number): string => `http://127.0.0.1:${opsPort}/readyz`;
+
+interface StartOptions {
   otlpEndpoint: string;
   logDir: string;
 }
@@ -108,7 +151,7 @@ export interface StartOptions {
  * the bench never arms); Express 5 uses it only for view caching, which no route has. So the figures are those of
  * production code paths.
  */
-export async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
+async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
   for (const s of SERVICE_NAMES) {
     if (!existsSync(distMain(s))) throw new Error(`${distMain(s)} is missing: run \`npm run build\` first`);
   }
@@ -127,21 +170,8 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const env: Record<string, string> = {
-      NODE_ENV: BENCH_NODE_ENV,
-      DATABASE_URL: database.url,
-      NATS_URL: process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
-      REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      BUS_NAMESPACE: namespace,
-      REDIS_KEY_PREFIX: `${namespace}:`,
-      IDENTITY_TOKEN_SECRET: secret(32),
-      PROVIDER_SANDBOX_SECRET: secret(32),
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-      KAFKA_BROKERS: kafkaBrokers,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      PAYMENT_EVENTS_TOPIC: `${namespace}.payment-events`,
-      KAFKA_GROUP_ID: `${namespace}-notifier`,
+      ...serviceEnvironment({ databaseUrl: database.url, kafkaBrokers, namespace, publicBaseUrl: gatewayUrl }),
       OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
-      PUBLIC_BASE_URL: gatewayUrl,
       GATEWAY_PORT: String(gatewayPort),
       ...BENCH_OVERRIDES,
     };
@@ -156,16 +186,9 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
       process.env.BENCH_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, '..', 'profiles', label)}`] : [];
     /** Runs one process of a service, named `label` in the logs and profiles, and waits until it is ready. */
     const launch = async (label: string, service: ServiceName, opsPort: number): Promise<BenchProcess> => {
-      const p = spawnLogged(
-        label,
-        process.execPath,
-        [...profileArgs(label), distMain(service)],
-        { ...base, ...env, OPS_PORT: String(opsPort) },
-        options.logDir,
-        ROOT,
-      );
+      const p = spawnService(label, service, { ...base, ...env, OPS_PORT: String(opsPort) }, options.logDir, { nodeArgs: profileArgs(label) });
       started.push(p);
-      await waitUntilReady(p, `http://127.0.0.1:${opsPort}/readyz`);
+      await waitUntilReady(p, readyzUrl(opsPort));
       return p;
     };
     const startService = async (name: ServiceName): Promise<void> => {
@@ -237,4 +260,16 @@ export async function startBenchSystem(options: StartOptions): Promise<BenchSyst
     await database.drop().catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * How every bench that measures the services as processes starts them: the tracing sink, then {@link startBenchSystem};
+ * both are handed to `life`, which stops the system (and drops its database) and then closes the sink at the end.
+ */
+export async function startBench(life: Lifecycle, logDir: string): Promise<{ sys: BenchSystem; sink: OtlpSink }> {
+  const sink = await OtlpSink.start();
+  life.defer(() => sink.close());
+  const sys = await startBenchSystem({ otlpEndpoint: sink.url, logDir });
+  life.defer(() => sys.stop());
+  return { sys, sink };
 }

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { freePort } from '@pl/testing';
 import { rssMiB } from '../lib/cpu';
-import { spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from '../lib/processes';
+import { stopProcess, waitUntilReady, type BenchProcess } from '../lib/processes';
+import { readyzUrl, spawnService } from '../lib/system';
 import type { Clock } from './clock';
-import { distMain, ROOT, SERVICE_NAMES, type ServiceName } from './setup';
+import { SERVICE_NAMES, type ServiceName } from './setup';
 
 /** One process of a replica: a replica gets a new one at every restart. */
 export interface ProcessLife extends BenchProcess {
@@ -88,7 +89,7 @@ export class Cluster {
   private async launch(r: NewReplica): Promise<ProcessLife> {
     const env: Record<string, string> = { ...this.env, OPS_PORT: String(r.opsPort) };
     if (r.httpPort !== undefined) env.GATEWAY_PORT = String(r.httpPort);
-    const proc = spawnLogged(logName(r), process.execPath, [distMain(r.service)], env, this.logDir, ROOT, true);
+    const proc = spawnService(logName(r), r.service, env, this.logDir, { append: true });
     const life: ProcessLife = {
       ...proc,
       label: r.label,
@@ -101,7 +102,7 @@ export class Cluster {
     r.lives.push(life);
     // Listed from its first spawn on, so a failed start is still stopped.
     if (r.lives.length === 1) this.replicas.push(r as Replica);
-    await waitUntilReady(life, `http://127.0.0.1:${r.opsPort}/readyz`, READY_TIMEOUT_MS);
+    await waitUntilReady(life, readyzUrl(r.opsPort), READY_TIMEOUT_MS);
     life.readyAt = this.clock.now();
     life.rssAtReadyMiB = rssMiB(life.pid) ?? undefined;
     return life;
@@ -156,10 +157,5 @@ export class Cluster {
     for (const service of [...SERVICE_NAMES].reverse()) {
       await Promise.all(this.of(service).map((r) => this.terminate(r.current)));
     }
-  }
-
-  /** Last resort when the soak itself is exiting abruptly: no child outlives it. */
-  killNow(): void {
-    for (const r of this.replicas) if (!r.current.isDead()) r.current.child.kill('SIGKILL');
   }
 }

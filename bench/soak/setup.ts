@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestDatabase } from '@pl/testing';
 import { createMigratedDatabase, distMain, ROOT, SERVICE_NAMES } from '../lib/system';
 
-export { distMain, ROOT, SERVICE_NAMES, type ServiceName } from '../lib/system';
+export { ROOT, SERVICE_NAMES, type ServiceName } from '../lib/system';
 
 /**
  * Postgres, Redis, NATS and the project's Kafka mock, through scripts/local-deps.sh; returns KAFKA_BROKERS.

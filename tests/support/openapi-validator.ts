@@ -23,6 +23,8 @@ interface MediaType {
 }
 interface Response {
   content?: Record<string, MediaType>;
+  /** An error response is shared: `#/components/responses/<name>`. */
+  $ref?: string;
 }
 interface Operation {
   operationId: string;
@@ -44,6 +46,7 @@ const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
 const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 interface Compiled {
+  doc: OpenApiDocument;
   routes: Route[];
   ajv: Ajv2020;
   validators: Map<string, ValidateFunction>;
@@ -104,8 +107,15 @@ function compile(doc: OpenApiDocument): Compiled {
       },
     },
   });
-  return { routes, ajv, validators: new Map(), genericError };
+  return { doc, routes, ajv, validators: new Map(), genericError };
 }
+
+/** What a local `$ref` (`#/components/...`) of the document points to. */
+const resolve = (doc: OpenApiDocument, ref: string): unknown =>
+  ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 
 /** What a response looks like to the validator. */
 export interface ObservedAnswer {
@@ -149,7 +159,7 @@ const excerpt = (text: string): string => (text.length > 400 ? `${text.slice(0, 
 
 /** Problems of one answer against the document ([] when it matches); `document` defaults to the committed one. */
 export function problemsOf(answer: ObservedAnswer, document?: object): string[] {
-  const { routes, ajv, validators, genericError } = document ? compile(document as OpenApiDocument) : load();
+  const { doc, routes, ajv, validators, genericError } = document ? compile(document as OpenApiDocument) : load();
   const method = answer.method.toLowerCase();
   const pathname = new URL(answer.path, 'http://x').pathname;
   const head = method === 'head';
@@ -182,7 +192,10 @@ export function problemsOf(answer: ObservedAnswer, document?: object): string[] 
   }
 
   const name = `${route.operation.operationId} (${route.method.toUpperCase()} ${route.template})`;
-  const response = route.operation.responses[String(answer.status)];
+  const listed = route.operation.responses[String(answer.status)];
+  // A shared response is read, and its schema compiled, where components/responses holds it.
+  const responsePointer = listed?.$ref ?? `${route.pointer}/responses/${answer.status}`;
+  const response = listed?.$ref ? (resolve(doc, listed.$ref) as Response | undefined) : listed;
   if (!response) return [`${name}: status ${answer.status} is not documented (documented: ${Object.keys(route.operation.responses).join(', ')})`];
   if (head) return [];
   const content = response.content;
@@ -196,7 +209,7 @@ export function problemsOf(answer: ObservedAnswer, document?: object): string[] 
   if (mediaType !== JSON_TYPE || (NOT_JSON_API.has(route.operation.operationId) && answer.status < 400)) return problems;
   const body = answer.body ?? parseJson(answer.text);
   if (body === undefined) return [`${name} ${answer.status}: the body is not JSON: ${excerpt(answer.text)}`];
-  const pointer = `${route.pointer}/responses/${answer.status}/content/${escapePointer(JSON_TYPE)}/schema`;
+  const pointer = `${responsePointer}/content/${escapePointer(JSON_TYPE)}/schema`;
   let validate = validators.get(pointer);
   if (!validate) {
     validate = ajv.getSchema(`${DOC_ID}${pointer}`);

@@ -60,12 +60,33 @@ const BODY_ERRORS: ErrorCode[] = [
 
 const isRateLimited = (op: OperationSpec): boolean => op.rateLimited ?? op.auth !== 'none';
 
-/** The `Pl-Mode` header each credential reads: a session's choice of mode, a key's check of its own. */
+/**
+ * The request headers, each under components/parameters once (as `#/components/parameters/<name>`): X-Request-Id,
+ * the `Pl-Mode` each credential reads (a session's choice of mode, a key's check of its own) and the two meanings
+ * of an `Idempotency-Key`.
+ */
+const REQUEST_ID_PARAMETER = requestIdHeader.optional().meta({ param: { id: 'X-Request-Id' } });
+
 const MODE_HEADERS: Record<Exclude<Auth, 'none'>, z.ZodType> = {
-  session: sessionModeHeader,
-  apiKey: credentialModeHeader,
-  cashier: credentialModeHeader,
-  cashierOrSession: eitherModeHeader,
+  session: sessionModeHeader.meta({ param: { id: 'Pl-Mode.Session' } }),
+  apiKey: credentialModeHeader.meta({ param: { id: 'Pl-Mode.Credential' } }),
+  cashier: credentialModeHeader.meta({ param: { id: 'Pl-Mode.Credential' } }),
+  cashierOrSession: eitherModeHeader.meta({ param: { id: 'Pl-Mode.Either' } }),
+};
+// The API key pair and the cashier key check Pl-Mode alike: one parameter, one instance.
+MODE_HEADERS.cashier = MODE_HEADERS.apiKey;
+
+const IDEMPOTENCY_KEYS: Record<NonNullable<OperationSpec['idempotency']>, z.ZodType> = {
+  secret: idempotencyKey
+    .meta({ description: 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.' })
+    .optional()
+    .meta({ param: { id: 'Idempotency-Key.Secret' } }),
+  replay: idempotencyKey
+    .meta({
+      description: 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.',
+    })
+    .optional()
+    .meta({ param: { id: 'Idempotency-Key.Replay' } }),
 };
 
 /** When `Pl-Mode` is 400 `common.err.validation_failed`, by credential. */
@@ -105,6 +126,43 @@ const errorExamples = (): Record<string, oas31.ExampleObject> =>
       return [exampleName(c), { summary: c, value: { error: { code: c, message: ERROR_CATALOGUE[c].when, ...details } } }];
     }),
   );
+
+/** A catalogue code as part of a component's name: `common.err.not_found` → `NotFound`, `refund.err.not_pending` → `RefundNotPending`. */
+const codeName = (code: ErrorCode): string => {
+  const [family = '', , name = ''] = code.split('.');
+  const pascal = (words: string): string => words.replace(/(?:^|_)(\w)/g, (_m, c: string) => c.toUpperCase());
+  return (family === 'common' ? '' : pascal(family)) + pascal(name);
+};
+
+const AUTH_NAMES: Record<Exclude<Auth, 'none'>, string> = {
+  session: 'Session',
+  apiKey: 'ApiKey',
+  cashier: 'Cashier',
+  cashierOrSession: 'CashierOrSession',
+};
+
+/**
+ * The error responses, each written once under components/responses and referred to by every operation that
+ * answers it: the 415 error answers of the 58 operations are 31 responses. What tells two apart is all that goes
+ * into one: the status, its codes, HTML or JSON, and for a 400 the credential whose Pl-Mode check it describes. The
+ * name says the codes (`InvalidJsonOrValidationFailed`), then that credential and `.Html` where they apply.
+ */
+function errorResponses(): (status: number, codes: ErrorCode[], html: boolean, auth: Auth) => ZodOpenApiResponseObject {
+  const made = new Map<string, ZodOpenApiResponseObject>();
+  const order = Object.keys(ERROR_CATALOGUE);
+  return (status, all, html, auth) => {
+    // One order for every operation (the catalogue's), so that the same codes make the same response.
+    const codes = [...all].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const mode = status === 400 && auth !== 'none' ? `.${AUTH_NAMES[auth]}` : '';
+    const id = `${codes.map(codeName).join('Or')}${mode}${html ? '.Html' : ''}`;
+    let response = made.get(id);
+    if (!response) {
+      response = { ...errorResponse(status, codes, html, auth), id };
+      made.set(id, response);
+    }
+    return response;
+  };
+}
 
 /** The codes of one status, as a response: their `when` in the description, one example each. */
 function errorResponse(status: number, codes: ErrorCode[], html: boolean, auth: Auth): ZodOpenApiResponseObject {
@@ -155,28 +213,19 @@ function successResponse(op: OperationSpec): ZodOpenApiResponseObject {
   return { description: success.description, headers, ...(content && { content }) } as ZodOpenApiResponseObject;
 }
 
-function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
+function operationOf(op: OperationSpec, errorResponseOf: ReturnType<typeof errorResponses>): ZodOpenApiOperationObject {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(op)) byStatus.set(httpStatusOf(code), [...(byStatus.get(httpStatusOf(code)) ?? []), code]);
   const responses: ZodOpenApiResponsesObject = { [String(op.success.status)]: successResponse(op) };
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    (responses as Record<string, unknown>)[String(status)] = errorResponse(status, codes, op.htmlErrors === true && status !== 405, op.auth);
+    (responses as Record<string, unknown>)[String(status)] = errorResponseOf(status, codes, op.htmlErrors === true && status !== 405, op.auth);
   }
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (op.pathParams) requestParams.path = op.pathParams;
   if (op.query) requestParams.query = op.query;
-  const idempotencyHeader = op.idempotency && {
-    'Idempotency-Key': idempotencyKey
-      .meta({
-        description:
-          op.idempotency === 'secret'
-            ? 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.'
-            : 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.',
-      })
-      .optional(),
-  };
+  const idempotencyHeader = op.idempotency && { 'Idempotency-Key': IDEMPOTENCY_KEYS[op.idempotency] };
   const modeHeader = op.auth !== 'none' && { [MODE_HEADER]: MODE_HEADERS[op.auth] };
-  requestParams.header = z.object({ 'X-Request-Id': requestIdHeader.optional(), ...modeHeader, ...idempotencyHeader });
+  requestParams.header = z.object({ 'X-Request-Id': REQUEST_ID_PARAMETER, ...modeHeader, ...idempotencyHeader });
   const operation: ZodOpenApiOperationObject = {
     operationId: op.operationId,
     summary: op.summary,
@@ -238,15 +287,26 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'payment.late_settled': 'An operator credited a payment that arrived after its link closed',
 };
 
-const webhookParameters = (event: string): oas31.ParameterObject[] =>
-  Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
-    name,
-    in: 'header' as const,
-    required: h.signature !== true,
-    description: h.description,
-    schema: { type: 'string' as const },
-    example: name.endsWith('Event') ? event : h.example,
-  }));
+const webhookParameter = (name: string, example: string): oas31.ParameterObject => {
+  const h = WEBHOOK_HEADERS[name];
+  if (!h) throw new Error(`no webhook header ${name}`);
+  return { name, in: 'header', required: h.signature !== true, description: h.description, schema: { type: 'string' }, example };
+};
+
+/** The event's name is an example of its own in each webhook; every other header is the same on all of them. */
+const namesTheEvent = (name: string): boolean => name.endsWith('Event');
+
+/** The webhook headers every webhook sends alike, once under components/parameters (`Webhook.<header>`). */
+const WEBHOOK_PARAMETER_COMPONENTS: Record<string, oas31.ParameterObject> = Object.fromEntries(
+  Object.entries(WEBHOOK_HEADERS)
+    .filter(([name]) => !namesTheEvent(name))
+    .map(([name, h]) => [`Webhook.${name}`, webhookParameter(name, h.example)]),
+);
+
+const webhookParameters = (event: string): (oas31.ParameterObject | oas31.ReferenceObject)[] =>
+  Object.keys(WEBHOOK_HEADERS).map((name) =>
+    namesTheEvent(name) ? webhookParameter(name, event) : { $ref: `#/components/parameters/Webhook.${name}` },
+  );
 
 const WEBHOOK_RESPONSES = {
   '200': { description: 'Any 2xx: received. Anything else, or no answer within the timeout, is retried.' },
@@ -313,11 +373,18 @@ const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
   meta: 'This document and the dashboard app.',
 };
 
+/** Each event type's body once (`PaymentSucceededEvent`, ...): the events API's items and the webhooks refer to it. */
+const eventSchemas = (): Record<string, z.ZodType> =>
+  Object.fromEntries(
+    webhookEvent.options.map((o) => [`${o.shape.event.value.replace(/(?:^|[._])(\w)/g, (_m, c: string) => c.toUpperCase())}Event`, o]),
+  );
+
 /** The OpenAPI 3.1 document of the gateway, generated from the contracts' zod schemas and the error catalogue. */
 export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operationOf(op) };
-  return createDocument(
+  const errorResponseOf = errorResponses();
+  for (const op of OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operationOf(op, errorResponseOf) };
+  const document = createDocument(
     {
       openapi: '3.1.0',
       info: {
@@ -357,8 +424,11 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
           ApiKey: apiKeyView,
           AuditEvent: auditEvent,
           FieldIssue: fieldIssue,
+          Event: webhookEvent,
+          ...eventSchemas(),
         },
         headers: HEADER_COMPONENTS,
+        parameters: WEBHOOK_PARAMETER_COMPONENTS,
         examples: errorExamples(),
         securitySchemes: {
           ApiKey: {
@@ -401,10 +471,22 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
       allowEmptySchema: { custom: true },
       override: ({ jsonSchema, zodSchema }) => {
         if (zodSchema._zod.def.type === 'custom') jsonSchema.type = 'number';
+        // zod-openapi adds an OpenAPI `discriminator` to `Event` once its members are components. Each member's
+        // `event` const already tells them apart, and JSON Schema validators (ajv) take no `discriminator`
+        // keyword unless told to: the document stays what it was before the members were shared.
+        delete jsonSchema.discriminator;
       },
     },
   );
+  // Listed by name, not in the order the operations first use them.
+  const { components } = document;
+  if (components?.responses) components.responses = sortedByKey(components.responses);
+  if (components?.parameters) components.parameters = sortedByKey(components.parameters);
+  return document;
 }
+
+const sortedByKey = <T>(record: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** The document as the gateway serves it and docs/openapi.json holds it: 2-space JSON and a final newline. */
 export const openApiJson = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

@@ -5,9 +5,27 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@pl/errors';
 import { buildOpenApiDocument, errorCodesOf, openApiJson, OPERATIONS, renderErrorsMarkdown } from './index';
 
 const DOCS = join(__dirname, '..', '..', '..', 'docs');
-const doc = buildOpenApiDocument();
-
 type Json = Record<string, unknown>;
+
+/** Every `$ref` of the document replaced by what it points to: the contract as a client reads it. */
+function dereferenced<T extends object>(document: T): T {
+  const at = (ref: string): unknown =>
+    ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, part) => (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const { $ref, ...rest } = node as Json;
+    if (typeof $ref === 'string') return walk({ ...(at($ref) as Json), ...rest });
+    return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(document) as T;
+}
+
+const shared = buildOpenApiDocument();
+const doc = dereferenced(shared);
 interface Param {
   name: string;
   in: string;
@@ -39,6 +57,55 @@ describe('the committed copies', () => {
 });
 
 describe('the OpenAPI document', () => {
+  it('writes each error response and header once, under components, and every operation and webhook refers to them', () => {
+    const used = new Set<string>();
+    for (const item of [...Object.values(shared.paths ?? {}), ...Object.values(shared.webhooks ?? {})])
+      for (const op of Object.values(item as Record<string, { responses?: Json; parameters?: Json[] }>)) {
+        for (const [status, response] of Object.entries(op.responses ?? {})) {
+          const ref = (response as { $ref?: string }).$ref;
+          if (Number(status) >= 400) expect({ status, ref: ref?.startsWith('#/components/responses/') }).toEqual({ status, ref: true });
+          if (ref) used.add(ref);
+        }
+        for (const parameter of op.parameters ?? []) if (typeof parameter.$ref === 'string') used.add(parameter.$ref);
+      }
+    const components = shared.components ?? {};
+    const defined = [
+      ...Object.keys(components.responses ?? {}).map((n) => `#/components/responses/${n}`),
+      ...Object.keys(components.parameters ?? {}).map((n) => `#/components/parameters/${n}`),
+    ];
+    // None written for nothing, and far fewer than the 415 error answers each written out before.
+    expect([...used].sort()).toEqual(defined.sort());
+    expect(Object.keys(components.responses ?? {}).length).toBeLessThan(40);
+    expect(Object.keys(components.parameters ?? {}).sort()).toEqual([
+      'Idempotency-Key.Replay',
+      'Idempotency-Key.Secret',
+      'Pl-Mode.Credential',
+      'Pl-Mode.Either',
+      'Pl-Mode.Session',
+      'Webhook.Service-Signature',
+      'Webhook.X-Webhook-Attempt',
+      'Webhook.X-Webhook-Id',
+      'Webhook.X-Webhook-Signature',
+      'Webhook.X-Webhook-Timestamp',
+      'Webhook.webhook-id',
+      'Webhook.webhook-signature',
+      'Webhook.webhook-timestamp',
+      'X-Request-Id',
+    ]);
+  });
+
+  it("writes each event type's body once, which the events API and the webhooks refer to", () => {
+    const schemas = shared.components?.schemas ?? {};
+    for (const type of EVENT_TYPES) {
+      const name = `${type.replace(/(?:^|[._])(\w)/g, (_m, c: string) => c.toUpperCase())}Event`;
+      expect({ type, schema: name in schemas }).toEqual({ type, schema: true });
+      const body = shared.webhooks?.[type]?.post?.requestBody as { content: Record<string, { schema: Json }> };
+      expect(body.content['application/json']?.schema).toEqual({ $ref: `#/components/schemas/${name}` });
+    }
+    const event = shared.paths?.['/merchant/v1/events/{event_id}']?.get?.responses?.['200'] as { content: Record<string, { schema: Json }> };
+    expect(event.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Event' });
+  });
+
   it('is OpenAPI 3.1 with one operation per spec, each with a unique operationId, a summary and a tag', () => {
     expect(doc.openapi).toBe('3.1.0');
     const ops = operations();
