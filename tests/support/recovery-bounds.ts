@@ -3,14 +3,14 @@ import { loadConfig as notifierConfig } from '@pl/notifier/testing';
 import { SYSTEM_TIMEOUT_ENV } from './system';
 
 /** kafkajs's consumer `rebalanceTimeout`: libs/bus sets none, so its default is what a group waits at most. */
-export const KAFKA_REBALANCE_TIMEOUT_MS = 60_000;
+const KAFKA_REBALANCE_TIMEOUT_MS = 60_000;
 
 /**
  * What a step's own work takes at most beside its waits (a process start, a publish, a few statements) on a
  * machine busy with other work: a fresh `.ci/run` took 2.4× as long there as on a quiet one, and the slowest
  * such step seen quiet was about 4 s.
  */
-export const BUSY_MACHINE_WORK_MS = 10_000;
+const BUSY_MACHINE_WORK_MS = 10_000;
 
 /** How long each recovery may take, from the time-outs the system runs with. */
 export interface RecoveryBounds {

@@ -1,6 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import type { Fault, HeleketFake } from './heleket-fake';
-import type { HeleketStatus } from './invoices';
+import type { CallbackPolicy, Delivery, Fault } from './fake-types';
+import type { HeleketStatus, Invoice } from './invoices';
+import type { RefundRecord } from './api';
+
+/** What the control API drives of a fake (the HeleketFake), named here so the two modules do not import each other. */
+interface ControlledHeleketFake {
+  readonly invoices: ReadonlyMap<string, Invoice>;
+  readonly refunds: readonly RefundRecord[];
+  readonly deliveries: readonly Delivery[];
+  readonly callbackPolicy: CallbackPolicy;
+  setStatus(uuid: string, status: HeleketStatus, paymentAmount?: string | null): Invoice;
+  fault(path: string, fault: Fault): void;
+  releaseCallbacks(options?: { reverse?: boolean }): Promise<void>;
+  count(path: string): number;
+}
 
 /**
  * The fake's control API for a process run (a local `npm start`, an end-to-end test in another process):
@@ -24,7 +37,7 @@ function parse(body: string): Record<string, unknown> {
   }
 }
 
-export async function handleControl(fake: HeleketFake, method: string, path: string, raw: string, res: ServerResponse): Promise<void> {
+export async function handleControl(fake: ControlledHeleketFake, method: string, path: string, raw: string, res: ServerResponse): Promise<void> {
   const body = parse(raw);
   const status = /^\/_fake\/invoices\/([^/]+)\/status$/.exec(path);
   if (method === 'POST' && status?.[1] !== undefined) {

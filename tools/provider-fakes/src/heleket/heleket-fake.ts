@@ -1,9 +1,10 @@
 import { EventEmitter, once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerApi, fakeSign, refuse, send, type HeleketFakeKeys, type RefundRecord } from './api';
 import { callbackObject, defaultServices, moveInvoice, type HeleketStatus, type Invoice, type Service } from './invoices';
 import { handleControl } from './control';
+import type { CallbackPolicy, Delivery, Fault, ReceivedRequest } from './fake-types';
 
 /**
  * A local Heleket over real HTTP, built from the providers' published APIs (docs/providers.md) section 1: it checks the `merchant` and `sign`
@@ -18,35 +19,7 @@ export interface HeleketFakeOptions extends HeleketFakeKeys {
   readonly host?: string;
 }
 
-/** What the fake does to the next requests of one path instead of, or after, answering them. */
-export type Fault =
-  | { readonly kind: 'status'; readonly status: number; readonly times?: number }
-  | { readonly kind: 'hang'; readonly times?: number }
-  /** Does what was asked, then answers `status` (or nothing): the caller cannot know it happened. */
-  | { readonly kind: 'apply-then-status'; readonly status: number; readonly times?: number }
-  | { readonly kind: 'apply-then-hang'; readonly times?: number };
-
-export interface CallbackPolicy {
-  /** `send` at once, `drop` (never sent), or `hold` until releaseCallbacks(). */
-  mode: 'send' | 'drop' | 'hold';
-  delayMs: number;
-  /** Each callback sent this many times. */
-  repeat: number;
-}
-
-export interface ReceivedRequest {
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
-export interface Delivery {
-  readonly uuid: string;
-  readonly status: HeleketStatus;
-  readonly body: string;
-  /** The receiver's HTTP status, or null when the request failed. */
-  readonly answer: number | null;
-}
+export type { CallbackPolicy, Delivery, Fault, ReceivedRequest } from './fake-types';
 
 const API_PATHS = ['/v1/payment', '/v1/payment/info', '/v1/payment/refund', '/v1/payment/services'] as const;
 

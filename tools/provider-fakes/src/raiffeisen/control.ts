@@ -1,6 +1,27 @@
 import type { Fault, JsonAnswer } from '../fake-http';
-import type { CallbackMode } from './notifications';
-import type { RaiffeisenRequestKind, RaiffeisenSbpFake } from './raiffeisen-sbp-fake';
+import type { PayOptions, RaiffeisenRequestKind } from './fake-types';
+import type { CallbackMode, Delivery, DeliveryOptions } from './notifications';
+import type { QrBook } from './qr-book';
+import type { RequestLedger } from '../fake-http';
+
+/** What the control API drives of a fake (the RaiffeisenSbpFake), named here so the two modules do not import each other. */
+interface ControlledRaiffeisenFake {
+  readonly book: QrBook;
+  readonly ledger: RequestLedger;
+  readonly requests: RequestLedger['requests'];
+  callbackMode: CallbackMode;
+  callbackUrl: string | null;
+  pay(qrId: string, options?: PayOptions): Promise<Delivery[]>;
+  underpay(qrId: string, byKopecks?: number, options?: DeliveryOptions): Promise<Delivery[]>;
+  overpay(qrId: string, byKopecks?: number, options?: DeliveryOptions): Promise<Delivery[]>;
+  decline(qrId: string, options?: DeliveryOptions): Promise<Delivery[]>;
+  redeliver(qrId: string, options?: DeliveryOptions): Promise<Delivery[]>;
+  expire(qrId: string): void;
+  settleRefund(refundId: string, status: 'COMPLETED' | 'DECLINED'): void;
+  fail(kind: RaiffeisenRequestKind | '*', fault: Fault, times?: number): void;
+  releaseCallbacks(order?: 'fifo' | 'reverse'): Promise<Delivery[]>;
+  reset(): void;
+}
 
 /**
  * The fake's control API under `/_fake/`, for a fake run as a process (`npm start` against the fakes, or a test in
@@ -46,7 +67,7 @@ function faultOf(body: Record<string, unknown>): Fault | string {
   }
 }
 
-export async function controlRoute(fake: RaiffeisenSbpFake, method: string, path: string, text: string): Promise<JsonAnswer> {
+export async function controlRoute(fake: ControlledRaiffeisenFake, method: string, path: string, text: string): Promise<JsonAnswer> {
   let body: Record<string, unknown> = {};
   if (text.trim() !== '') {
     try {

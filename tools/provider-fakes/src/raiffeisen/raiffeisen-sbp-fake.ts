@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FakeServer, readBody, RequestLedger, sendJson, type Fault, type JsonAnswer } from '../fake-http';
 import { controlRoute } from './control';
+import type { PayOptions, RaiffeisenRequestKind } from './fake-types';
 import { BANK_MERCHANT_ID, notificationOf, Notifier, type CallbackMode, type Delivery, type DeliveryOptions } from './notifications';
 import { BankError, QrBook, amountTextOf, type PaymentWord, type Qr, type RefundWord } from './qr-book';
 
@@ -18,14 +19,7 @@ export interface RaiffeisenSbpFakeOptions {
 }
 
 /** The kinds of request the fake counts: one per documented operation. */
-export type RaiffeisenRequestKind = 'register' | 'qr_info' | 'cancel' | 'payment_info' | 'refund' | 'refund_info' | 'callback_settings' | 'unknown';
-
-export interface PayOptions extends DeliveryOptions {
-  /** What arrives, in kopecks; the QR's amount when absent. */
-  readonly amountKopecks?: number;
-  /** The amount's text in the notification and payment-info (`100.50`); the bank's shortest form when absent. */
-  readonly amountText?: string;
-}
+export type { PayOptions, RaiffeisenRequestKind } from './fake-types';
 
 const ROUTES: readonly { method: string; pattern: RegExp; kind: RaiffeisenRequestKind }[] = [
   { method: 'POST', pattern: /^\/api\/sbp\/v1\/qr\/register$/, kind: 'register' },
