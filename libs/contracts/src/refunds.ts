@@ -26,6 +26,11 @@ export const refund = z.object({
   /** Set when the provider accepted the refund (at creation, for the sandbox provider). */
   gateway_refund_id: z.string().nullable(),
   failure_reason: z.string().nullable(),
+  /**
+   * Set when the refund gives back a payment that arrived after its link closed (an operator's resolve): its money
+   * never reached the shop's balance, and if it fails the payment awaits resolution again. Null for the merchant's own.
+   */
+  late_payment_id: uuid.nullable(),
   livemode: z.boolean(),
   created_at: moscowDate,
   updated_at: moscowDate,

@@ -52,6 +52,7 @@ const refund = (over: Partial<Refund> = {}): Refund => ({
   destination: null,
   gateway_refund_id: null,
   failure_reason: null,
+  late_payment_id: null,
   livemode: true,
   created_at: '2026-11-25T01:00:00+03:00',
   updated_at: '2026-11-25T01:00:00+03:00',

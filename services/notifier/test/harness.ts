@@ -212,6 +212,7 @@ export class TestSystem {
       reason: null,
       destination: null,
       gateway_refund_id: 'sbr_1',
+      late_payment_id: null,
       livemode: isLive(mode),
       created_at: at,
       updated_at: at,
