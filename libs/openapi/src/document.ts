@@ -170,8 +170,8 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
       .meta({
         description:
           op.idempotency === 'secret'
-            ? 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.'
-            : 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.',
+            ? 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once. A refusal is not kept: a repeat of it is judged anew.'
+            : 'A repeat with the same body answers the first success again, with `Idempotent-Replayed: true`; another body is 409. Only a success (2xx) is kept: a refusal (4xx, 5xx) changed nothing, so a repeat of it is judged anew against the state as it is then.',
       })
       .optional(),
   };
