@@ -124,6 +124,14 @@ export type SettleRefundCommand = z.infer<typeof settleRefundCommand>;
 export const providerRefundCallbackBody = z.strictObject({
   gateway_refund_id: identifierText(200),
   status: z.enum(['succeeded', 'failed']),
-  failure_reason: text({ max: REFUND_FAILURE_REASON_MAX_LENGTH }).nullable().optional(),
+  /**
+   * The provider's words, taken as they come (line breaks, controls, any length up to the settle's bound): its
+   * verdict on money is never refused over its text, which the links service makes safe for display.
+   */
+  failure_reason: z
+    .string()
+    .max(4 * REFUND_FAILURE_REASON_MAX_LENGTH)
+    .nullable()
+    .optional(),
 });
 export type ProviderRefundCallbackBody = z.infer<typeof providerRefundCallbackBody>;
