@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { HOSTILE_CHARACTERS, LINE_BREAKS } from '@pl/testing';
+import { scrapedSum } from '../support/metrics';
 import { assertDocumented } from '../support/openapi-validator';
-import { startSystem, TEST_PROVIDER_SECRET, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { sandboxPaymentId, startSystem, TEST_PROVIDER_SECRET, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
  * Property-based fuzzing of every route's body, query, path and headers with the full Unicode range (lone
@@ -603,3 +604,29 @@ it('answers a URL past the header limit with 431 in the error shape, with an X-R
   });
   expect(JSON.parse(text)).toEqual({ error: { code: 'common.err.request_too_large', message: expect.any(String) } });
 });
+
+it(
+  'bounds the cost of a statement export whatever its limit: limit=1 over 150 rows asks links twice, not 150 times',
+  async () => {
+    const { merchant: owner, shop: paid } = await sys.merchantWithShop();
+    const ownerSession = await sys.login(owner);
+    // 150 payments: 150 rows on the shop's statement.
+    for (let batch = 0; batch < 15; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const link = await sys.http.post('/merchant/v1/payment-links', { shop_id: paid.id, amount: '10.00' }, { headers: owner.keys });
+          expect((await sys.providerCallback(sandboxPaymentId(link.body.id as string), 'paid')).status).toBe(200);
+        }),
+      );
+    }
+    const pagesAsked = () =>
+      scrapedSum(sys.gatewayOpsPort, 'nats_client_request_duration_seconds_count', { subject: 'links.balance_transactions.list' });
+    const before = await pagesAsked();
+    const res = await fetch(`${sys.baseUrl}/api/v1/balance-transactions?format=csv&limit=1&shop_id=${paid.id}`, {
+      headers: { Authorization: `Bearer ${ownerSession}` },
+    });
+    const rows = (await res.text()).split('\r\n').filter((line) => line !== '');
+    expect({ status: res.status, rows: rows.length - 1, pages: (await pagesAsked()) - before }).toEqual({ status: 200, rows: 150, pages: 2 });
+  },
+  TIMEOUT_MS,
+);
