@@ -27,7 +27,6 @@ export const cursorBigint = (maxDigits: number): CursorField<bigint> => ({
   },
 });
 
-
 /** A row id as Postgres prints a uuid: lower-case, hyphenated. */
 export const cursorUuid: CursorField<string> = {
   pattern: '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',

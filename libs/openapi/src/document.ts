@@ -234,7 +234,8 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'payment_link.canceled': 'A link was canceled',
   'payment_link.expired': 'A link expired unpaid (by the sweeper, or when read past `expires_at`)',
   'refund.succeeded': 'A refund reached the buyer',
-  'refund.failed': "A refund failed. Its amount is back in the shop's `available` balance, except for the refund of a late payment (`late_payment_id` set): that money never was in the balance, and the payment now waits with the provider for the operator to settle it to the shop or refund it anew",
+  'refund.failed':
+    "A refund failed. Its amount is back in the shop's `available` balance, except for the refund of a late payment (`late_payment_id` set): that money never was in the balance, and the payment now waits with the provider for the operator to settle it to the shop or refund it anew",
   'payment.late_settled': 'An operator credited a payment that arrived after its link closed',
 };
 

@@ -7,7 +7,6 @@ import {
   type EventType,
   type Identity,
   type ListEventsCommand,
-  type MerchantIdentity,
   type Mode,
   type WebhookEvent,
   type WebhookEventPage,
