@@ -188,6 +188,7 @@ const fullRefund = (): Refund => ({
   destination: HEAVY_ASCII.repeat(REFUND_DESTINATION_MAX_LENGTH),
   gateway_refund_id: HEAVY_ASCII.repeat(GATEWAY_REFUND_ID_MAX),
   failure_reason: heavy(REFUND_FAILURE_REASON_MAX_LENGTH),
+  late_payment_id: randomUUID(),
   livemode: false,
   created_at: formatMoscow(latest),
   updated_at: formatMoscow(latest),

@@ -201,3 +201,41 @@ it('one Idempotency-Key gives one refund whatever drops and retries the client m
   ]);
   await expectLedgerSound();
 });
+
+it('replays no refusal under an Idempotency-Key: a retry after the link is paid, or after funds arrive, makes the refund', async () => {
+  // Not paid yet: 409 not_paid, then the provider pays the link, and the same key and body make the refund.
+  const { merchant, shop } = await sys.merchantWithShop({ feePayer: 'merchant', cryptoBps: 100 });
+  const created = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '100.00' }, { headers: merchant.keys });
+  const link = created.body.id as string;
+  const key = `not-paid-${randomUUID()}`;
+  expectError(await refund(merchant, link, { amount: '10.00' }, { 'Idempotency-Key': key }), 409, 'payment_link.err.not_paid');
+  expect((await sys.providerCallback(sandboxPaymentId(link), 'paid')).status).toBe(200);
+  const made = await refund(merchant, link, { amount: '10.00' }, { 'Idempotency-Key': key });
+  expect({ status: made.status, replayed: made.headers.get('idempotent-replayed') }).toEqual({ status: 201, replayed: null });
+
+  // Short of funds (the shop pays a 1 % fee, so a link of 100.00 credits 99.00): 89.00 left after that refund, 99.00
+  // from a second link, 1.98 from a third, less the first link's remaining 90.00 refunded: 99.98, short of the
+  // second link's whole 100.00. A payment of 10.00 brings the funds, and the same key and body make the refund.
+  const whole = `short-${randomUUID()}`;
+  const other = await paidLink(merchant, shop, '100.00');
+  await paidLink(merchant, shop, '2.00');
+  expect((await refund(merchant, link, {})).status).toBe(201);
+  const body = { reason: 'all of it' };
+  const short = await refund(merchant, other, body, { 'Idempotency-Key': whole });
+  expectError(short, 422, 'refund.err.insufficient_balance');
+  await paidLink(merchant, shop, '10.00');
+  const after = await refund(merchant, other, body, { 'Idempotency-Key': whole });
+  expect({ status: after.status, amount: after.body.amount, replayed: after.headers.get('idempotent-replayed') }).toEqual({
+    status: 201,
+    amount: '100.00',
+    replayed: null,
+  });
+  // The success is what the key keeps from now on.
+  const again = await refund(merchant, other, body, { 'Idempotency-Key': whole });
+  expect({ status: again.status, id: again.body.id, replayed: again.headers.get('idempotent-replayed') }).toEqual({
+    status: 201,
+    id: after.body.id,
+    replayed: 'true',
+  });
+  await expectLedgerSound();
+});

@@ -514,6 +514,46 @@ describe("another merchant's resources with my own valid credentials", () => {
   });
 });
 
+describe('filters of every list: one rule (decisions.md, the order of checks)', () => {
+  /** Every list that takes a link filter, and every one that takes a shop filter, with my credentials. */
+  const LINK_FILTERED = ['refunds', 'events', 'webhook-deliveries'];
+  const SHOP_FILTERED = ['payment-links', 'refunds', 'balance-transactions', 'events', 'webhook-deliveries'];
+  const families = (): [string, Record<string, string>][] => [
+    ['/merchant/v1', me.merchant.keys],
+    ['/api/v1', bearerOf('me')],
+  ];
+  const cellsOf = (link: string | null, shop: number | null): [string, Record<string, string>][] =>
+    families().flatMap(([base, headers]) => [
+      ...(link === null ? [] : LINK_FILTERED.map((l): [string, Record<string, string>] => [`${base}/${l}?payment_link_id=${link}`, headers])),
+      ...(shop === null ? [] : SHOP_FILTERED.map((l): [string, Record<string, string>] => [`${base}/${l}?shop_id=${shop}`, headers])),
+    ]);
+  const expectAll = async (cells: [string, Record<string, string>][], status: number, code: string): Promise<void> => {
+    const answers = await Promise.all(cells.map(([path, headers]) => sys.http.get(path, { headers })));
+    for (const [i, [path]] of cells.entries()) {
+      const res = answers[i]!;
+      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status, code });
+    }
+  };
+
+  it("answers 403 to another merchant's link or shop on every list, whether or not it has rows there", async () => {
+    const { linkId: withRows } = await paidLinkDelivery('them');
+    const withoutRows = await createLink('them');
+    await expectAll([...cellsOf(withRows, them.shop.id), ...cellsOf(withoutRows, null)], 403, 'common.err.forbidden');
+  });
+
+  it('answers 404 to an unknown link or shop on every list', async () => {
+    await expectAll(cellsOf('00000000-0000-4000-8000-000000000000', 2 ** 40), 404, 'common.err.not_found');
+  });
+
+  it('lists my own link and shop, with rows or without', async () => {
+    const { linkId: withRows } = await paidLinkDelivery('me');
+    const withoutRows = await createLink('me');
+    for (const [path, headers] of [...cellsOf(withRows, me.shop.id), ...cellsOf(withoutRows, null)]) {
+      expect({ path, status: (await sys.http.get(path, { headers })).status }).toEqual({ path, status: 200 });
+    }
+  });
+});
+
 describe("the other mode's resources with my own valid credentials", () => {
   it('answers 404 not_found on every route that names a link or delivery of the other mode, and changes nothing', async () => {
     const myLive = await createLink('me', 'live');
@@ -548,16 +588,19 @@ describe("the other mode's resources with my own valid credentials", () => {
       const res = answers[i]!;
       expect({ cell, status: res.status, code: res.body?.error?.code }).toEqual({ cell, status: 404, code: 'common.err.not_found' });
     }
-    // The other mode's link lists no deliveries, rather than being refused (as an unknown link does).
-    const lists: [string, Record<string, string>, string][] = [
-      ['/merchant/v1/webhook-deliveries', me.merchant.keys, testDelivery.linkId],
-      ['/merchant/v1/webhook-deliveries', me.merchant.testKeys, liveDelivery.linkId],
-      ['/api/v1/webhook-deliveries', liveSession, testDelivery.linkId],
-      ['/api/v1/webhook-deliveries', testSession, liveDelivery.linkId],
-    ];
+    // The other mode's link as a list's filter is not found, as a read of it is (and as an unknown link is).
+    const lists: [string, Record<string, string>, string][] = [];
+    for (const list of ['webhook-deliveries', 'events', 'refunds']) {
+      lists.push(
+        [`/merchant/v1/${list}`, me.merchant.keys, testDelivery.linkId],
+        [`/merchant/v1/${list}`, me.merchant.testKeys, liveDelivery.linkId],
+        [`/api/v1/${list}`, liveSession, testDelivery.linkId],
+        [`/api/v1/${list}`, testSession, liveDelivery.linkId],
+      );
+    }
     for (const [path, headers, linkId] of lists) {
       const res = await sys.http.get(`${path}?payment_link_id=${linkId}`, { headers });
-      expect({ path, status: res.status, deliveries: res.body.deliveries }).toEqual({ path, status: 200, deliveries: [] });
+      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 404, code: 'common.err.not_found' });
     }
     expect((await sys.http.get(`/merchant/v1/payment-links/${myLive}`, { headers: me.merchant.keys })).body.status).toBe('pending');
     expect((await sys.http.get(`/merchant/v1/payment-links/${myTest}`, { headers: me.merchant.testKeys })).body.status).toBe('pending');

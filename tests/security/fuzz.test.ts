@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { HOSTILE_CHARACTERS, LINE_BREAKS } from '@pl/testing';
+import { scrapedSum } from '../support/metrics';
 import { assertDocumented } from '../support/openapi-validator';
-import { startSystem, TEST_PROVIDER_SECRET, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { sandboxPaymentId, startSystem, TEST_PROVIDER_SECRET, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
  * Property-based fuzzing of every route's body, query, path and headers with the full Unicode range (lone
@@ -473,6 +474,159 @@ it(
       expect(res.status).toBeGreaterThanOrEqual(200);
       return res;
     });
+  },
+  TIMEOUT_MS,
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// Hand-picked cases a hostile merchant tried (issue 37, and issue 36's query encoding): each had an answer
+// outside the rules before.
+
+/** Every list route, with the credential that reads it. */
+const LISTS: [path: string, headers: () => Record<string, string>][] = [
+  ['/merchant/v1/payment-links', apiKey],
+  ['/api/v1/payment-links', bearer(() => session)],
+  ['/merchant/v1/refunds', apiKey],
+  ['/api/v1/refunds', bearer(() => session)],
+  ['/merchant/v1/balance-transactions', apiKey],
+  ['/api/v1/balance-transactions', bearer(() => session)],
+  ['/merchant/v1/events', apiKey],
+  ['/api/v1/events', bearer(() => session)],
+  ['/merchant/v1/webhook-deliveries', apiKey],
+  ['/api/v1/webhook-deliveries', bearer(() => session)],
+  ['/merchant/v1/shops', apiKey],
+  ['/api/v1/shops', bearer(() => session)],
+  ['/api/v1/audit-events', bearer(() => session)],
+];
+const cursorOf = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+
+describe('every list', () => {
+  const UUID = '00000000-0000-4000-8000-000000000000';
+  /** 19 digits at or past bigint's maximum (9223372036854775807), alone and in every list's cursor shape. */
+  const pastBigint = ['9223372036854775808', '9999999999999999999'].flatMap((n) => [`v1:${n}`, `v1:${n}:${UUID}`, `v1:${n}:1`, `v1:1:${n}`]);
+
+  it.each(LISTS)('%s answers a cursor past bigint with 400 validation_failed on cursor', async (path, headers) => {
+    for (const text of pastBigint) {
+      const res = await send('GET', `${path}?cursor=${cursorOf(text)}`, headers());
+      expectHandled(res);
+      const body = JSON.parse(res.text) as { error?: { code: string; details: { field: string }[] } };
+      expect({ text, status: res.status, code: body.error?.code, fields: body.error?.details.map((d) => d.field) }).toEqual({
+        text,
+        status: 400,
+        code: 'common.err.validation_failed',
+        fields: ['cursor'],
+      });
+    }
+  });
+
+  it.each(LISTS)('%s answers a query whose percent-encoding is not UTF-8 with 400 naming the parameter', async (path, headers) => {
+    for (const [query, field] of [
+      ['limit=1%ED%A0%80', 'limit'],
+      ['cursor=a%ED%A0%80b', 'cursor'],
+      ['limit=%FF', 'limit'],
+      ['limit=%E0%A4%A', 'limit'],
+    ] as const) {
+      const res = await send('GET', `${path}?${query}`, headers());
+      const body = JSON.parse(res.text) as { error?: { code: string; details: { field: string }[] } };
+      expect({ query, status: res.status, code: body.error?.code, fields: body.error?.details.map((d) => d.field) }).toEqual({
+        query,
+        status: 400,
+        code: 'common.err.validation_failed',
+        fields: [field],
+      });
+    }
+  });
+});
+
+it('searches no order_id a client sent as a lone surrogate: 400 validation_failed naming order_id, as in a body', async () => {
+  for (const [path, headers] of [
+    ['/merchant/v1/payment-links', apiKey],
+    ['/api/v1/payment-links', bearer(() => session)],
+  ] as const) {
+    const res = await send('GET', `${path}?order_id=a%ED%A0%80b`, headers());
+    const body = JSON.parse(res.text) as { error?: { code: string; details: { field: string }[] } };
+    expect({ path, status: res.status, code: body.error?.code, fields: body.error?.details.map((d) => d.field) }).toEqual({
+      path,
+      status: 400,
+      code: 'common.err.validation_failed',
+      fields: ['order_id'],
+    });
+  }
+});
+
+it('names each field once in validation details, in its own words, never the validator’s', async () => {
+  for (const [path, headers] of [
+    ['/merchant/v1/payment-links?shop_id=9999999999999999&limit=9999999999999999', apiKey],
+    ['/merchant/v1/refunds?shop_id=9999999999999999', apiKey],
+    ['/api/v1/events?shop_id=9999999999999999', bearer(() => session)],
+    ['/merchant/v1/balance?shop_id=9999999999999999', apiKey],
+  ] as const) {
+    const res = await send('GET', path, headers());
+    const body = JSON.parse(res.text) as { error: { code: string; details: { field: string; message: string }[] } };
+    expect({ path, status: res.status, code: body.error.code }).toEqual({ path, status: 400, code: 'common.err.validation_failed' });
+    const fields = body.error.details.map((d) => d.field);
+    expect({ path, fields: [...new Set(fields)] }).toEqual({ path, fields });
+    for (const d of body.error.details) expect({ path, message: d.message }).not.toEqual({ path, message: expect.stringMatching(/expected|<=|>=/) });
+  }
+  const created = await send('POST', '/merchant/v1/payment-links', apiKey(), {
+    body: Buffer.from('{"shop_id":9007199254740993,"amount":"1.00"}'),
+    type: 'application/json',
+  });
+  const body = JSON.parse(created.text) as { error: { details: { field: string; message: string }[] } };
+  expect(body.error.details.map((d) => d.field)).toEqual(['shop_id']);
+  expect(body.error.details[0]?.message).not.toMatch(/expected|<=/);
+});
+
+it('judges an undecodable path after authentication: 401 without credentials, 404 with them', async () => {
+  for (const path of ['/merchant/v1/payment-links/%E0%A4%A', '/merchant/v1/payment-links/%ED%A0%80', '/merchant/v1/refunds/%FF']) {
+    const anonymous = await send('GET', path, {});
+    expect({ path, status: anonymous.status, code: (JSON.parse(anonymous.text) as { error: { code: string } }).error.code }).toEqual({
+      path,
+      status: 401,
+      code: 'common.err.unauthorized',
+    });
+    const known = await send('GET', path, apiKey());
+    expect({ path, status: known.status, code: (JSON.parse(known.text) as { error: { code: string } }).error.code }).toEqual({
+      path,
+      status: 404,
+      code: 'common.err.not_found',
+    });
+  }
+});
+
+it('answers a URL past the header limit with 431 in the error shape, with an X-Request-Id', async () => {
+  const res = await fetch(`${sys.baseUrl}/merchant/v1/payment-links?order_id=${'a'.repeat(20_000)}`, { headers: apiKey() });
+  const text = await res.text();
+  expect({ status: res.status, type: res.headers.get('content-type'), requestId: res.headers.get('x-request-id') }).toEqual({
+    status: 431,
+    type: 'application/json; charset=utf-8',
+    requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+  });
+  expect(JSON.parse(text)).toEqual({ error: { code: 'common.err.request_too_large', message: expect.any(String) } });
+});
+
+it(
+  'bounds the cost of a statement export whatever its limit: limit=1 over 150 rows asks links twice, not 150 times',
+  async () => {
+    const { merchant: owner, shop: paid } = await sys.merchantWithShop();
+    const ownerSession = await sys.login(owner);
+    // 150 payments: 150 rows on the shop's statement.
+    for (let batch = 0; batch < 15; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const link = await sys.http.post('/merchant/v1/payment-links', { shop_id: paid.id, amount: '10.00' }, { headers: owner.keys });
+          expect((await sys.providerCallback(sandboxPaymentId(link.body.id as string), 'paid')).status).toBe(200);
+        }),
+      );
+    }
+    const pagesAsked = () =>
+      scrapedSum(sys.gatewayOpsPort, 'nats_client_request_duration_seconds_count', { subject: 'links.balance_transactions.list' });
+    const before = await pagesAsked();
+    const res = await fetch(`${sys.baseUrl}/api/v1/balance-transactions?format=csv&limit=1&shop_id=${paid.id}`, {
+      headers: { Authorization: `Bearer ${ownerSession}` },
+    });
+    const rows = (await res.text()).split('\r\n').filter((line) => line !== '');
+    expect({ status: res.status, rows: rows.length - 1, pages: (await pagesAsked()) - before }).toEqual({ status: 200, rows: 150, pages: 2 });
   },
   TIMEOUT_MS,
 );

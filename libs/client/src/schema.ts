@@ -496,7 +496,7 @@ export interface paths {
         };
         /**
          * List balance transactions, or download them as a CSV statement
-         * @description With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then sizes only the pages read behind the stream: every row to the oldest is sent. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.
+         * @description With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` is then ignored: every row to the oldest is sent, read behind the stream in pages of 100 whatever the query says, so an export costs one backend read per 100 rows. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -1109,7 +1109,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A refund failed; its amount is back in the shop's `available` balance
+         * A refund failed. Its amount is back in the shop's `available` balance, except for the refund of a late payment (`late_payment_id` set): that money never was in the balance, and the payment now waits with the provider for the operator to settle it to the shop or refund it anew
          * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
          */
         post: operations["refundFailedWebhook"];
@@ -1177,6 +1177,7 @@ export interface components {
             destination: string | null;
             gateway_refund_id: string | null;
             failure_reason: string | null;
+            late_payment_id: string | null;
             livemode: boolean;
             created_at: string;
             updated_at: string;
@@ -1471,6 +1472,7 @@ export interface components {
             destination: string | null;
             gateway_refund_id: string | null;
             failure_reason: string | null;
+            late_payment_id: string | null;
             livemode: boolean;
             created_at: string;
             updated_at: string;
@@ -2646,6 +2648,7 @@ export interface operations {
                      *       "destination": null,
                      *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *       "failure_reason": null,
+                     *       "late_payment_id": null,
                      *       "livemode": true,
                      *       "created_at": "2026-11-25T02:20:00+03:00",
                      *       "updated_at": "2026-11-25T02:20:00+03:00"
@@ -2710,6 +2713,7 @@ export interface operations {
                      *           "destination": null,
                      *           "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *           "failure_reason": null,
+                     *           "late_payment_id": null,
                      *           "livemode": true,
                      *           "created_at": "2026-11-25T02:20:00+03:00",
                      *           "updated_at": "2026-11-25T02:20:05+03:00"
@@ -2773,6 +2777,7 @@ export interface operations {
                      *       "destination": null,
                      *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *       "failure_reason": null,
+                     *       "late_payment_id": null,
                      *       "livemode": true,
                      *       "created_at": "2026-11-25T02:20:00+03:00",
                      *       "updated_at": "2026-11-25T02:20:05+03:00"
@@ -2961,6 +2966,7 @@ export interface operations {
                      *             "destination": null,
                      *             "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *             "failure_reason": null,
+                     *             "late_payment_id": null,
                      *             "livemode": true,
                      *             "created_at": "2026-11-25T02:20:00+03:00",
                      *             "updated_at": "2026-11-25T02:20:05+03:00"
@@ -3046,6 +3052,7 @@ export interface operations {
                      *         "destination": null,
                      *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *         "failure_reason": null,
+                     *         "late_payment_id": null,
                      *         "livemode": true,
                      *         "created_at": "2026-11-25T02:20:00+03:00",
                      *         "updated_at": "2026-11-25T02:20:05+03:00"
@@ -4023,6 +4030,7 @@ export interface operations {
                      *       "destination": null,
                      *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *       "failure_reason": null,
+                     *       "late_payment_id": null,
                      *       "livemode": true,
                      *       "created_at": "2026-11-25T02:20:00+03:00",
                      *       "updated_at": "2026-11-25T02:20:00+03:00"
@@ -4087,6 +4095,7 @@ export interface operations {
                      *           "destination": null,
                      *           "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *           "failure_reason": null,
+                     *           "late_payment_id": null,
                      *           "livemode": true,
                      *           "created_at": "2026-11-25T02:20:00+03:00",
                      *           "updated_at": "2026-11-25T02:20:05+03:00"
@@ -4150,6 +4159,7 @@ export interface operations {
                      *       "destination": null,
                      *       "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *       "failure_reason": null,
+                     *       "late_payment_id": null,
                      *       "livemode": true,
                      *       "created_at": "2026-11-25T02:20:00+03:00",
                      *       "updated_at": "2026-11-25T02:20:05+03:00"
@@ -4217,6 +4227,7 @@ export interface operations {
                      *       "destination": null,
                      *       "gateway_refund_id": "sbr_e4b2c7d9-1f3a-4b5c-8d6e-7f8a9b0c1d2e",
                      *       "failure_reason": null,
+                     *       "late_payment_id": null,
                      *       "livemode": false,
                      *       "created_at": "2026-11-25T02:20:00+03:00",
                      *       "updated_at": "2026-11-25T02:20:05+03:00"
@@ -4368,6 +4379,7 @@ export interface operations {
                      *             "destination": null,
                      *             "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *             "failure_reason": null,
+                     *             "late_payment_id": null,
                      *             "livemode": true,
                      *             "created_at": "2026-11-25T02:20:00+03:00",
                      *             "updated_at": "2026-11-25T02:20:05+03:00"
@@ -4453,6 +4465,7 @@ export interface operations {
                      *         "destination": null,
                      *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                      *         "failure_reason": null,
+                     *         "late_payment_id": null,
                      *         "livemode": true,
                      *         "created_at": "2026-11-25T02:20:00+03:00",
                      *         "updated_at": "2026-11-25T02:20:05+03:00"
@@ -6442,6 +6455,7 @@ export interface operations {
                  *         "destination": null,
                  *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                  *         "failure_reason": null,
+                 *         "late_payment_id": null,
                  *         "livemode": true,
                  *         "created_at": "2026-11-25T02:20:00+03:00",
                  *         "updated_at": "2026-11-25T02:20:05+03:00"
@@ -6538,6 +6552,7 @@ export interface operations {
                  *         "destination": null,
                  *         "gateway_refund_id": "sbr_8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
                  *         "failure_reason": "The payer account is closed",
+                 *         "late_payment_id": null,
                  *         "livemode": true,
                  *         "created_at": "2026-11-25T02:20:00+03:00",
                  *         "updated_at": "2026-11-25T02:20:05+03:00"

@@ -8,11 +8,23 @@ export interface CursorField<T> {
   readonly parse: (text: string) => T;
 }
 
-/** A non-negative integer of at most `maxDigits` decimal digits, without leading zeros (a timestamp, a sequence). */
+const malformedCursor = () => invalidField('cursor', 'is malformed');
+
+/** The largest value of Postgres' bigint, where every cursor's numbers end up. */
+const PG_BIGINT_MAX = 9223372036854775807n;
+
+/**
+ * A non-negative integer of at most `maxDigits` decimal digits, without leading zeros (a timestamp, a sequence),
+ * within bigint: 19 digits reach past its maximum, and such a cursor is malformed, not a query Postgres refuses.
+ */
 export const cursorBigint = (maxDigits: number): CursorField<bigint> => ({
   pattern: `(?:0|[1-9][0-9]{0,${String(maxDigits - 1)}})`,
   format: (value) => value.toString(),
-  parse: (text) => BigInt(text),
+  parse: (text) => {
+    const value = BigInt(text);
+    if (value > PG_BIGINT_MAX) throw malformedCursor();
+    return value;
+  },
 });
 
 /** A row id as Postgres prints a uuid: lower-case, hyphenated. */
@@ -39,16 +51,15 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 export function cursorCodec<P extends object>(fields: { readonly [K in keyof P]: CursorField<P[K]> }): CursorCodec<P> {
   const entries = Object.entries(fields) as [keyof P & string, CursorField<unknown>][];
   const body = new RegExp(`^${VERSION}${entries.map(([, f]) => `:(${f.pattern})`).join('')}$`);
-  const malformed = () => invalidField('cursor', 'is malformed');
   return {
     encode: (position) => Buffer.from([VERSION, ...entries.map(([name, f]) => f.format(position[name]))].join(':'), 'utf8').toString('base64url'),
     decode: (text) => {
-      if (!BASE64URL.test(text)) throw malformed();
+      if (!BASE64URL.test(text)) throw malformedCursor();
       const decoded = Buffer.from(text, 'base64url');
       // Node's decoder skips junk silently; re-encoding must give the input back for it to be ours.
-      if (decoded.toString('base64url') !== text) throw malformed();
+      if (decoded.toString('base64url') !== text) throw malformedCursor();
       const m = body.exec(decoded.toString('utf8'));
-      if (!m) throw malformed();
+      if (!m) throw malformedCursor();
       const position: Partial<P> = {};
       entries.forEach(([name, f], i) => {
         position[name] = f.parse(m[i + 1] ?? '') as P[typeof name];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, shopStatus, bps } from './fields';
-import { identifierText } from './text';
+import { identifierText, visibleName } from './text';
 import { mode } from './mode';
 import { eventType } from './events';
 
@@ -17,7 +17,7 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const OVERLAP_MINUTES_MAX = 4320;
 export const OVERLAP_MINUTES_DEFAULT = 1440;
 
-export const shopName = identifierText(SHOP_NAME_MAX_LENGTH).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+export const shopName = visibleName(SHOP_NAME_MAX_LENGTH);
 /** The text rule and the length limit; the URL rule itself (scheme, private targets) is @pl/webhook-target's. */
 export const webhookUrlText = identifierText(WEBHOOK_URL_MAX_LENGTH);
 

@@ -26,6 +26,11 @@ export const refund = z.object({
   /** Set when the provider accepted the refund (at creation, for the sandbox provider). */
   gateway_refund_id: z.string().nullable(),
   failure_reason: z.string().nullable(),
+  /**
+   * Set when the refund gives back a payment that arrived after its link closed (an operator's resolve): its money
+   * never reached the shop's balance, and if it fails the payment awaits resolution again. Null for the merchant's own.
+   */
+  late_payment_id: uuid.nullable(),
   livemode: z.boolean(),
   created_at: moscowDate,
   updated_at: moscowDate,
@@ -119,6 +124,14 @@ export type SettleRefundCommand = z.infer<typeof settleRefundCommand>;
 export const providerRefundCallbackBody = z.strictObject({
   gateway_refund_id: identifierText(200),
   status: z.enum(['succeeded', 'failed']),
-  failure_reason: text({ max: REFUND_FAILURE_REASON_MAX_LENGTH }).nullable().optional(),
+  /**
+   * The provider's words, taken as they come (line breaks, controls, any length up to the settle's bound): its
+   * verdict on money is never refused over its text, which the links service makes safe for display.
+   */
+  failure_reason: z
+    .string()
+    .max(4 * REFUND_FAILURE_REASON_MAX_LENGTH)
+    .nullable()
+    .optional(),
 });
 export type ProviderRefundCallbackBody = z.infer<typeof providerRefundCallbackBody>;

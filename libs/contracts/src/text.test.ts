@@ -1,4 +1,5 @@
 import { HOSTILE_CHARACTERS, LINE_BREAKS } from '@pl/testing';
+import { shopName } from './merchant-shop';
 import { freeText, identifierText, textProblem } from './text';
 
 describe('the one text rule', () => {
@@ -39,5 +40,21 @@ describe('the one text rule', () => {
       'must not contain control characters other than tab, line feed and carriage return',
     );
     expect(textProblem('a\u202e', { max: 9 })).toBe('must not contain bidirectional override or isolate characters');
+  });
+
+  it.each([
+    ['zero-width spaces', '\u200b\u200b'],
+    ['Hangul fillers', '\u3164\u115f\u1160\uffa0'],
+    ['a word joiner and a soft hyphen', '\u2060\u00ad'],
+    ['a Braille blank', '\u2800'],
+    ['no-break and ideographic spaces', '\u00a0\u3000'],
+    ['a byte-order mark', '\ufeff'],
+  ])('refuses a shop name made only of invisible characters (%s): the checkout would show no merchant name', (_what, name) => {
+    expect(shopName.safeParse(name).error?.issues.map((i) => i.message)).toEqual(['must not be blank']);
+  });
+
+  it('takes a shop name with a visible character among invisible ones', () => {
+    expect(shopName.safeParse('\u200bКофе\u200b').success).toBe(true);
+    expect(shopName.safeParse('☕').success).toBe(true);
   });
 });

@@ -61,5 +61,18 @@ export const text = (rule: TextRule) =>
 /** One line of text: identifiers, names, emails, cursors (order_id, shop name, login email). */
 export const identifierText = (max: number, min = 1) => text({ max, min });
 
+/**
+ * Characters that show nothing: white space, format characters (zero-width space, joiners, the byte-order mark),
+ * every default-ignorable code point (Hangul fillers U+115F, U+1160, U+3164, U+FFA0; the soft hyphen) and the
+ * Braille blank. A name made only of these reads as no name at all.
+ */
+const INVISIBLE = /[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/** Whether `text` shows at least one character. */
+const hasVisibleCharacter = (text: string): boolean => text.replace(INVISIBLE, '').length > 0;
+
+/** A name shown to buyers and in lists (a shop's): one line of text with at least one visible character. */
+export const visibleName = (max: number) => identifierText(max).refine(hasVisibleCharacter, { message: 'must not be blank' });
+
 /** Text a person writes for a buyer to read: tab, line feed and carriage return allowed (description). */
 export const freeText = (max: number) => text({ max, lineBreaks: true });

@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'conflict'
   | 'unprocessable'
   | 'payload_too_large'
+  | 'request_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
@@ -51,6 +52,10 @@ export const ERROR_CATALOGUE = {
     when: 'The Idempotency-Key was used with a different request, the first request with it is still in progress, or it was used for a call that revealed a secret (secrets are never replayed).',
   },
   'common.err.payload_too_large': { kind: 'payload_too_large', when: "The request body exceeds the route's limit (64 KiB)." },
+  'common.err.request_too_large': {
+    kind: 'request_too_large',
+    when: 'The request line and headers together exceed 16 KiB (a URL that long, say); answered before any route, on every path.',
+  },
   'common.err.unsupported_media_type': { kind: 'unsupported_media_type', when: 'A request with a body whose Content-Type is not application/json.' },
   'common.err.rate_limited': {
     kind: 'rate_limited',

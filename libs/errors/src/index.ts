@@ -16,6 +16,7 @@ export const HTTP_STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  request_too_large: 431,
   unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
@@ -92,6 +93,7 @@ export const forbidden = (message = 'Access to this resource is not allowed'): A
 export const notFound = (message = 'Resource not found'): AppError => fromCatalogue('common.err.not_found', message);
 export const methodNotAllowed = (message = 'Method not allowed on this route'): AppError => fromCatalogue('common.err.method_not_allowed', message);
 export const payloadTooLarge = (message = 'Request body exceeds 64 KiB'): AppError => fromCatalogue('common.err.payload_too_large', message);
+export const requestTooLarge = (message = 'The URL and headers exceed 16 KiB'): AppError => fromCatalogue('common.err.request_too_large', message);
 export const unsupportedMediaType = (message = 'Content-Type must be application/json'): AppError =>
   fromCatalogue('common.err.unsupported_media_type', message);
 /** By default the key's reuse for another request; the gateway also says when the first one is still in progress. */

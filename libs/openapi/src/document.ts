@@ -78,12 +78,16 @@ MODE_HEADERS.cashier = MODE_HEADERS.apiKey;
 
 const IDEMPOTENCY_KEYS: Record<NonNullable<OperationSpec['idempotency']>, z.ZodType> = {
   secret: idempotencyKey
-    .meta({ description: 'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once.' })
+    .meta({
+      description:
+        'A repeat of a call that revealed a secret is 409 `common.err.idempotency_conflict`: a secret is shown once. A refusal is not kept: a repeat of it is judged anew.',
+    })
     .optional()
     .meta({ param: { id: 'Idempotency-Key.Secret' } }),
   replay: idempotencyKey
     .meta({
-      description: 'A repeat with the same body answers the first result again, with `Idempotent-Replayed: true`; another body is 409.',
+      description:
+        'A repeat with the same body answers the first success again, with `Idempotent-Replayed: true`; another body is 409. Only a success (2xx) is kept: a refusal (4xx, 5xx) changed nothing, so a repeat of it is judged anew against the state as it is then.',
     })
     .optional()
     .meta({ param: { id: 'Idempotency-Key.Replay' } }),
@@ -283,7 +287,8 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'payment_link.canceled': 'A link was canceled',
   'payment_link.expired': 'A link expired unpaid (by the sweeper, or when read past `expires_at`)',
   'refund.succeeded': 'A refund reached the buyer',
-  'refund.failed': "A refund failed; its amount is back in the shop's `available` balance",
+  'refund.failed':
+    "A refund failed. Its amount is back in the shop's `available` balance, except for the refund of a late payment (`late_payment_id` set): that money never was in the balance, and the payment now waits with the provider for the operator to settle it to the shop or refund it anew",
   'payment.late_settled': 'An operator credited a payment that arrived after its link closed',
 };
 
@@ -400,7 +405,8 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
           "After a payment: refunds of paid links, each shop's balance and statement from a double-entry ledger, and an event for",
           "every state change, kept 30 days by the events API and sent as a webhook when the shop's `webhook_events` has its type.",
           'Every error is `{ "error": { "code", "message", "details"? } }`;',
-          'the codes are listed in docs/errors.md. A known path with another method is 405 `common.err.method_not_allowed` with `Allow`.',
+          'the codes are listed in docs/errors.md. A known path with another method is 405 `common.err.method_not_allowed` with `Allow`;',
+          'a URL and headers past 16 KiB are 431 `common.err.request_too_large` on every path.',
           'Times are RFC 3339 in Moscow time (+03:00); amounts are roubles as decimal strings.',
         ].join(' '),
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },

@@ -16,7 +16,8 @@ export function renderErrorsMarkdown(): string {
     'Every error answer is `{ "error": { "code": "...", "message": "...", "details": [...] } }`. `details` comes with',
     '`common.err.validation_failed` only: one `{ field, code, message }` per offending field. Branch on `code`, never on',
     '`message`. The OpenAPI document (`GET /openapi.json`, docs/openapi.json) lists, per operation and status, the codes it',
-    'can answer. A known path with another method is 405 `common.err.method_not_allowed` on every route.',
+    'can answer. A known path with another method is 405 `common.err.method_not_allowed` on every route; a URL and headers',
+    'past 16 KiB are 431 `common.err.request_too_large` on every path.',
     '',
     '| code | HTTP status | when |',
     '|---|---|---|',
@@ -36,7 +37,9 @@ export function renderErrorsMarkdown(): string {
         ? ops.map((o) => `\`${o}\``).join(', ')
         : c === 'common.err.method_not_allowed'
           ? 'every route, for a method it does not serve'
-          : "the operators' CLI (tools/admin)";
+          : c === 'common.err.request_too_large'
+            ? 'every path, before any route (the HTTP server itself)'
+            : "the operators' CLI (tools/admin)";
       return `| \`${c}\` | ${where} |`;
     }),
     '',

@@ -547,7 +547,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listBalanceTransactions',
     summary: 'List balance transactions, or download them as a CSV statement',
     description:
-      'With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` then sizes only the pages read behind the stream: every row to the oldest is sent. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.',
+      'With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` is then ignored: every row to the oldest is sent, read behind the stream in pages of 100 whatever the query says, so an export costs one backend read per 100 rows. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.',
     tag: TAGS.balance,
     auth: 'session',
     query: listBalanceTransactionsSessionQuery,

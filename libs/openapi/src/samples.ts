@@ -228,6 +228,7 @@ export const sampleRefund: Refund = {
   destination: null,
   gateway_refund_id: `sbr_${REFUND_ID}`,
   failure_reason: null,
+  late_payment_id: null,
   livemode: true,
   created_at: '2026-11-25T02:20:00+03:00',
   updated_at: '2026-11-25T02:20:00+03:00',

@@ -19,6 +19,7 @@ import { createRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
 import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
+import { answerClientErrors } from './entry/http/client-errors';
 import { closeServer } from './entry/http/close-server';
 import { listen } from './entry/http/listen';
 import { observeRequests } from './entry/http/middlewares/http-metrics';
@@ -99,6 +100,7 @@ export async function startGateway(
     const server = createServer(observeRequests(app, metrics));
     server.requestTimeout = 30_000;
     server.headersTimeout = 20_000;
+    answerClientErrors(server);
     const port = await listen(server, { port: config.GATEWAY_PORT, host: '0.0.0.0', reusePort: config.GATEWAY_REUSE_PORT });
     cleanups.push(() => closeServer(server, SHUTDOWN_GRACE_MS));
 

@@ -144,12 +144,27 @@ describe('GET /api/v1/balance-transactions?format=csv', () => {
     ]);
   });
 
-  it('names an all-shops statement `all` and keeps a limit the query gives; an empty one is the header alone', async () => {
+  it('names an all-shops statement `all`; an empty one is the header alone', async () => {
     h.on(subjects.balanceTransactionsList.name, async () => page([], null));
-    const res = await download('&limit=7');
+    const res = await download('');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="statement-all-live.csv"');
     expect(await res.text()).toBe(`${HEADER}\r\n`); // fetch's text() drops the BOM
-    expect(h.calls.map((c) => c.payload)).toEqual([{ shop_id: null, type: null, limit: 7, cursor: null }]);
+    expect(h.calls.map((c) => c.payload)).toEqual([{ shop_id: null, type: null, limit: 100, cursor: null }]);
+  });
+
+  it("reads in pages of its own size whatever the query's limit: limit=1 over 601 rows asks links 7 times, not 601", async () => {
+    const rows = Array.from({ length: 601 }, () => transaction());
+    // Links as it is: pages of the size asked for, each cursor the offset of the next row.
+    h.on(subjects.balanceTransactionsList.name, async (p) => {
+      const { limit, cursor } = p as { limit: number; cursor: string | null };
+      const from = cursor === null ? 0 : Number(cursor);
+      const to = Math.min(from + limit, rows.length);
+      return page(rows.slice(from, to), to < rows.length ? String(to) : null);
+    });
+    const res = await download('&limit=1');
+    const lines = (await res.text()).split('\r\n');
+    expect(lines).toHaveLength(603); // the header, 601 rows, the empty tail after the last CRLF
+    expect(h.calls.map((c) => (c.payload as { limit: number }).limit)).toEqual(Array(7).fill(100));
   });
 
   it('writes each page as it arrives: the first rows reach the client before links is asked for the next page', async () => {

@@ -31,6 +31,7 @@ const refund = (over: Partial<Refund> = {}): Refund => ({
   destination: null,
   gateway_refund_id: null,
   failure_reason: null,
+  late_payment_id: null,
   livemode: true,
   created_at: '2026-11-25T01:00:00+03:00',
   updated_at: '2026-11-25T01:00:00+03:00',
@@ -64,6 +65,17 @@ describe('POST /callbacks/v1/sandbox with a refund verdict', () => {
         GATEWAY,
       ],
     ]);
+  });
+
+  it("keeps a provider's word on a refund whatever its failure_reason holds: line breaks, controls, bidi, a long text", async () => {
+    const gatewayRefundId = `sbr_${randomUUID()}`;
+    const reasons = ['Card closed\nby the bank', 'Refused\r\n\tcode 51\u0000', '\u202eevil', 'x'.repeat(1500)];
+    for (const reason of reasons) {
+      const res = await signedCallback(JSON.stringify({ gateway_refund_id: gatewayRefundId, status: 'failed', failure_reason: reason }));
+      expect({ status: res.status, body: res.body }).toEqual(RECEIVED);
+    }
+    // Passed on as the provider wrote it: the links service makes it safe for display where it is stored.
+    expect(h.calls.map((c) => (c.payload as { failure_reason: string }).failure_reason)).toEqual(reasons);
   });
 
   it('still settles payments at the same address', async () => {

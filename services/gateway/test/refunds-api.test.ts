@@ -52,6 +52,7 @@ const refund = (over: Partial<Refund> = {}): Refund => ({
   destination: null,
   gateway_refund_id: null,
   failure_reason: null,
+  late_payment_id: null,
   livemode: true,
   created_at: '2026-11-25T01:00:00+03:00',
   updated_at: '2026-11-25T01:00:00+03:00',
@@ -155,6 +156,35 @@ describe.each(['/merchant/v1', '/api/v1'])('POST %s/payment-links/{id}/refunds',
       replayed: 'true',
       body: kept,
     });
+  });
+
+  it.each([
+    ['409 not_paid', 409, 'payment_link.err.not_paid', () => linkNotPaid('pending')],
+    ['422 insufficient_balance', 422, 'refund.err.insufficient_balance', () => insufficientBalance()],
+    ['422 amount_exceeds_refundable', 422, 'refund.err.amount_exceeds_refundable', () => amountExceedsRefundable('5.00')],
+    ['404 not_found', 404, 'common.err.not_found', () => notFound('Payment link not found')],
+    ['403 forbidden', 403, 'common.err.forbidden', () => forbidden('Payment link belongs to another merchant')],
+  ] as const)('keeps no refusal under the key (%s): a retry once the state changed is judged anew', async (_name, status, code, refusal) => {
+    const link = randomUUID();
+    const key = `refused-${randomUUID()}`;
+    const made = refund({ payment_link_id: link, amount: '3.00' });
+    let refuse = true;
+    h.on(subjects.refundsCreate.name, async () => {
+      if (refuse) throw refusal();
+      return { refund: made, replayed: false };
+    });
+    expectError(await create(link, { amount: '3.00' }, { 'Idempotency-Key': key }), status, code);
+    refuse = false;
+    const retry = await create(link, { amount: '3.00' }, { 'Idempotency-Key': key });
+    expect({ status: retry.status, replayed: retry.headers.get('idempotent-replayed'), body: retry.body }).toEqual({
+      status: 201,
+      replayed: null,
+      body: made,
+    });
+    // The success is what the key keeps: a third call is its replay, without asking links again.
+    const again = await create(link, { amount: '3.00' }, { 'Idempotency-Key': key });
+    expect({ status: again.status, replayed: again.headers.get('idempotent-replayed') }).toEqual({ status: 201, replayed: 'true' });
+    expect(callsTo(subjects.refundsCreate)).toHaveLength(2);
   });
 
   it('answers 409 idempotency_conflict for the same key with another body or another link', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjects, type CryptoNetwork, type Identity, type PaymentLink } from '@pl/contracts';
+import { subjects, type CryptoNetwork, type Identity, type PaymentLink, type Refund } from '@pl/contracts';
 import { LatePaymentRepository } from '../src/data/late-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { resolveLatePayment, type LateResolveDeps } from '../src/domain/late-payment';
@@ -43,7 +43,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
   };
   const ledgerOf = (lateId: string) =>
     system.linksDb.query<{ type: string; amount: string; fee: string; net: string; livemode: boolean; balance_after: string | null }>(
-      'SELECT type, amount, fee, net, livemode, balance_after FROM ledger_transactions WHERE late_payment_id = $1',
+      'SELECT type, amount, fee, net, livemode, balance_after FROM ledger_transactions WHERE late_payment_id = $1 ORDER BY created_at',
       [lateId],
     );
 
@@ -184,6 +184,73 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     const [sums] = await system.linksDb.query('SELECT amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1', [link.id]);
     expect(sums).toEqual({ amount_refunded: '0', amount_refund_pending: '0' });
     expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled']);
+  });
+
+  const failRefund = (refundId: string | null): Promise<Refund> =>
+    system.bus.request(
+      subjects.refundsSettle,
+      { refund_id: refundId, provider: null, gateway_refund_id: null, status: 'failed', failure_reason: 'The card was closed' },
+      platform,
+    );
+  /** Each account's sum of the late payment's entries: the clearing nets to zero once a refund and its reversal are in. */
+  const entrySums = (lateId: string) =>
+    system.linksDb.query<{ types: string; kind: string; sum: string; entries: string }>(
+      `SELECT string_agg(DISTINCT t.type, ',') AS types, a.kind, sum(e.amount)::text AS sum, count(*)::text AS entries
+         FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE t.late_payment_id = $1 GROUP BY a.kind`,
+      [lateId],
+    );
+
+  it('a failed late refund makes the payment unresolved again, its posting reversed with the failure, and refund.failed says so', async () => {
+    const { lateId, link } = await latePayment();
+    const before = await available(true);
+    const resolved = await resolveLatePayment(deps, { id: lateId, action: 'refund', destination: null });
+    const failed = await failRefund(resolved.refundId);
+    expect(failed).toMatchObject({ id: resolved.refundId, status: 'failed', failure_reason: 'The card was closed', late_payment_id: lateId });
+    const [record] = await system.linksDb.query('SELECT resolution, resolved_at FROM late_payments WHERE id = $1', [lateId]);
+    expect(record).toEqual({ resolution: null, resolved_at: null });
+    // The refund-out leg booked at resolution is taken back in the failure's transaction: the ledger holds the payment
+    // nowhere, as before the resolve, and the shop's balance never moved.
+    expect((await ledgerOf(lateId)).map((t) => t.type)).toEqual(['late_refund', 'late_refund_failed']);
+    expect(await entrySums(lateId)).toEqual([{ types: 'late_refund,late_refund_failed', kind: 'clearing', sum: '0', entries: '4' }]);
+    expect(await available(true)).toBe(before);
+    // The merchant hears of it truthfully: the refund names the late payment, whose money is not the shop's balance.
+    const events = await outboxEventsOf(system.linksDb, link.id);
+    expect(events.map((e) => e.event.event)).toEqual(['payment_link.canceled', 'refund.failed']);
+    expect(events[1]?.event.data).toMatchObject({ id: resolved.refundId, status: 'failed', late_payment_id: lateId });
+    // Resolvable again: an operator settles it now, and the shop is credited once.
+    await expect(resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null })).resolves.toMatchObject({
+      late: { resolution: 'settled' },
+    });
+    expect(await available(true)).toBe(before + 150000);
+    expect((await ledgerOf(lateId)).map((t) => t.type)).toEqual(['late_refund', 'late_refund_failed', 'late_payment']);
+  });
+
+  it('a late payment whose refund failed can be refunded anew; a repeat of the failure moves nothing twice', async () => {
+    const { lateId } = await latePayment();
+    const first = await resolveLatePayment(deps, { id: lateId, action: 'refund', destination: null });
+    await failRefund(first.refundId);
+    await expect(failRefund(first.refundId)).resolves.toMatchObject({ status: 'failed' });
+    const second = await resolveLatePayment(deps, { id: lateId, action: 'refund', destination: null });
+    expect(second.refundId).not.toBe(first.refundId);
+    const succeeded = await system.bus.request(
+      subjects.refundsSettle,
+      { refund_id: second.refundId, provider: null, gateway_refund_id: null, status: 'succeeded', failure_reason: null },
+      platform,
+    );
+    expect(succeeded).toMatchObject({ status: 'succeeded', late_payment_id: lateId });
+    const [record] = await system.linksDb.query<{ resolution: string }>('SELECT resolution FROM late_payments WHERE id = $1', [lateId]);
+    expect(record?.resolution).toBe('refunded');
+    expect((await ledgerOf(lateId)).map((t) => t.type)).toEqual(['late_refund', 'late_refund_failed', 'late_refund']);
+    expect(await entrySums(lateId)).toEqual([{ types: 'late_refund,late_refund_failed', kind: 'clearing', sum: '0', entries: '6' }]);
+    // The first refund's failure cannot come back as a success: money that moved is not moved back.
+    await expect(
+      system.bus.request(
+        subjects.refundsSettle,
+        { refund_id: first.refundId, provider: null, gateway_refund_id: null, status: 'succeeded', failure_reason: null },
+        platform,
+      ),
+    ).rejects.toMatchObject({ code: 'refund.err.not_pending' });
   });
 
   it("refund takes a destination for a crypto payment only, as a merchant's refund; a refused one resolves nothing", async () => {

@@ -331,6 +331,24 @@ describe('refunds', () => {
       await expect(refund(link.id)).resolves.toMatchObject({ refund: { amount: '500.00' } });
     });
 
+    it("keeps a provider's failure_reason, made safe for display: one line, no controls, no bidi, at most 500 characters", async () => {
+      const shop = await newShop();
+      const cases: [string, string | null][] = [
+        ['Card closed\nby the bank', 'Card closed by the bank'],
+        ['  Refused\r\n\tcode 51\u0000 ', 'Refused code 51'],
+        ['\u202eevil\u2066', 'evil'],
+        ['bad \ud800 half', 'bad \ufffd half'],
+        ['\n\u0007 \t', null],
+        ['я'.repeat(1200), 'я'.repeat(500)],
+      ];
+      for (const [sent, kept] of cases) {
+        const link = await paidLink(apiKey(merchant), shop, 1_000);
+        const { refund: created } = await refund(link.id);
+        const failed = await settle({ refund_id: created.id, status: 'failed', failure_reason: sent });
+        expect({ sent, status: failed.status, reason: failed.failure_reason }).toEqual({ sent, status: 'failed', reason: kept });
+      }
+    });
+
     it('settles 20 concurrent duplicate callbacks once', async () => {
       const shop = await newShop();
       const link = await paidLink(apiKey(merchant), shop, 50_000);

@@ -16,6 +16,7 @@ describe('delivery log over NATS', () => {
 
   beforeAll(async () => {
     await system.start();
+    await system.linksKnowNoLink();
     receiver = await new Receiver().start();
     shopId = await system.createShop(receiver.url, 'secret');
     strangerShop = await system.createShop(receiver.url, null, stranger);
@@ -86,8 +87,8 @@ describe('delivery log over NATS', () => {
     await expect(list({ kind: 'service', service: 'gateway' }, null)).rejects.toMatchObject({ kind: 'forbidden' });
   });
 
-  it('answers an empty list for a link without deliveries and refuses a forged cursor', async () => {
-    await expect(list(system.merchant(), randomUUID())).resolves.toEqual({ deliveries: [], has_more: false, next_cursor: null });
+  it('answers 404 for a link without deliveries that links does not know either, and refuses a forged cursor', async () => {
+    await expect(list(system.merchant(), randomUUID())).rejects.toMatchObject({ kind: 'not_found' });
     await expect(list(system.merchant(), null, 20, 'bm90LW91cnM')).rejects.toMatchObject({ kind: 'validation' });
   });
 
@@ -203,7 +204,7 @@ describe('delivery log over NATS', () => {
       expect(seen).toEqual(all);
     });
 
-    it('refuses a filter by another merchant’s shop and a cashier’s filter by another shop; an unknown shop lists nothing', async () => {
+    it('refuses a filter by another merchant’s shop and a cashier’s filter by another shop, and an unknown shop (404)', async () => {
       // strangerShop has deliveries; a stranger's shop without any is refused just the same (the shops service decides).
       await expect(listBy(system.merchant(), { shop_id: strangerShop })).rejects.toMatchObject({ kind: 'forbidden' });
       const quiet = await system.createShop(null, null, stranger);
@@ -211,8 +212,8 @@ describe('delivery log over NATS', () => {
       const cashier = { ...system.merchant(), auth: 'cashier', shop_id: shopId } as Identity;
       await expect(listBy(cashier, { shop_id: failingShop })).rejects.toMatchObject({ kind: 'forbidden' });
       await expect(listBy(cashier, { shop_id: shopId, status: 'failed' })).resolves.toMatchObject({ deliveries: [] });
-      // As for a payment_link_id that has no deliveries: an empty list, not an error.
-      await expect(listBy(system.merchant(), { shop_id: 999_999_999 })).resolves.toEqual({ deliveries: [], has_more: false, next_cursor: null });
+      // As every list answers a filter that names nothing.
+      await expect(listBy(system.merchant(), { shop_id: 999_999_999 })).rejects.toMatchObject({ kind: 'not_found' });
     });
   });
 });

@@ -58,6 +58,7 @@ describe('events: recorded, listed, and delivered by subscription', () => {
 
   beforeAll(async () => {
     await system.start();
+    await system.linksKnowNoLink();
     receiver = await new Receiver().start();
     defaultShop = await system.createShop(receiver.url, SECRET);
     allShop = await system.createShop(receiver.url, SECRET);
@@ -186,7 +187,8 @@ describe('events: recorded, listed, and delivered by subscription', () => {
     await expect(get(test_, publicId(live[0]!))).rejects.toMatchObject({ kind: 'not_found' });
     // Even another merchant's event of the other mode is absent, not forbidden (not found comes first).
     await expect(get(system.merchant(system.merchantId, 'test'), publicId(strangerEvent))).rejects.toMatchObject({ kind: 'not_found' });
-    expect((await list(test_, { payment_link_id: live[0]!.data.payment_link_id })).events).toEqual([]);
+    // The other mode's link as a filter is not found, as a read of it is.
+    await expect(list(test_, { payment_link_id: live[0]!.data.payment_link_id })).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('answers 404 for a malformed or unknown id and 403 for another merchant’s event, link or shop', async () => {
@@ -198,7 +200,8 @@ describe('events: recorded, listed, and delivered by subscription', () => {
     await expect(list(live_, { payment_link_id: strangerEvent.data.payment_link_id })).rejects.toMatchObject({ kind: 'forbidden' });
     await expect(list(live_, { shop_id: strangerShop })).rejects.toMatchObject({ kind: 'forbidden' });
     expect((await list(live_)).events.some((e) => e.event_id === publicId(strangerEvent))).toBe(false);
-    await expect(list(live_, { shop_id: 987_654_321 })).resolves.toEqual({ events: [], has_more: false, next_cursor: null });
+    await expect(list(live_, { shop_id: 987_654_321 })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(list(live_, { payment_link_id: randomUUID() })).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('follows a change of the subscription at once: the new types are sent, the dropped ones only recorded', async () => {

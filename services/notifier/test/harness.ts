@@ -5,6 +5,7 @@ import { BusClient, BusServer, IdentityTokens, connectNats, createEventPublisher
 import type { RunningService } from '@pl/config';
 import { isLive, subjects, type EventType, type Identity, type Mode, type PaymentSucceededEvent, type PlatformEvent } from '@pl/contracts';
 import { Db } from '@pl/db';
+import { notFound } from '@pl/errors';
 import { createTestDatabase, eventually, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { NatsConnection } from 'nats';
 import { loadConfig as loadShopsConfig, migrateShops, SecretBox, ShopRepository, SHOPS_SCHEMA, startShops } from '@pl/shops/testing';
@@ -114,6 +115,15 @@ export class TestSystem {
     return this.standIn;
   }
 
+  /**
+   * The links service as a list's link filter meets it here, where none runs: it knows no link, so a filter by a
+   * link without rows in the notifier is not found (one with rows is judged by them).
+   */
+  async linksKnowNoLink(): Promise<void> {
+    this.standInShops().handle(subjects.linksGet, () => Promise.reject(notFound('Payment link not found')));
+    await this.flushBus();
+  }
+
   /** Resolves once the NATS server has every subscription and message this test's connection sent so far. */
   async flushBus(): Promise<void> {
     await this.nc!.flush();
@@ -202,6 +212,7 @@ export class TestSystem {
       reason: null,
       destination: null,
       gateway_refund_id: 'sbr_1',
+      late_payment_id: null,
       livemode: isLive(mode),
       created_at: at,
       updated_at: at,

@@ -779,6 +779,16 @@ describe('admin CLI', () => {
       });
     });
 
+    it('deliveries:list refuses a cursor past bigint with exit 2 naming --cursor, never printing a database message', async () => {
+      for (const seq of ['9223372036854775808', '9999999999999999999']) {
+        const cursor = Buffer.from(`v1:${seq}`).toString('base64url');
+        const run = await fails(['deliveries:list', '--shop', String(shopId), '--cursor', cursor]);
+        expect({ seq, code: run.code, error: run.error.code }).toEqual({ seq, code: 2, error: 'common.err.validation_failed' });
+        expect(run.error.message).toMatch(/^--cursor: /);
+        expect(run.stderr).not.toMatch(/bigint|out of range/i);
+      }
+    });
+
     it('deliveries:list shows both modes, each delivery with its livemode, unless --mode names one', async () => {
       const shop = Number((await ok(['shop:create', '--merchant', merchantId, '--name', 'Both modes'])).shop_id);
       const links = new LinkRepository(linksDb);

@@ -27,8 +27,9 @@ export const listBalanceTransactionsInput = listBalanceTransactionsQuery.transfo
 /** The dashboard's statement query: the same, and whether the merchant asked for the CSV download. */
 export const listBalanceTransactionsSessionInput = listBalanceTransactionsSessionQuery.transform((q) =>
   q.format === 'csv'
-    ? // The download reads every page from the cursor on; without a limit it asks for the largest pages.
-      { format: 'csv' as const, command: toCommand({ ...q, limit: q.limit ?? PAGE_LIMIT_MAX }) }
+    ? // The download reads every page from the cursor on, in the largest pages whatever `limit` says: a client's
+      // limit=1 would make one export cost a bus call and a query per row while counting as one request.
+      { format: 'csv' as const, command: toCommand({ ...q, limit: PAGE_LIMIT_MAX }) }
     : { format: 'json' as const, command: toCommand(q) },
 );
 

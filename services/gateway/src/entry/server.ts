@@ -6,6 +6,7 @@ import { chain } from './http/middlewares/chain';
 import { errorHandler } from './http/middlewares/error-handler';
 import { routeNotFound } from './http/middlewares/not-found';
 import { requestId } from './http/middlewares/request-id';
+import { parseQuery, undecodablePathAsText } from './http/strict-query';
 import { authRoutes } from './http/routes/auth.routes';
 import { cashierPaymentsRoutes } from './http/routes/cashier-payments.routes';
 import { checkoutRoutes } from './http/routes/checkout.routes';
@@ -40,8 +41,9 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxyHops);
+  app.set('query parser', parseQuery);
   // One layer (one span when traced) for what every response gets: its id, its access log line, security headers.
-  app.use(chain(requestId(deps.log), helmet()));
+  app.use(chain(requestId(deps.log), helmet(), undecodablePathAsText));
   app.use('/merchant/v1/payment-links', merchantLinksRoutes(deps));
   app.use('/api/v1/payment-links', dashboardLinksRoutes(deps));
   app.use('/api/v1/merchant/payments', cashierPaymentsRoutes(deps));

@@ -227,6 +227,8 @@ export class RefundRepository implements RefundStore {
       if (!row) throw new Error('refund update returned no row');
       const amount = Number(row.amount);
       // A late payment's refund never touched the link's sums nor the shop's balance: its money is the provider's.
+      // If it fails, the payment is unresolved again, its resolution's posting reversed here.
+      if (row.late_payment_id !== null && verdict.status === 'failed') await this.reopenLatePayment(client, row, row.late_payment_id);
       if (row.late_payment_id === null) {
         await client.query(
           `UPDATE payment_links SET amount_refund_pending = amount_refund_pending - $2, amount_refunded = amount_refunded + $3 WHERE id = $1`,
@@ -253,6 +255,29 @@ export class RefundRepository implements RefundStore {
     if (!result) return null;
     if (result.entry) this.onEventWritten(result.entry);
     return result.settlement;
+  }
+
+  /**
+   * A late payment's refund failed: the payment goes back to unresolved (resolvable again: settled to the shop or
+   * refunded anew) and its `late_refund` posting is reversed, the refund-out leg and the payment-in leg taken back
+   * (type `late_refund_failed`, clearing to clearing), so the ledger holds the payment nowhere, as before the resolve.
+   */
+  private async reopenLatePayment(client: PoolClient, refund: RefundRow, latePaymentId: string): Promise<void> {
+    const { rowCount } = await client.query(
+      `UPDATE late_payments SET resolution = NULL, resolved_at = NULL WHERE id = $1 AND resolution = 'refunded'`,
+      [latePaymentId],
+    );
+    if (rowCount !== 1) throw new Error(`late payment ${latePaymentId} of refund ${refund.id} is not refunded`);
+    const amount = Number(refund.amount);
+    await client.query(`SELECT ledger_post('late_refund_failed', $1, $2, $3, 0, 0, 0, $4::jsonb)`, [
+      refund.payment_link_id,
+      refund.id,
+      latePaymentId,
+      JSON.stringify([
+        { account: 'clearing', provider: refund.provider, amount },
+        { account: 'clearing', provider: refund.provider, amount: -amount },
+      ]),
+    ]);
   }
 
   /** One ledger transaction through `ledger_post`; the statement row's amount is `net` for a refund's moves (fee 0). */

@@ -42,6 +42,23 @@ describe('isAddressOf', () => {
     expect(isAddressOf(network, address)).toBe(false);
   });
 
+  it.each([
+    // Well-known unspendable addresses: well formed, checksum and all, but money sent there is gone.
+    ['USDT-ERC20', '0x0000000000000000000000000000000000000000'],
+    ['ETH-ETH', '0x000000000000000000000000000000000000dEaD'],
+    ['ETH-ETH', '0x000000000000000000000000000000000000dead'],
+    ['ETH-ETH', '0xdEAD000000000000000042069420694206942069'],
+    ['USDT-TRC20', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb'],
+    ['USDT-TRC20', 'T9yD14Nj9j7xAB4dbGeiX9h8upfCg3PBbY'],
+    ['BTC-BTC', '1111111111111111111114oLvT2'],
+    ['BTC-BTC', '31h1vYVSYuKP6AhS86fbRdMw9XHieotbST'],
+    ['BTC-BTC', 'bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq9e75rs'],
+    ['TON-TON', 'EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAM9c'],
+    ['USDT-TON', `0:${'0'.repeat(64)}`],
+  ] as const)('refuses the unspendable %s %s', (network, address) => {
+    expect(isAddressOf(network, address)).toBe(false);
+  });
+
   it('judges a destination only for the crypto networks', () => {
     expect(isCryptoNetwork('USDT-TRC20')).toBe(true);
     expect(isCryptoNetwork('SBP')).toBe(false);

@@ -100,5 +100,36 @@ const CHECKS: Readonly<Record<CryptoNetwork, (text: string) => boolean>> = {
 /** The networks a destination is judged for: a link paid on any other network (SBP) refunds through the provider. */
 export const isCryptoNetwork = (network: string | null): network is CryptoNetwork => network !== null && network in CHECKS;
 
-/** Whether `address` is a well-formed address of `network`, checksum included. */
-export const isAddressOf = (network: CryptoNetwork, address: string): boolean => CHECKS[network](address);
+/**
+ * The account part of an address (hex, lower case) for the burn check: the 20 bytes of an Ethereum, TRON or legacy
+ * Bitcoin address, a segwit program, a TON account. Only called on an address its network's check accepted.
+ */
+function accountOf(network: CryptoNetwork, address: string): string {
+  switch (network) {
+    case 'USDT-ERC20':
+    case 'ETH-ETH':
+      return address.slice(2).toLowerCase();
+    case 'USDT-TON':
+    case 'TON-TON':
+      return address.startsWith('0:')
+        ? address.slice(2).toLowerCase()
+        : Buffer.from(address.replace(/-/g, '+').replace(/_/g, '/'), 'base64').subarray(2, 34).toString('hex');
+    case 'USDT-TRC20':
+      return Buffer.from(base58check(address)?.subarray(1) ?? []).toString('hex');
+    case 'BTC-BTC': {
+      if (!/^bc1/i.test(address)) return Buffer.from(base58check(address)?.subarray(1) ?? []).toString('hex');
+      const decoded = bech32.decodeUnsafe(address) ?? bech32m.decodeUnsafe(address);
+      return Buffer.from(bech32.fromWordsUnsafe(decoded?.words.slice(1) ?? []) ?? []).toString('hex');
+    }
+  }
+}
+
+/**
+ * Accounts nobody holds the key of, well formed, checksum and all: the zero account of every network, and the
+ * "dead" accounts people burn tokens to (`0x…dEaD`, `0xdEaD…42069`). A refund sent there is gone for good.
+ */
+const UNSPENDABLE = /^(?:0+|0+dead|dead0{16}42069420694206942069)$/;
+
+/** Whether `address` is a well-formed address of `network`, checksum included, that money sent to can be spent from. */
+export const isAddressOf = (network: CryptoNetwork, address: string): boolean =>
+  CHECKS[network](address) && !UNSPENDABLE.test(accountOf(network, address));

@@ -1,6 +1,6 @@
 import type { Identity, ListRefundsCommand, MerchantIdentity, RefundPage } from '@pl/contracts';
 import { forbidden, notFound } from '@pl/errors';
-import { requireMerchant, scopeOf } from './access';
+import { assertLinkVisible, requireMerchant, scopeOf } from './access';
 import { decodeCursor } from './cursor';
 import type { RefundDeps, RefundRecord } from './refund';
 import { toRefundPage } from './refund-view';
@@ -22,8 +22,8 @@ export async function getRefund(deps: RefundDeps, identity: Identity, id: string
 
 /**
  * The caller's refunds of its mode, newest first, one keyset page at a time (one row beyond the limit tells
- * whether another page follows). A `shop_id` filter follows the link list's rule: an unknown shop 404, another
- * merchant's 403; a cashier key sees its own shop only.
+ * whether another page follows). A filter follows the link list's rule, whether or not it has refunds: an unknown
+ * shop or link (or a link of the other mode) 404, another merchant's 403; a cashier key sees its own shop only.
  */
 export async function listRefunds(deps: RefundDeps, identity: Identity, command: ListRefundsCommand): Promise<RefundPage> {
   const who = requireMerchant(identity);
@@ -33,6 +33,11 @@ export async function listRefunds(deps: RefundDeps, identity: Identity, command:
     throw forbidden("shop_id does not match the cashier key's shop");
   }
   if (command.shop_id !== null && scope.shopId === undefined) await deps.shops.getShop(command.shop_id, who);
+  if (command.payment_link_id !== null) {
+    const link = await deps.links.findById(command.payment_link_id, { mode: who.mode });
+    if (!link) throw notFound('Payment link not found');
+    assertLinkVisible(link, who);
+  }
   const rows = await deps.refunds.list({
     scope,
     paymentLinkId: command.payment_link_id,

@@ -1,4 +1,4 @@
-import type { Identity, SettleRefundCommand } from '@pl/contracts';
+import { REFUND_FAILURE_REASON_MAX_LENGTH, type Identity, type SettleRefundCommand } from '@pl/contracts';
 import { invalidField, notFound, refundNotPending } from '@pl/errors';
 import { requireMerchant, requireService } from './access';
 import type { RefundDeps, RefundRecord, RefundTarget, RefundVerdict } from './refund';
@@ -26,13 +26,30 @@ async function settleVerdict(deps: RefundDeps, target: RefundTarget, verdict: Re
   return settled.refund;
 }
 
+/**
+ * A provider's failure reason as merchants read it (the refund object, `refund.failed`, the dashboard): one line, every
+ * run of white space, control or bidi character a single space, a lone surrogate U+FFFD, at most 500 code points;
+ * null when nothing is left. The provider's word on the money is kept whatever its text holds: refusing the callback
+ * over a line feed would leave the refund pending, its money held, while the provider retries the same text.
+ */
+function displayableReason(reason: string | null): string | null {
+  if (reason === null) return null;
+  const line = reason
+    .replace(/\p{Cs}/gu, '\ufffd')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069\s]+/gu, ' ')
+    .trim();
+  // Code points, the unit lengths are counted in (decisions.md).
+  const kept = Array.from(line).slice(0, REFUND_FAILURE_REASON_MAX_LENGTH).join('').trimEnd();
+  return kept === '' ? null : kept;
+}
+
 /** `links.refunds.settle`: a platform service (the gateway for a provider's callback, the operator's CLI). */
 export async function settleRefund(deps: RefundDeps, identity: Identity, command: SettleRefundCommand): Promise<RefundRecord> {
   requireService(identity);
   return settleVerdict(deps, targetOf(command), {
     status: command.status,
     // Only a failure has a reason; a success's would contradict it.
-    failureReason: command.status === 'failed' ? command.failure_reason : null,
+    failureReason: command.status === 'failed' ? displayableReason(command.failure_reason) : null,
   });
 }
 

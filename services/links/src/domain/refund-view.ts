@@ -16,6 +16,7 @@ export const toRefund = (r: RefundRecord): Refund => ({
   destination: r.destination,
   gateway_refund_id: r.gatewayRefundId,
   failure_reason: r.failureReason,
+  late_payment_id: r.latePaymentId,
   livemode: r.livemode,
   created_at: formatMoscow(r.createdAt),
   updated_at: formatMoscow(r.updatedAt),

@@ -1,7 +1,8 @@
 import { ATTEMPT_ERROR_MAX_LENGTH, cursorBigint, cursorCodec, DELIVERY_ATTEMPTS_SHOWN, formatMoscow } from '@pl/contracts';
 import type { Identity, ListDeliveriesCommand, MerchantIdentity, WebhookDelivery, WebhookDeliveryList } from '@pl/contracts';
-import { forbidden, isAppError, notFound } from '@pl/errors';
+import { forbidden, notFound } from '@pl/errors';
 import type { DeliveryRecord, DeliveryStore, ListPage, ShopDirectory } from './delivery';
+import { assertFiltersVisible, mayRead } from './list-filters';
 
 /** Opaque to clients: base64url of `v1:<seq>`, the position in the log's (seq desc) order. */
 const deliveryCursor = cursorCodec<{ seq: bigint }>({ seq: cursorBigint(19) });
@@ -47,16 +48,10 @@ export function merchantOnly(identity: Identity): MerchantIdentity {
   return identity;
 }
 
-/** True when the caller may see deliveries of this merchant's shop (a cashier identity only its one shop). */
-const mayRead = (identity: MerchantIdentity, owner: { merchantId: string; shopId: number }): boolean =>
-  owner.merchantId === identity.merchant_id && (identity.shop_id === undefined || identity.shop_id === owner.shopId);
-
-const EMPTY: WebhookDeliveryList = { deliveries: [], has_more: false, next_cursor: null };
-
 /**
  * The caller's deliveries of its own mode, newest first, optionally of one link, one shop and one status. A link or
- * shop of another merchant is forbidden; an unknown one (or a link without deliveries, which a link of the other
- * mode is) lists nothing, for links and shops alike.
+ * shop a filter names is judged as every list judges it ({@link assertFiltersVisible}): unknown (or a link of the
+ * other mode) 404, another merchant's 403, with or without deliveries.
  */
 export async function listDeliveries(
   store: DeliveryStore,
@@ -66,20 +61,7 @@ export async function listDeliveries(
 ): Promise<WebhookDeliveryList> {
   const merchant = merchantOnly(identity);
   const beforeSeq = cmd.cursor === null ? null : decodeDeliveryCursor(cmd.cursor);
-  if (cmd.payment_link_id !== null) {
-    const owner = await store.linkOwner(merchant.mode, cmd.payment_link_id);
-    if (owner && !mayRead(merchant, owner)) throw forbidden('Payment link belongs to another merchant');
-  }
-  if (cmd.shop_id !== null) {
-    // The shops service knows every shop, also those without deliveries: asked with the caller's identity, it
-    // refuses another merchant's shop (and a cashier's other shops) whether or not it has deliveries.
-    try {
-      await shops.shopFor(merchant, cmd.shop_id);
-    } catch (e) {
-      if (isAppError(e) && e.kind === 'not_found') return EMPTY;
-      throw e;
-    }
-  }
+  await assertFiltersVisible(store, shops, merchant, cmd);
   const page = await store.list({
     mode: merchant.mode,
     merchantId: merchant.merchant_id,

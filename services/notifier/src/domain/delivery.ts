@@ -118,10 +118,12 @@ export interface NewTestDelivery {
   body: Buffer;
 }
 
-/** A shop as the caller may see it, asked of the shops service with the caller's own identity. */
+/** Shops and links as the caller may see them, asked of their services with the caller's own identity. */
 export interface ShopDirectory {
   /** Throws not_found for an unknown shop and forbidden for one the caller may not see. */
   shopFor(identity: MerchantIdentity, shopId: number): Promise<{ merchantId: string; webhookUrl: string | null }>;
+  /** Throws not_found for an unknown link (or one of the other mode) and forbidden for one the caller may not see. */
+  linkFor(identity: MerchantIdentity, linkId: string): Promise<void>;
 }
 
 /** Slots this process has left at one endpoint (URL), and the shops it knows to send there. */

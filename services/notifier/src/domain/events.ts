@@ -7,14 +7,14 @@ import {
   type EventType,
   type Identity,
   type ListEventsCommand,
-  type MerchantIdentity,
   type Mode,
   type WebhookEvent,
   type WebhookEventPage,
 } from '@pl/contracts';
-import { forbidden, isAppError, notFound } from '@pl/errors';
+import { forbidden, notFound } from '@pl/errors';
 import type { ShopDirectory } from './delivery';
 import { merchantOnly } from './delivery-log';
+import { assertFiltersVisible, mayRead, type LinkOwners } from './list-filters';
 
 /** An event as recorded: its owner (for the checks) and its public body's bytes. */
 export interface EventRecord {
@@ -47,11 +47,9 @@ export interface EventFilter {
  * The recorded events. Every call names the caller's mode: an event of the other mode is not there for it
  * (docs/test-mode.md), whatever the use case does next.
  */
-export interface EventStore {
+export interface EventStore extends LinkOwners {
   list(filter: EventFilter): Promise<{ items: EventRecord[]; hasMore: boolean }>;
   findById(mode: Mode, eventId: string): Promise<EventRecord | null>;
-  /** The merchant and shop of a link's events of `mode`; null when the link has none in that mode. */
-  linkOwner(mode: Mode, paymentLinkId: string): Promise<{ merchantId: string; shopId: number } | null>;
 }
 
 /**
@@ -60,34 +58,18 @@ export interface EventStore {
  */
 const eventCursor = cursorCodec<EventPosition>({ occurredAtUs: cursorBigint(17), seq: cursorBigint(18) });
 
-const mayRead = (identity: MerchantIdentity, owner: { merchantId: string; shopId: number }): boolean =>
-  owner.merchantId === identity.merchant_id && (identity.shop_id === undefined || identity.shop_id === owner.shopId);
-
 /** The stored body, read back as the contract's item (it was serialized from a parsed event, so it parses). */
 const toWebhookEvent = (record: EventRecord): WebhookEvent => webhookEvent.parse(JSON.parse(record.body.toString('utf8')));
 
-const EMPTY: WebhookEventPage = { events: [], has_more: false, next_cursor: null };
-
 /**
  * The caller's events of its own mode, newest first, optionally of one type, shop and link; subscribed or not. A
- * link or shop of another merchant is forbidden; an unknown one (or a link of the other mode) lists nothing, as in
- * the delivery log.
+ * link or shop a filter names is judged as every list judges it ({@link assertFiltersVisible}): unknown (or a link of
+ * the other mode) 404, another merchant's 403, with or without events.
  */
 export async function listEvents(store: EventStore, shops: ShopDirectory, identity: Identity, cmd: ListEventsCommand): Promise<WebhookEventPage> {
   const merchant = merchantOnly(identity);
   const after = cmd.cursor === null ? null : eventCursor.decode(cmd.cursor);
-  if (cmd.payment_link_id !== null) {
-    const owner = await store.linkOwner(merchant.mode, cmd.payment_link_id);
-    if (owner && !mayRead(merchant, owner)) throw forbidden('Payment link belongs to another merchant');
-  }
-  if (cmd.shop_id !== null) {
-    try {
-      await shops.shopFor(merchant, cmd.shop_id);
-    } catch (e) {
-      if (isAppError(e) && e.kind === 'not_found') return EMPTY;
-      throw e;
-    }
-  }
+  await assertFiltersVisible(store, shops, merchant, cmd);
   const page = await store.list({
     mode: merchant.mode,
     merchantId: merchant.merchant_id,

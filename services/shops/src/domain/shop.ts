@@ -5,6 +5,7 @@ import {
   identifierText,
   shopStatus,
   uuid,
+  visibleName,
   webhookEvents,
   type EventType,
   type FeePayer,
@@ -40,7 +41,7 @@ export interface WebhookTarget {
   webhookEvents: EventType[];
 }
 
-const shopName = identifierText(200).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+const shopName = visibleName(200);
 const webhookSecret = identifierText(256);
 /** The URL rule itself (scheme, private targets) is @pl/webhook-target's; this is the text rule and the decisions' limit. */
 const webhookUrl = identifierText(2048);

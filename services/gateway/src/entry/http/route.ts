@@ -4,6 +4,7 @@ import type { IdempotencyClaim } from '@pl/contracts';
 import { parseOrThrow } from '../../domain/validation';
 import type { IdempotencyStep } from './middlewares/idempotency';
 import { readJsonBody } from './middlewares/json-body';
+import { assertQueryDecodable } from './strict-query';
 
 /** A route that takes a JSON body. */
 export interface BodyRoute<B extends z.ZodType> {
@@ -36,6 +37,7 @@ export function route<Q extends z.ZodType>(spec: QueryRoute<Q>): RequestHandler;
 export function route(spec: BodyRoute<z.ZodType> | QueryRoute<z.ZodType>): RequestHandler {
   if ('query' in spec) {
     return async (req, res) => {
+      assertQueryDecodable(req);
       await spec.handle({ req, res, query: parseOrThrow(spec.query, req.query, 'Query') });
     };
   }

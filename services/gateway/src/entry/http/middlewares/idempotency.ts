@@ -52,9 +52,12 @@ const storedBody = (body: unknown): unknown => {
 };
 
 /**
- * Keeps the response of the request that claimed the key, or frees the key after a 5xx or when the caller
- * left before its answer, so a retry can run. Freeing is safe because this cache is not the guard: a retry of
- * a create (or cancel) the links service did make reaches it and gets the first answer back. The response
+ * Keeps the response of a request that claimed the key and succeeded (2xx), or frees the key after any other
+ * answer or when the caller left before its answer, so a retry runs anew. A refusal is not the key's answer: it
+ * changed nothing, and what it depended on can change (a link paid since a 409 `not_paid`, funds that arrived since
+ * a 422 `insufficient_balance`), as the links service keeps only successes too (ADR 3). Freeing is safe because this
+ * cache is not the guard: a retry of a create (or cancel) the links service did make reaches it and gets the first
+ * answer back. The response
  * waits for the store, so a retry right after it sees the result, not the in-progress marker. A store failure
  * never withholds a response the merchant must see. It hooks `res.send`, which `res.json` ends in too, so
  * JSON passed on as text is kept as well.
@@ -68,7 +71,7 @@ function settleOnResponse(res: Response, store: IdempotencyStore, lease: Idempot
     const status = res.statusCode;
     // A success that revealed a secret is kept without its body: the secret never reaches Redis.
     const kept = revealsSecret && isSuccess(status) ? null : storedBody(body);
-    const work = status >= 500 ? store.release(lease) : store.complete(lease, status, kept);
+    const work = isSuccess(status) ? store.complete(lease, status, kept) : store.release(lease);
     work.catch((err: unknown) => log.warn({ err, status }, 'could not settle idempotency key')).finally(() => send(body));
     return res;
   };
@@ -91,7 +94,7 @@ export function idempotency(store: IdempotencyStore, route: string, log: Logger,
  * Idempotency-Key handling for a call whose success reveals a secret (API key create and reissue, webhook secret
  * rotation, cashier-key reissue): a secret is shown once, so a replay of a success answers 409
  * `common.err.idempotency_conflict` (`secretNotReplayed`) and the stored response keeps no body. A refusal
- * (4xx) is replayed as usual; a fresh key runs the call. Use as `route({ ..., idempotency: revealsSecret(...) })`.
+ * keeps nothing, as on every route; a fresh key runs the call. Use as `route({ ..., idempotency: revealsSecret(...) })`.
  */
 export function revealsSecret(store: IdempotencyStore, route: string, log: Logger, bindTo: FingerprintSource = bodyOnly): IdempotencyStep {
   return idempotencyStep(store, route, log, bindTo, true);
