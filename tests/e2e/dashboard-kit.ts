@@ -71,7 +71,7 @@ export const expectAccessible = async (page: Page): Promise<void> => {
  * What scrolls sideways on the page as it is now: the page itself (`html`), or any box inside it (a table in its
  * region, a card) whose content is wider than it. Form fields are left out: a long value scrolls inside its field.
  */
-export const sidewaysScrollers = (page: Page): Promise<string[]> =>
+const sidewaysScrollers = (page: Page): Promise<string[]> =>
   page.evaluate<string[]>(`(() => {
     const found = [];
     const root = document.documentElement;
@@ -87,7 +87,7 @@ export const sidewaysScrollers = (page: Page): Promise<string[]> =>
   })()`);
 
 /** The dates of the page that wrap over more than one line (each should read at a glance). */
-export const wrappedDates = (page: Page): Promise<string[]> =>
+const wrappedDates = (page: Page): Promise<string[]> =>
   page.evaluate<string[]>(
     `Array.from(document.querySelectorAll('main time')).filter((el) => el.getClientRects().length > 1).map((el) => el.textContent)`,
   );
@@ -115,6 +115,7 @@ export const h1 = (page: Page) => page.locator('h1');
 export const expectLinkAtAGlance = async (page: Page, lang: Language): Promise<void> => {
   const t = words(lang);
   const facts = page.getByTestId('link-fields');
+  await facts.waitFor();
   const headings = await facts.getByRole('heading').allInnerTexts();
   expect(headings).toEqual(['linkGroupAbout', 'linkGroupAmounts', 'linkGroupPayment', 'linkGroupProvider', 'linkGroupTimes'].map((k) => t(k)));
   const labels = await facts.locator('dt').allInnerTexts();

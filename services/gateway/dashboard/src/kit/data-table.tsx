@@ -3,7 +3,7 @@ import { useI18n } from '../i18n';
 import { ErrorMessage, Loading } from './common';
 import type { Loaded, Paging } from './use-load';
 
-export interface Column<T> {
+interface Column<T> {
   header: string;
   cell: (row: T) => ComponentChildren;
   /** Figures (amounts, counts): right-aligned, never wrapped. */
