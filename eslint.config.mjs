@@ -197,5 +197,72 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // The dashboard's layout (docs/dashboard.md, "The code"): app.tsx routes to the pages; a page is built from the kit
+    // (kit/: the data table, facts, forms, dialogs), its sections (sections/: parts of a page, or shared by two) and the
+    // shared loaders, and imports no other page. The API is called one way: through the functions of api/<area>.ts.
+    files: ['services/gateway/dashboard/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: './services/gateway/dashboard/tsconfig.json' }, node: true },
+      'boundaries/elements': [
+        { type: 'dashboard-pages', pattern: 'services/gateway/dashboard/src/pages', partialMatch: false },
+        { type: 'dashboard-sections', pattern: 'services/gateway/dashboard/src/sections', partialMatch: false },
+        { type: 'dashboard-kit', pattern: 'services/gateway/dashboard/src/kit', partialMatch: false },
+        { type: 'dashboard-loaders', pattern: 'services/gateway/dashboard/src/loaders', partialMatch: false },
+        // The rest: app.tsx (the routes), session, api/, i18n/, format, mode.
+        { type: 'dashboard', pattern: 'services/gateway/dashboard/src', partialMatch: false },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          checkInternals: true,
+          policies: [
+            {
+              from: { element: { type: 'dashboard-pages' } },
+              disallow: { to: { element: { type: 'dashboard-pages' } } },
+              message: 'A dashboard page imports no other page: share through kit/, sections/ or loaders/.',
+            },
+            {
+              from: {
+                element: [
+                  { types: ['dashboard-sections', 'dashboard-kit', 'dashboard-loaders'] },
+                  { type: 'dashboard', fileInternalPath: '!app.tsx' },
+                ],
+              },
+              disallow: { to: { element: { type: 'dashboard-pages' } } },
+              message: 'Only app.tsx (the routes) imports a dashboard page.',
+            },
+            {
+              from: { element: { types: ['dashboard-kit', 'dashboard-loaders', 'dashboard'] } },
+              disallow: { to: { element: { type: 'dashboard-sections' } } },
+              message: 'The kit, the loaders and the core of the dashboard know no section of a page.',
+            },
+            {
+              from: { element: { type: 'dashboard-kit' } },
+              disallow: { to: [{ element: { type: 'dashboard-loaders' } }, { element: { type: 'dashboard', fileInternalPath: 'app.tsx' } }] },
+              message: 'The dashboard kit is generic: it loads no data of its own and knows no route.',
+            },
+          ],
+        },
+      ],
+      // One way to call the API: the functions of api/<area>.ts. Only they hold the typed client and `call`.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client'],
+              importNames: ['client', 'call', 'present'],
+              message: 'Call the API through a function of api/<area>.ts (api/links.ts, api/shops.ts...), not the client itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

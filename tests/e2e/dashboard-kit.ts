@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { scrollsSideways } from './browser';
 
 /** What the dashboard's browser tests share: its words per language, the sizes, the accessibility check, the screenshots. */
 
@@ -15,10 +14,10 @@ export const DESKTOP = { width: 1280, height: 900 };
 export type Language = 'ru' | 'en';
 type Entry = string | Readonly<Record<string, string>> | ((...values: (string | number)[]) => string);
 /**
- * The dashboard's own message catalogue (services/gateway/dashboard/src/i18n.ts), so each flow finds what a reader of
- * its language sees. Loaded at run time: a static import would bring Preact's DOM typings into the Node typecheck.
+ * The dashboard's own message catalogue (services/gateway/dashboard/src/i18n/en.ts and ru.ts), so each flow finds what
+ * a reader of its language sees. Loaded at run time: a static import would bring Preact's DOM typings into the Node typecheck.
  */
-const { MESSAGES } = jest.requireActual<{ MESSAGES: Record<Language, Record<string, Entry>> }>('../../services/gateway/dashboard/src/i18n');
+const { MESSAGES } = jest.requireActual<{ MESSAGES: Record<Language, Record<string, Entry>> }>('../../services/gateway/dashboard/src/i18n/messages');
 interface Words {
   /** A text of the catalogue, or one of a map such as `field` or `linkStatus`; a key it lacks fails the test. */
   (key: string, sub?: string): string;
@@ -68,12 +67,88 @@ export const expectAccessible = async (page: Page): Promise<void> => {
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 };
 
+/**
+ * What scrolls sideways on the page as it is now: the page itself (`html`), or any box inside it (a table in its
+ * region, a card) whose content is wider than it. Form fields are left out: a long value scrolls inside its field.
+ */
+const sidewaysScrollers = (page: Page): Promise<string[]> =>
+  page.evaluate<string[]>(`(() => {
+    const found = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push('html');
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.matches('input, textarea, select')) continue;
+      const overflow = getComputedStyle(el).overflowX;
+      if ((overflow === 'auto' || overflow === 'scroll') && el.scrollWidth > el.clientWidth) {
+        found.push(el.tagName.toLowerCase() + (el.getAttribute('aria-label') ? '[' + el.getAttribute('aria-label') + ']' : ''));
+      }
+    }
+    return found;
+  })()`);
+
+/** The dates of the page that wrap over more than one line (each should read at a glance). */
+const wrappedDates = (page: Page): Promise<string[]> =>
+  page.evaluate<string[]>(
+    `Array.from(document.querySelectorAll('main time')).filter((el) => el.getClientRects().length > 1).map((el) => el.textContent)`,
+  );
+
+/** Nothing scrolls sideways, neither the page nor a box inside it, and every date sits on one line. */
+export const expectFits = async (page: Page): Promise<void> => {
+  expect(await sidewaysScrollers(page)).toEqual([]);
+  expect(await wrappedDates(page)).toEqual([]);
+};
+
 /** Checks a page at its current size and saves it for docs/dashboard.md. */
 export const inspect = async (page: Page, name: string): Promise<void> => {
   await expectAccessible(page);
-  expect(await scrollsSideways(page)).toBe(false);
+  await expectFits(page);
   mkdirSync(DOCS, { recursive: true });
   await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true });
 };
 
 export const h1 = (page: Page) => page.locator('h1');
+
+/**
+ * A link's page as a merchant reads it: its facts in groups (the link, amounts, the buyer's payment, the provider,
+ * dates), every label once, the checkout URL once (not again under its API aliases), the fee as a percentage.
+ */
+export const expectLinkAtAGlance = async (page: Page, lang: Language): Promise<void> => {
+  const t = words(lang);
+  const facts = page.getByTestId('link-fields');
+  await facts.waitFor();
+  const headings = await facts.getByRole('heading').allInnerTexts();
+  expect(headings).toEqual(['linkGroupAbout', 'linkGroupAmounts', 'linkGroupPayment', 'linkGroupProvider', 'linkGroupTimes'].map((k) => t(k)));
+  const labels = await facts.locator('dt').allInnerTexts();
+  expect(new Set(labels).size).toBe(labels.length);
+  const urls = await page.evaluate<number>(`(() => {
+    const url = /https?:[/][/][^\\s]+[/]p[/][0-9a-f-]{36}/g;
+    const inText = (document.querySelector('main').innerText.match(url) || []).length;
+    const inFields = Array.from(document.querySelectorAll('main input')).filter((i) => url.test(i.value)).length;
+    return inText + inFields;
+  })()`);
+  expect(urls).toBe(1);
+  const fee = await facts
+    .locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${t('fee')}$`) }) })
+    .locator('dd')
+    .innerText();
+  expect(fee).toMatch(/^\d+([.,]\d+)?\u00a0?% · /);
+};
+
+/** A list on a phone is a pile of cards (each value beside its column's name); on a wide screen, a table. */
+export const expectListReadsAtWidth = async (page: Page, testId: string, width: number): Promise<void> => {
+  const table = page.getByTestId(testId);
+  const firstRow = table.locator('tbody tr').first();
+  await firstRow.waitFor();
+  const [rowDisplay, label] = await page.evaluate<[string, string]>(`(() => {
+    const tr = document.querySelector('[data-testid="${testId}"] tbody tr');
+    return [getComputedStyle(tr).display, getComputedStyle(tr.querySelector('td'), '::before').content];
+  })()`);
+  if (width <= PHONE.width) {
+    expect(rowDisplay).toBe('block');
+    expect(label).not.toBe('none');
+    expect((await table.locator('thead').boundingBox())?.height ?? 0).toBeLessThanOrEqual(1);
+  } else {
+    expect(rowDisplay).toBe('table-row');
+    expect(await table.locator('thead').isVisible()).toBe(true);
+  }
+};

@@ -3,8 +3,21 @@ import { createClient } from '@pl/client';
 import type { Browser, Page } from 'playwright-core';
 import { documented } from '../support/openapi-validator';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
-import { COMBOS, DESKTOP, expectAccessible, freePort, h1, inspect, PHONE, words, type Language } from './dashboard-kit';
+import { foreignRequests, launchBrowser, openTab, type BuyerTab, type TabOptions } from './browser';
+import {
+  COMBOS,
+  DESKTOP,
+  expectAccessible,
+  expectFits,
+  expectLinkAtAGlance,
+  expectListReadsAtWidth,
+  freePort,
+  h1,
+  inspect,
+  PHONE,
+  words,
+  type Language,
+} from './dashboard-kit';
 
 /**
  * What follows a payment, in the merchant dashboard (docs/dashboard.md), in real Chromium: the shop's balance,
@@ -106,7 +119,7 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
       return;
     }
     await expectAccessible(page);
-    expect(await scrollsSideways(page)).toBe(false);
+    await expectFits(page);
   };
 
   it('a paid test link: the balance on the shop page, a partial refund after confirming, the refused one beyond the balance, the simulated success, the balance page and its CSV', async () => {
@@ -173,7 +186,7 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
     await card.getByRole('button', { name: t('simulateSucceeded') }).click();
     await card.getByText(t('refundStatus', 'succeeded')).waitFor();
     expect(await card.getByRole('button', { name: t('simulateSucceeded') }).count()).toBe(0);
-    await page.getByTestId('link-fields').getByText(rub('300.00', lang), { exact: true }).waitFor();
+    await refunds.getByTestId('amount-refunded').getByText(rub('300.00', lang), { exact: true }).waitFor();
     await check(page, 'flow-link-refunds-en');
     const after = await testApi().GET('/merchant/v1/balance', { params: { query: { shop_id: String(shop.id) } } });
     expect(after.data).toMatchObject({ available: '670.00', refund_reserve: '0.00', livemode: false });
@@ -318,6 +331,8 @@ describe('the money pages at 360 px and at desktop width, in Russian and in Engl
       await signInTest(page, lang);
       for (const [name, path] of paths) {
         await open(page, path);
+        if (name === 'link-refunds') await expectLinkAtAGlance(page, lang);
+        if (name === 'balance') await expectListReadsAtWidth(page, 'balance-table', size.width);
         await inspect(page, `${name}-${lang}-${size.width}`);
       }
     }

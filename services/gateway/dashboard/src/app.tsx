@@ -1,10 +1,8 @@
-import { createContext } from 'preact';
-import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
-import { ApiError, call, client, setRequestMode, setUnauthorizedHandler } from './api';
-import { ErrorMessage, keepFocusOnNextTitle, Loading, PageTitle } from './components/common';
-import { useLoad } from './hooks';
-import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language } from './i18n';
+import { setRequestMode } from './api/client';
+import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language, type Messages } from './i18n';
+import { keepFocusOnNextTitle, PageTitle } from './kit/common';
 import { initialMode, ModeContext, rememberMode, useMode, type Mode, type ModeState } from './mode';
 import { AccountPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
@@ -16,18 +14,8 @@ import { LinksPage } from './pages/links';
 import { LoginPage } from './pages/login';
 import { ShopDetailPage } from './pages/shop-detail';
 import { ShopsPage } from './pages/shops';
+import { SignedIn } from './session';
 import type { MeView } from './types';
-
-interface Session {
-  me: MeView;
-  signOut: () => Promise<void>;
-}
-const SessionContext = createContext<Session | null>(null);
-export const useSession = (): Session => {
-  const s = useContext(SessionContext);
-  if (!s) throw new Error('useSession outside a signed-in page');
-  return s;
-};
 
 export function App() {
   const [lang, setLangState] = useState<Language>(initialLanguage);
@@ -71,7 +59,7 @@ export function App() {
               <LoginLayout />
             </Route>
             <Route>
-              <SignedIn />
+              <SignedIn>{(me) => <Shell me={me} />}</SignedIn>
             </Route>
           </Switch>
         </Router>
@@ -137,32 +125,15 @@ function LoginLayout() {
   );
 }
 
-function SignedIn() {
-  const [, navigate] = useLocation();
-  const me = useLoad(() => call(client.GET('/api/v1/me')), 'me');
-  useEffect(() => {
-    setUnauthorizedHandler(() => navigate('/login', { replace: true }));
-  }, [navigate]);
-  if (me.error instanceof ApiError && me.error.status === 401) return <Redirect to="/login" replace />;
-  if (me.loading || !me.data)
-    return (
-      <main id="main" class="narrow">
-        {me.loading ? <Loading /> : <ErrorMessage error={me.error} onRetry={me.reload} />}
-      </main>
-    );
-  const session: Session = {
-    me: me.data,
-    signOut: async () => {
-      await call(client.POST('/api/v1/auth/logout'));
-      navigate('/login', { replace: true });
-    },
-  };
-  return (
-    <SessionContext.Provider value={session}>
-      <Shell me={me.data} />
-    </SessionContext.Provider>
-  );
-}
+/** The main menu: each page's address and the key of its name. */
+const NAV: readonly (readonly [string, keyof Messages & `nav${string}`])[] = [
+  ['/links', 'navLinks'],
+  ['/balance', 'navBalance'],
+  ['/events', 'navEvents'],
+  ['/shops', 'navShops'],
+  ['/api-keys', 'navApiKeys'],
+  ['/account', 'navAccount'],
+];
 
 function NavLink({ href, children }: { href: string; children: string }) {
   const [location] = useLocation();
@@ -194,24 +165,11 @@ function Shell({ me }: { me: MeView }) {
           <span class="brand">{t.appName}</span>
           <nav aria-label={t.navLabel}>
             <ul>
-              <li>
-                <NavLink href="/links">{t.navLinks}</NavLink>
-              </li>
-              <li>
-                <NavLink href="/balance">{t.navBalance}</NavLink>
-              </li>
-              <li>
-                <NavLink href="/events">{t.navEvents}</NavLink>
-              </li>
-              <li>
-                <NavLink href="/shops">{t.navShops}</NavLink>
-              </li>
-              <li>
-                <NavLink href="/api-keys">{t.navApiKeys}</NavLink>
-              </li>
-              <li>
-                <NavLink href="/account">{t.navAccount}</NavLink>
-              </li>
+              {NAV.map(([href, words]) => (
+                <li key={href}>
+                  <NavLink href={href}>{t[words]}</NavLink>
+                </li>
+              ))}
             </ul>
           </nav>
           <div class="head-controls">

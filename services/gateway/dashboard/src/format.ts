@@ -1,4 +1,4 @@
-import type { Language } from './i18n';
+import type { Language } from './i18n/messages';
 
 const NBSP = '\u00a0';
 const MONEY = /^(-?)(\d+)\.(\d{2})$/;
@@ -16,19 +16,35 @@ export function formatRub(text: string, lang: Language): string {
   return lang === 'ru' ? `${sign}${group(units, NBSP)},${cents}${NBSP}₽` : `${sign}${group(units, ',')}.${cents}${NBSP}₽`;
 }
 
-const dateFormats: Record<Language, Intl.DateTimeFormat> = {
-  ru: new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', dateStyle: 'medium', timeStyle: 'short' }),
-  en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Moscow', dateStyle: 'medium', timeStyle: 'short' }),
+const ZONE = 'Europe/Moscow';
+const LOCALES: Record<Language, string> = { ru: 'ru-RU', en: 'en-GB' };
+const clock = { hour: '2-digit', minute: '2-digit' } as const;
+/** Short: `27 Nov, 14:05` this year, `27 Nov 2025, 14:05` before; full: every part, for the hover. */
+const dateFormats: Record<Language, Record<'thisYear' | 'otherYear' | 'full', Intl.DateTimeFormat>> = {
+  ru: formatsOf('ru'),
+  en: formatsOf('en'),
 };
+function formatsOf(lang: Language) {
+  const locale = LOCALES[lang];
+  return {
+    thisYear: new Intl.DateTimeFormat(locale, { timeZone: ZONE, day: 'numeric', month: 'short', ...clock }),
+    otherYear: new Intl.DateTimeFormat(locale, { timeZone: ZONE, day: 'numeric', month: 'short', year: 'numeric', ...clock }),
+    full: new Intl.DateTimeFormat(locale, { timeZone: ZONE, dateStyle: 'long', timeStyle: 'medium' }),
+  };
+}
+const yearOf = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, year: 'numeric' });
 
-/** A wire date (RFC 3339, +03:00) in Moscow time, whatever the browser's zone. */
-export function formatDate(iso: string, lang: Language): string {
+/** A wire date (RFC 3339, +03:00) in Moscow time, whatever the browser's zone: short, or in full. */
+export function formatDate(iso: string, lang: Language, style: 'short' | 'full' = 'short'): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateFormats[lang].format(date);
+  if (Number.isNaN(date.getTime())) return iso;
+  const formats = dateFormats[lang];
+  if (style === 'full') return formats.full.format(date);
+  return (yearOf.format(date) === yearOf.format(new Date()) ? formats.thisYear : formats.otherYear).format(date);
 }
 
 /** Basis points as a percentage: 150 -> `1,5 %` / `1.5%`. */
 export function formatBps(bps: number, lang: Language): string {
-  const pct = (bps / 100).toLocaleString(lang === 'ru' ? 'ru-RU' : 'en-GB', { maximumFractionDigits: 2 });
+  const pct = (bps / 100).toLocaleString(LOCALES[lang], { maximumFractionDigits: 2 });
   return lang === 'ru' ? `${pct}${NBSP}%` : `${pct}%`;
 }

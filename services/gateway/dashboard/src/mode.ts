@@ -1,27 +1,15 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Mode } from '@pl/contracts';
+import { store, stored } from './storage';
 
 export type { Mode };
 const STORAGE_KEY = 'dashboard.mode';
 
-/** The mode this browser was last switched to; live when it never was (or storage is off). */
-export function initialMode(): Mode {
-  try {
-    return localStorage.getItem(STORAGE_KEY) === 'test' ? 'test' : 'live';
-  } catch {
-    // Storage may be off (privacy settings): live, the mode a session has without the header.
-    return 'live';
-  }
-}
+/** The mode this browser was last switched to; live when it never was (live is what a session has without the header). */
+export const initialMode = (): Mode => (stored(STORAGE_KEY) === 'test' ? 'test' : 'live');
 
-export function rememberMode(mode: Mode): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, mode);
-  } catch {
-    // Not remembered then; the switch still works for this visit.
-  }
-}
+export const rememberMode = (mode: Mode): void => store(STORAGE_KEY, mode);
 
 export interface ModeState {
   mode: Mode;

@@ -1,47 +1,34 @@
 import { useState } from 'preact/hooks';
-import { useForm } from 'react-hook-form';
-import { ApiError, call, client, present } from '../api';
-import { useSession } from '../app';
-import { DateTime, ErrorMessage, Loading, Notice, PageTitle, Pager, TableRegion } from '../components/common';
-import { described, Field, placeApiError } from '../components/forms';
-import { useLoad } from '../hooks';
-import { useI18n } from '../i18n';
+import { changePassword, listAuditEvents } from '../api/account';
+import { ApiError } from '../api/client';
+import { useI18n, wordFor } from '../i18n';
+import { DateTime, ErrorMessage, Notice, PageTitle } from '../kit/common';
+import { DataTable } from '../kit/data-table';
+import { Facts } from '../kit/fields';
+import { TextField, useApiForm } from '../kit/forms';
+import { useAction, usePagedLoad } from '../kit/use-load';
+import { useSession } from '../session';
 
 export function AccountPage() {
   const { t } = useI18n();
   const { me, signOut } = useSession();
-  const [signOutError, setSignOutError] = useState<unknown>(null);
+  const leave = useAction(signOut);
   return (
     <>
       <PageTitle title={t.accountTitle}>{t.accountTitle}</PageTitle>
-      <dl class="fields">
-        <div>
-          <dt>{t.email}</dt>
-          <dd data-testid="account-email">{me.email}</dd>
-        </div>
-        <div>
-          <dt>{t.emailConfirmed}</dt>
-          <dd>{me.email_confirmed ? t.yes : t.no}</dd>
-        </div>
-        <div>
-          <dt>{t.memberSince}</dt>
-          <dd>
-            <DateTime value={me.created_at} />
-          </dd>
-        </div>
-      </dl>
+      <Facts
+        facts={[
+          { label: t.email, value: me.email, testId: 'account-email' },
+          { label: t.emailConfirmed, value: me.email_confirmed ? t.yes : t.no },
+          { label: t.memberSince, value: <DateTime value={me.created_at} /> },
+        ]}
+      />
       <div class="actions">
-        <button
-          type="button"
-          onClick={() => {
-            setSignOutError(null);
-            signOut().catch(setSignOutError);
-          }}
-        >
+        <button type="button" onClick={() => leave.run()} disabled={leave.busy}>
           {t.signOut}
         </button>
       </div>
-      <ErrorMessage error={signOutError} />
+      <ErrorMessage error={leave.error} />
       <ChangePassword />
       <AuditEvents />
     </>
@@ -63,63 +50,49 @@ interface PasswordForm {
 
 function ChangePassword() {
   const { t } = useI18n();
-  const [formError, setFormError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<PasswordForm>({ defaultValues: { current_password: '', new_password: '', repeat: '' } });
-  const onValid = async (v: PasswordForm) => {
-    setFormError(null);
-    setDone(false);
-    try {
-      await call(client.POST('/api/v1/auth/password', { body: { current_password: v.current_password, new_password: v.new_password } }));
+  const form = useApiForm<PasswordForm>(
+    { current_password: '', new_password: '', repeat: '' },
+    ['current_password', 'new_password'],
+    async (v, { reset, setError }) => {
+      setDone(false);
+      try {
+        await changePassword({ current_password: v.current_password, new_password: v.new_password });
+      } catch (e) {
+        // A wrong current password is a 403 that concerns that one field.
+        if (!(e instanceof ApiError && e.code === 'common.err.forbidden')) throw e;
+        setError('current_password', { type: 'server', message: t.wrongPassword }, { shouldFocus: true });
+        return;
+      }
       reset();
       setDone(true);
-    } catch (e) {
-      // A wrong current password is a 403 that concerns that one field.
-      if (e instanceof ApiError && e.code === 'common.err.forbidden')
-        setError('current_password', { type: 'server', message: t.wrongPassword }, { shouldFocus: true });
-      else setFormError(placeApiError(e, t, setError, ['current_password', 'new_password']));
-    }
-  };
+    },
+  );
+  const { errors, isSubmitting } = form.formState;
+  const password = (id: keyof PasswordForm, autocomplete: string) => ({ id, type: 'password' as const, autocomplete, error: errors[id] });
   return (
-    <form class="card" aria-labelledby="password-title" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
+    <form class="card" aria-labelledby="password-title" onSubmit={form.onSubmit} noValidate>
       <h2 id="password-title">{t.changePassword}</h2>
-      <Field id="current_password" label={t.currentPassword} error={errors.current_password}>
-        <input
-          id="current_password"
-          type="password"
-          autocomplete="current-password"
-          {...described('current_password', false, errors.current_password)}
-          {...register('current_password', { required: t.required })}
-        />
-      </Field>
-      <Field id="new_password" label={t.newPassword} hint={t.newPasswordHint} error={errors.new_password}>
-        <input
-          id="new_password"
-          type="password"
-          autocomplete="new-password"
-          {...described('new_password', true, errors.new_password)}
-          {...register('new_password', {
-            required: t.required,
-            validate: (v) => (codePoints(v) >= 8 ? codePoints(v) <= 256 || t.tooLong(256) : t.tooShort(8)),
-          })}
-        />
-      </Field>
-      <Field id="repeat" label={t.repeatPassword} error={errors.repeat}>
-        <input
-          id="repeat"
-          type="password"
-          autocomplete="new-password"
-          {...described('repeat', false, errors.repeat)}
-          {...register('repeat', { validate: (v, all) => v === all.new_password || t.passwordsDiffer })}
-        />
-      </Field>
-      <ErrorMessage error={formError} />
+      <TextField
+        {...password('current_password', 'current-password')}
+        label={t.currentPassword}
+        field={form.register('current_password', { required: t.required })}
+      />
+      <TextField
+        {...password('new_password', 'new-password')}
+        label={t.newPassword}
+        hint={t.newPasswordHint}
+        field={form.register('new_password', {
+          required: t.required,
+          validate: (v) => (codePoints(v) >= 8 ? codePoints(v) <= 256 || t.tooLong(256) : t.tooShort(8)),
+        })}
+      />
+      <TextField
+        {...password('repeat', 'new-password')}
+        label={t.repeatPassword}
+        field={form.register('repeat', { validate: (v, all) => v === all.new_password || t.passwordsDiffer })}
+      />
+      <ErrorMessage error={form.formError} />
       <div class="actions">
         <button type="submit" class="primary" disabled={isSubmitting}>
           {t.changePassword}
@@ -132,41 +105,25 @@ function ChangePassword() {
 
 function AuditEvents() {
   const { t } = useI18n();
-  const [cursor, setCursor] = useState<string | null>(null);
-  const events = useLoad(() => call(client.GET('/api/v1/audit-events', { params: { query: present({ limit: '20', cursor }) } })), cursor ?? '');
+  const events = usePagedLoad(listAuditEvents, 'audit');
   return (
     <section aria-labelledby="audit-title">
       <h2 id="audit-title">{t.auditTitle}</h2>
-      {events.loading && <Loading />}
-      <ErrorMessage error={events.error} onRetry={events.reload} />
-      {events.data && !events.loading && events.data.audit_events.length === 0 && <p>{t.auditEmpty}</p>}
-      {events.data && !events.loading && events.data.audit_events.length > 0 && (
-        <TableRegion label={t.auditTitle}>
-          <table data-testid="audit-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.at}</th>
-                <th scope="col">{t.event}</th>
-                <th scope="col">{t.subject}</th>
-                <th scope="col">{t.ip}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.data.audit_events.map((ev) => (
-                <tr key={ev.id}>
-                  <td>
-                    <DateTime value={ev.at} />
-                  </td>
-                  <td>{t.auditType[ev.type] ?? ev.type}</td>
-                  <td class="mono">{ev.subject ?? t.none}</td>
-                  <td class="mono">{ev.ip ?? t.none}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
-      {events.data && <Pager cursor={cursor} page={events.data} onCursor={setCursor} />}
+      <DataTable
+        label={t.auditTitle}
+        testId="audit-table"
+        load={events}
+        items={(page) => page.audit_events}
+        empty={t.auditEmpty}
+        paging={events.paging}
+        rowKey={(ev) => ev.id}
+        columns={[
+          { header: t.at, cell: (ev) => <DateTime value={ev.at} /> },
+          { header: t.event, cell: (ev) => wordFor(t.auditType, ev.type) },
+          { header: t.subject, cell: (ev) => <span class="mono">{ev.subject ?? t.none}</span> },
+          { header: t.ip, cell: (ev) => <span class="mono">{ev.ip ?? t.none}</span> },
+        ]}
+      />
     </section>
   );
 }

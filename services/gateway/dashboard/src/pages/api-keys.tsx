@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { call, client } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, PageTitle, TableRegion } from '../components/common';
-import { SecretReveal } from '../components/copy';
-import { ConfirmDialog, ShownBesideField } from '../components/dialog';
-import { described, Field, ModeChoice, placeApiError } from '../components/forms';
-import { useLoad } from '../hooks';
+import { createApiKey, listApiKeys, reissueApiKey, revokeApiKey } from '../api/account';
 import { useI18n } from '../i18n';
+import { Badge, DateTime, ErrorMessage, PageTitle } from '../kit/common';
+import { SecretReveal } from '../kit/copy';
+import { DataTable } from '../kit/data-table';
+import { ConfirmDialog, ShownBesideField } from '../kit/dialog';
+import { described, Field, ModeChoice, placeApiError, TextField, useApiForm } from '../kit/forms';
+import { useLoad } from '../kit/use-load';
 import { useMode, type Mode } from '../mode';
 import type { ApiKeyView, ApiKeyWithSecret } from '../types';
 
@@ -18,7 +19,7 @@ const stateOf = (k: ApiKeyView, now: number): 'active' | 'expiring' | 'expired' 
 
 export function ApiKeysPage() {
   const { t } = useI18n();
-  const keys = useLoad(() => call(client.GET('/api/v1/api-keys')), 'keys');
+  const keys = useLoad(listApiKeys, 'keys');
   const [revealed, setRevealed] = useState<{ title: string; key: ApiKeyWithSecret } | null>(null);
   const [reissuing, setReissuing] = useState<ApiKeyView | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
@@ -26,7 +27,7 @@ export function ApiKeysPage() {
 
   const revoke = async () => {
     if (!revoking) return;
-    await call(client.POST('/api/v1/api-keys/{id}/revoke', { params: { path: { id: revoking.id } }, body: {} }));
+    await revokeApiKey(revoking.id);
     setRevoking(null);
     keys.reload();
   };
@@ -51,66 +52,43 @@ export function ApiKeysPage() {
           }}
         />
       )}
-      {keys.loading && <Loading />}
-      <ErrorMessage error={keys.error} onRetry={keys.reload} />
-      {keys.data && !keys.loading && keys.data.api_keys.length === 0 && <p>{t.apiKeysEmpty}</p>}
-      {keys.data && !keys.loading && keys.data.api_keys.length > 0 && (
-        <TableRegion label={t.apiKeysTitle}>
-          <table data-testid="keys-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.label}</th>
-                <th scope="col">{t.publicKey}</th>
-                <th scope="col">{t.mode}</th>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{t.created}</th>
-                <th scope="col">{t.lastUsed}</th>
-                <th scope="col">{t.expires}</th>
-                <th scope="col">{t.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.api_keys.map((k) => {
-                const state = stateOf(k, now);
-                const live = state === 'active' || state === 'expiring';
-                return (
-                  <tr key={k.id}>
-                    <td>{k.label ?? t.none}</td>
-                    <td class="mono">{k.public_key}</td>
-                    <td>
-                      <Badge kind={`mode-${k.mode}`}>{t.modes[k.mode] ?? k.mode}</Badge>
-                    </td>
-                    <td>
-                      <Badge kind={state}>{t.apiKeyState[state]}</Badge>
-                    </td>
-                    <td>
-                      <DateTime value={k.created_at} />
-                    </td>
-                    <td>
-                      <DateTime value={k.last_used_at} />
-                    </td>
-                    <td>
-                      <DateTime value={k.revoked_at ?? k.expires_at} />
-                    </td>
-                    <td class="row-actions">
-                      {live && (
-                        <>
-                          <button type="button" onClick={() => setReissuing(k)} aria-label={`${t.reissue}: ${k.label ?? k.public_key}`}>
-                            {t.reissue}
-                          </button>
-                          <button type="button" class="danger" onClick={() => setRevoking(k)} aria-label={`${t.revoke}: ${k.label ?? k.public_key}`}>
-                            {t.revoke}
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label={t.apiKeysTitle}
+        testId="keys-table"
+        load={keys}
+        items={(list) => list.api_keys}
+        empty={t.apiKeysEmpty}
+        rowKey={(k) => k.id}
+        columns={[
+          { header: t.label, cell: (k) => k.label ?? t.none },
+          { header: t.publicKey, cell: (k) => <span class="mono">{k.public_key}</span> },
+          { header: t.mode, cell: (k) => <Badge kind={`mode-${k.mode}`}>{t.modes[k.mode]}</Badge> },
+          {
+            header: t.status,
+            cell: (k) => {
+              const state = stateOf(k, now);
+              return <Badge kind={state}>{t.apiKeyState[state]}</Badge>;
+            },
+          },
+          { header: t.created, cell: (k) => <DateTime value={k.created_at} /> },
+          { header: t.lastUsed, cell: (k) => <DateTime value={k.last_used_at} /> },
+          { header: t.expires, cell: (k) => <DateTime value={k.revoked_at ?? k.expires_at} /> },
+          {
+            header: t.actions,
+            cell: (k) =>
+              (stateOf(k, now) === 'active' || stateOf(k, now) === 'expiring') && (
+                <span class="row-actions">
+                  <button type="button" onClick={() => setReissuing(k)} aria-label={`${t.reissue}: ${k.label ?? k.public_key}`}>
+                    {t.reissue}
+                  </button>
+                  <button type="button" class="danger" onClick={() => setRevoking(k)} aria-label={`${t.revoke}: ${k.label ?? k.public_key}`}>
+                    {t.revoke}
+                  </button>
+                </span>
+              ),
+          },
+        ]}
+      />
       {reissuing && (
         <ReissueDialog
           apiKey={reissuing}
@@ -144,37 +122,23 @@ function CreateKey({ onCreated }: { onCreated: (k: ApiKeyWithSecret) => void }) 
   const { t } = useI18n();
   // A merchant working in test mode most likely wants a test key; the choice is in plain sight either way.
   const [mode, setMode] = useState<Mode>(useMode().mode);
-  const [formError, setFormError] = useState<unknown>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<LabelForm>({ defaultValues: { label: '' } });
-  const onValid = async (v: LabelForm) => {
-    setFormError(null);
-    try {
-      const key = await call(client.POST('/api/v1/api-keys', { body: { ...(v.label.trim() ? { label: v.label.trim() } : {}), mode } }));
-      reset();
-      onCreated(key);
-    } catch (e) {
-      setFormError(placeApiError(e, t, setError, ['label']));
-    }
-  };
+  const form = useApiForm<LabelForm>({ label: '' }, ['label'], async (v, { reset }) => {
+    const key = await createApiKey({ ...(v.label.trim() ? { label: v.label.trim() } : {}), mode });
+    reset();
+    onCreated(key);
+  });
+  const { errors, isSubmitting } = form.formState;
   return (
-    <form class="card inline-form" aria-labelledby="new-key-title" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
+    <form class="card inline-form" aria-labelledby="new-key-title" onSubmit={form.onSubmit} noValidate>
       <h2 id="new-key-title">{t.newApiKey}</h2>
-      <Field id="key-label" label={t.label} error={errors.label}>
-        <input
-          id="key-label"
-          autocomplete="off"
-          {...described('key-label', false, errors.label)}
-          {...register('label', { maxLength: { value: 100, message: t.tooLong(100) } })}
-        />
-      </Field>
+      <TextField
+        id="key-label"
+        label={t.label}
+        error={errors.label}
+        field={form.register('label', { maxLength: { value: 100, message: t.tooLong(100) } })}
+      />
       <ModeChoice name="key-mode" legend={t.mode} hint={t.apiKeyModeHint} value={mode} onChange={setMode} t={t} />
-      <ErrorMessage error={formError} />
+      <ErrorMessage error={form.formError} />
       <button type="submit" class="primary" disabled={isSubmitting}>
         {isSubmitting ? t.creating : t.create}
       </button>
@@ -198,14 +162,7 @@ function ReissueDialog({ apiKey, onClose, onReissued }: { apiKey: ApiKeyView; on
   const reissue = async () => {
     if (!(await trigger())) throw new ShownBesideField();
     try {
-      onReissued(
-        await call(
-          client.POST('/api/v1/api-keys/{id}/reissue', {
-            params: { path: { id: apiKey.id } },
-            body: { grace_minutes: Number(getValues('grace_minutes')) },
-          }),
-        ),
-      );
+      onReissued(await reissueApiKey(apiKey.id, Number(getValues('grace_minutes'))));
     } catch (e) {
       const left = placeApiError(e, t, setError, ['grace_minutes']);
       if (left instanceof Error) throw left;

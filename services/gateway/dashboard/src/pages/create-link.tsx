@@ -1,16 +1,13 @@
 import { useState } from 'preact/hooks';
-import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
-import { call, client } from '../api';
-import { CopyField } from '../components/copy';
-import { ErrorMessage, Loading, Money, PageTitle, TestBadge } from '../components/common';
-import { described, Field, placeApiError } from '../components/forms';
-import { Qr } from '../components/qr';
-import { useLoad } from '../hooks';
+import { createLink } from '../api/links';
 import { useI18n } from '../i18n';
+import { ErrorMessage, Loading, Money, PageTitle, TestBadge } from '../kit/common';
+import { described, Field, TextField, useApiForm } from '../kit/forms';
+import { useShops } from '../loaders/shops';
 import { useMode } from '../mode';
+import { CheckoutUrl } from '../sections/checkout-url';
 import type { MerchantShop, PaymentLink } from '../types';
-import { loadShops } from './links';
 
 interface CreateLinkForm {
   shop_id: string;
@@ -26,7 +23,7 @@ const INTEGER = /^[1-9]\d*$/;
 export function CreateLinkPage() {
   const { t } = useI18n();
   const { mode } = useMode();
-  const shops = useLoad(loadShops, 'shops');
+  const shops = useShops();
   const [created, setCreated] = useState<PaymentLink | null>(null);
   const [round, setRound] = useState(0);
 
@@ -40,8 +37,7 @@ export function CreateLinkPage() {
           <p>
             <Money value={created.amount} /> {created.order_id && <span>· {created.order_id}</span>}
           </p>
-          <CopyField id="checkout-url" label={t.checkoutUrl} value={created.checkout_url} />
-          <Qr text={created.checkout_url} label={t.qrLabel} />
+          <CheckoutUrl url={created.checkout_url} />
           <div class="actions">
             <Link href={`/links/${created.id}`} class="button primary">
               {t.toLinkDetails}
@@ -80,35 +76,27 @@ export function CreateLinkPage() {
 /** Mounted once the shops are known, so the first usable shop is the form's starting value. */
 function CreateLinkForm({ shops, onCreated }: { shops: MerchantShop[]; onCreated: (link: PaymentLink) => void }) {
   const { t } = useI18n();
-  const [formError, setFormError] = useState<unknown>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<CreateLinkForm>({
-    defaultValues: { shop_id: String(shops[0]?.id ?? ''), amount: '', order_id: '', description: '', expires_in_minutes: '' },
-  });
-
-  const onValid = async (v: CreateLinkForm) => {
-    setFormError(null);
-    try {
-      const body = {
-        shop_id: Number(v.shop_id),
-        // Sent as a decimal string, so no floating point ever touches it.
-        amount: v.amount.trim().replace(',', '.'),
-        ...(v.order_id.trim() ? { order_id: v.order_id.trim() } : {}),
-        ...(v.description.trim() ? { description: v.description.trim() } : {}),
-        ...(v.expires_in_minutes.trim() ? { expires_in_minutes: Number(v.expires_in_minutes) } : {}),
-      };
-      onCreated(await call(client.POST('/api/v1/payment-links', { body })));
-    } catch (e) {
-      setFormError(placeApiError(e, t, setError, ['shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes']));
-    }
-  };
+  const form = useApiForm<CreateLinkForm>(
+    { shop_id: String(shops[0]?.id ?? ''), amount: '', order_id: '', description: '', expires_in_minutes: '' },
+    ['shop_id', 'amount', 'order_id', 'description', 'expires_in_minutes'],
+    async (v) => {
+      onCreated(
+        await createLink({
+          shop_id: Number(v.shop_id),
+          // Sent as a decimal string, so no floating point ever touches it.
+          amount: v.amount.trim().replace(',', '.'),
+          ...(v.order_id.trim() ? { order_id: v.order_id.trim() } : {}),
+          ...(v.description.trim() ? { description: v.description.trim() } : {}),
+          ...(v.expires_in_minutes.trim() ? { expires_in_minutes: Number(v.expires_in_minutes) } : {}),
+        }),
+      );
+    },
+  );
+  const { register, formState } = form;
+  const { errors, isSubmitting } = formState;
 
   return (
-    <form class="card" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
+    <form class="card" onSubmit={form.onSubmit} noValidate>
       <Field id="shop_id" label={t.shop} error={errors.shop_id}>
         <select id="shop_id" {...described('shop_id', false, errors.shop_id)} {...register('shop_id', { required: t.required })}>
           {shops.map((s) => (
@@ -118,26 +106,23 @@ function CreateLinkForm({ shops, onCreated }: { shops: MerchantShop[]; onCreated
           ))}
         </select>
       </Field>
-      <Field id="amount" label={`${t.amount}, ₽`} hint={t.amountHint} error={errors.amount}>
-        <input
-          id="amount"
-          inputMode="decimal"
-          autocomplete="off"
-          {...described('amount', true, errors.amount)}
-          {...register('amount', {
-            required: t.required,
-            validate: (v) => (AMOUNT.test(v.trim()) && !/^0([.,]0{1,2})?$/.test(v.trim())) || t.badAmount,
-          })}
-        />
-      </Field>
-      <Field id="order_id" label={t.orderId} error={errors.order_id}>
-        <input
-          id="order_id"
-          autocomplete="off"
-          {...described('order_id', false, errors.order_id)}
-          {...register('order_id', { maxLength: { value: 128, message: t.tooLong(128) } })}
-        />
-      </Field>
+      <TextField
+        id="amount"
+        label={`${t.amount}, ₽`}
+        hint={t.amountHint}
+        inputMode="decimal"
+        error={errors.amount}
+        field={register('amount', {
+          required: t.required,
+          validate: (v) => (AMOUNT.test(v.trim()) && !/^0([.,]0{1,2})?$/.test(v.trim())) || t.badAmount,
+        })}
+      />
+      <TextField
+        id="order_id"
+        label={t.orderId}
+        error={errors.order_id}
+        field={register('order_id', { maxLength: { value: 128, message: t.tooLong(128) } })}
+      />
       <Field id="description" label={t.description} error={errors.description}>
         <textarea
           id="description"
@@ -146,18 +131,17 @@ function CreateLinkForm({ shops, onCreated }: { shops: MerchantShop[]; onCreated
           {...register('description', { maxLength: { value: 1024, message: t.tooLong(1024) } })}
         />
       </Field>
-      <Field id="expires_in_minutes" label={t.expiresInMinutes} hint={t.expiresHint} error={errors.expires_in_minutes}>
-        <input
-          id="expires_in_minutes"
-          inputMode="numeric"
-          autocomplete="off"
-          {...described('expires_in_minutes', true, errors.expires_in_minutes)}
-          {...register('expires_in_minutes', {
-            validate: (v) => v.trim() === '' || (INTEGER.test(v.trim()) && Number(v) <= 43_200) || t.badInteger(1, 43_200),
-          })}
-        />
-      </Field>
-      <ErrorMessage error={formError} />
+      <TextField
+        id="expires_in_minutes"
+        label={t.expiresInMinutes}
+        hint={t.expiresHint}
+        inputMode="numeric"
+        error={errors.expires_in_minutes}
+        field={register('expires_in_minutes', {
+          validate: (v) => v.trim() === '' || (INTEGER.test(v.trim()) && Number(v) <= 43_200) || t.badInteger(1, 43_200),
+        })}
+      />
+      <ErrorMessage error={form.formError} />
       <button type="submit" class="primary" disabled={isSubmitting}>
         {isSubmitting ? t.creating : t.create}
       </button>

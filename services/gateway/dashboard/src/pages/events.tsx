@@ -1,10 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import { Badge, DateTime, ErrorMessage, Loading, Money, PageTitle, Pager, TableRegion, TestBadge } from '../components/common';
+import { listLinkDeliveries } from '../api/links';
+import { listEvents } from '../api/money';
 import { EVENT_TYPES } from '../events';
-import { useLoad } from '../hooks';
-import { useI18n } from '../i18n';
-import { listEvents, listLinkDeliveries } from '../money-api';
+import { useI18n, wordFor } from '../i18n';
+import { Badge, DateTime, Money, PageTitle, TestBadge } from '../kit/common';
+import { DataTable, ListStates } from '../kit/data-table';
+import { Facts } from '../kit/fields';
+import { useLoad, usePagedLoad } from '../kit/use-load';
 import type { EventType, WebhookDeliveryList, WebhookEvent } from '../types';
 
 /** A page's deliveries by link: events of one link share one call. */
@@ -14,9 +17,8 @@ type DeliveriesOf = (linkId: string) => Promise<WebhookDeliveryList>;
 export function EventsPage() {
   const { t } = useI18n();
   const [type, setType] = useState<'' | EventType>('');
-  const [cursor, setCursor] = useState<string | null>(null);
-  const key = JSON.stringify([type, cursor]);
-  const events = useLoad(() => listEvents(type, cursor), key);
+  const events = usePagedLoad((cursor) => listEvents(type, cursor), type);
+  const pageKey = JSON.stringify([type, events.paging.cursor]);
   // Fresh for every page of events, so what it shows is as of that page's loading.
   const deliveriesOf = useMemo<DeliveriesOf>(() => {
     const calls = new Map<string, Promise<WebhookDeliveryList>>();
@@ -28,7 +30,7 @@ export function EventsPage() {
       }
       return found;
     };
-  }, [key]);
+  }, [pageKey]);
   return (
     <>
       <PageTitle title={t.eventsTitle}>{t.eventsTitle}</PageTitle>
@@ -36,34 +38,19 @@ export function EventsPage() {
       <div class="filters">
         <div class="field">
           <label for="e-type">{t.event}</label>
-          <select
-            id="e-type"
-            value={type}
-            onChange={(e) => {
-              setType(e.currentTarget.value as '' | EventType);
-              setCursor(null);
-            }}
-          >
+          <select id="e-type" value={type} onChange={(e) => setType(e.currentTarget.value as '' | EventType)}>
             <option value="">{t.anyEvent}</option>
             {EVENT_TYPES.map((ty) => (
               <option key={ty} value={ty}>
-                {t.eventType[ty] ?? ty}
+                {t.eventType[ty]}
               </option>
             ))}
           </select>
         </div>
       </div>
-      {events.loading && <Loading />}
-      <ErrorMessage error={events.error} onRetry={events.reload} />
-      {events.data && !events.loading && (
-        <>
-          {events.data.events.length === 0 && <p>{t.eventsEmpty}</p>}
-          {events.data.events.map((e) => (
-            <EventCard key={e.event_id} event={e} deliveriesOf={deliveriesOf} />
-          ))}
-          <Pager cursor={cursor} page={events.data} onCursor={setCursor} />
-        </>
-      )}
+      <ListStates load={events} items={(page) => page.events} empty={t.eventsEmpty} paging={events.paging}>
+        {(list) => list.map((e) => <EventCard key={e.event_id} event={e} deliveriesOf={deliveriesOf} />)}
+      </ListStates>
     </>
   );
 }
@@ -75,34 +62,23 @@ function EventCard({ event, deliveriesOf }: { event: WebhookEvent; deliveriesOf:
   return (
     <article class="card event" aria-labelledby={titleId} data-testid="event" data-event={event.event}>
       <h2 id={titleId}>
-        {t.eventType[event.event] ?? event.event} <span class="mono small">{event.event}</span> <TestBadge livemode={event.livemode} />
+        {t.eventType[event.event]} <span class="mono small">{event.event}</span> <TestBadge livemode={event.livemode} />
       </h2>
-      <dl class="fields">
-        <div>
-          <dt>{t.created}</dt>
-          <dd>
-            <DateTime value={event.created_at} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t.amount}</dt>
-          <dd>
-            <Money value={event.data.amount} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t.paymentLink}</dt>
-          <dd>
-            <Link href={`/links/${linkId}`} class="mono small">
-              {linkId}
-            </Link>
-          </dd>
-        </div>
-        <div>
-          <dt>{t.eventId}</dt>
-          <dd class="mono small">{event.event_id}</dd>
-        </div>
-      </dl>
+      <Facts
+        facts={[
+          { label: t.created, value: <DateTime value={event.created_at} /> },
+          { label: t.amount, value: <Money value={event.data.amount} /> },
+          {
+            label: t.paymentLink,
+            value: (
+              <Link href={`/links/${linkId}`} class="mono small">
+                {linkId}
+              </Link>
+            ),
+          },
+          { label: t.eventId, value: <span class="small">{event.event_id}</span>, mono: true },
+        ]}
+      />
       <EventDeliveries event={event} deliveriesOf={deliveriesOf} />
     </article>
   );
@@ -112,44 +88,23 @@ function EventCard({ event, deliveriesOf }: { event: WebhookEvent; deliveriesOf:
 function EventDeliveries({ event, deliveriesOf }: { event: WebhookEvent; deliveriesOf: DeliveriesOf }) {
   const { t } = useI18n();
   const list = useLoad(() => deliveriesOf(event.data.payment_link_id), event.event_id);
-  const own = list.data?.deliveries.filter((d) => d.webhook_id === event.event_id) ?? [];
   return (
     <>
       <h3>{t.eventDeliveries}</h3>
-      {list.loading && <Loading />}
-      <ErrorMessage error={list.error} onRetry={list.reload} />
-      {list.data && own.length === 0 && <p class="small">{t.eventNotSent}</p>}
-      {own.length > 0 && (
-        <TableRegion label={`${t.eventDeliveries}: ${event.event_id}`}>
-          <table data-testid="event-deliveries">
-            <thead>
-              <tr>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{t.attempts}</th>
-                <th scope="col">{t.at}</th>
-                <th scope="col">{t.httpStatus}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {own.map((d) => {
-                const last = d.attempts[d.attempts.length - 1];
-                return (
-                  <tr key={d.id}>
-                    <td>
-                      <Badge kind={d.status}>{t.deliveryStatus[d.status] ?? d.status}</Badge>
-                    </td>
-                    <td>{d.attempts.length + d.attempts_omitted}</td>
-                    <td>
-                      <DateTime value={last?.at ?? null} />
-                    </td>
-                    <td>{last?.status_code ?? t.none}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label={`${t.eventDeliveries}: ${event.event_id}`}
+        testId="event-deliveries"
+        load={list}
+        items={(d) => d.deliveries.filter((x) => x.webhook_id === event.event_id)}
+        empty={t.eventNotSent}
+        rowKey={(d) => d.id}
+        columns={[
+          { header: t.status, cell: (d) => <Badge kind={d.status}>{wordFor(t.deliveryStatus, d.status)}</Badge> },
+          { header: t.attempts, num: true, cell: (d) => d.attempts.length + d.attempts_omitted },
+          { header: t.at, cell: (d) => <DateTime value={d.attempts.at(-1)?.at ?? null} /> },
+          { header: t.httpStatus, cell: (d) => d.attempts.at(-1)?.status_code ?? t.none },
+        ]}
+      />
     </>
   );
 }

@@ -1,41 +1,27 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import { call, client } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Money, Notice, PageTitle, TableRegion, TestBadge } from '../components/common';
-import { CopyField } from '../components/copy';
-import { ConfirmDialog } from '../components/dialog';
-import { Qr } from '../components/qr';
-import { useLoad } from '../hooks';
-import { useI18n, type Messages } from '../i18n';
+import { cancelLink, getLink } from '../api/links';
 import { formatBps } from '../format';
-import type { WebhookDelivery } from '../types';
-import { LinkRefunds } from './link-refunds';
-
-const MONEY_FIELDS = new Set(['amount', 'payer_amount', 'merchant_credit', 'platform_revenue', 'amount_refunded']);
-const DATE_FIELDS = new Set(['expires_at', 'paid_at', 'created_at', 'updated_at']);
-
-function FieldValue({ name, value, t }: { name: string; value: unknown; t: Messages }) {
-  const { lang } = useI18n();
-  if (value === null || value === undefined || value === '') return <>{t.none}</>;
-  if (MONEY_FIELDS.has(name) && typeof value === 'string') return <Money value={value} />;
-  if (DATE_FIELDS.has(name) && typeof value === 'string') return <DateTime value={value} />;
-  if (name === 'status' && typeof value === 'string') return <Badge kind={value}>{t.linkStatus[value] ?? value}</Badge>;
-  if (name === 'fee_payer' && typeof value === 'string') return <>{t.feePayers[value] ?? value}</>;
-  if (name === 'fee_bps' && typeof value === 'number') return <>{formatBps(value, lang)}</>;
-  if (name === 'livemode' && typeof value === 'boolean')
-    return <Badge kind={value ? 'mode-live' : 'mode-test'}>{t.modes[value ? 'live' : 'test']}</Badge>;
-  return <span class="mono">{typeof value === 'string' ? value : JSON.stringify(value)}</span>;
-}
+import { useI18n } from '../i18n';
+import { Badge, DateTime, ErrorMessage, Loading, Money, Notice, PageTitle, TestBadge } from '../kit/common';
+import { ConfirmDialog } from '../kit/dialog';
+import { Facts, type Fact } from '../kit/fields';
+import { useLoad } from '../kit/use-load';
+import { useShops } from '../loaders/shops';
+import { CheckoutUrl } from '../sections/checkout-url';
+import { LinkDeliveries } from '../sections/link-deliveries';
+import { LinkRefunds } from '../sections/link-refunds';
+import type { PaymentLink } from '../types';
 
 export function LinkDetailPage({ id }: { id: string }) {
   const { t } = useI18n();
-  const link = useLoad(() => call(client.GET('/api/v1/payment-links/{id}', { params: { path: { id } } })), id);
+  const link = useLoad(() => getLink(id), id);
   const [confirming, setConfirming] = useState(false);
   const [canceled, setCanceled] = useState(false);
 
   const cancel = async () => {
-    const updated = await call(client.POST('/api/v1/payment-links/{id}/cancel', { params: { path: { id } }, body: {} }));
-    link.setData(updated);
+    link.setData(await cancelLink(id));
     setConfirming(false);
     setCanceled(true);
   };
@@ -55,8 +41,7 @@ export function LinkDetailPage({ id }: { id: string }) {
           {!link.data.livemode && <p class="test-note">{t.testLinkNote}</p>}
           {link.data.status === 'pending' && (
             <section class="card" aria-label={t.checkoutUrl}>
-              <CopyField id="checkout-url" label={t.checkoutUrl} value={link.data.checkout_url} />
-              <Qr text={link.data.checkout_url} label={t.qrLabel} />
+              <CheckoutUrl url={link.data.checkout_url} />
               <div class="actions">
                 <button type="button" class="danger" onClick={() => setConfirming(true)}>
                   {t.cancelLink}
@@ -65,18 +50,9 @@ export function LinkDetailPage({ id }: { id: string }) {
             </section>
           )}
           {canceled && <Notice>{t.linkCanceled}</Notice>}
-          <dl class="fields" data-testid="link-fields">
-            {Object.entries(link.data).map(([name, value]) => (
-              <div key={name}>
-                <dt>{t.field[name] ?? name}</dt>
-                <dd>
-                  <FieldValue name={name} value={value} t={t} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <LinkFacts link={link.data} />
           {link.data.status === 'paid' && <LinkRefunds link={link.data} onChanged={link.reload} />}
-          <Deliveries linkId={id} />
+          <LinkDeliveries linkId={id} />
         </>
       )}
       {confirming && (
@@ -93,91 +69,79 @@ export function LinkDetailPage({ id }: { id: string }) {
   );
 }
 
-function Deliveries({ linkId }: { linkId: string }) {
-  const { t } = useI18n();
-  const list = useLoad(() => call(client.GET('/api/v1/webhook-deliveries', { params: { query: { payment_link_id: linkId } } })), linkId);
+/** A fact of the link, left out when the link has no such value. */
+const fact = (label: string, value: string | null, show: (v: string) => ComponentChildren = (v) => v, mono = false): Fact | null =>
+  value === null || value === '' ? null : { label, value: show(value), mono };
+
+/**
+ * The link as a merchant reads it, each value once: what it is, the amounts, how the buyer pays, the provider's side and
+ * when things happened. The API's aliases of the checkout URL and its compatibility fields are not repeated here.
+ */
+function LinkFacts({ link }: { link: PaymentLink }) {
+  const { t, lang } = useI18n();
+  const shops = useShops();
+  const f = t.field;
+  const money = (v: string) => <Money value={v} />;
+  const date = (v: string) => <DateTime value={v} />;
+  const payment = [
+    fact(f.to_currency, link.to_currency),
+    fact(f.network, link.network),
+    fact(f.payer_crypto_amount, link.payer_crypto_amount, (v) => `${v} ${link.payer_currency ?? ''}`.trim()),
+    fact(f.deposit_address, link.deposit_address, (v) => v, true),
+  ];
+  const provider = [fact(f.gateway_provider, link.gateway_provider), fact(f.gateway_payment_id, link.gateway_payment_id, (v) => v, true)];
   return (
-    <section aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title">{t.deliveriesTitle}</h2>
-      {list.loading && <Loading />}
-      <ErrorMessage error={list.error} onRetry={list.reload} />
-      {list.data?.deliveries.length === 0 && <p>{t.deliveriesEmpty}</p>}
-      {list.data?.deliveries.map((d) => (
-        <DeliveryCard
-          key={d.id}
-          delivery={d}
-          onResent={(nd) => {
-            if (list.data) list.setData({ ...list.data, deliveries: list.data.deliveries.map((x) => (x.id === d.id ? nd : x)) });
-          }}
+    <div class="fact-groups" data-testid="link-fields">
+      <FactGroup id="link-about" title={t.linkGroupAbout}>
+        <Facts
+          facts={[
+            { label: t.status, value: <Badge kind={link.status}>{t.linkStatus[link.status]}</Badge> },
+            fact(f.order_id, link.order_id),
+            fact(f.description, link.description),
+            { label: t.shop, value: <Link href={`/shops/${link.shop_id}`}>{shops.nameOf(link.shop_id)}</Link> },
+            // While it is pending the checkout URL is above, to copy and scan.
+            link.status !== 'pending' && { label: t.checkoutUrl, value: link.checkout_url, mono: true },
+            fact(f.return_url, link.return_url, (v) => v, true),
+            { label: t.linkId, value: link.id, mono: true },
+          ]}
         />
-      ))}
-    </section>
+      </FactGroup>
+      <FactGroup id="link-amounts" title={t.linkGroupAmounts}>
+        <Facts
+          facts={[
+            { label: f.amount, value: money(link.amount) },
+            { label: t.fee, value: `${formatBps(link.fee_bps, lang)} · ${t.feePayers[link.fee_payer]}` },
+            { label: f.payer_amount, value: money(link.payer_amount) },
+            { label: f.platform_revenue, value: money(link.platform_revenue) },
+            { label: f.merchant_credit, value: money(link.merchant_credit) },
+          ]}
+        />
+      </FactGroup>
+      <FactGroup id="link-payment" title={t.linkGroupPayment}>
+        {payment.some(Boolean) ? <Facts facts={payment} /> : <p class="small">{t.paymentNotChosen}</p>}
+      </FactGroup>
+      <FactGroup id="link-provider" title={t.linkGroupProvider}>
+        {provider.some(Boolean) ? <Facts facts={provider} /> : <p class="small">{t.providerNone}</p>}
+      </FactGroup>
+      <FactGroup id="link-times" title={t.linkGroupTimes}>
+        <Facts
+          facts={[
+            fact(f.created_at, link.created_at, date),
+            fact(f.expires_at, link.expires_at, date),
+            fact(f.paid_at, link.paid_at, date),
+            fact(f.updated_at, link.updated_at, date),
+          ]}
+        />
+      </FactGroup>
+    </div>
   );
 }
 
-function DeliveryCard({ delivery, onResent }: { delivery: WebhookDelivery; onResent: (d: WebhookDelivery) => void }) {
-  const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [resent, setResent] = useState(false);
-  const resend = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onResent(await call(client.POST('/api/v1/webhook-deliveries/{id}/resend', { params: { path: { id: delivery.id } }, body: {} })));
-      setResent(true);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const titleId = `delivery-${delivery.id}`;
+function FactGroup({ id, title, children }: { id: string; title: string; children: ComponentChildren }) {
   return (
-    <article class="card delivery" aria-labelledby={titleId} data-testid="delivery">
-      <h3 id={titleId}>
-        {delivery.event} <Badge kind={delivery.status}>{t.deliveryStatus[delivery.status] ?? delivery.status}</Badge>
-      </h3>
-      <p class="mono small">{delivery.webhook_id}</p>
-      {delivery.attempts.length > 0 && (
-        <TableRegion label={`${t.attempts}: ${delivery.event}`}>
-          <table>
-            <caption class="visually-hidden">{t.attempts}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.attempt}</th>
-                <th scope="col">{t.at}</th>
-                <th scope="col">{t.httpStatus}</th>
-                <th scope="col">{t.error}</th>
-                <th scope="col" class="num">
-                  {t.duration}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {delivery.attempts.map((a) => (
-                <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
-                  <td>
-                    <DateTime value={a.at} />
-                  </td>
-                  <td>{a.status_code ?? t.none}</td>
-                  <td>{a.error ?? t.none}</td>
-                  <td class="num">{a.duration_ms}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
-      {delivery.attempts_omitted > 0 && <p class="small">{t.attemptsOmitted(delivery.attempts_omitted)}</p>}
-      <div class="actions">
-        <button type="button" onClick={() => void resend()} disabled={busy} aria-busy={busy}>
-          {t.resend}
-        </button>
-        {resent && <span role="status">{t.resent}</span>}
-      </div>
-      <ErrorMessage error={error} />
-    </article>
+    <section class="card fact-group" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
   );
 }

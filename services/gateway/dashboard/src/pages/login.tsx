@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks';
-import { useForm } from 'react-hook-form';
-import { ApiError, call, client } from '../api';
-import { ErrorMessage, PageTitle } from '../components/common';
-import { described, Field, placeApiError } from '../components/forms';
+import { signIn } from '../api/account';
+import { ApiError } from '../api/client';
 import { useI18n } from '../i18n';
+import { ErrorMessage, PageTitle } from '../kit/common';
+import { TextField, useApiForm } from '../kit/forms';
 
 interface LoginForm {
   email: string;
@@ -13,49 +12,37 @@ interface LoginForm {
 /** Posts the credentials; the server sets the HttpOnly session cookie, so nothing is kept here. */
 export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useI18n();
-  const [formError, setFormError] = useState<unknown>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginForm>();
-  const onValid = async (values: LoginForm) => {
-    setFormError(null);
+  const form = useApiForm<LoginForm>({ email: '', password: '' }, ['email', 'password'], async (values) => {
     try {
-      await call(client.POST('/api/v1/auth/login', { body: values }));
-      onSignedIn();
+      await signIn(values);
     } catch (e) {
-      setFormError(
-        e instanceof ApiError && e.status === 401
-          ? new ApiError(401, 'common.err.unauthorized', e.message)
-          : placeApiError(e, t, setError, ['email', 'password']),
-      );
+      // In our words: the server's says the same of a wrong email and a wrong password, on purpose.
+      throw e instanceof ApiError && e.status === 401 ? new ApiError(401, 'common.err.unauthorized', e.message) : e;
     }
-  };
+    onSignedIn();
+  });
+  const { errors, isSubmitting } = form.formState;
   return (
     <>
       <PageTitle title={t.signInTitle}>{t.signInTitle}</PageTitle>
-      <form class="card" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
-        <Field id="email" label={t.email} error={errors.email}>
-          <input
-            id="email"
-            type="email"
-            autocomplete="username"
-            {...described('email', false, errors.email)}
-            {...register('email', { required: t.required })}
-          />
-        </Field>
-        <Field id="password" label={t.password} error={errors.password}>
-          <input
-            id="password"
-            type="password"
-            autocomplete="current-password"
-            {...described('password', false, errors.password)}
-            {...register('password', { required: t.required })}
-          />
-        </Field>
-        <ErrorMessage error={formError} />
+      <form class="card" onSubmit={form.onSubmit} noValidate>
+        <TextField
+          id="email"
+          label={t.email}
+          type="email"
+          autocomplete="username"
+          error={errors.email}
+          field={form.register('email', { required: t.required })}
+        />
+        <TextField
+          id="password"
+          label={t.password}
+          type="password"
+          autocomplete="current-password"
+          error={errors.password}
+          field={form.register('password', { required: t.required })}
+        />
+        <ErrorMessage error={form.formError} />
         <button type="submit" class="primary" disabled={isSubmitting}>
           {isSubmitting ? t.signingIn : t.signIn}
         </button>

@@ -1,22 +1,23 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter-preact';
-import { call, client } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle } from '../components/common';
-import { SecretReveal } from '../components/copy';
-import { ConfirmDialog } from '../components/dialog';
-import { described, Field, ModeChoice, placeApiError } from '../components/forms';
+import { getShop, reissueCashierKey, rotateWebhookSecret, sendTestWebhook, updateShop } from '../api/shops';
 import { formatBps } from '../format';
-import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
+import { Badge, DateTime, ErrorMessage, Loading, Notice, PageTitle } from '../kit/common';
+import { SecretReveal } from '../kit/copy';
+import { ConfirmDialog } from '../kit/dialog';
+import { Facts } from '../kit/fields';
+import { described, Field, ModeChoice, placeApiError } from '../kit/forms';
+import { useAction, useLoad } from '../kit/use-load';
 import { useMode, type Mode } from '../mode';
+import { ShopBalance, WebhookEvents } from '../sections/shop-money';
+import { ShopForm } from '../sections/shop-fields';
 import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
-import { SHOP_FIELDS, ShopFields, shopBody, type ShopForm } from './shop-form';
-import { ShopBalance, WebhookEvents } from './shop-money';
 
 export function ShopDetailPage({ id }: { id: string }) {
   const { t, lang } = useI18n();
-  const shop = useLoad(() => call(client.GET('/api/v1/shops/{id}', { params: { path: { id } } })), id);
+  const shop = useLoad(() => getShop(id), id);
   const s = shop.data;
   return (
     <>
@@ -28,32 +29,16 @@ export function ShopDetailPage({ id }: { id: string }) {
       <ErrorMessage error={shop.error} onRetry={shop.reload} />
       {s && (
         <>
-          <dl class="fields">
-            <div>
-              <dt>{t.status}</dt>
-              <dd>
-                <Badge kind={s.status}>{t.shopStatus[s.status] ?? s.status}</Badge>
-              </dd>
-            </div>
-            <div>
-              <dt>{t.rates}</dt>
-              <dd>
-                {t.cryptoRate} {formatBps(s.crypto_bps, lang)} · {t.sbpRate} {formatBps(s.sbp_bps, lang)}
-              </dd>
-            </div>
-            <div>
-              <dt>{t.field.id}</dt>
-              <dd class="mono">{s.id}</dd>
-            </div>
-            <div>
-              <dt>{t.created}</dt>
-              <dd>
-                <DateTime value={s.created_at} />
-              </dd>
-            </div>
-          </dl>
+          <Facts
+            facts={[
+              { label: t.status, value: <Badge kind={s.status}>{t.shopStatus[s.status]}</Badge> },
+              { label: t.rates, value: `${t.cryptoRate} ${formatBps(s.crypto_bps, lang)} · ${t.sbpRate} ${formatBps(s.sbp_bps, lang)}` },
+              { label: t.shopId, value: s.id, mono: true },
+              { label: t.created, value: <DateTime value={s.created_at} /> },
+            ]}
+          />
           <ShopBalance shopId={s.id} />
-          <Settings shop={s} onSaved={shop.setData} />
+          <ShopForm id="shop" title={t.settings} shop={s} save={(body) => updateShop(s.id, body)} submitLabel={t.save} onSaved={shop.setData} />
           <WebhookEvents shop={s} onSaved={shop.setData} />
           <WebhookSecret shop={s} onRotated={shop.reload} />
           <TestWebhook shopId={s.id} />
@@ -61,41 +46,6 @@ export function ShopDetailPage({ id }: { id: string }) {
         </>
       )}
     </>
-  );
-}
-
-function Settings({ shop, onSaved }: { shop: MerchantShop; onSaved: (s: MerchantShop) => void }) {
-  const { t } = useI18n();
-  const [formError, setFormError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ShopForm>({ defaultValues: { name: shop.name, webhook_url: shop.webhook_url ?? '', fee_payer: shop.fee_payer } });
-  const onValid = async (v: ShopForm) => {
-    setFormError(null);
-    setSaved(false);
-    try {
-      onSaved(await call(client.PATCH('/api/v1/shops/{id}', { params: { path: { id: String(shop.id) } }, body: shopBody(v) })));
-      setSaved(true);
-    } catch (e) {
-      setFormError(placeApiError(e, t, setError, SHOP_FIELDS));
-    }
-  };
-  return (
-    <form class="card" aria-labelledby="settings-title" onSubmit={(e) => void handleSubmit(onValid)(e)} noValidate>
-      <h2 id="settings-title">{t.settings}</h2>
-      <ShopFields prefix="shop" t={t} register={register} errors={errors} />
-      <ErrorMessage error={formError} />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={isSubmitting}>
-          {t.save}
-        </button>
-        {saved && <span role="status">{t.saved}</span>}
-      </div>
-    </form>
   );
 }
 
@@ -116,14 +66,7 @@ function WebhookSecret({ shop, onRotated }: { shop: MerchantShop; onRotated: () 
   const [formError, setFormError] = useState<unknown>(null);
   const rotate = async () => {
     try {
-      setSecret(
-        await call(
-          client.POST('/api/v1/shops/{id}/webhook-secret/rotate', {
-            params: { path: { id: String(shop.id) } },
-            body: { overlap_minutes: confirming ?? undefined },
-          }),
-        ),
-      );
+      setSecret(await rotateWebhookSecret(shop.id, confirming ?? 0));
       setConfirming(null);
     } catch (e) {
       const left = placeApiError(e, t, setError, ['overlap_minutes']);
@@ -189,29 +132,19 @@ function WebhookSecret({ shop, onRotated }: { shop: MerchantShop; onRotated: () 
 
 function TestWebhook({ shopId }: { shopId: number }) {
   const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [sent, setSent] = useState<WebhookDelivery | null>(null);
-  const send = async () => {
-    setBusy(true);
-    setError(null);
+  const send = useAction(async () => {
     setSent(null);
-    try {
-      setSent(await call(client.POST('/api/v1/shops/{id}/webhook-test', { params: { path: { id: String(shopId) } }, body: {} })));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    setSent(await sendTestWebhook(shopId));
+  });
   return (
     <section class="card" aria-labelledby="test-webhook-title">
       <h2 id="test-webhook-title">{t.testWebhook}</h2>
-      <button type="button" onClick={() => void send()} disabled={busy} aria-busy={busy}>
+      <button type="button" onClick={() => send.run()} disabled={send.busy} aria-busy={send.busy}>
         {t.testWebhook}
       </button>
-      {sent && <Notice>{t.testWebhookSent(t.deliveryStatus[sent.status] ?? sent.status)}</Notice>}
-      <ErrorMessage error={error} />
+      {sent && <Notice>{t.testWebhookSent(t.deliveryStatus[sent.status])}</Notice>}
+      <ErrorMessage error={send.error} />
     </section>
   );
 }
@@ -223,7 +156,7 @@ function CashierKey({ shopId }: { shopId: number }) {
   const [confirming, setConfirming] = useState(false);
   const [key, setKey] = useState<{ cashier_key: string; mode: Mode } | null>(null);
   const reissue = async () => {
-    const res = await call(client.POST('/api/v1/shops/{id}/cashier-key/reissue', { params: { path: { id: String(shopId) } }, body: { mode } }));
+    const res = await reissueCashierKey(shopId, mode);
     setConfirming(false);
     setKey(res);
   };
@@ -232,8 +165,8 @@ function CashierKey({ shopId }: { shopId: number }) {
       <h2 id="cashier-title">{t.cashierKeyTitle}</h2>
       {key ? (
         <SecretReveal
-          title={t.cashierKeyOf[key.mode] ?? t.cashierKey}
-          secrets={[{ id: 'cashier-key', label: t.cashierKeyOf[key.mode] ?? t.cashierKey, value: key.cashier_key }]}
+          title={t.cashierKeyOf[key.mode]}
+          secrets={[{ id: 'cashier-key', label: t.cashierKeyOf[key.mode], value: key.cashier_key }]}
           onDone={() => setKey(null)}
         />
       ) : (
@@ -247,7 +180,7 @@ function CashierKey({ shopId }: { shopId: number }) {
       {confirming && (
         <ConfirmDialog
           title={t.reissueCashierKey}
-          body={t.reissueCashierConfirm[mode] ?? ''}
+          body={t.reissueCashierConfirm[mode]}
           confirmLabel={t.reissueYes}
           danger
           onConfirm={reissue}

@@ -64,10 +64,15 @@ export function PageTitle({ children, title }: { children: ComponentChildren; ti
   );
 }
 
+/** A wire date, short (the year only when it is not this one), in Moscow time; the full date on hover. */
 export function DateTime({ value }: { value: string | null }) {
   const { t, lang } = useI18n();
   if (!value) return <>{t.none}</>;
-  return <time dateTime={value}>{formatDate(value, lang)}</time>;
+  return (
+    <time dateTime={value} title={formatDate(value, lang, 'full')}>
+      {formatDate(value, lang)}
+    </time>
+  );
 }
 
 export function Money({ value }: { value: string }) {
@@ -87,41 +92,4 @@ export function TestBadge({ livemode }: { livemode: boolean }) {
   const { t } = useI18n();
   if (livemode) return null;
   return <Badge kind="mode-test">{t.testBadge}</Badge>;
-}
-
-/** A table that may be wider than a phone: it scrolls inside its own region, reachable by keyboard. */
-export function TableRegion({ label, children }: { label: string; children: ComponentChildren }) {
-  return (
-    <div class="table-region" role="region" aria-label={label} tabIndex={0}>
-      {children}
-    </div>
-  );
-}
-
-/** "First page" once past it, "Next page" while the list says more follow: cursor paging of every list. */
-export function Pager({
-  cursor,
-  page,
-  onCursor,
-}: {
-  cursor: string | null;
-  page: { has_more: boolean; next_cursor: string | null };
-  onCursor: (cursor: string | null) => void;
-}) {
-  const { t } = useI18n();
-  const next = page.has_more ? page.next_cursor : null;
-  return (
-    <div class="pager">
-      {cursor !== null && (
-        <button type="button" onClick={() => onCursor(null)}>
-          {t.firstPage}
-        </button>
-      )}
-      {next !== null && (
-        <button type="button" onClick={() => onCursor(next)}>
-          {t.nextPage}
-        </button>
-      )}
-    </div>
-  );
 }

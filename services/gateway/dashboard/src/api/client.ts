@@ -84,3 +84,9 @@ export function present<T extends object>(params: T): { [K in keyof T]?: Exclude
     [K in keyof T]?: Exclude<T[K], '' | null | undefined>;
   };
 }
+
+/** What every list of the session API answers beside its items: cursor paging. */
+export interface CursorPage {
+  has_more: boolean;
+  next_cursor: string | null;
+}

@@ -1,14 +1,15 @@
 import { formatKopecks, parseAmountText } from '@pl/money';
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { ApiError } from '../api';
-import { Badge, DateTime, ErrorMessage, Loading, Money, Notice } from '../components/common';
-import { ConfirmDialog } from '../components/dialog';
-import { described, Field, placeApiError } from '../components/forms';
+import { ApiError } from '../api/client';
+import { createRefund, listRefunds, simulateRefund, type RefundInput } from '../api/money';
 import { formatRub } from '../format';
-import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import { createRefund, listRefunds, simulateRefund, type RefundInput } from '../money-api';
+import { Badge, DateTime, ErrorMessage, Loading, Money, Notice } from '../kit/common';
+import { ConfirmDialog } from '../kit/dialog';
+import { Facts } from '../kit/fields';
+import { described, Field, placeApiError } from '../kit/forms';
+import { useAction, useLoad } from '../kit/use-load';
 import type { PaymentLink, Refund } from '../types';
 
 /**
@@ -46,20 +47,12 @@ export function LinkRefunds({ link, onChanged }: { link: PaymentLink; onChanged:
       {list.loading && <Loading />}
       <ErrorMessage error={list.error} onRetry={list.reload} />
       {list.data && link.status === 'paid' && (
-        <dl class="fields">
-          <div>
-            <dt>{t.amountRefunded}</dt>
-            <dd>
-              <Money value={link.amount_refunded} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t.refundable}</dt>
-            <dd data-testid="refundable">
-              <Money value={formatKopecks(refundable)} />
-            </dd>
-          </div>
-        </dl>
+        <Facts
+          facts={[
+            { label: t.amountRefunded, value: <Money value={link.amount_refunded} />, testId: 'amount-refunded' },
+            { label: t.refundable, value: <Money value={formatKopecks(refundable)} />, testId: 'refundable' },
+          ]}
+        />
       )}
       {created && <Notice>{t.refundCreated}</Notice>}
       {list.data && link.status === 'paid' && refundable > 0 && (
@@ -200,66 +193,33 @@ function RefundForm({ link, refundable, onCreated }: { link: PaymentLink; refund
 
 function RefundCard({ refund, onSettled }: { refund: Refund; onSettled: (r: Refund) => void }) {
   const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const simulate = async (status: 'succeeded' | 'failed') => {
-    setBusy(true);
-    setError(null);
-    try {
-      onSettled(await simulateRefund(refund.id, status));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const simulate = useAction(async (status: 'succeeded' | 'failed') => onSettled(await simulateRefund(refund.id, status)));
   const titleId = `refund-${refund.id}`;
   return (
     <article class="card refund" aria-labelledby={titleId} data-testid="refund">
       <h3 id={titleId}>
-        <Money value={refund.amount} /> <Badge kind={refund.status}>{t.refundStatus[refund.status] ?? refund.status}</Badge>
+        <Money value={refund.amount} /> <Badge kind={refund.status}>{t.refundStatus[refund.status]}</Badge>
       </h3>
-      <dl class="fields">
-        <div>
-          <dt>{t.created}</dt>
-          <dd>
-            <DateTime value={refund.created_at} />
-          </dd>
-        </div>
-        {refund.reason && (
-          <div>
-            <dt>{t.reason}</dt>
-            <dd>{refund.reason}</dd>
-          </div>
-        )}
-        {refund.destination && (
-          <div>
-            <dt>{t.destination}</dt>
-            <dd class="mono">{refund.destination}</dd>
-          </div>
-        )}
-        {refund.failure_reason && (
-          <div>
-            <dt>{t.failureReason}</dt>
-            <dd>{refund.failure_reason}</dd>
-          </div>
-        )}
-        <div>
-          <dt>{t.field.id}</dt>
-          <dd class="mono small">{refund.id}</dd>
-        </div>
-      </dl>
+      <Facts
+        facts={[
+          { label: t.created, value: <DateTime value={refund.created_at} /> },
+          refund.reason !== null && { label: t.reason, value: refund.reason },
+          refund.destination !== null && { label: t.destination, value: refund.destination, mono: true },
+          refund.failure_reason !== null && { label: t.failureReason, value: refund.failure_reason },
+          { label: t.refundId, value: <span class="small">{refund.id}</span>, mono: true },
+        ]}
+      />
       {!refund.livemode && refund.status === 'pending' && (
         <div class="actions" role="group" aria-label={t.simulateTitle}>
-          <button type="button" onClick={() => void simulate('succeeded')} disabled={busy} aria-busy={busy}>
+          <button type="button" onClick={() => simulate.run('succeeded')} disabled={simulate.busy} aria-busy={simulate.busy}>
             {t.simulateSucceeded}
           </button>
-          <button type="button" onClick={() => void simulate('failed')} disabled={busy} aria-busy={busy}>
+          <button type="button" onClick={() => simulate.run('failed')} disabled={simulate.busy} aria-busy={simulate.busy}>
             {t.simulateFailed}
           </button>
         </div>
       )}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={simulate.error} />
     </article>
   );
 }

@@ -1,7 +1,17 @@
 import type { ComponentChildren } from 'preact';
-import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ApiError } from '../api';
-import { fieldIssueText, type Messages } from '../i18n';
+import { useState } from 'preact/hooks';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldError,
+  type FieldValues,
+  type Path,
+  type UseFormRegisterReturn,
+  type UseFormReturn,
+  type UseFormSetError,
+} from 'react-hook-form';
+import { ApiError } from '../api/client';
+import { fieldIssueText, useI18n, type Messages } from '../i18n';
 import type { Mode } from '../mode';
 
 /** The ids of a field's hint and error, for `aria-describedby`, and its `aria-invalid`. */
@@ -85,4 +95,61 @@ export function ModeChoice({
       )}
     </fieldset>
   );
+}
+
+/** A text input with its label, hint and error; `field` is react-hook-form's `register(...)` of it. */
+export function TextField({
+  id,
+  label,
+  hint,
+  error,
+  field,
+  type = 'text',
+  autocomplete = 'off',
+  inputMode,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error: FieldError | undefined;
+  field: UseFormRegisterReturn;
+  type?: 'text' | 'email' | 'password' | 'url';
+  autocomplete?: string;
+  inputMode?: 'text' | 'decimal' | 'numeric' | 'url';
+}) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <input id={id} type={type} autocomplete={autocomplete} inputMode={inputMode} {...described(id, hint !== undefined, error)} {...field} />
+    </Field>
+  );
+}
+
+export type ApiForm<V extends FieldValues> = UseFormReturn<V> & {
+  /** What the API refused that no field of the form can show. */
+  formError: unknown;
+  onSubmit: (e: Event) => void;
+};
+
+/**
+ * A form that sends its values to the API: the browser's checks first, then `send`; a refusal's field errors land beside
+ * their fields (`fields` are the ones the form has), the rest in `formError`.
+ */
+export function useApiForm<V extends FieldValues>(
+  defaultValues: DefaultValues<V>,
+  fields: readonly Path<V>[],
+  send: (values: V, form: UseFormReturn<V>) => Promise<void>,
+): ApiForm<V> {
+  const { t } = useI18n();
+  const form = useForm<V>({ defaultValues });
+  const [formError, setFormError] = useState<unknown>(null);
+  const onSubmit = (e: Event) =>
+    void form.handleSubmit(async (values) => {
+      setFormError(null);
+      try {
+        await send(values, form);
+      } catch (err) {
+        setFormError(placeApiError(err, t, form.setError, fields));
+      }
+    })(e);
+  return { ...form, formError, onSubmit };
 }

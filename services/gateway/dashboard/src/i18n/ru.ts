@@ -1,271 +1,8 @@
-import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
-import { ApiError, NETWORK_ERROR } from './api';
-import { MONEY_EN, MONEY_RU } from './i18n-money';
+import { NETWORK_ERROR } from '../api/client';
+import type { Messages } from './en';
 
-export type Language = 'ru' | 'en';
-const STORAGE_KEY = 'dashboard.lang';
-
-const en = {
-  ...MONEY_EN,
-  appName: 'Payment links',
-  skipToContent: 'Skip to content',
-  navLabel: 'Main',
-  navLinks: 'Payment links',
-  navShops: 'Shops',
-  navApiKeys: 'API keys',
-  navAccount: 'Account',
-  switchLanguage: 'Русский',
-  switchLanguageLabel: 'Переключить на русский',
-  testModeSwitch: 'Test mode',
-  testModeBanner: 'Test mode: no real money moves.',
-  testModeBannerMore: 'Links, payments and webhooks here are test ones; shops and their settings are shared with live mode.',
-  mode: 'Mode',
-  modes: { live: 'Live', test: 'Test' } as Record<string, string>,
-  testBadge: 'Test',
-  loading: 'Loading…',
-  retry: 'Try again',
-  cancel: 'Cancel',
-  close: 'Close',
-  save: 'Save',
-  saved: 'Saved',
-  copy: 'Copy',
-  copied: 'Copied',
-  copyFailed: 'Could not copy; select the text and copy it',
-  none: '—',
-  yes: 'yes',
-  no: 'no',
-  nextPage: 'Next page',
-  firstPage: 'First page',
-  emailNotConfirmed: 'Your email is not confirmed yet: you can look around, but creating shops, links and keys needs a confirmed email.',
-  notFoundTitle: 'Page not found',
-  notFoundBody: 'There is no such page in the dashboard.',
-  // Sign-in
-  signInTitle: 'Sign in',
-  email: 'Email',
-  password: 'Password',
-  signIn: 'Sign in',
-  signingIn: 'Signing in…',
-  // Links
-  linksTitle: 'Payment links',
-  newLink: 'New payment link',
-  filters: 'Filters',
-  status: 'Status',
-  anyStatus: 'Any status',
-  shop: 'Shop',
-  anyShop: 'Any shop',
-  orderId: 'Order id',
-  apply: 'Apply',
-  reset: 'Reset',
-  linksEmpty: 'No payment links match.',
-  created: 'Created',
-  amount: 'Amount',
-  details: 'Details',
-  open: 'Open',
-  linkStatus: { pending: 'Pending', paid: 'Paid', expired: 'Expired', canceled: 'Canceled', failed: 'Failed' } as Record<string, string>,
-  createLinkTitle: 'New payment link',
-  amountHint: 'Roubles, e.g. 1500 or 1500.50',
-  description: 'Description',
-  expiresInMinutes: 'Expires in (minutes)',
-  expiresHint: 'Optional, 1 to 43200; 24 hours by default',
-  create: 'Create',
-  creating: 'Creating…',
-  linkCreated: 'Payment link created',
-  checkoutUrl: 'Checkout URL',
-  qrLabel: 'QR code of the checkout URL',
-  toLinkDetails: 'Open the link',
-  createAnother: 'Create another',
-  noApprovedShop: 'You have no approved shop yet: a link needs one.',
-  noShopForTestLink: 'You have no shop that can take test links: a test link needs a shop that is approved or awaiting approval.',
-  testLinkNote: 'This is a test link: the buyer’s page lets you simulate a payment, and no real money moves.',
-  linkTitle: 'Payment link',
-  backToLinks: 'All payment links',
-  cancelLink: 'Cancel link',
-  cancelLinkConfirm: 'Cancel this payment link? The buyer will no longer be able to pay it. This cannot be undone.',
-  cancelLinkYes: 'Yes, cancel the link',
-  linkCanceled: 'The link is canceled',
-  deliveriesTitle: 'Webhook deliveries',
-  deliveriesEmpty: 'No webhooks were sent for this link.',
-  event: 'Event',
-  attempts: 'Attempts',
-  attempt: 'Attempt',
-  at: 'Time',
-  httpStatus: 'HTTP status',
-  error: 'Error',
-  duration: 'Duration, ms',
-  attemptsOmitted: (n: number) => `${n} older attempts are not shown`,
-  resend: 'Resend',
-  resent: 'Queued for sending',
-  deliveryStatus: { pending: 'Pending', succeeded: 'Delivered', failed: 'Failed' } as Record<string, string>,
-  field: {
-    id: 'Id',
-    shop_id: 'Shop id',
-    order_id: 'Order id',
-    description: 'Description',
-    currency: 'Currency',
-    amount: 'Amount',
-    fee_bps: 'Fee',
-    fee_percent_bp: 'Fee (percent, bp)',
-    fee_payer: 'Fee payer',
-    payer_amount: 'Buyer pays',
-    merchant_credit: 'You receive',
-    platform_revenue: 'Platform fee',
-    amount_refunded: 'Refunded',
-    status: 'Status',
-    gateway_provider: 'Provider',
-    gateway_payment_id: 'Provider payment id',
-    to_currency: 'Currency to pay',
-    network: 'Network',
-    deposit_address: 'Deposit address',
-    payer_currency: 'Buyer currency',
-    payer_crypto_amount: 'Buyer crypto amount',
-    qr: 'QR payload',
-    checkout_url: 'Checkout URL',
-    pay_url: 'Pay URL',
-    return_url: 'Return URL',
-    paymentUrl: 'Payment URL',
-    expires_at: 'Expires',
-    paid_at: 'Paid',
-    created_at: 'Created',
-    updated_at: 'Updated',
-    livemode: 'Mode',
-  } as Record<string, string>,
-  // Shops
-  shopsTitle: 'Shops',
-  shopsEmpty: 'You have no shops yet.',
-  newShop: 'New shop',
-  shopName: 'Name',
-  webhookUrl: 'Webhook URL',
-  webhookUrlHint: 'https://…; leave empty for no webhooks',
-  feePayer: 'Who pays the fee',
-  feePayers: { merchant: 'The shop', client: 'The buyer', split: 'Split in half' } as Record<string, string>,
-  shopStatus: { approved: 'Approved', pending: 'Awaiting approval', rejected: 'Rejected', blocked: 'Blocked' } as Record<string, string>,
-  shopCreated: 'Shop created; it waits for an operator’s approval.',
-  rates: 'Rates',
-  cryptoRate: 'Crypto',
-  sbpRate: 'SBP',
-  backToShops: 'All shops',
-  settings: 'Settings',
-  webhookSecretTitle: 'Webhook secret',
-  webhookSecretSet: 'A secret is set',
-  webhookSecretNotSet: 'Never shown yet: rotate to obtain it',
-  previousValidUntil: 'The previous secret still signs until',
-  overlapMinutes: 'Old secret stays valid for (minutes)',
-  overlapHint: '0 to 4320; 1440 (a day) by default',
-  rotateSecret: 'Rotate webhook secret',
-  rotateConfirm: 'Create a new webhook secret? Webhooks get signed with it at once; the old one keeps signing only for the overlap you chose.',
-  rotateYes: 'Yes, rotate',
-  testWebhook: 'Send test webhook',
-  testWebhookSent: (status: string) => `Test webhook queued (${status}).`,
-  cashierKeyTitle: 'Cashier key',
-  reissueCashierKey: 'Reissue cashier key',
-  reissueCashierConfirm: {
-    live: 'Issue a new live cashier key? The current live key stops working at once; the test key keeps working.',
-    test: 'Issue a new test cashier key? The current test key stops working at once; the live key keeps working.',
-  } as Record<string, string>,
-  cashierKeyMode: 'Mode of the key',
-  cashierKeyOf: { live: 'Cashier key (live)', test: 'Cashier key (test)' } as Record<string, string>,
-  reissueYes: 'Yes, reissue',
-  secretOnceWarning: 'Copy it now and keep it safe: it is shown only once and cannot be shown again.',
-  webhookSecret: 'Webhook secret',
-  standardWebhooksSecret: 'Standard Webhooks secret',
-  cashierKey: 'Cashier key',
-  done: 'I have saved it',
-  // API keys
-  apiKeysTitle: 'API keys',
-  apiKeysEmpty: 'You have no API keys.',
-  newApiKey: 'New API key',
-  apiKeyModeHint: 'Test keys create test links only; no real money moves with them.',
-  label: 'Label',
-  publicKey: 'Public key',
-  lastUsed: 'Last used',
-  expires: 'Expires',
-  revoked: 'Revoked',
-  actions: 'Actions',
-  apiKeyState: { active: 'Active', expiring: 'Expiring', expired: 'Expired', revoked: 'Revoked' } as Record<string, string>,
-  reissue: 'Reissue',
-  revoke: 'Revoke',
-  reissueKeyTitle: 'Reissue API key',
-  graceMinutes: 'Old key keeps working for (minutes)',
-  graceHint: '0 to 10080; 0 stops it at once',
-  reissueKeyConfirm: 'Issue a new secret for this key? The old one stops after the grace period.',
-  revokeKeyTitle: 'Revoke API key',
-  revokeKeyConfirm: 'Revoke this key? Every integration that uses it stops working at once. This cannot be undone.',
-  revokeYes: 'Yes, revoke',
-  apiSecret: 'API secret',
-  keyCreated: 'API key created',
-  keyReissued: 'API key reissued',
-  // Account
-  accountTitle: 'Account',
-  emailConfirmed: 'Email confirmed',
-  memberSince: 'Account created',
-  changePassword: 'Change password',
-  currentPassword: 'Current password',
-  newPassword: 'New password',
-  newPasswordHint: '8 to 256 characters',
-  repeatPassword: 'Repeat the new password',
-  passwordsDiffer: 'The passwords differ',
-  passwordChanged: 'Password changed; your other sessions are signed out.',
-  auditTitle: 'Security events',
-  auditEmpty: 'No events yet.',
-  auditType: {
-    'api_key.created': 'API key created',
-    'api_key.reissued': 'API key reissued',
-    'api_key.revoked': 'API key revoked',
-    'shop.webhook_secret_rotated': 'Webhook secret rotated',
-    'shop.cashier_key_reissued': 'Cashier key reissued',
-    'account.password_changed': 'Password changed',
-    'account.sign_in_new_address': 'Sign-in from a new address',
-  } as Record<string, string>,
-  ip: 'Address',
-  subject: 'Subject',
-  signOut: 'Sign out',
-  // Form checks done before sending
-  required: 'Required',
-  tooLong: (max: number) => `At most ${max} characters`,
-  tooShort: (min: number) => `At least ${min} characters`,
-  badAmount: 'An amount above 0 with at most 2 decimals, e.g. 1500.50',
-  badInteger: (min: number, max: number) => `A whole number from ${min} to ${max}`,
-  badUrl: 'A URL starting with http:// or https://',
-  // API error codes
-  errors: {
-    [NETWORK_ERROR]: 'The server cannot be reached. Check the connection and try again.',
-    'common.err.validation_failed': 'Some values are not valid.',
-    'common.err.unauthorized': 'Wrong email or password.',
-    'common.err.forbidden': 'This action is not allowed.',
-    'common.err.not_found': 'Not found.',
-    'common.err.rate_limited': 'Too many attempts; wait a little and try again.',
-    'common.err.unavailable': 'The service is temporarily unavailable; try again shortly.',
-    'common.err.internal': 'Something went wrong on our side; try again.',
-    'common.err.idempotency_conflict': 'This request was already made.',
-    'common.err.payload_too_large': 'Too much data.',
-    'common.err.request_too_large': 'The address is too long.',
-    'account.err.email_not_confirmed': 'Confirm your email first.',
-    'shop.err.no_webhook_url': 'The shop has no webhook URL; set one first.',
-    'shop.err.not_approved': 'The shop is not approved yet.',
-    'api_key.err.limit_reached': 'You already have 10 active API keys; revoke one first.',
-    'api_key.err.inactive': 'This key is already revoked or expired.',
-    'payment_link.err.not_pending': 'The link is no longer pending.',
-    'payment_link.err.not_paid': 'Only a paid link can be refunded.',
-    'refund.err.amount_exceeds_refundable': 'That is more than is left to refund on this link.',
-    'refund.err.insufficient_balance': 'The shop’s available balance does not cover this refund.',
-    'refund.err.not_pending': 'This refund already has its final status.',
-  } as Record<string, string>,
-  fieldIssue: {
-    too_big: 'Too long or too large',
-    too_small: 'Too short or too small',
-    invalid_type: 'Not a valid value',
-    invalid_format: 'Wrong format',
-    invalid_value: 'Not one of the allowed values',
-    unrecognized_keys: 'Not allowed',
-  } as Record<string, string>,
-  wrongPassword: 'The current password is wrong.',
-};
-
-export type Messages = typeof en;
-
-const ru: Messages = {
-  ...MONEY_RU,
+/** The Russian words of the dashboard, key for key those of en.ts. */
+export const ru: Messages = {
   appName: 'Платёжные ссылки',
   skipToContent: 'К содержимому',
   navLabel: 'Основное меню',
@@ -353,38 +90,34 @@ const ru: Messages = {
   resend: 'Отправить снова',
   resent: 'Поставлен в очередь на отправку',
   deliveryStatus: { pending: 'В процессе', succeeded: 'Доставлен', failed: 'Не доставлен' },
+  linkGroupAbout: 'Ссылка',
+  linkGroupAmounts: 'Суммы',
+  linkGroupPayment: 'Оплата покупателя',
+  linkGroupProvider: 'Провайдер',
+  linkGroupTimes: 'Даты',
+  paymentNotChosen: 'Покупатель ещё не выбрал способ оплаты.',
+  providerNone: 'Платежа у провайдера пока нет.',
+  linkId: 'Идентификатор ссылки',
+  shopId: 'Идентификатор магазина',
+  refundId: 'Идентификатор возврата',
   field: {
-    id: 'Идентификатор',
-    shop_id: 'Магазин (id)',
     order_id: 'Номер заказа',
     description: 'Описание',
-    currency: 'Валюта',
     amount: 'Сумма',
-    fee_bps: 'Комиссия',
-    fee_percent_bp: 'Комиссия (процент, б. п.)',
-    fee_payer: 'Кто платит комиссию',
     payer_amount: 'Платит покупатель',
     merchant_credit: 'Вы получите',
     platform_revenue: 'Комиссия платформы',
-    amount_refunded: 'Возвращено',
-    status: 'Статус',
     gateway_provider: 'Провайдер',
     gateway_payment_id: 'Платёж у провайдера',
     to_currency: 'Валюта оплаты',
     network: 'Сеть',
     deposit_address: 'Адрес для оплаты',
-    payer_currency: 'Валюта покупателя',
     payer_crypto_amount: 'Сумма в криптовалюте',
-    qr: 'Данные QR',
-    checkout_url: 'Ссылка на оплату',
-    pay_url: 'Pay URL',
     return_url: 'Адрес возврата',
-    paymentUrl: 'Payment URL',
     expires_at: 'Истекает',
     paid_at: 'Оплачена',
     created_at: 'Создана',
     updated_at: 'Изменена',
-    livemode: 'Режим',
   },
   shopsTitle: 'Магазины',
   shopsEmpty: 'У вас ещё нет магазинов.',
@@ -511,57 +244,73 @@ const ru: Messages = {
     unrecognized_keys: 'Не разрешено',
   },
   wrongPassword: 'Текущий пароль неверен.',
+  navBalance: 'Баланс',
+  navEvents: 'События',
+  balanceTitle: 'Баланс',
+  balanceOfMode: { live: 'Боевой баланс', test: 'Тестовый баланс' },
+  available: 'Доступно',
+  refundReserve: 'Зарезервировано под возвраты',
+  balanceUpdated: 'Последнее движение',
+  balanceTransactionsOfShop: 'Движения по балансу магазина',
+  balanceTransactionsTitle: 'Движения по балансу',
+  anyType: 'Любой тип',
+  type: 'Тип',
+  balanceType: {
+    payment: 'Платёж',
+    late_payment: 'Поздний платёж',
+    refund: 'Возврат',
+    refund_failed: 'Возврат не прошёл',
+  },
+  fee: 'Комиссия',
+  net: 'Итого',
+  balanceAfter: 'Баланс после',
+  paymentLink: 'Платёжная ссылка',
+  balanceTransactionsEmpty: 'Подходящих движений нет.',
+  downloadCsv: 'Скачать выписку (CSV)',
+  downloadCsvHint: 'Все движения по выбранным фильтрам, для электронной таблицы.',
+  downloading: 'Готовим выписку…',
+  refundsTitle: 'Возвраты',
+  refundsEmpty: 'По этой ссылке возвратов нет.',
+  refundStatus: { pending: 'В процессе', succeeded: 'Возвращён', failed: 'Не прошёл' },
+  refundable: 'Можно вернуть',
+  amountRefunded: 'Возвращено',
+  refund: 'Вернуть деньги',
+  refundTitle: 'Возврат покупателю',
+  refundAmountHint: (max: string) => `Не больше ${max}; по умолчанию вся доступная сумма`,
+  reason: 'Причина',
+  reasonHint: 'Необязательно, не длиннее 500 символов; покупатель её не видит',
+  destination: 'Адрес покупателя',
+  destinationHint: (network: string) => `Адрес в сети ${network}, на который вернутся деньги`,
+  destinationInvalid: (network: string) => `Это не адрес в сети ${network}; уточните его у покупателя`,
+  refundContinue: 'Продолжить',
+  refundConfirm: (amount: string) =>
+    `Вернуть покупателю ${amount}? Сумма сразу списывается с доступного баланса магазина; комиссия платформы не возвращается.`,
+  refundYes: 'Да, вернуть',
+  refundCreated: 'Возврат создан',
+  refundNothingLeft: 'По этой ссылке возвращать больше нечего.',
+  refundOverMax: (max: string) => `Не больше ${max}`,
+  failureReason: 'Причина отказа',
+  simulateTitle: 'Тестовый возврат: сымитировать ответ провайдера',
+  simulateSucceeded: 'Сымитировать успех',
+  simulateFailed: 'Сымитировать отказ',
+  webhookEventsTitle: 'События для вебхуков',
+  webhookEventsHint: 'События, которые отправляются на адрес вебхуков магазина. На странице «События» видны все события, отправленные и нет.',
+  saveWebhookEvents: 'Сохранить события',
+  webhookEventsSaved: 'События для вебхуков сохранены',
+  eventType: {
+    'payment.succeeded': 'Платёж прошёл',
+    'payment.failed': 'Платёж не прошёл',
+    'payment_link.canceled': 'Ссылка отменена',
+    'payment_link.expired': 'Ссылка истекла',
+    'refund.succeeded': 'Возврат прошёл',
+    'refund.failed': 'Возврат не прошёл',
+    'payment.late_settled': 'Поздний платёж зачислен',
+  },
+  eventsTitle: 'События',
+  eventsHint: 'Все события ваших магазинов за последние 30 дней, отправленные на вебхук и нет.',
+  anyEvent: 'Любое событие',
+  eventsEmpty: 'Подходящих событий нет.',
+  eventDeliveries: 'Доставка',
+  eventNotSent: 'Не отправлялось: магазин не подписан на это событие или у него нет адреса вебхуков.',
+  eventId: 'Идентификатор события',
 };
-
-export const MESSAGES: Record<Language, Messages> = { ru, en };
-
-/** The stored choice, else the browser's languages (what it sends as Accept-Language), else Russian. */
-export function initialLanguage(): Language {
-  try {
-    const stored = localStorage.getItem(STORAGE_KEY);
-    if (stored === 'ru' || stored === 'en') return stored;
-  } catch {
-    // Storage may be off (privacy settings): fall through to the browser's languages.
-  }
-  for (const tag of navigator.languages) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (base === 'ru') return 'ru';
-    if (base === 'en') return 'en';
-  }
-  return 'ru';
-}
-
-export function rememberLanguage(lang: Language): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, lang);
-  } catch {
-    // Not remembered then; the switch still works for this visit.
-  }
-}
-
-export interface I18n {
-  lang: Language;
-  t: Messages;
-  setLang: (lang: Language) => void;
-}
-
-export const I18nContext = createContext<I18n>({ lang: 'ru', t: ru, setLang: () => undefined });
-export const useI18n = (): I18n => useContext(I18nContext);
-
-/** An API error in the page's language: our words for the codes we know, the server's message otherwise. */
-export function errorText(t: Messages, e: unknown): string {
-  if (e instanceof ApiError) {
-    const known = t.errors[e.code];
-    if (e.code === 'common.err.validation_failed' && e.details.length > 0) {
-      return [known, ...e.details.map((d) => `${d.field || '—'}: ${fieldIssueText(t, d)}`)].join(' ');
-    }
-    return known ?? e.message;
-  }
-  return t.errors['common.err.internal'] ?? String(e);
-}
-
-/** One field's problem as the server described it: our words for zod's issue codes, its message otherwise. */
-export function fieldIssueText(t: Messages, issue: { code: string; message: string }): string {
-  const known = t.fieldIssue[issue.code];
-  return known ?? issue.message;
-}

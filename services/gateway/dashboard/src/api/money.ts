@@ -1,5 +1,5 @@
-import { call, client, present } from './api';
-import type { Balance, BalanceTransactionPage, EventType, MerchantShop, Refund, RefundPage, WebhookDeliveryList, WebhookEventPage } from './types';
+import { call, client, present } from './client';
+import type { Balance, BalanceTransactionPage, EventType, Refund, RefundPage, WebhookEventPage } from '../types';
 
 /**
  * The session API's calls about money after a payment (money-after-payment.md). They go through `client`, so the mode
@@ -64,9 +64,3 @@ export const simulateRefund = (id: string, status: 'succeeded' | 'failed'): Prom
 
 export const listEvents = (type: '' | EventType, cursor: string | null): Promise<WebhookEventPage> =>
   call(client.GET('/api/v1/events', { params: { query: present({ type, limit: '20', cursor }) } }));
-
-export const listLinkDeliveries = (linkId: string): Promise<WebhookDeliveryList> =>
-  call(client.GET('/api/v1/webhook-deliveries', { params: { query: { payment_link_id: linkId, limit: '100' } } }));
-
-export const saveWebhookEvents = (shopId: number, events: EventType[]): Promise<MerchantShop> =>
-  call(client.PATCH('/api/v1/shops/{id}', { params: { path: { id: String(shopId) } }, body: { webhook_events: events } }));
