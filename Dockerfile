@@ -33,6 +33,7 @@ COPY libs/db/package.json libs/db/
 COPY libs/errors/package.json libs/errors/
 COPY libs/money/package.json libs/money/
 COPY libs/openapi/package.json libs/openapi/
+COPY libs/providers/package.json libs/providers/
 COPY libs/telemetry/package.json libs/telemetry/
 COPY libs/testing/package.json libs/testing/
 COPY libs/webhook-target/package.json libs/webhook-target/
@@ -55,6 +56,7 @@ COPY --from=build /app/libs/bus/dist libs/bus/dist
 COPY --from=build /app/libs/db/dist libs/db/dist
 COPY --from=build /app/libs/config/dist libs/config/dist
 COPY --from=build /app/libs/telemetry/dist libs/telemetry/dist
+COPY --from=build /app/libs/providers/dist libs/providers/dist
 COPY --from=build /app/services/gateway/dist services/gateway/dist
 COPY services/gateway/migrations services/gateway/migrations
 # The checkout page reads its CSS and script from src (static-assets.ts resolves them from dist).
@@ -81,6 +83,7 @@ COPY --from=build /app/libs/bus/dist libs/bus/dist
 COPY --from=build /app/libs/db/dist libs/db/dist
 COPY --from=build /app/libs/config/dist libs/config/dist
 COPY --from=build /app/libs/telemetry/dist libs/telemetry/dist
+COPY --from=build /app/libs/providers/dist libs/providers/dist
 COPY --from=build /app/services/links/dist services/links/dist
 COPY services/links/migrations services/links/migrations
 EXPOSE 9101
@@ -130,6 +133,7 @@ COPY --from=build /app/libs/bus/dist libs/bus/dist
 COPY --from=build /app/libs/db/dist libs/db/dist
 COPY --from=build /app/libs/config/dist libs/config/dist
 COPY --from=build /app/libs/telemetry/dist libs/telemetry/dist
+COPY --from=build /app/libs/providers/dist libs/providers/dist
 COPY --from=build /app/libs/webhook-target/dist libs/webhook-target/dist
 COPY --from=build /app/services/gateway/dist services/gateway/dist
 COPY services/gateway/migrations services/gateway/migrations

@@ -841,7 +841,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Choose how to pay */
+        /**
+         * Choose how to pay
+         * @description Each choice is an attempt at the method's payment provider, with its own provider order id (`<link id>-<n>`); choosing again while the link is pending makes a new attempt and cancels the previous unpaid one at its provider. A payment for any attempt of a pending link pays it. When the provider is unavailable the link keeps its previous method (503 with `Retry-After`); when it refuses the payment, 422.
+         */
         post: operations["selectPaymentMethod"];
         delete?: never;
         options?: never;
@@ -1200,6 +1203,7 @@ export interface components {
             platform_revenue: string;
             /** @enum {string} */
             status: "pending" | "paid" | "expired" | "canceled" | "failed";
+            failure_reason: ("provider_failed" | "underpaid" | "aml_hold") | null;
             amount_refunded: string;
             gateway_provider: string | null;
             gateway_payment_id: string | null;
@@ -1233,6 +1237,7 @@ export interface components {
             payer_amount: string;
             /** @enum {string} */
             status: "pending" | "paid" | "expired" | "canceled" | "failed";
+            failure_reason: ("provider_failed" | "underpaid" | "aml_hold") | null;
             amount_refunded: string;
             gateway_provider: string | null;
             gateway_payment_id: string | null;
@@ -1424,6 +1429,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -1459,6 +1465,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -1681,6 +1688,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -1946,6 +1954,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -2147,6 +2156,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "canceled",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -3457,6 +3467,8 @@ export interface operations {
                                 /** @constant */
                                 status: "failed";
                                 failed_at: string;
+                                /** @enum {string} */
+                                failure_reason: "provider_failed" | "underpaid" | "aml_hold";
                             };
                         } | {
                             /** @constant */
@@ -3753,6 +3765,8 @@ export interface operations {
                             /** @constant */
                             status: "failed";
                             failed_at: string;
+                            /** @enum {string} */
+                            failure_reason: "provider_failed" | "underpaid" | "aml_hold";
                         };
                     } | {
                         /** @constant */
@@ -4770,6 +4784,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -5650,6 +5665,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -5685,6 +5701,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -5907,6 +5924,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -6172,6 +6190,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -6373,6 +6392,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "canceled",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -7762,6 +7782,8 @@ export interface operations {
                                 /** @constant */
                                 status: "failed";
                                 failed_at: string;
+                                /** @enum {string} */
+                                failure_reason: "provider_failed" | "underpaid" | "aml_hold";
                             };
                         } | {
                             /** @constant */
@@ -8058,6 +8080,8 @@ export interface operations {
                             /** @constant */
                             status: "failed";
                             failed_at: string;
+                            /** @enum {string} */
+                            failure_reason: "provider_failed" | "underpaid" | "aml_hold";
                         };
                     } | {
                         /** @constant */
@@ -11579,6 +11603,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sbp-sim",
                      *       "gateway_payment_id": "sbp_7f3a91",
@@ -11709,6 +11734,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sbp-sim",
                      *       "gateway_payment_id": "sbp_7f3a91",
@@ -11820,6 +11846,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `payment_link.err.method_unavailable`: Choosing a method the payment provider refused for this payment (an amount outside its limits, say); `details` carries the provider's message under `code: provider_refused`. Nothing is stored. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payment_link.err.method_unavailable";
+                            message: string;
+                            details?: components["schemas"]["FieldIssue"][];
+                        };
+                    };
+                };
+            };
             /** @description - `common.err.rate_limited`: The credential, address or login name spent its request budget; `Retry-After` says when to retry. */
             429: {
                 headers: {
@@ -11858,7 +11901,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`. */
+            /**
+             * @description - `payment_link.err.provider_unavailable`: Choosing how to pay a link while the method's payment provider is unreachable, timed out or failing; the link keeps its previous method; retry after `Retry-After` or choose another method.
+             *     - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`.
+             */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11869,7 +11915,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "common.err.unavailable";
+                            code: "payment_link.err.provider_unavailable" | "common.err.unavailable";
                             message: string;
                             details?: components["schemas"]["FieldIssue"][];
                         };
@@ -11926,6 +11972,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "paid",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sandbox",
                      *       "gateway_payment_id": "sbx_c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
@@ -12853,7 +12900,8 @@ export interface operations {
                  *         "amount": "1500.00",
                  *         "merchant_credit": "1485.00",
                  *         "status": "failed",
-                 *         "failed_at": "2026-11-25T01:55:15+03:00"
+                 *         "failed_at": "2026-11-25T01:55:15+03:00",
+                 *         "failure_reason": "provider_failed"
                  *       }
                  *     }
                  */
@@ -12875,6 +12923,8 @@ export interface operations {
                         /** @constant */
                         status: "failed";
                         failed_at: string;
+                        /** @enum {string} */
+                        failure_reason: "provider_failed" | "underpaid" | "aml_hold";
                     };
                 };
             };

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
+import { providersFrom, type ProviderRegistry } from '@pl/providers';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
+import { AttemptRepository } from './data/attempt.repository';
 import { IdempotencyRepository } from './data/idempotency.repository';
 import { LatePaymentRepository } from './data/late-payment.repository';
 import { LedgerRepository } from './data/ledger.repository';
@@ -14,8 +16,6 @@ import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
 import type { LinkDeps } from './domain/ports';
-import { ProviderRegistry } from './domain/providers/payment-provider';
-import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { IdempotencyPurge } from './entry/background/idempotency-purge';
@@ -62,7 +62,12 @@ function registerOutboxGauges(metrics: Registry, outbox: OutboxRepository): void
  * Starts the links service: NATS handlers in queue group `links`, Postgres schema `links`, the outbox
  * relay to Kafka, the expiry sweeper and the ops server. Every replica runs the relay and the sweeper.
  */
-export async function startLinks(config: LinksConfig, log: Logger = createLogger('links', config.LOG_LEVEL)): Promise<RunningService> {
+export async function startLinks(
+  config: LinksConfig,
+  log: Logger = createLogger('links', config.LOG_LEVEL),
+  // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
+  providers: ProviderRegistry = providersFrom(config),
+): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
   const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'links', log);
@@ -74,8 +79,6 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
   const handOver = (entry: OutboxEntry): void => relay.handOver(entry);
   const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
   const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
-  // The sandbox is this deployment's live provider too; test links go to it whatever the live one becomes.
-  const sandbox = new SandboxProvider(config.SANDBOX_RATES);
 
   const deps: LinkDeps = {
     links,
@@ -84,7 +87,10 @@ export async function startLinks(config: LinksConfig, log: Logger = createLogger
     shops: new ShopClient(bus),
     now: () => new Date(),
     newId: randomUUID,
-    providers: new ProviderRegistry(sandbox, sandbox),
+    providers,
+    providerTimeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS,
+    attempts: new AttemptRepository(db),
+    warn: (fields, message) => log.warn(fields, message),
     eventsTopic: config.PAYMENT_EVENTS_TOPIC,
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);

@@ -6,5 +6,4 @@ export { startLinks } from './app';
 export type { FinalStatus } from './domain/link';
 export { toBuyerLinkView } from './domain/buyer-view';
 export { listedLink, toPaymentLinkPageJson } from './domain/link-view';
-export { parseExchangeRates } from './domain/providers/exchange-rates';
 export { sampleNewLink } from './domain/sample-link.fixture';

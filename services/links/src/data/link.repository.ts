@@ -144,11 +144,18 @@ export async function moveWithEvents(db: Db, move: Statement, events: MoveEvents
  */
 function failStatement(link: LinkRecord, settlement: Settlement): Statement {
   return {
-    text: `UPDATE payment_links SET status = 'failed', updated_at = now(),
+    text: `UPDATE payment_links SET status = 'failed', failure_reason = $6, updated_at = now(),
              gateway_provider = COALESCE(gateway_provider, $2), gateway_payment_id = COALESCE(gateway_payment_id, $3)
             WHERE id = $1 AND status = 'pending' AND merchant_credit = $4 AND gateway_payment_id IS NOT DISTINCT FROM $5
             RETURNING ${COLUMNS}`,
-    params: [link.id, settlement.gatewayProvider, settlement.gatewayPaymentId, link.merchantCredit, link.gatewayPaymentId],
+    params: [
+      link.id,
+      settlement.gatewayProvider,
+      settlement.gatewayPaymentId,
+      link.merchantCredit,
+      link.gatewayPaymentId,
+      settlement.failureReason ?? 'provider_failed',
+    ],
   };
 }
 

@@ -119,13 +119,18 @@ export class RefundRepository implements RefundStore {
         if (amount <= 0 || amount > refundable) throw new Refused({ kind: 'exceeds_refundable', refundable });
         await client.query(`UPDATE payment_links SET amount_refund_pending = amount_refund_pending + $2 WHERE id = $1`, [link.id, amount]);
 
-        const accepted = request.provider.createRefund({
-          refundId: request.id,
-          linkId: link.id,
-          gatewayPaymentId: link.gatewayPaymentId,
-          amountKopecks: amount,
-          destination: request.destination,
-        });
+        const accepted = await request.provider.createRefund(
+          {
+            refundId: request.id,
+            orderId: link.id,
+            gatewayPaymentId: link.gatewayPaymentId ?? '',
+            amountKopecks: amount,
+            whole: amount === Number(sum.amount),
+            destination: request.destination,
+            description: request.reason,
+          },
+          { timeoutMs: 8000 },
+        );
         const { rows } = await client.query<RefundRow>(
           `INSERT INTO refunds (id, payment_link_id, merchant_id, shop_id, livemode, amount, reason, destination, provider, gateway_refund_id)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -140,7 +145,7 @@ export class RefundRepository implements RefundStore {
             request.reason,
             request.destination,
             request.provider.name,
-            accepted.gateway_refund_id,
+            accepted.gatewayRefundId,
           ],
         );
         const row = rows[0];

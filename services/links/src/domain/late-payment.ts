@@ -3,7 +3,7 @@ import { isAddressOf, isCryptoNetwork } from './crypto-address';
 import type { FinalStatus, LinkRecord, OutboxEntry } from './link';
 import { lateSettled } from './payment-event';
 import { LINKS_OWN_MODE, type LinkStore } from './ports';
-import type { ProviderRegistry } from './providers/payment-provider';
+import type { ProviderRegistry } from '@pl/providers';
 
 /** A provider's `paid` for a link, as it arrived here: what a late payment is recorded from. */
 export interface ArrivedPayment {
@@ -79,6 +79,8 @@ export interface LateResolveDeps {
   latePayments: LateResolutions;
   links: Pick<LinkStore, 'findById'>;
   providers: Pick<ProviderRegistry, 'byName'>;
+  /** Deadline of the provider's refund call. */
+  providerTimeoutMs: number;
   newId: () => string;
   eventsTopic: string;
 }
@@ -111,18 +113,25 @@ export async function resolveLatePayment(deps: LateResolveDeps, command: LateRes
     const provider = deps.providers.byName(late.provider);
     if (!provider) throw unavailable(`The payment's provider ${late.provider} is not configured here`);
     const refundId = deps.newId();
-    const accepted = provider.createRefund({
-      refundId,
-      linkId: link.id,
-      gatewayPaymentId: late.gatewayPaymentId,
-      amountKopecks: late.payerAmount,
-      destination,
-    });
+    // Called before the resolve's transaction, never inside it. The order id is the link's: what the sandbox (the only
+    // provider whose late payments exist so far) ignores; a real provider's refund names the paying attempt's.
+    const accepted = await provider.createRefund(
+      {
+        refundId,
+        orderId: link.id,
+        gatewayPaymentId: late.gatewayPaymentId,
+        amountKopecks: late.payerAmount,
+        whole: true,
+        destination,
+        description: LATE_REFUND_REASON,
+      },
+      { timeoutMs: deps.providerTimeoutMs },
+    );
     resolution = await deps.latePayments.refund(late.id, {
       id: refundId,
       destination,
       reason: LATE_REFUND_REASON,
-      gatewayRefundId: accepted.gateway_refund_id,
+      gatewayRefundId: accepted.gatewayRefundId,
     });
   }
   if (resolution.kind === 'not_found') throw notFound('Late payment not found');

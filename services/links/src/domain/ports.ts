@@ -1,7 +1,8 @@
 import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
+import type { AttemptStore } from './attempt';
 import type { ArrivedPayment, LatePayment } from './late-payment';
 import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
-import type { ProviderRegistry } from './providers/payment-provider';
+import type { ProviderRegistry } from '@pl/providers';
 import type { LinkCursor } from './cursor';
 
 /**
@@ -140,6 +141,12 @@ export interface LinkDeps {
   now: () => Date;
   newId: () => string;
   providers: ProviderRegistry;
+  /** Deadline of one provider call (`PROVIDER_REQUEST_TIMEOUT_MS`). */
+  providerTimeoutMs: number;
+  /** Each select of a link at its provider. */
+  attempts: AttemptStore;
+  /** A warning for operators (a provider call that failed where nothing waits for it). */
+  warn: (fields: Record<string, unknown>, message: string) => void;
   /** Kafka topic of payment events. */
   eventsTopic: string;
 }

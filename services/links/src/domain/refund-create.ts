@@ -1,4 +1,4 @@
-import type { CreateRefundCommand, Identity, MerchantIdentity } from '@pl/contracts';
+import type { CreateRefundCommand, Identity } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import {
   amountExceedsRefundable,
@@ -15,7 +15,7 @@ import { isAddressOf, isCryptoNetwork } from './crypto-address';
 import { keyRefOf } from './idempotency';
 import type { LinkRecord } from './link';
 import type { IdempotencyKeyRef } from './ports';
-import type { PaymentProvider } from './providers/payment-provider';
+import type { PaymentProvider } from '@pl/providers';
 import type { RefundDeps, RefundRecord } from './refund';
 
 /** A refund's answer; `replayed` when it is the one kept under the request's Idempotency-Key. */
@@ -38,9 +38,12 @@ function destinationFor(link: LinkRecord, destination: string | null): string | 
   return null;
 }
 
-/** The provider that took the link's payment; a link paid with no method was settled by the mode's provider. */
-function providerOf(deps: RefundDeps, link: LinkRecord, who: MerchantIdentity): PaymentProvider {
-  if (link.gatewayProvider === null) return deps.providers.forMode(who.mode);
+/**
+ * The provider that took the link's payment. A settle stamps it on a link paid with no method selected, so only a
+ * link paid before that rule has none: the sandbox's derived payment id was the only way to pay one.
+ */
+function providerOf(deps: RefundDeps, link: LinkRecord): PaymentProvider {
+  if (link.gatewayProvider === null) return deps.providers.sandbox;
   const provider = deps.providers.byName(link.gatewayProvider);
   if (!provider) throw unavailable(`The payment's provider ${link.gatewayProvider} is not configured here`);
   return provider;
@@ -81,7 +84,7 @@ export async function createRefund(deps: RefundDeps, identity: Identity, command
     amount: command.amount_kopecks,
     reason: command.reason,
     destination,
-    provider: providerOf(deps, link, who),
+    provider: providerOf(deps, link),
     key,
   });
   switch (outcome.kind) {

@@ -2,7 +2,7 @@ import type { RefundStatus } from '@pl/contracts';
 import type { LinkCursor } from './cursor';
 import type { LinkRecord, OutboxEntry } from './link';
 import type { IdempotencyKeyRef, LinkDeps, LinkScope, ModeReach } from './ports';
-import type { PaymentProvider } from './providers/payment-provider';
+import type { PaymentProvider } from '@pl/providers';
 
 /** A refund as the domain holds it: money in integer kopecks, dates as instants. */
 export interface RefundRecord {
