@@ -189,3 +189,53 @@ describe('the sandbox as the live provider (the default configuration)', () => {
     ]);
   });
 });
+
+describe('refunds: recorded first, then the provider, then its outcome', () => {
+  const refund = (id: string, amount: string) =>
+    sys.http.post(`/merchant/v1/payment-links/${id}/refunds`, { amount }, { headers: { ...merchant.keys, 'Idempotency-Key': randomUUID() } });
+  const available = async () => (await sys.http.get(`/merchant/v1/balance?shop_id=${shop.id}`, { headers: merchant.keys })).body.available as string;
+  const paidLink = async () => {
+    const id = await createLink();
+    await select(id, { method: 'sbp' });
+    expect((await callback(`${id}-1`, 'paid')).status).toBe(200);
+    return id;
+  };
+
+  afterEach(() => {
+    provider.refunds = 'accept';
+  });
+
+  it('hands an accepted refund to the provider of the paying attempt, by its order id, and keeps it pending', async () => {
+    const id = await paidLink();
+    const res = await refund(id, '100.00');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'pending', gateway_refund_id: `sir_${res.body.id}` });
+    expect(provider.refundCalls.find((c) => c.refundId === res.body.id)).toMatchObject({
+      orderId: `${id}-1`,
+      gatewayPaymentId: `sip_${id}-1`,
+      amountKopecks: 10000,
+    });
+  });
+
+  it('fails a refund the provider refuses, its ledger posting reversed: the balance is back', async () => {
+    const id = await paidLink();
+    const before = await available();
+    provider.refunds = 'refuse';
+    const res = await refund(id, '100.00');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'failed', failure_reason: 'Refund amount exceeds the payment', gateway_refund_id: null });
+    expect(await available()).toBe(before);
+    expect(await sys.sql('SELECT type FROM links.ledger_transactions WHERE refund_id = $1 ORDER BY created_at', [res.body.id])).toEqual([
+      { type: 'refund' },
+      { type: 'refund_failed' },
+    ]);
+  });
+
+  it('leaves a refund whose provider did not answer pending, with no provider id, for status sync', async () => {
+    const id = await paidLink();
+    provider.refunds = 'down';
+    const res = await refund(id, '100.00');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'pending', gateway_refund_id: null });
+  });
+});

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { SharedReads, type Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
-import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
+import type { FinalStatus, LinkRecord, NewLink, OutboxEntry, Settlement } from '../domain/link';
 import { activeSpan, type Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
@@ -251,32 +251,6 @@ export class LinkRepository implements LinkStore {
       this.events,
     );
     return moved.length;
-  }
-
-  async applySelection(id: string, selection: LinkSelection, _reach: LinksOwnMode): Promise<LinkRecord | null> {
-    const rows = await this.db.query<LinkRow>(
-      `UPDATE payment_links SET fee_bps = $2, payer_amount = $3, merchant_credit = $4, platform_revenue = $5,
-         gateway_provider = $6, gateway_payment_id = $7, to_currency = $8, network = $9, deposit_address = $10,
-         payer_currency = $11, payer_crypto_amount = $12, qr = $13, updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND expires_at > now()
-        RETURNING ${COLUMNS}`,
-      [
-        id,
-        selection.feeBps,
-        selection.payerAmount,
-        selection.merchantCredit,
-        selection.platformRevenue,
-        selection.gatewayProvider,
-        selection.gatewayPaymentId,
-        selection.toCurrency,
-        selection.network,
-        selection.depositAddress,
-        selection.payerCurrency,
-        selection.payerCryptoAmount,
-        selection.qr,
-      ],
-    );
-    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null, _reach: LinksOwnMode): Promise<LinkRecord | null> {

@@ -1,7 +1,7 @@
 import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
 import type { AttemptStore } from './attempt';
 import type { ArrivedPayment, LatePayment } from './late-payment';
-import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
+import type { FinalStatus, LinkRecord, NewLink, OutboxEntry, Settlement } from './link';
 import type { ProviderRegistry } from '@pl/providers';
 import type { LinkCursor } from './cursor';
 
@@ -71,8 +71,6 @@ export interface LinkStore {
   transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null>;
   /** Expires every due pending link of a merchant in the scope's mode; returns how many moved. */
   expireDue(scope: LinkScope): Promise<number>;
-  /** Writes a selection on a link that is pending and not yet due; null when it is not. */
-  applySelection(id: string, selection: LinkSelection, reach: LinksOwnMode): Promise<LinkRecord | null>;
   /**
    * The link a provider's payment names: the one that stored that payment at selection, else the link
    * `linkId` (the provider's own derivation) if it stored no payment at all.

@@ -15,8 +15,9 @@ import { isAddressOf, isCryptoNetwork } from './crypto-address';
 import { keyRefOf } from './idempotency';
 import type { LinkRecord } from './link';
 import type { IdempotencyKeyRef } from './ports';
-import type { PaymentProvider } from '@pl/providers';
-import type { RefundDeps, RefundRecord } from './refund';
+import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider, type RefundState } from '@pl/providers';
+import type { RefundDeps, RefundRecord, RefundVerdict } from './refund';
+import { refundSettledEvent } from './refund-view';
 
 /** A refund's answer; `replayed` when it is the one kept under the request's Idempotency-Key. */
 export interface RefundAnswer {
@@ -49,6 +50,54 @@ function providerOf(deps: RefundDeps, link: LinkRecord): PaymentProvider {
   return provider;
 }
 
+/**
+ * Hands a recorded refund to its provider, after its transaction committed (payment-providers.md: no provider call
+ * inside a transaction). Accepted: its gateway refund id is recorded, and a final answer settles it at once. Refused:
+ * the refund fails, its ledger posting reversed in the failure's transaction (the settle path). Unknown (timeout,
+ * outage): it stays pending with no gateway refund id, for status sync to complete by our refund id, which is the
+ * provider's idempotency key. A crash between the record and the call leaves the same pending refund.
+ */
+async function handToProvider(deps: RefundDeps, provider: PaymentProvider, link: LinkRecord, refund: RefundRecord): Promise<RefundRecord> {
+  const paid = await deps.attempts.findPaid(link.id);
+  let accepted: RefundState;
+  try {
+    accepted = await provider.createRefund(
+      {
+        refundId: refund.id,
+        orderId: paid?.orderId ?? link.id,
+        gatewayPaymentId: link.gatewayPaymentId ?? '',
+        amountKopecks: refund.amount,
+        whole: refund.amount === link.amount,
+        destination: refund.destination,
+        description: refund.reason,
+      },
+      { timeoutMs: deps.providerTimeoutMs },
+    );
+  } catch (e) {
+    if (e instanceof ProviderRefusedError) return settleNow(deps, refund, { status: 'failed', failureReason: e.providerMessage.slice(0, 500) });
+    if (e instanceof ProviderUnavailableError) {
+      deps.warn(
+        { refund_id: refund.id, provider: provider.name, why: e.why },
+        'refund handed to its provider with no answer; it stays pending for status sync',
+      );
+      return refund;
+    }
+    throw e;
+  }
+  const recorded = (await deps.refunds.recordAcceptance(refund.id, accepted.gatewayRefundId)) ?? refund;
+  if (accepted.status === 'pending') return recorded;
+  return settleNow(deps, recorded, {
+    status: accepted.status,
+    failureReason: accepted.status === 'failed' ? (accepted.failureReason ?? accepted.providerStatus) : null,
+  });
+}
+
+/** The refund's final word, through the one settle every refund takes (sums, ledger posting and event in one transaction). */
+async function settleNow(deps: RefundDeps, refund: RefundRecord, verdict: RefundVerdict): Promise<RefundRecord> {
+  const settled = await deps.refunds.settle({ refundId: refund.id }, verdict, (r) => refundSettledEvent(r, deps.newId(), deps.eventsTopic));
+  return settled?.refund ?? refund;
+}
+
 /** The refund kept under the key, or null; the key reused for another request is a conflict. */
 async function keptRefund(deps: RefundDeps, key: IdempotencyKeyRef): Promise<RefundAnswer | null> {
   const kept = await deps.refunds.findKept(key.scope, key.keySha256);
@@ -78,18 +127,22 @@ export async function createRefund(deps: RefundDeps, identity: Identity, command
   const destination = destinationFor(link, command.destination);
   if (link.status !== 'paid') throw linkNotPaid(link.status);
 
+  const provider = providerOf(deps, link);
   const outcome = await deps.refunds.create({
     id: deps.newId(),
     link,
     amount: command.amount_kopecks,
     reason: command.reason,
     destination,
-    provider: providerOf(deps, link),
+    provider,
     key,
   });
   switch (outcome.kind) {
-    case 'created':
-      return { refund: outcome.refund, replayed: false };
+    case 'created': {
+      const refund = await handToProvider(deps, provider, link, outcome.refund);
+      if (key) await deps.refunds.keepAnswer(key, refund.id);
+      return { refund, replayed: false };
+    }
     case 'key_taken': {
       // Our write failed only after the key's first request committed, so its refund is there.
       const kept = key ? await keptRefund(deps, key) : null;
