@@ -7,24 +7,8 @@ import type { ClosedLoopResult, ClosedLoopSpec, RequestTemplate } from './load-s
 import { summarize, type LatencySummary } from './stats';
 import type { OtlpSink } from './otlp-sink';
 import type { Compared, Row, TargetCheck } from './report';
+import type { Settings } from './settings';
 import type { BenchSystem } from './system';
-
-export interface Settings {
-  /** Measured seconds of each closed-loop scenario (BENCH_SECONDS). */
-  seconds: number;
-  /** Slices per side in a comparison of the gateway with the references (BENCH_ROUNDS). */
-  rounds: number;
-  warmupSeconds: number;
-  connections: number;
-  paymentRate: number;
-  notifierSeconds: number;
-  notifierRate: number;
-  notifierEndpoints: number;
-  slowReceiverMs: number;
-  scaleLinks: number;
-  smallLinks: number;
-  dueLinks: number;
-}
 
 /** What every scenario works with, and where it puts its figures. */
 export interface BenchContext {

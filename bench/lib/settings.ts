@@ -1,4 +1,19 @@
-import type { Settings } from './context';
+export interface Settings {
+  /** Measured seconds of each closed-loop scenario (BENCH_SECONDS). */
+  seconds: number;
+  /** Slices per side in a comparison of the gateway with the references (BENCH_ROUNDS). */
+  rounds: number;
+  warmupSeconds: number;
+  connections: number;
+  paymentRate: number;
+  notifierSeconds: number;
+  notifierRate: number;
+  notifierEndpoints: number;
+  slowReceiverMs: number;
+  scaleLinks: number;
+  smallLinks: number;
+  dueLinks: number;
+}
 
 const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'scale', 'expiry', 'notifier'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

@@ -23,16 +23,9 @@ import {
   type WebhookEvent,
 } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
+import { parseExchangeRates, SandboxProvider } from '@pl/providers';
 import type { z } from 'zod';
-import {
-  parseExchangeRates,
-  SandboxProvider,
-  toBuyerLinkView,
-  toPaymentLink,
-  toPaymentLinkPageJson,
-  listedLink,
-  type LinkRecord,
-} from '@pl/links/testing';
+import { toBuyerLinkView, toPaymentLink, toPaymentLinkPageJson, listedLink, type LinkRecord } from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
 import {
   CASHIER_KEY_PREFIX,
@@ -110,6 +103,8 @@ const fullLink = (): LinkRecord => ({
   platformRevenue: MAX_PAYER_KOPECKS,
   amountRefunded: MAX_KOPECKS,
   status: 'canceled',
+  // The longest reason; a real canceled link has none, but the worst reply fills every field.
+  failureReason: 'provider_failed',
   gatewayProvider: 'p'.repeat(PROVIDER.name),
   gatewayPaymentId: 'i'.repeat(PROVIDER.paymentId),
   toCurrency: 'C'.repeat(PROVIDER.currency),
@@ -334,18 +329,31 @@ describe('worst-case NATS reply sizes', () => {
     expect(bytes).toBeLessThanOrEqual(DEFAULT_MAX_PAYLOAD);
   });
 
-  it('keeps the sandbox provider within the budgets the worst case assumes, even at the largest amount and the lowest rates', () => {
-    const sandbox = new SandboxProvider(parseExchangeRates('USDT=0.01,BTC=0.01,ETH=0.01,TON=0.01'));
+  it('keeps the sandbox provider within the budgets the worst case assumes, even at the largest amount and the lowest rates', async () => {
+    const sandbox = new SandboxProvider({ rates: parseExchangeRates('USDT=0.01,BTC=0.01,ETH=0.01,TON=0.01'), callbackSecret: 's'.repeat(32) });
     const requests = [...CRYPTO_NETWORKS.map((network) => ({ method: 'crypto' as const, network })), { method: 'sbp' as const, network: null }];
     for (const r of requests) {
-      const p = sandbox.createPayment({ linkId: randomUUID(), payerAmountKopecks: MAX_PAYER_KOPECKS, ...r });
+      const linkId = randomUUID();
+      const p = await sandbox.createPayment(
+        {
+          orderId: `${linkId}-1`,
+          linkId,
+          payerAmountKopecks: MAX_PAYER_KOPECKS,
+          description: null,
+          merchantOrderId: null,
+          expiresAt: new Date(),
+          returnUrl: null,
+          ...r,
+        },
+        { timeoutMs: 1000 },
+      );
       expect(sandbox.name.length).toBeLessThanOrEqual(PROVIDER.name);
-      expect(p.gateway_payment_id.length).toBeLessThanOrEqual(PROVIDER.paymentId);
-      expect(p.deposit_address.length).toBeLessThanOrEqual(PROVIDER.depositAddress);
+      expect(p.gatewayPaymentId.length).toBeLessThanOrEqual(PROVIDER.paymentId);
+      expect(p.depositAddress.length).toBeLessThanOrEqual(PROVIDER.depositAddress);
       expect(p.qr.length).toBeLessThanOrEqual(PROVIDER.qr);
-      expect([p.to_currency, p.payer_currency].every((c) => c.length <= PROVIDER.currency)).toBe(true);
+      expect([p.toCurrency, p.payerCurrency].every((c) => c.length <= PROVIDER.currency)).toBe(true);
       expect(p.network.length).toBeLessThanOrEqual(PROVIDER.network);
-      expect((p.payer_crypto_amount ?? '').length).toBeLessThanOrEqual(PROVIDER.cryptoAmount);
+      expect((p.payerCryptoAmount ?? '').length).toBeLessThanOrEqual(PROVIDER.cryptoAmount);
       // ASCII that JSON writes as it is: one byte per character.
       expect(JSON.stringify(p)).toMatch(/^[\x20-\x7e]*$/);
     }

@@ -6,6 +6,7 @@ import { Db } from '@pl/db';
 import { createLogger, type Logger } from '@pl/telemetry';
 import { createTestDatabase, FaultProxy, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
+import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
@@ -74,6 +75,11 @@ export interface SystemOptions {
   redisUrl?: string;
   /** NATS for every service; default the machine's. */
   natsUrl?: string;
+  /**
+   * A provider that takes both live methods in links and the gateway (a test's stand-in for Raiffeisen or Heleket,
+   * say), wired as the configuration wires a real one; test links still go to the sandbox.
+   */
+  liveProvider?: PaymentProvider;
 }
 
 export interface TestSystem {
@@ -159,11 +165,16 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     ...options.env,
   };
   const services = [await startShops(shopsConfig(env), log)];
-  const links = options.withoutLinks ? undefined : await startLinks(linksConfig(env), log);
+  const live = options.liveProvider;
+  const providersOf = (config: ProviderConfig): ProviderRegistry => {
+    const registry = providersFrom(config);
+    return live ? new ProviderRegistry(registry.sandbox, { sbp: live, crypto: live }) : registry;
+  };
+  const links = options.withoutLinks ? undefined : await startLinks(linksConfig(env), log, providersOf(linksConfig(env)));
   if (links) services.push(links);
   const notifier = options.withoutNotifier ? undefined : await startNotifier(notifierConfig(env), log);
   if (notifier) services.push(notifier);
-  const gateway = await startGateway(gatewayConfig(env), log);
+  const gateway = await startGateway(gatewayConfig(env), log, providersOf(gatewayConfig(env)));
   services.push(gateway);
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
   const http = httpClient(baseUrl);

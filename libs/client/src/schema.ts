@@ -841,7 +841,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Choose how to pay */
+        /**
+         * Choose how to pay
+         * @description Each choice is an attempt at the method's payment provider, with its own provider order id (`<link id>-<n>`); choosing again while the link is pending makes a new attempt and cancels the previous unpaid one at its provider. A payment for any attempt of a pending link pays it. When the provider is unavailable the link keeps its previous method (503 with `Retry-After`); when it refuses the payment, 422.
+         */
         post: operations["selectPaymentMethod"];
         delete?: never;
         options?: never;
@@ -1220,6 +1223,8 @@ export interface components {
                 /** @constant */
                 status: "failed";
                 failed_at: string;
+                /** @enum {string} */
+                failure_reason: "provider_failed" | "underpaid" | "aml_hold";
             };
         };
         PaymentLinkCanceledEvent: {
@@ -1320,6 +1325,7 @@ export interface components {
             platform_revenue: string;
             /** @enum {string} */
             status: "pending" | "paid" | "expired" | "canceled" | "failed";
+            failure_reason: ("provider_failed" | "underpaid" | "aml_hold") | null;
             amount_refunded: string;
             gateway_provider: string | null;
             gateway_payment_id: string | null;
@@ -1353,6 +1359,7 @@ export interface components {
             payer_amount: string;
             /** @enum {string} */
             status: "pending" | "paid" | "expired" | "canceled" | "failed";
+            failure_reason: ("provider_failed" | "underpaid" | "aml_hold") | null;
             amount_refunded: string;
             gateway_provider: string | null;
             gateway_payment_id: string | null;
@@ -1515,6 +1522,8 @@ export interface components {
                 /** @constant */
                 status: "failed";
                 failed_at: string;
+                /** @enum {string} */
+                failure_reason: "provider_failed" | "underpaid" | "aml_hold";
             };
         };
         PaymentLinkCanceledEventOutput: {
@@ -1819,6 +1828,23 @@ export interface components {
                 };
             };
         };
+        /** @description - `payment_link.err.method_unavailable`: Choosing a method the payment provider refused for this payment (an amount outside its limits, say); `details` carries the provider's message under `code: provider_refused`. Nothing is stored. */
+        PaymentLinkMethodUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "payment_link.err.method_unavailable";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `payment_link.err.not_pending`: Canceling a link, or choosing how to pay one, that is already paid, expired, canceled or failed. */
         PaymentLinkNotPending: {
             headers: {
@@ -1973,6 +1999,27 @@ export interface components {
             content: {
                 /** @example <!doctype html><html lang="en">…</html> */
                 "text/html": string;
+            };
+        };
+        /**
+         * @description - `common.err.unavailable`: A service the request needs is unavailable or timed out; retry after `Retry-After`.
+         *     - `payment_link.err.provider_unavailable`: Choosing how to pay a link while the method's payment provider is unreachable, timed out or failing; the link keeps its previous method; retry after `Retry-After` or choose another method.
+         */
+        UnavailableOrPaymentLinkProviderUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.unavailable" | "payment_link.err.provider_unavailable";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
             };
         };
         /** @description - `common.err.unsupported_media_type`: A request with a body whose Content-Type is not application/json. */
@@ -2265,6 +2312,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -2300,6 +2348,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -2402,6 +2451,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -2479,6 +2529,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -2560,6 +2611,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "canceled",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -3384,6 +3436,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -3647,6 +3700,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -3682,6 +3736,7 @@ export interface operations {
                      *           "merchant_credit": "1485.00",
                      *           "platform_revenue": "15.00",
                      *           "status": "pending",
+                     *           "failure_reason": null,
                      *           "amount_refunded": "0.00",
                      *           "gateway_provider": null,
                      *           "gateway_payment_id": null,
@@ -3784,6 +3839,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -3861,6 +3917,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -3942,6 +3999,7 @@ export interface operations {
                      *       "merchant_credit": "1485.00",
                      *       "platform_revenue": "15.00",
                      *       "status": "canceled",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": null,
                      *       "gateway_payment_id": null,
@@ -5561,6 +5619,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sbp-sim",
                      *       "gateway_payment_id": "sbp_7f3a91",
@@ -5642,6 +5701,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "pending",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sbp-sim",
                      *       "gateway_payment_id": "sbp_7f3a91",
@@ -5670,9 +5730,10 @@ export interface operations {
             409: components["responses"]["PaymentLinkNotPending"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PaymentLinkMethodUnavailable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["UnavailableOrPaymentLinkProviderUnavailable"];
         };
     };
     simulatePayment: {
@@ -5723,6 +5784,7 @@ export interface operations {
                      *       "fee_payer": "merchant",
                      *       "payer_amount": "1500.00",
                      *       "status": "paid",
+                     *       "failure_reason": null,
                      *       "amount_refunded": "0.00",
                      *       "gateway_provider": "sandbox",
                      *       "gateway_payment_id": "sbx_c2a7e4d1-5b9f-4e3a-8c6d-1f0b2a3e4d5c",
@@ -6179,7 +6241,8 @@ export interface operations {
                  *         "amount": "1500.00",
                  *         "merchant_credit": "1485.00",
                  *         "status": "failed",
-                 *         "failed_at": "2026-11-25T01:55:15+03:00"
+                 *         "failed_at": "2026-11-25T01:55:15+03:00",
+                 *         "failure_reason": "provider_failed"
                  *       }
                  *     }
                  */

@@ -29,6 +29,17 @@ describe('unsafeProductionSettings', () => {
     expect(problems[0]).toContain(problem);
   });
 
+  it('refuses a live method on the sandbox unless a demo deployment says it means it', () => {
+    const onSandbox = { ...safe, PAYMENT_PROVIDER_SBP: 'sandbox', PAYMENT_PROVIDER_CRYPTO: 'heleket', PROVIDER_SANDBOX_LIVE: false };
+    expect(unsafeProductionSettings(onSandbox)).toEqual([
+      'PAYMENT_PROVIDER_SBP must name a real provider in production (or PROVIDER_SANDBOX_LIVE=true for a demo deployment)',
+    ]);
+    expect(unsafeProductionSettings({ ...onSandbox, PAYMENT_PROVIDER_CRYPTO: 'sandbox' })).toHaveLength(2);
+    expect(unsafeProductionSettings({ ...onSandbox, PAYMENT_PROVIDER_CRYPTO: 'sandbox', PROVIDER_SANDBOX_LIVE: true })).toEqual([]);
+    expect(unsafeProductionSettings({ ...onSandbox, PAYMENT_PROVIDER_SBP: 'raiffeisen' })).toEqual([]);
+    expect(unsafeProductionSettings({ ...onSandbox, NODE_ENV: 'development' })).toEqual([]);
+  });
+
   it('allows all of them outside production, where local runs and tests need them', () => {
     const dev = { PUBLIC_BASE_URL: 'http://localhost:8080', WEBHOOK_ALLOW_PRIVATE_TARGETS: true, IDENTITY_TOKEN_SECRET: DEV_IDENTITY_SECRET };
     expect(unsafeProductionSettings({ ...dev, NODE_ENV: 'development' })).toEqual([]);

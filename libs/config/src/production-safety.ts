@@ -16,7 +16,9 @@ export const DEVELOPMENT_SECRETS: Readonly<Record<string, string>> = {
  * reason; empty outside `NODE_ENV=production`, and for settings the configuration does not read:
  * - an `http://` `PUBLIC_BASE_URL`: the session cookie would not be `Secure`, checkout pages go out in clear;
  * - `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`: merchants could point webhooks into the platform's network (SSRF);
- * - a development default secret: published here, so anyone could sign identities, callbacks or open secrets.
+ * - a development default secret: published here, so anyone could sign identities, callbacks or open secrets;
+ * - a live payment method left on the sandbox provider (`PAYMENT_PROVIDER_SBP`, `PAYMENT_PROVIDER_CRYPTO`): buyers
+ *   would be shown payments no money can reach, unless `PROVIDER_SANDBOX_LIVE=true` says a demo deployment means it.
  */
 export function unsafeProductionSettings(config: Readonly<Record<string, unknown>>): string[] {
   if (config.NODE_ENV !== 'production') return [];
@@ -27,5 +29,13 @@ export function unsafeProductionSettings(config: Readonly<Record<string, unknown
   for (const [name, devValue] of Object.entries(DEVELOPMENT_SECRETS)) {
     if (config[name] === devValue) problems.push(`${name} must be set in production (the development default is refused)`);
   }
+  for (const name of LIVE_METHOD_PROVIDERS) {
+    if (config[name] === 'sandbox' && config.PROVIDER_SANDBOX_LIVE !== true) {
+      problems.push(`${name} must name a real provider in production (or PROVIDER_SANDBOX_LIVE=true for a demo deployment)`);
+    }
+  }
   return problems;
 }
+
+/** The settings that choose each live method's provider (payment-providers.md, "Configuration"). */
+const LIVE_METHOD_PROVIDERS = ['PAYMENT_PROVIDER_SBP', 'PAYMENT_PROVIDER_CRYPTO'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH, moneyText, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, uuid } from './fields';
+import { CURSOR_MAX_LENGTH, failureReason, moneyText, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, uuid } from './fields';
 import { identifierText } from './text';
 import { refund } from './refunds';
 
@@ -37,7 +37,7 @@ const linkEventData = {
 };
 
 export const paymentSucceededData = z.object({ ...linkEventData, status: z.literal('paid'), paid_at: moscowDate });
-export const paymentFailedData = z.object({ ...linkEventData, status: z.literal('failed'), failed_at: moscowDate });
+export const paymentFailedData = z.object({ ...linkEventData, status: z.literal('failed'), failed_at: moscowDate, failure_reason: failureReason });
 export const linkCanceledData = z.object({ ...linkEventData, status: z.literal('canceled'), canceled_at: moscowDate });
 export const linkExpiredData = z.object({ ...linkEventData, status: z.literal('expired'), expired_at: moscowDate });
 /**

@@ -28,6 +28,12 @@ export const amountInput = z
 export const positiveId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 export const uuid = z.uuid();
 export const linkStatus = z.enum(['pending', 'paid', 'expired', 'canceled', 'failed']);
+/**
+ * Why a link failed (payment-providers.md): the provider failed the payment (`provider_failed`), less than asked
+ * arrived for good (`underpaid`), or what arrived is held for AML checks (`aml_hold`).
+ */
+export const failureReason = z.enum(['provider_failed', 'underpaid', 'aml_hold']);
+export type FailureReason = z.infer<typeof failureReason>;
 export type LinkStatus = z.infer<typeof linkStatus>;
 export const feePayer = z.enum(FEE_PAYERS);
 /** Re-exported so services that know only the contracts name the fee payer by the same type the fee math uses. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { feePayer, linkStatus, moneyText, moscowDate, positiveId, uuid } from './fields';
+import { failureReason, feePayer, linkStatus, moneyText, moscowDate, positiveId, uuid } from './fields';
 
 /** The payment-link object of the interface: every field of the resource table, null where unset. */
 export const paymentLink = z.object({
@@ -17,6 +17,8 @@ export const paymentLink = z.object({
   merchant_credit: moneyText,
   platform_revenue: moneyText,
   status: linkStatus,
+  /** Why a failed link failed (docs/product-decisions.md, "Payment providers"); null unless `status` is `failed`. */
+  failure_reason: failureReason.nullable(),
   /** The sum of the link's succeeded refunds (docs/money.md, "Refunds"); a refunded link stays `paid`. */
   amount_refunded: moneyText,
   gateway_provider: z.string().nullable(),

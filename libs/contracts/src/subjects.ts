@@ -80,11 +80,31 @@ export const selectMethodCommand = z.strictObject({
 });
 export type SelectMethodCommand = z.infer<typeof selectMethodCommand>;
 
-/** A provider's verdict on a payment, after the gateway checked the provider's signature. */
+/**
+ * A payment's state as its provider reports it (`PaymentStatus` of @pl/providers): what links does with each is
+ * in settle-payment.ts. `paid` and `failed` are what the sandbox and the operators' `payment:confirm` send.
+ */
+export const PROVIDER_PAYMENT_STATUSES = [
+  'unpaid',
+  'confirming',
+  'partially_paid',
+  'paid',
+  'paid_over',
+  'underpaid',
+  'ended_unpaid',
+  'failed',
+  'locked',
+] as const;
+
+/**
+ * A provider's word on a payment, after the gateway verified its callback. `order_id` is the attempt's provider
+ * order id (`<link id>-<n>`) when the provider echoes it; without it the payment id names the attempt.
+ */
 export const settlePaymentCommand = z.strictObject({
   provider: z.string().min(1).max(64),
   gateway_payment_id: z.string().min(1).max(200),
-  status: z.enum(['paid', 'failed']),
+  order_id: z.string().min(1).max(64).nullable().default(null),
+  status: z.enum(PROVIDER_PAYMENT_STATUSES),
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 

@@ -73,6 +73,14 @@ export const ERROR_CATALOGUE = {
     when: 'Canceling a link, or choosing how to pay one, that is already paid, expired, canceled or failed.',
   },
   'payment_link.err.not_paid': { kind: 'conflict', when: 'Refunding a link that is not paid.' },
+  'payment_link.err.provider_unavailable': {
+    kind: 'unavailable',
+    when: "Choosing how to pay a link while the method's payment provider is unreachable, timed out or failing; the link keeps its previous method; retry after `Retry-After` or choose another method.",
+  },
+  'payment_link.err.method_unavailable': {
+    kind: 'unprocessable',
+    when: "Choosing a method the payment provider refused for this payment (an amount outside its limits, say); `details` carries the provider's message under `code: provider_refused`. Nothing is stored.",
+  },
   'refund.err.amount_exceeds_refundable': {
     kind: 'unprocessable',
     when: "A refund larger than what is left to refund of the link: its amount less its succeeded and pending refunds (the platform's fee is not refunded).",

@@ -107,6 +107,13 @@ export const shopNotApproved = (): AppError => fromCatalogue('shop.err.not_appro
 export const linkNotPending = (status: string): AppError => fromCatalogue('payment_link.err.not_pending', `Payment link is ${status}, not pending`);
 export const emailNotConfirmed = (what = 'creating payment links'): AppError =>
   fromCatalogue('account.err.email_not_confirmed', `Confirm the account email before ${what}`);
+export const providerUnavailable = (): AppError =>
+  fromCatalogue(
+    'payment_link.err.provider_unavailable',
+    'The payment provider of this method is unavailable right now; retry later or choose another method',
+  );
+export const methodUnavailable = (message: string, details?: readonly FieldIssue[]): AppError =>
+  fromCatalogue('payment_link.err.method_unavailable', message, details);
 export const linkNotPaid = (status: string): AppError => fromCatalogue('payment_link.err.not_paid', `Payment link is ${status}, not paid`);
 export const amountExceedsRefundable = (refundable: string): AppError =>
   fromCatalogue('refund.err.amount_exceeds_refundable', `The refund exceeds what is left to refund of the link (${refundable})`);

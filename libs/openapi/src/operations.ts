@@ -820,8 +820,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     rateLimited: true,
     pathParams: linkId,
     body: { schema: selectMethodBody, example: { method: 'sbp' } },
+    description:
+      "Each choice is an attempt at the method's payment provider, with its own provider order id (`<link id>-<n>`); choosing again while the link is pending makes a new attempt and cancels the previous unpaid one at its provider. A payment for any attempt of a pending link pays it. When the provider is unavailable the link keeps its previous method (503 with `Retry-After`); when it refuses the payment, 422.",
     success: { status: 200, description: 'The buyer-safe view with the payment details.', schema: buyerLinkView, example: s.sampleBuyerView },
-    errors: ['payment_link.err.not_pending'],
+    errors: ['payment_link.err.not_pending', 'payment_link.err.method_unavailable', 'payment_link.err.provider_unavailable'],
   },
   {
     method: 'post',

@@ -43,6 +43,7 @@ export const sampleLink: PaymentLink = {
   merchant_credit: '1485.00',
   platform_revenue: '15.00',
   status: 'pending',
+  failure_reason: null,
   amount_refunded: '0.00',
   gateway_provider: null,
   gateway_payment_id: null,
@@ -311,7 +312,7 @@ export const sampleEvents: { [T in EventType]: Extract<WebhookEvent, { event: T 
   'payment.failed': {
     event: 'payment.failed',
     ...event('5f0e2d1c-4b3a-4c9d-8e7f-6a5b4c3d2e1f', PAID_AT),
-    data: { ...linkEventFields, status: 'failed', failed_at: PAID_AT },
+    data: { ...linkEventFields, status: 'failed', failed_at: PAID_AT, failure_reason: 'provider_failed' },
   },
   'payment_link.canceled': {
     event: 'payment_link.canceled',

@@ -135,6 +135,8 @@ export interface RefundState {
   readonly gatewayRefundId: string;
   readonly status: RefundStatus;
   readonly providerStatus: string;
+  /** Why a failed refund failed, in the provider's words when it gives them (the sandbox's callbacks do); else absent. */
+  readonly failureReason?: string | null;
 }
 
 /** What to read a refund by. */

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
+import { providersFrom, type ProviderRegistry } from '@pl/providers';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
@@ -18,8 +19,9 @@ import { RateLimits } from './data/rate-limits';
 import { createRedis, type Redis } from './data/redis';
 import { SessionStore } from './data/session.store';
 import { ShopsClient } from './data/shops.client';
-import { callbackVerifiersFrom } from './domain/providers/callback-verifier';
 import { answerClientErrors } from './entry/http/client-errors';
+import { callbackCounter } from './entry/http/callback-metrics';
+import { callbackSenderOf } from './entry/http/callback-sender';
 import { closeServer } from './entry/http/close-server';
 import { listen } from './entry/http/listen';
 import { observeRequests } from './entry/http/middlewares/http-metrics';
@@ -41,6 +43,8 @@ const API_KEY_USAGE = { everyMs: 60_000, maxKeys: 10_000 };
 export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
+  // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
+  providers: ProviderRegistry = providersFrom(config),
 ): Promise<RunningService & { port: number }> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async (): Promise<void> => {
@@ -88,7 +92,9 @@ export async function startGateway(
       links: new LinksClient(bus),
       shops: new ShopsClient(bus),
       deliveries: new DeliveriesClient(bus),
-      providers: callbackVerifiersFrom(config),
+      providers,
+      callbackSender: callbackSenderOf(config.TRUSTED_PROXIES),
+      callbacks: callbackCounter(metrics, ['sandbox', 'raiffeisen_sbp', 'heleket']),
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
       publicOrigin: new URL(config.PUBLIC_BASE_URL).origin,
       allowHttpReturnUrl: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,

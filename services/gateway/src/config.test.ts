@@ -1,7 +1,12 @@
 import { DEV_IDENTITY_SECRET } from '@pl/config';
 import { DEV_PROVIDER_SANDBOX_SECRET, loadConfig } from './config';
 
-const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'p'.repeat(40), PUBLIC_BASE_URL: 'https://pay.example.com' };
+const production = {
+  NODE_ENV: 'production',
+  IDENTITY_TOKEN_SECRET: 'p'.repeat(40),
+  PUBLIC_BASE_URL: 'https://pay.example.com',
+  PROVIDER_SANDBOX_LIVE: 'true',
+};
 
 describe('gateway configuration', () => {
   it('uses the development sandbox secret outside production', () => {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import proxyAddr from 'proxy-addr';
 import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, flag, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
+import { providerEnv } from '@pl/providers';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
 export { DEV_PROVIDER_SANDBOX_SECRET };
@@ -40,8 +42,29 @@ const gatewayEnv = {
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (0: none). */
   TRUST_PROXY_HOPS: intSetting({ min: 0, max: 10, default: 0 }),
-  /** HMAC key the sandbox provider signs its callbacks with (`X-Provider-Signature`). */
-  PROVIDER_SANDBOX_SECRET: z.string().min(32).default(DEV_PROVIDER_SANDBOX_SECRET),
+  /**
+   * Proxies (addresses or CIDRs, comma-separated) whose `X-Forwarded-For` is believed when a provider callback's
+   * sender is judged against the provider's allowed addresses. Apart from TRUST_PROXY_HOPS on purpose: a hop count
+   * believes whoever is that many hops in front, while a callback's address is money's gatekeeper, so only named
+   * proxies are believed. Empty: the connection's own address is the sender.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((text, ctx): string[] => {
+      const list = text
+        .split(',')
+        .map((a) => a.trim())
+        .filter((a) => a.length > 0);
+      try {
+        proxyAddr.compile(list);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'not a list of addresses or CIDRs' });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  ...providerEnv,
   /**
    * The deployments' one rule for private targets, read here for links' `return_url`: `true` (local runs, tests) also
    * takes an `http` return_url; refused in production (libs/config), where only https is taken.

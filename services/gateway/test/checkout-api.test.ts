@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { subjects, type PaymentLink, type WebhookDelivery } from '@pl/contracts';
 import { AppError, forbidden, linkNotPending, notFound } from '@pl/errors';
 import { DEV_PROVIDER_SANDBOX_SECRET } from '../src/config';
-import { hmacSha256Hex } from '../src/domain/providers/callback-verifier';
+import { hmacSha256Hex } from '@pl/providers';
 import { sampleLink, startHarness, type Harness, type Reply } from './harness';
 
 let h: Harness;
@@ -178,7 +178,7 @@ describe('POST /callbacks/v1/{provider}', () => {
     expect(h.calls).toEqual([
       {
         subject: subjects.linksSettle.name,
-        payload: { provider: 'sandbox', gateway_payment_id: 'sbx_abc', status: 'paid' },
+        payload: { provider: 'sandbox', gateway_payment_id: 'sbx_abc', order_id: null, status: 'paid' },
         identity: { kind: 'service', service: 'gateway' },
         requestId: expect.any(String),
       },

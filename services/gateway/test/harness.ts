@@ -46,6 +46,7 @@ export const sampleLink = (over: Partial<PaymentLink> = {}): PaymentLink => {
     merchant_credit: '9.90',
     platform_revenue: '0.10',
     status: 'pending',
+    failure_reason: null,
     gateway_provider: null,
     gateway_payment_id: null,
     to_currency: null,

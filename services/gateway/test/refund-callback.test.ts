@@ -3,7 +3,7 @@ import { subjects, type Refund } from '@pl/contracts';
 import { notFound, refundNotPending } from '@pl/errors';
 import { expectError } from '../../../tests/support/http';
 import { DEV_PROVIDER_SANDBOX_SECRET } from '../src/config';
-import { hmacSha256Hex } from '../src/domain/providers/callback-verifier';
+import { hmacSha256Hex } from '@pl/providers';
 import { startHarness, type Harness } from './harness';
 
 /** The sandbox provider's refund verdicts at `POST /callbacks/v1/sandbox`, beside its payment verdicts. */
@@ -82,7 +82,7 @@ describe('POST /callbacks/v1/sandbox with a refund verdict', () => {
     const res = await signedCallback(JSON.stringify({ gateway_payment_id: 'sbx_abc', status: 'paid' }));
     expect({ status: res.status, body: res.body }).toEqual(RECEIVED);
     expect(h.calls.map((c) => [c.subject, c.payload])).toEqual([
-      [subjects.linksSettle.name, { provider: 'sandbox', gateway_payment_id: 'sbx_abc', status: 'paid' }],
+      [subjects.linksSettle.name, { provider: 'sandbox', gateway_payment_id: 'sbx_abc', order_id: null, status: 'paid' }],
     ]);
   });
 

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { DayPartitions, Db } from '@pl/db';
+import { providersFrom, type ProviderRegistry } from '@pl/providers';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
+import { AttemptRepository } from './data/attempt.repository';
 import { IdempotencyRepository } from './data/idempotency.repository';
 import { LatePaymentRepository } from './data/late-payment.repository';
 import { LedgerRepository } from './data/ledger.repository';
@@ -14,8 +16,6 @@ import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
-import { ProviderRegistry } from './domain/providers/provider-registry';
-import { SandboxProvider } from './domain/providers/sandbox.provider';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { IdempotencyPurge } from './entry/background/idempotency-purge';
@@ -68,6 +68,8 @@ function registerOutboxGauges(metrics: Registry, outbox: OutboxRepository): void
 export async function startLinks(
   config: LinksConfig,
   log: Logger = createLogger('links', config.LOG_LEVEL),
+  // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
+  providers: ProviderRegistry = providersFrom(config),
   crashPoints: CrashPoints = NO_CRASH_POINTS,
 ): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
@@ -81,8 +83,6 @@ export async function startLinks(
   const handOver = (entry: OutboxEntry): void => relay.handOver(entry);
   const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
   const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
-  // The sandbox is this deployment's live provider too; test links go to it whatever the live one becomes.
-  const sandbox = new SandboxProvider(config.SANDBOX_RATES);
 
   const deps: LinkDeps = {
     links,
@@ -91,7 +91,10 @@ export async function startLinks(
     shops: new ShopClient(bus),
     now: () => new Date(),
     newId: randomUUID,
-    providers: new ProviderRegistry(sandbox, sandbox),
+    providers,
+    providerTimeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS,
+    attempts: new AttemptRepository(db),
+    warn: (fields, message) => log.warn(fields, message),
     eventsTopic: config.PAYMENT_EVENTS_TOPIC,
     crashPoints,
   };

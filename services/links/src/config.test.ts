@@ -17,7 +17,13 @@ describe('links config', () => {
 });
 
 describe('links config in production', () => {
-  const production = { NODE_ENV: 'production', IDENTITY_TOKEN_SECRET: 'i'.repeat(40), PUBLIC_BASE_URL: 'https://pay.example.com' };
+  const production = {
+    NODE_ENV: 'production',
+    IDENTITY_TOKEN_SECRET: 'i'.repeat(40),
+    PUBLIC_BASE_URL: 'https://pay.example.com',
+    PROVIDER_SANDBOX_SECRET: 's'.repeat(40),
+    PROVIDER_SANDBOX_LIVE: 'true',
+  };
 
   it('starts with an https base URL and its own identity secret', () => {
     expect(loadConfig(production).PUBLIC_BASE_URL).toBe('https://pay.example.com');

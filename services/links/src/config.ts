@@ -1,25 +1,13 @@
-import { z } from 'zod';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { commonEnv, intSetting, kafkaTopic, parseConfig, port, publicBaseUrl } from '@pl/config';
-import { parseExchangeRates, type ExchangeRates } from './domain/providers/exchange-rates';
+import { providerEnv } from '@pl/providers';
 
 const linksEnv = {
   ...commonEnv,
   OPS_PORT: port(9101),
   /** Base of the buyer-facing checkout URL; kept without a trailing slash. */
   PUBLIC_BASE_URL: publicBaseUrl,
-  /** RUB per coin for the sandbox provider: `COIN=decimal` for every coin, comma-separated. */
-  SANDBOX_RATES: z
-    .string()
-    .default('USDT=95.00,BTC=6500000.00,ETH=250000.00,TON=450.00')
-    .transform((text, ctx): ExchangeRates => {
-      try {
-        return parseExchangeRates(text);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : 'invalid rates' });
-        return z.NEVER;
-      }
-    }),
+  ...providerEnv,
   /** How often the sweeper expires due links, and how many one statement moves. */
   EXPIRY_SWEEP_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 5000 }),
   EXPIRY_SWEEP_BATCH_SIZE: intSetting({ min: 1, max: 10_000, default: 1000 }),

@@ -14,7 +14,4 @@ export { LINKS_OWN_MODE, type LinksOwnMode } from './domain/ports';
 export { toPaymentLink } from './domain/link-view';
 // The operators' CLI resolves late payments (payment:late:resolve) with the service's own code.
 export { resolveLatePayment, type LateResolveCommand } from './domain/late-payment';
-export { parseExchangeRates } from './domain/providers/exchange-rates';
 export { encodeCursor, decodeCursor } from './domain/cursor';
-export type { PaymentProvider, ProviderPayment, PaymentRequest } from './domain/providers/payment-provider';
-export { SandboxProvider, SANDBOX_PROVIDER } from './domain/providers/sandbox.provider';

@@ -7,5 +7,4 @@ export type { FinalStatus } from './domain/link';
 export type { LinksCrashPoint } from './domain/ports';
 export { toBuyerLinkView } from './domain/buyer-view';
 export { listedLink, toPaymentLinkPageJson } from './domain/link-view';
-export { parseExchangeRates } from './domain/providers/exchange-rates';
 export { sampleNewLink } from './domain/sample-link.fixture';

@@ -45,6 +45,7 @@ describe('links.create', () => {
       merchant_credit: '1225.30',
       platform_revenue: '18.52',
       status: 'pending',
+      failure_reason: null,
       amount_refunded: '0.00',
       gateway_provider: null,
       gateway_payment_id: null,

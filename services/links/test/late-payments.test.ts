@@ -158,11 +158,20 @@ describe('a paid callback for a link that is no longer pending', () => {
     expect(await eventTypes(link.id)).toEqual(['payment.succeeded']);
   });
 
-  it('still answers 404 to a payment for a pending link that awaits another payment, and records nothing', async () => {
+  it('pays a pending link that shows another payment when the payment is one of its attempts, at that attempt’s amounts', async () => {
     const link = await newLink();
     await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);
+    // The link now shows a payment none of its attempts made: the attempt's own is put back, then paid.
     await system.linksDb.query('UPDATE payment_links SET gateway_payment_id = $2 WHERE id = $1', [link.id, `other-${link.id}`]);
-    await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ code: 'common.err.not_found' });
+    const paid = await settle(`sbx_${link.id}`);
+    expect(paid).toMatchObject({ status: 'paid', gateway_payment_id: `sbx_${link.id}`, payer_amount: '1030.00', merchant_credit: '1000.00' });
+    expect(await lateRows(link.id)).toEqual([]);
+  });
+
+  it('still answers 404 to a payment no attempt and no link made, and records nothing', async () => {
+    const link = await newLink();
+    await expect(settle(`sbx_${randomUUID()}`)).rejects.toMatchObject({ code: 'common.err.not_found' });
+    await expect(settle(`unknown-${link.id}`)).rejects.toMatchObject({ code: 'common.err.not_found' });
     expect((await getLink(link.id)).status).toBe('pending');
     expect(await lateRows(link.id)).toEqual([]);
   });

@@ -3,8 +3,7 @@ import { subjects, type CryptoNetwork, type Identity, type PaymentLink, type Ref
 import { LatePaymentRepository } from '../src/data/late-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { resolveLatePayment, type LateResolveDeps } from '../src/domain/late-payment';
-import { parseExchangeRates } from '../src/domain/providers/exchange-rates';
-import { SANDBOX_PROVIDER, SandboxProvider } from '../src/domain/providers/sandbox.provider';
+import { parseExchangeRates, ProviderRegistry, SandboxProvider } from '@pl/providers';
 import { apiKey, platform, startLinksSystem, testKey, type LinksSystem } from './support/links-system';
 import { eventTypesOf, outboxEventsOf } from './support/outbox-events';
 
@@ -51,11 +50,12 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     system = await startLinksSystem('lateresolve');
     // The client pays the fee: the buyer paid 1545.00 (SBP at 300 bps), the shop is credited 1500.00, the platform earns 45.00.
     shopId = await system.createShop(merchant, { crypto_bps: 100, sbp_bps: 300, fee_payer: 'client' });
-    const sandbox = new SandboxProvider(parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'));
+    const sandbox = new SandboxProvider({ rates: parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'), callbackSecret: 's'.repeat(32) });
     deps = {
       latePayments: new LatePaymentRepository(system.linksDb),
       links: new LinkRepository(system.linksDb),
-      providers: { byName: (name) => (name === SANDBOX_PROVIDER ? sandbox : null) },
+      providers: new ProviderRegistry(sandbox, { sbp: sandbox, crypto: sandbox }),
+      providerTimeoutMs: 1000,
       newId: randomUUID,
       eventsTopic: system.topic,
     };

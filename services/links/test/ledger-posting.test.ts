@@ -94,7 +94,7 @@ describe('ledger postings', () => {
     const read = await links.findForPayment('sandbox', `sbx_${stale.id}`, stale.id, LINKS_OWN_MODE);
     if (!read) throw new Error('the link was not found for its payment');
     await system.bus.request(subjects.linksSelect, { id: stale.id, method: 'crypto', network: 'USDT-TON' }, platform);
-    const settlement = { to: 'paid' as const, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${stale.id}`, at: new Date() };
+    const settlement = { to: 'paid' as const, failureReason: null, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${stale.id}`, at: new Date() };
     await expect(links.settle(read, settlement, null)).resolves.toBeNull();
     await expect(transactionsOf(stale.id)).resolves.toEqual([]);
   });

@@ -86,7 +86,9 @@ describe('links.settle', () => {
     await system.bus.request(subjects.linksSelect, { id: link.id, method: 'sbp', network: null }, platform);
     const at = new Date();
     const stale = paymentSucceeded({ ...read, status: 'paid', paidAt: at }, randomUUID(), system.topic);
-    await expect(links.settle(read, { to: 'paid', gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at }, stale)).resolves.toBeNull();
+    await expect(
+      links.settle(read, { to: 'paid', failureReason: null, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at }, stale),
+    ).resolves.toBeNull();
     expect(await outboxRows(link.id)).toEqual([]);
 
     // Through the use case the link is read again, and the event reports the SBP credit.
@@ -153,8 +155,10 @@ describe('links.settle', () => {
         merchant_credit: failed.merchant_credit,
         status: 'failed',
         failed_at: failed.updated_at,
+        failure_reason: 'provider_failed',
       },
     });
+    expect(failed.failure_reason).toBe('provider_failed');
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
     await expect(settle(`sbx_${link.id}`, 'failed')).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
     expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment.failed']);

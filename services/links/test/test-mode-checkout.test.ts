@@ -1,36 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { buyerLinkView, subjects, type BuyerLinkView, type PaymentLink } from '@pl/contracts';
 import type { Db } from '@pl/db';
+import { AttemptRepository } from '../src/data/attempt.repository';
 import { IdempotencyRepository } from '../src/data/idempotency.repository';
 import { LatePaymentRepository } from '../src/data/late-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { ShopClient } from '../src/data/shop.client';
 import type { LinkRecord } from '../src/domain/link';
 import type { LinkDeps, ModeReach } from '../src/domain/ports';
-import { parseExchangeRates } from '../src/domain/providers/exchange-rates';
-import type { PaymentProvider } from '../src/domain/providers/payment-provider';
-import { ProviderRegistry } from '../src/domain/providers/provider-registry';
-import { SandboxProvider } from '../src/domain/providers/sandbox.provider';
+import { parseExchangeRates, ProviderRegistry, SandboxProvider } from '@pl/providers';
 import { selectMethod } from '../src/domain/select-method';
 import { simulatePayment } from '../src/domain/simulate-payment';
 import { recordingLogger } from './support/log-recorder';
 import { apiKey, platform, startLinksSystem, testKey, type LinksSystem } from './support/links-system';
+import { StandInProvider } from '../../../tests/support/stand-in-provider';
 
-/** A stand-in for a real gateway: whatever reaches it is a payment that would move money. */
-const realGateway: PaymentProvider = {
-  name: 'realpay',
-  createPayment: (request) => ({
-    gateway_payment_id: `rp_${request.linkId}`,
-    deposit_address: 'RP-ACCOUNT',
-    qr: 'realpay:qr',
-    to_currency: 'RUB',
-    payer_currency: 'RUB',
-    payer_crypto_amount: null,
-    network: 'SBP',
-  }),
-  linkIdFor: () => null,
-  createRefund: (request) => ({ gateway_refund_id: `rp_${request.refundId}` }),
-};
+/** A stand-in for a real provider: whatever reaches it is a payment that would move money. */
+const realGateway = new StandInProvider('raiffeisen_sbp', 'stand-in-secret');
+const sandbox = new SandboxProvider({ rates: parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'), callbackSecret: 's'.repeat(32) });
 
 /** A store whose first read of one link returns it as it was before something moved it: the simulator lost a race. */
 class StaleRead extends LinkRepository {
@@ -73,7 +60,10 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
     shops: new ShopClient(system.bus),
     now: () => new Date(),
     newId: randomUUID,
-    providers: new ProviderRegistry(realGateway, new SandboxProvider(parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'))),
+    providers: new ProviderRegistry(sandbox, { sbp: realGateway, crypto: realGateway }),
+    providerTimeoutMs: 1000,
+    attempts: new AttemptRepository(system.linksDb),
+    warn: () => undefined,
     eventsTopic: system.topic,
   });
 
@@ -97,7 +87,7 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
         link: { livemode: false, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${test.id}` },
       });
       await expect(selectMethod(deps, platform, { id: live.id, ...sbp })).resolves.toMatchObject({
-        link: { livemode: true, gatewayProvider: 'realpay', gatewayPaymentId: `rp_${live.id}` },
+        link: { livemode: true, gatewayProvider: 'raiffeisen_sbp', gatewayPaymentId: expect.stringMatching(/^sip_/) },
       });
     });
   });

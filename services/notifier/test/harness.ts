@@ -221,7 +221,7 @@ export class TestSystem {
       case 'payment.succeeded':
         return { ...envelope, event: type, data: { ...link, status: 'paid', paid_at: at } };
       case 'payment.failed':
-        return { ...envelope, event: type, data: { ...link, status: 'failed', failed_at: at } };
+        return { ...envelope, event: type, data: { ...link, status: 'failed', failed_at: at, failure_reason: 'provider_failed' } };
       case 'payment_link.canceled':
         return { ...envelope, event: type, data: { ...link, status: 'canceled', canceled_at: at } };
       case 'payment_link.expired':

@@ -21,7 +21,7 @@ describe('admin CLI ledger:verify', () => {
   const paidLink = async (livemode: boolean) => {
     const links = new LinkRepository(linksDb);
     const link = await links.insert(sampleNewLink({ livemode }));
-    const settlement = { to: 'paid' as const, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at: new Date() };
+    const settlement = { to: 'paid' as const, failureReason: null, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at: new Date() };
     if (!(await links.settle(link, settlement, null))) throw new Error('the link did not settle');
     return link;
   };

@@ -2,7 +2,6 @@ import { isAppError } from '@pl/errors';
 import { simulatePaymentBody } from '@pl/contracts';
 import {
   listDeliveriesInput,
-  parseCallbackBody,
   selectMethodInput,
   toDeliveryId,
   toSelectCommand as toCommand,
@@ -73,20 +72,6 @@ describe('toSimulateCommand', () => {
   it('answers not_found for a path id that is not a UUID, after the body is valid', () => {
     expect(codeOf(() => toSimulateCommand('not-a-uuid', { status: 'paid' }))).toBe('common.err.not_found');
     expect(codeOf(() => toSimulateCommand('not-a-uuid', { status: 'pending' }))).toBe('common.err.validation_failed');
-  });
-});
-
-describe('parseCallbackBody', () => {
-  it('reads the body and ignores provider fields it does not know', () => {
-    const raw = Buffer.from('{"gateway_payment_id":"sbx_x","status":"paid","amount":"1.00"}');
-    expect(parseCallbackBody(raw)).toEqual({ gateway_payment_id: 'sbx_x', status: 'paid' });
-  });
-
-  it('answers invalid_json for broken JSON or bytes that are not UTF-8, validation_failed for a bad status', () => {
-    expect(codeOf(() => parseCallbackBody(Buffer.from('{')))).toBe('common.err.invalid_json');
-    expect(codeOf(() => parseCallbackBody(Buffer.from([0x7b, 0xff, 0x7d])))).toBe('common.err.invalid_json');
-    expect(codeOf(() => parseCallbackBody(Buffer.from('{"gateway_payment_id":"x","status":"refunded"}')))).toBe('common.err.validation_failed');
-    expect(codeOf(() => parseCallbackBody(Buffer.from('{"status":"paid"}')))).toBe('common.err.validation_failed');
   });
 });
 

@@ -1,21 +1,17 @@
 import type { z } from 'zod';
 import {
   listDeliveriesQuery,
-  providerCallbackBody,
   selectMethodBody,
   uuid,
   type ListDeliveriesCommand,
-  type ProviderCallbackBody,
   type SelectMethodCommand,
   type SimulatePaymentBody,
   type SimulatePaymentCommand,
 } from '@pl/contracts';
-import { invalidJson, notFound } from '@pl/errors';
+import { notFound } from '@pl/errors';
 import { toLinkId } from './link-commands';
-import { parseOrThrow } from './validation';
 
 const DEFAULT_DELIVERIES_LIMIT = 20;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** The buyer's choice of method, as links.select takes it (without the link id). */
 export const selectMethodInput = selectMethodBody.transform((parsed): Omit<SelectMethodCommand, 'id'> => ({
@@ -37,20 +33,6 @@ export function toSelectCommand(id: unknown, choice: z.output<typeof selectMetho
  */
 export function toSimulateCommand(id: unknown, body: SimulatePaymentBody): SimulatePaymentCommand {
   return { id: toLinkId(id), status: body.status };
-}
-
-/**
- * A provider callback body, parsed from the bytes whose signature was checked. Providers may add
- * fields of their own, so unknown fields are ignored rather than refused.
- */
-export function parseCallbackBody(raw: Buffer): ProviderCallbackBody {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(utf8.decode(raw));
-  } catch {
-    throw invalidJson();
-  }
-  return parseOrThrow(providerCallbackBody, parsed, 'Callback body');
 }
 
 /** The delivery log's query, parsed into the command for the notifier with its defaults. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { SharedReads, type Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
-import type { FinalStatus, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from '../domain/link';
+import type { FinalStatus, LinkRecord, NewLink, OutboxEntry, Settlement } from '../domain/link';
 import { activeSpan, type Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
@@ -139,11 +139,18 @@ export async function moveWithEvents(db: Db, move: Statement, events: MoveEvents
  */
 function failStatement(link: LinkRecord, settlement: Settlement): Statement {
   return {
-    text: `UPDATE payment_links SET status = 'failed', updated_at = now(),
+    text: `UPDATE payment_links SET status = 'failed', failure_reason = $6, updated_at = now(),
              gateway_provider = COALESCE(gateway_provider, $2), gateway_payment_id = COALESCE(gateway_payment_id, $3)
             WHERE id = $1 AND status = 'pending' AND merchant_credit = $4 AND gateway_payment_id IS NOT DISTINCT FROM $5
             RETURNING ${COLUMNS}`,
-    params: [link.id, settlement.gatewayProvider, settlement.gatewayPaymentId, link.merchantCredit, link.gatewayPaymentId],
+    params: [
+      link.id,
+      settlement.gatewayProvider,
+      settlement.gatewayPaymentId,
+      link.merchantCredit,
+      link.gatewayPaymentId,
+      settlement.failureReason ?? 'provider_failed',
+    ],
   };
 }
 
@@ -239,32 +246,6 @@ export class LinkRepository implements LinkStore {
       this.events,
     );
     return moved.length;
-  }
-
-  async applySelection(id: string, selection: LinkSelection, _reach: LinksOwnMode): Promise<LinkRecord | null> {
-    const rows = await this.db.query<LinkRow>(
-      `UPDATE payment_links SET fee_bps = $2, payer_amount = $3, merchant_credit = $4, platform_revenue = $5,
-         gateway_provider = $6, gateway_payment_id = $7, to_currency = $8, network = $9, deposit_address = $10,
-         payer_currency = $11, payer_crypto_amount = $12, qr = $13, updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND expires_at > now()
-        RETURNING ${COLUMNS}`,
-      [
-        id,
-        selection.feeBps,
-        selection.payerAmount,
-        selection.merchantCredit,
-        selection.platformRevenue,
-        selection.gatewayProvider,
-        selection.gatewayPaymentId,
-        selection.toCurrency,
-        selection.network,
-        selection.depositAddress,
-        selection.payerCurrency,
-        selection.payerCryptoAmount,
-        selection.qr,
-      ],
-    );
-    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async findForPayment(provider: string, gatewayPaymentId: string, linkId: string | null, _reach: LinksOwnMode): Promise<LinkRecord | null> {

@@ -1,4 +1,4 @@
-import type { LinkStatus } from '@pl/contracts';
+import type { FailureReason, LinkStatus } from '@pl/contracts';
 import type { FeePayer } from '@pl/money';
 import type { LinkRecord } from '../domain/link';
 import type { ListedLink } from '../domain/ports';
@@ -22,6 +22,7 @@ export interface LinkRow {
   merchant_credit: string;
   platform_revenue: string;
   status: LinkStatus;
+  failure_reason: FailureReason | null;
   /** Null only in an Idempotency-Key's answer kept before refunds existed. */
   amount_refunded: string | null;
   gateway_provider: string | null;
@@ -41,7 +42,7 @@ export interface LinkRow {
 
 // extract(epoch) is numeric since Postgres 14, so the microseconds survive exactly.
 export const COLUMNS = `id, merchant_id, shop_id, livemode, order_id, description, return_url, amount, fee_bps, fee_percent_bp, crypto_bps, sbp_bps,
-  fee_payer, payer_amount, merchant_credit, platform_revenue, status, amount_refunded, gateway_provider, gateway_payment_id,
+  fee_payer, payer_amount, merchant_credit, platform_revenue, status, failure_reason, amount_refunded, gateway_provider, gateway_payment_id,
   to_currency, network, deposit_address, payer_currency, payer_crypto_amount, qr, expires_at, paid_at, created_at,
   (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_us, updated_at`;
 
@@ -67,6 +68,7 @@ export const toRecord = (r: LinkRow): LinkRecord => ({
   merchantCredit: Number(r.merchant_credit),
   platformRevenue: Number(r.platform_revenue),
   status: r.status,
+  failureReason: r.failure_reason,
   amountRefunded: Number(r.amount_refunded ?? 0),
   gatewayProvider: r.gateway_provider,
   gatewayPaymentId: r.gateway_payment_id,

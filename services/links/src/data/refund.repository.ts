@@ -3,7 +3,7 @@ import { PAYMENT_EVENTS_TOPIC, type RefundStatus } from '@pl/contracts';
 import type { Db } from '@pl/db';
 import { currentTraceparent } from '@pl/telemetry';
 import type { OutboxEntry } from '../domain/link';
-import { isLinksOwnMode, type ModeReach } from '../domain/ports';
+import { isLinksOwnMode, type IdempotencyKeyRef, type ModeReach } from '../domain/ports';
 import type {
   KeptRefund,
   RefundCreation,
@@ -119,13 +119,6 @@ export class RefundRepository implements RefundStore {
         if (amount <= 0 || amount > refundable) throw new Refused({ kind: 'exceeds_refundable', refundable });
         await client.query(`UPDATE payment_links SET amount_refund_pending = amount_refund_pending + $2 WHERE id = $1`, [link.id, amount]);
 
-        const accepted = request.provider.createRefund({
-          refundId: request.id,
-          linkId: link.id,
-          gatewayPaymentId: link.gatewayPaymentId,
-          amountKopecks: amount,
-          destination: request.destination,
-        });
         const { rows } = await client.query<RefundRow>(
           `INSERT INTO refunds (id, payment_link_id, merchant_id, shop_id, livemode, amount, reason, destination, provider, gateway_refund_id)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -140,7 +133,8 @@ export class RefundRepository implements RefundStore {
             request.reason,
             request.destination,
             request.provider.name,
-            accepted.gateway_refund_id,
+            // Filled once the provider accepted it, after this transaction: no provider is called inside one.
+            null,
           ],
         );
         const row = rows[0];
@@ -164,6 +158,22 @@ export class RefundRepository implements RefundStore {
       if (isBalanceShort(e)) return { kind: 'insufficient_balance' };
       throw e;
     }
+  }
+
+  async recordAcceptance(id: string, gatewayRefundId: string): Promise<RefundRecord | null> {
+    const rows = await this.db.query<RefundRow>(
+      `UPDATE refunds SET gateway_refund_id = $2, updated_at = now() WHERE id = $1 AND gateway_refund_id IS NULL RETURNING ${COLUMNS}`,
+      [id, gatewayRefundId],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async keepAnswer(key: IdempotencyKeyRef, refundId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE idempotency_keys SET response = (SELECT row_to_json(r) FROM (SELECT ${COLUMNS} FROM refunds WHERE id = $3) r)
+        WHERE scope = $1 AND key_sha256 = $2`,
+      [key.scope, key.keySha256, refundId],
+    );
   }
 
   async findKept(scope: string, keySha256: string): Promise<KeptRefund | null> {

@@ -3,7 +3,7 @@ import { isAddressOf, isCryptoNetwork } from './crypto-address';
 import type { LatePayment, LinkRecord, OutboxEntry } from './link';
 import { lateSettled } from './payment-event';
 import { LINKS_OWN_MODE, type LinkStore } from './ports';
-import type { ProviderRegistry } from './providers/provider-registry';
+import type { ProviderRegistry } from '@pl/providers';
 
 /** The refund a late payment's resolve creates: the provider accepted it under `gatewayRefundId`. */
 export interface LateRefund {
@@ -40,6 +40,8 @@ export interface LateResolveDeps {
   latePayments: LateResolutions;
   links: Pick<LinkStore, 'findById'>;
   providers: Pick<ProviderRegistry, 'byName'>;
+  /** Deadline of the provider's refund call. */
+  providerTimeoutMs: number;
   newId: () => string;
   eventsTopic: string;
 }
@@ -72,18 +74,25 @@ export async function resolveLatePayment(deps: LateResolveDeps, command: LateRes
     const provider = deps.providers.byName(late.provider);
     if (!provider) throw unavailable(`The payment's provider ${late.provider} is not configured here`);
     const refundId = deps.newId();
-    const accepted = provider.createRefund({
-      refundId,
-      linkId: link.id,
-      gatewayPaymentId: late.gatewayPaymentId,
-      amountKopecks: late.payerAmount,
-      destination,
-    });
+    // Called before the resolve's transaction, never inside it. The order id is the link's: what the sandbox (the only
+    // provider whose late payments exist so far) ignores; a real provider's refund names the paying attempt's.
+    const accepted = await provider.createRefund(
+      {
+        refundId,
+        orderId: link.id,
+        gatewayPaymentId: late.gatewayPaymentId,
+        amountKopecks: late.payerAmount,
+        whole: true,
+        destination,
+        description: LATE_REFUND_REASON,
+      },
+      { timeoutMs: deps.providerTimeoutMs },
+    );
     resolution = await deps.latePayments.refund(late.id, {
       id: refundId,
       destination,
       reason: LATE_REFUND_REASON,
-      gatewayRefundId: accepted.gateway_refund_id,
+      gatewayRefundId: accepted.gatewayRefundId,
     });
   }
   if (resolution.kind === 'not_found') throw notFound('Late payment not found');

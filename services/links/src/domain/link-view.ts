@@ -26,6 +26,7 @@ export function toPaymentLink(link: LinkRecord, publicBaseUrl: string): PaymentL
     merchant_credit: formatKopecks(link.merchantCredit),
     platform_revenue: formatKopecks(link.platformRevenue),
     status: link.status,
+    failure_reason: link.failureReason,
     amount_refunded: formatKopecks(link.amountRefunded),
     gateway_provider: link.gatewayProvider,
     gateway_payment_id: link.gatewayPaymentId,

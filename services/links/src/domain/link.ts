@@ -1,4 +1,4 @@
-import type { LinkStatus } from '@pl/contracts';
+import type { FailureReason, LinkStatus } from '@pl/contracts';
 import type { FeePayer } from '@pl/money';
 
 /** A payment link as the domain holds it: money in integer kopecks, dates as instants. */
@@ -25,6 +25,8 @@ export interface LinkRecord {
   merchantCredit: number;
   platformRevenue: number;
   status: LinkStatus;
+  /** Why a failed link failed; null unless failed. */
+  failureReason: FailureReason | null;
   /** Kopecks given back by succeeded refunds; the link stays `paid` (pending refunds are not counted). */
   amountRefunded: number;
   gatewayProvider: string | null;
@@ -87,6 +89,8 @@ export interface LinkSelection {
 /** A provider's verdict, and which of its payments it names (stamped on a link settled with no selection). */
 export interface Settlement {
   to: 'paid' | 'failed';
+  /** Why, for `failed`; null for `paid`. */
+  failureReason: FailureReason | null;
   gatewayProvider: string;
   gatewayPaymentId: string;
   /** When the payment was settled: the link's `paid_at` (and the event's) when paid. */

@@ -64,7 +64,12 @@ export function linkClosed(moved: LinkRecord, eventId: string, topic: string): O
       occurred_at: movedAt,
       merchant_id: moved.merchantId,
       livemode: moved.livemode,
-      data: { ...linkFields(moved), status: moved.status, [at]: movedAt },
+      data: {
+        ...linkFields(moved),
+        status: moved.status,
+        [at]: movedAt,
+        ...(moved.status === 'failed' ? { failure_reason: moved.failureReason ?? 'provider_failed' } : {}),
+      },
     },
     moved.id,
     topic,

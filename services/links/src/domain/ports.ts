@@ -1,6 +1,7 @@
 import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
-import type { ArrivedPayment, FinalStatus, LatePayment, LinkRecord, LinkSelection, NewLink, OutboxEntry, Settlement } from './link';
-import type { ProviderRegistry } from './providers/provider-registry';
+import type { ProviderRegistry } from '@pl/providers';
+import type { AttemptStore } from './attempt';
+import type { ArrivedPayment, FinalStatus, LatePayment, LinkRecord, NewLink, OutboxEntry, Settlement } from './link';
 import type { LinkCursor } from './cursor';
 
 /**
@@ -69,8 +70,6 @@ export interface LinkStore {
   transition(id: string, to: FinalStatus, reach: LinkReach): Promise<LinkRecord | null>;
   /** Expires every due pending link of a merchant in the scope's mode; returns how many moved. */
   expireDue(scope: LinkScope): Promise<number>;
-  /** Writes a selection on a link that is pending and not yet due; null when it is not. */
-  applySelection(id: string, selection: LinkSelection, reach: LinksOwnMode): Promise<LinkRecord | null>;
   /**
    * The link a provider's payment names: the one that stored that payment at selection, else the link
    * `linkId` (the provider's own derivation) if it stored no payment at all.
@@ -156,6 +155,12 @@ export interface LinkDeps {
   now: () => Date;
   newId: () => string;
   providers: ProviderRegistry;
+  /** Deadline of one provider call (`PROVIDER_REQUEST_TIMEOUT_MS`). */
+  providerTimeoutMs: number;
+  /** Each select of a link at its provider. */
+  attempts: AttemptStore;
+  /** A warning for operators (a provider call that failed where nothing waits for it). */
+  warn: (fields: Record<string, unknown>, message: string) => void;
   /** Kafka topic of payment events. */
   eventsTopic: string;
   /** The crash tests' hook; none (a no-op) unless the service was started with one. */

@@ -1,4 +1,4 @@
-import type { CreateRefundCommand, Identity, MerchantIdentity } from '@pl/contracts';
+import type { CreateRefundCommand, Identity } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import {
   amountExceedsRefundable,
@@ -15,8 +15,9 @@ import { isAddressOf, isCryptoNetwork } from './crypto-address';
 import { keyRefOf } from './idempotency';
 import type { LinkRecord } from './link';
 import type { IdempotencyKeyRef } from './ports';
-import type { PaymentProvider } from './providers/payment-provider';
-import type { RefundDeps, RefundRecord } from './refund';
+import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider, type RefundState } from '@pl/providers';
+import type { RefundDeps, RefundRecord, RefundVerdict } from './refund';
+import { refundSettledEvent } from './refund-view';
 
 /** A refund's answer; `replayed` when it is the one kept under the request's Idempotency-Key. */
 export interface RefundAnswer {
@@ -38,12 +39,63 @@ function destinationFor(link: LinkRecord, destination: string | null): string | 
   return null;
 }
 
-/** The provider that took the link's payment; a link paid with no method was settled by the mode's provider. */
-function providerOf(deps: RefundDeps, link: LinkRecord, who: MerchantIdentity): PaymentProvider {
-  if (link.gatewayProvider === null) return deps.providers.forMode(who.mode);
+/**
+ * The provider that took the link's payment. A settle stamps it on a link paid with no method selected, so only a
+ * link paid before that rule has none: the sandbox's derived payment id was the only way to pay one.
+ */
+function providerOf(deps: RefundDeps, link: LinkRecord): PaymentProvider {
+  if (link.gatewayProvider === null) return deps.providers.sandbox;
   const provider = deps.providers.byName(link.gatewayProvider);
   if (!provider) throw unavailable(`The payment's provider ${link.gatewayProvider} is not configured here`);
   return provider;
+}
+
+/**
+ * Hands a recorded refund to its provider, after its transaction committed (payment-providers.md: no provider call
+ * inside a transaction). Accepted: its gateway refund id is recorded, and a final answer settles it at once. Refused:
+ * the refund fails, its ledger posting reversed in the failure's transaction (the settle path). Unknown (timeout,
+ * outage): it stays pending with no gateway refund id, for status sync to complete by our refund id, which is the
+ * provider's idempotency key. A crash between the record and the call leaves the same pending refund.
+ */
+async function handToProvider(deps: RefundDeps, provider: PaymentProvider, link: LinkRecord, refund: RefundRecord): Promise<RefundRecord> {
+  const paid = await deps.attempts.findPaid(link.id);
+  let accepted: RefundState;
+  try {
+    accepted = await provider.createRefund(
+      {
+        refundId: refund.id,
+        orderId: paid?.orderId ?? link.id,
+        gatewayPaymentId: link.gatewayPaymentId ?? '',
+        amountKopecks: refund.amount,
+        whole: refund.amount === link.amount,
+        destination: refund.destination,
+        description: refund.reason,
+      },
+      { timeoutMs: deps.providerTimeoutMs },
+    );
+  } catch (e) {
+    if (e instanceof ProviderRefusedError) return settleNow(deps, refund, { status: 'failed', failureReason: e.providerMessage.slice(0, 500) });
+    if (e instanceof ProviderUnavailableError) {
+      deps.warn(
+        { refund_id: refund.id, provider: provider.name, why: e.why },
+        'refund handed to its provider with no answer; it stays pending for status sync',
+      );
+      return refund;
+    }
+    throw e;
+  }
+  const recorded = (await deps.refunds.recordAcceptance(refund.id, accepted.gatewayRefundId)) ?? refund;
+  if (accepted.status === 'pending') return recorded;
+  return settleNow(deps, recorded, {
+    status: accepted.status,
+    failureReason: accepted.status === 'failed' ? (accepted.failureReason ?? accepted.providerStatus) : null,
+  });
+}
+
+/** The refund's final word, through the one settle every refund takes (sums, ledger posting and event in one transaction). */
+async function settleNow(deps: RefundDeps, refund: RefundRecord, verdict: RefundVerdict): Promise<RefundRecord> {
+  const settled = await deps.refunds.settle({ refundId: refund.id }, verdict, (r) => refundSettledEvent(r, deps.newId(), deps.eventsTopic));
+  return settled?.refund ?? refund;
 }
 
 /** The refund kept under the key, or null; the key reused for another request is a conflict. */
@@ -75,18 +127,22 @@ export async function createRefund(deps: RefundDeps, identity: Identity, command
   const destination = destinationFor(link, command.destination);
   if (link.status !== 'paid') throw linkNotPaid(link.status);
 
+  const provider = providerOf(deps, link);
   const outcome = await deps.refunds.create({
     id: deps.newId(),
     link,
     amount: command.amount_kopecks,
     reason: command.reason,
     destination,
-    provider: providerOf(deps, link, who),
+    provider,
     key,
   });
   switch (outcome.kind) {
-    case 'created':
-      return { refund: outcome.refund, replayed: false };
+    case 'created': {
+      const refund = await handToProvider(deps, provider, link, outcome.refund);
+      if (key) await deps.refunds.keepAnswer(key, refund.id);
+      return { refund, replayed: false };
+    }
     case 'key_taken': {
       // Our write failed only after the key's first request committed, so its refund is there.
       const kept = key ? await keptRefund(deps, key) : null;

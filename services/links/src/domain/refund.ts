@@ -2,7 +2,7 @@ import type { RefundStatus } from '@pl/contracts';
 import type { LinkCursor } from './cursor';
 import type { LinkRecord, OutboxEntry } from './link';
 import type { IdempotencyKeyRef, LinkDeps, LinkScope, ModeReach } from './ports';
-import type { PaymentProvider } from './providers/payment-provider';
+import type { PaymentProvider } from '@pl/providers';
 
 /** A refund as the domain holds it: money in integer kopecks, dates as instants. */
 export interface RefundRecord {
@@ -77,7 +77,12 @@ export interface KeptRefund {
  * the refund row, the ledger posting (whose CHECK refuses a balance below zero) and, for a settle, the event.
  */
 export interface RefundStore {
+  /** Records the refund, pending and not yet handed to its provider (no gateway refund id), with its ledger posting. */
   create(request: RefundRequestOf): Promise<RefundCreation>;
+  /** The provider accepted the refund under `gatewayRefundId`; null when it is recorded already (or unknown). */
+  recordAcceptance(id: string, gatewayRefundId: string): Promise<RefundRecord | null>;
+  /** Keeps the refund as it now stands as the answer under `key`, so a replay answers what the first request did. */
+  keepAnswer(key: IdempotencyKeyRef, refundId: string): Promise<void>;
   findById(id: string, reach: ModeReach): Promise<RefundRecord | null>;
   list(query: RefundListQuery): Promise<RefundRecord[]>;
   findKept(scope: string, keySha256: string): Promise<KeptRefund | null>;

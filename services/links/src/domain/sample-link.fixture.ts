@@ -35,6 +35,7 @@ export const sampleLinkRecord = (over: Partial<LinkRecord> = {}): LinkRecord => 
     ...link,
     currency: 'RUB',
     status: 'pending',
+    failureReason: null,
     amountRefunded: 0,
     gatewayProvider: null,
     gatewayPaymentId: null,

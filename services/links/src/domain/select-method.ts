@@ -1,10 +1,12 @@
 import { modeOfLivemode, type Identity, type SelectMethodCommand } from '@pl/contracts';
-import { invalidField, linkNotPending } from '@pl/errors';
+import { invalidField, linkNotPending, methodUnavailable, providerUnavailable } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
+import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider } from '@pl/providers';
 import { LINKS_SERVICE_IDENTITY, requireService } from './access';
+import type { Attempt } from './attempt';
 import { loadLink } from './get-link';
-import type { LinkRecord, LinkSelection } from './link';
-import { LINKS_OWN_MODE, type LinkDeps } from './ports';
+import type { LinkRecord } from './link';
+import type { LinkDeps } from './ports';
 
 /** A link with what the checkout page shows of its shop. */
 export interface BuyerLink {
@@ -27,52 +29,99 @@ function checkShape(command: SelectMethodCommand): void {
   }
 }
 
-/**
- * The selection for a link: SBP switches the link to the shop's SBP rate, crypto keeps (or restores) the crypto rate.
- * The payment goes to the provider of the link's mode: a test link's to the sandbox, never to a real provider.
- */
-function selectionFor(deps: LinkDeps, link: LinkRecord, command: SelectMethodCommand): LinkSelection {
-  const feeBps = command.method === 'sbp' ? link.sbpBps : link.cryptoBps;
-  const amounts = computeAmounts(link.amount, feeBps, link.feePayer);
-  const provider = deps.providers.forMode(modeOfLivemode(link.livemode));
-  const payment = provider.createPayment({
-    linkId: link.id,
-    method: command.method,
-    network: command.network,
-    payerAmountKopecks: amounts.payerAmount,
-  });
-  return {
-    feeBps,
-    payerAmount: amounts.payerAmount,
-    merchantCredit: amounts.merchantCredit,
-    platformRevenue: amounts.platformRevenue,
-    gatewayProvider: provider.name,
-    gatewayPaymentId: payment.gateway_payment_id,
-    toCurrency: payment.to_currency,
-    network: payment.network,
-    depositAddress: payment.deposit_address,
-    payerCurrency: payment.payer_currency,
-    payerCryptoAmount: payment.payer_crypto_amount,
-    qr: payment.qr,
-  };
+/** Why a pending link could not take a new attempt: it left pending, or it is due (it reads as expired). */
+async function notPending(deps: LinkDeps, linkId: string): Promise<never> {
+  const now = await loadLink(deps, linkId);
+  throw linkNotPending(now.status === 'pending' ? 'expired' : now.status);
 }
 
 /**
- * The buyer picks how to pay. Only a pending link can be selected (a due one reads as expired), and
- * the buyer may change their mind while it stays pending. The write is conditional on the link still
- * being pending, so a selection never lands on a link that was paid, canceled or expired meanwhile.
+ * Asks the providers of replaced attempts to cancel them, after the select committed and without waiting: a failed
+ * cancel blocks nothing (the attempt is `superseded` whatever its provider says, and a payment that still arrives for
+ * it pays the link or is recorded).
+ */
+function cancelReplaced(deps: LinkDeps, attempts: readonly Attempt[]): void {
+  for (const attempt of attempts) {
+    const provider = deps.providers.byName(attempt.provider);
+    if (!provider || !attempt.payment) continue;
+    provider
+      .cancelPayment({ gatewayPaymentId: attempt.payment.gatewayPaymentId, orderId: attempt.orderId }, { timeoutMs: deps.providerTimeoutMs })
+      .catch((err: unknown) =>
+        deps.warn({ err, provider: attempt.provider, order_id: attempt.orderId }, 'cancel of a replaced attempt failed; it stays superseded'),
+      );
+  }
+}
+
+/** The provider's payment for the attempt, the call made with no transaction open and no row locked. */
+async function callProvider(deps: LinkDeps, provider: PaymentProvider, link: LinkRecord, attempt: Attempt, network: SelectMethodCommand['network']) {
+  try {
+    return await provider.createPayment(
+      {
+        orderId: attempt.orderId,
+        linkId: link.id,
+        method: attempt.method,
+        network,
+        payerAmountKopecks: attempt.payerAmount,
+        description: link.description,
+        merchantOrderId: link.orderId,
+        expiresAt: link.expiresAt,
+        returnUrl: link.returnUrl,
+      },
+      { timeoutMs: deps.providerTimeoutMs },
+    );
+  } catch (e) {
+    if (e instanceof ProviderRefusedError) {
+      await deps.attempts.recordFailure(attempt, 'refused', e.providerMessage);
+      throw methodUnavailable('The payment provider refused this method for this payment', [
+        { field: 'method', code: 'provider_refused', message: e.providerMessage },
+      ]);
+    }
+    // Anything else leaves the outcome unknown: the provider may have made the payment, which status sync reads by
+    // the attempt's order id (and a payment that arrives for it pays the link all the same).
+    await deps.attempts.recordFailure(attempt, 'unknown', e instanceof ProviderUnavailableError ? e.why : 'error');
+    if (e instanceof ProviderUnavailableError) throw providerUnavailable();
+    throw e;
+  }
+}
+
+/**
+ * The buyer picks how to pay (payment-providers.md, "attempts"). Only a pending link can be selected (a due one reads
+ * as expired), and the buyer may change their mind while it stays pending. Each select is an attempt: attempt n is
+ * committed first (with the amounts asked, at the method's rate), then the provider of the link's mode and method is
+ * called outside any transaction, then its answer is written on the attempt and on the link, in one transaction and
+ * only if the link is still pending and this is still its newest attempt. A provider that is down is a 503 and a
+ * refusal a 422; either way the link keeps what it showed before. The attempts this one replaces are canceled at
+ * their provider. A test link's attempts go to the sandbox, never to a real provider.
  */
 export async function selectMethod(deps: LinkDeps, identity: Identity, command: SelectMethodCommand): Promise<BuyerLink> {
   requireService(identity);
   checkShape(command);
   const link = await loadLink(deps, command.id);
   if (link.status !== 'pending') throw linkNotPending(link.status);
-  const selected = await deps.links.applySelection(link.id, selectionFor(deps, link, command), LINKS_OWN_MODE);
-  if (!selected) {
+  const feeBps = command.method === 'sbp' ? link.sbpBps : link.cryptoBps;
+  const amounts = computeAmounts(link.amount, feeBps, link.feePayer);
+  const provider = deps.providers.forPayment(modeOfLivemode(link.livemode), command.method);
+  const attempt = await deps.attempts.open(link.id, {
+    provider: provider.name,
+    method: command.method,
+    networkAsked: command.network,
+    feeBps,
+    payerAmount: amounts.payerAmount,
+    merchantCredit: amounts.merchantCredit,
+    platformRevenue: amounts.platformRevenue,
+  });
+  if (!attempt) return notPending(deps, link.id);
+  const payment = await callProvider(deps, provider, link, attempt, command.network);
+  const answer = await deps.attempts.recordAnswer(attempt, payment);
+  if (answer.kind === 'not_selected') {
+    cancelReplaced(deps, [{ ...attempt, payment }]);
+    // A newer select overtook this one: the buyer sees the link as that one left it.
     const now = await loadLink(deps, link.id);
-    throw linkNotPending(now.status === 'pending' ? 'expired' : now.status);
+    if (now.status !== 'pending') throw linkNotPending(now.status);
+    return withShopName(deps, now);
   }
-  return withShopName(deps, selected);
+  cancelReplaced(deps, answer.superseded);
+  return withShopName(deps, answer.link);
 }
 
 /** The checkout page's read: the buyer-safe view, a due link already expired. */

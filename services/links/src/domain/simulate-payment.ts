@@ -12,7 +12,7 @@ function paymentOf(deps: LinkDeps, link: LinkRecord): { provider: string; gatewa
   if (link.gatewayProvider !== null && link.gatewayPaymentId !== null) {
     return { provider: link.gatewayProvider, gatewayPaymentId: link.gatewayPaymentId };
   }
-  const sandbox = deps.providers.test;
+  const sandbox = deps.providers.sandbox;
   return { provider: sandbox.name, gatewayPaymentId: sandbox.paymentIdFor(link.id) };
 }
 
@@ -32,6 +32,7 @@ export async function simulatePayment(deps: LinkDeps, identity: Identity, comman
   const settled = await settleVerdict(deps, {
     provider: payment.provider,
     gateway_payment_id: payment.gatewayPaymentId,
+    order_id: null,
     status: command.status,
   });
   return withShopName(deps, settled);

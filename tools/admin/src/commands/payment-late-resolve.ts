@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { formatMoscow, PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import { parseExchangeRates, resolveLatePayment, SANDBOX_PROVIDER, SandboxProvider, type LateResolveCommand } from '@pl/links';
+import { parseConfig } from '@pl/config';
+import { resolveLatePayment, type LateResolveCommand } from '@pl/links';
+import { providerEnv, providersFrom } from '@pl/providers';
 import type { Command } from '../command';
 import { parseFlags, uuidFlag } from '../flags';
 import { latePaymentOutput } from './payment-late';
@@ -15,11 +17,13 @@ const flags = z
   .refine((f) => f.destination === undefined || f.action === 'refund', { message: 'is only taken with --action refund', path: ['destination'] });
 
 /**
- * The sandbox is the deployment's one provider (test and live): it accepts a refund at once as `sbr_<refund id>`.
- * Its exchange rates price checkouts only, which a refund never does.
+ * The providers of the deployment, from the same settings the services read (a late payment's refund goes to the
+ * provider that took it). The sandbox accepts a refund at once as `sbr_<refund id>`.
  */
-const sandbox = new SandboxProvider(parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'));
-const providers = { byName: (name: string) => (name === SANDBOX_PROVIDER ? sandbox : null) };
+const providers = (env: NodeJS.ProcessEnv) => {
+  const config = parseConfig(providerEnv, env);
+  return { registry: providersFrom(config), timeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS };
+};
 
 /**
  * `payment:late:resolve --id ID --action settle|refund [--destination A]` -> the late payment resolved, with the
@@ -47,11 +51,13 @@ late_payment.err.already_resolved. Prints {"late_payment": {...}, "ledger_transa
       f.action === 'settle'
         ? { id: f.id.toLowerCase(), action: 'settle', destination: null }
         : { id: f.id.toLowerCase(), action: 'refund', destination: f.destination ?? null };
+    const { registry, timeoutMs } = providers(ctx.env);
     const resolved = await resolveLatePayment(
       {
         latePayments: ctx.latePayments(),
         links: ctx.links(),
-        providers,
+        providers: registry,
+        providerTimeoutMs: timeoutMs,
         newId: randomUUID,
         // The relay of the links service publishes it from the outbox, to the topic its own config names.
         eventsTopic: ctx.env.PAYMENT_EVENTS_TOPIC ?? PAYMENT_EVENTS_TOPIC,

@@ -15,6 +15,7 @@ const link = (over: Partial<BuyerLinkView> = {}): BuyerLinkView => ({
   fee_payer: 'client',
   payer_amount: '1010.00',
   status: 'pending',
+  failure_reason: null,
   gateway_provider: null,
   gateway_payment_id: null,
   to_currency: null,

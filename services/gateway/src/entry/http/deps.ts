@@ -1,4 +1,6 @@
+import type { Request } from 'express';
 import type { Logger } from 'pino';
+import type { ProviderRegistry } from '@pl/providers';
 import type { AccountRepository } from '../../data/account.repository';
 import type { ApiKeyLookup } from '../../data/api-key.cache';
 import type { DeliveriesClient } from '../../data/deliveries.client';
@@ -7,7 +9,7 @@ import type { RateLimits } from '../../data/rate-limits';
 import type { LinksClient } from '../../data/links.client';
 import type { SessionStore } from '../../data/session.store';
 import type { ShopsClient } from '../../data/shops.client';
-import type { CallbackVerifiers } from '../../domain/providers/callback-verifier';
+import type { CallbackCounter } from './callback-metrics';
 import type { AuditRecorder } from '../../domain/audit';
 import type { AuditLogRepository } from '../../data/audit-log.repository';
 import type { CredentialChanges } from '../../data/credential-changes';
@@ -26,8 +28,12 @@ export interface HttpDeps {
   links: LinksClient;
   shops: ShopsClient;
   deliveries: DeliveriesClient;
-  /** Payment providers whose signed callbacks are accepted, by name. */
-  providers: CallbackVerifiers;
+  /** Payment providers whose callbacks are accepted, by their callback path. */
+  providers: ProviderRegistry;
+  /** A callback's sender address, judged through TRUSTED_PROXIES (not TRUST_PROXY_HOPS). */
+  callbackSender: (req: Request) => string;
+  /** Callbacks verified and refused, by provider. */
+  callbacks: CallbackCounter;
   /** Session cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
   /** `PUBLIC_BASE_URL`'s origin: cookie-authenticated state changes must come from it (CSRF). */

@@ -37,7 +37,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // A rate limiter has already said how long to wait; other 429s and 503s get a short default.
     if ((status === 503 || status === 429) && !res.get('Retry-After')) res.set('Retry-After', '1');
     const body: ErrorBody = { error: { code: error.code, message: error.message } };
-    if (error.kind === 'validation' && error.details !== undefined) body.error.details = error.details;
+    // Validation errors name their fields; a provider's refusal of a method (422) carries the provider's message so.
+    if ((error.kind === 'validation' || error.kind === 'unprocessable') && error.details !== undefined) body.error.details = error.details;
     res.status(status).json(body);
   };
 }

@@ -1,14 +1,10 @@
-import { Router, type Response } from 'express';
-import type { ProviderCallbackBody, ProviderRefundCallbackBody } from '@pl/contracts';
-import { isAppError, notFound, unauthorized, unsupportedMediaType } from '@pl/errors';
-import { parseProviderCallback } from '../../../domain/provider-callback';
+import { Router, type Request, type Response } from 'express';
+import { isAppError, notFound, unsupportedMediaType } from '@pl/errors';
+import { errorReply, type CallbackEvent, type CallbackReply, type CallbackRefusal, type PaymentProvider } from '@pl/providers';
 import type { HttpDeps } from '../deps';
 import { requestIdOf } from '../context';
 import { isJsonMediaType, rawBodyOf } from '../middlewares/json-body';
 import { wrongMethod } from '../middlewares/not-found';
-
-/** The answer a provider gets for every accepted callback, new or repeated. */
-const RECEIVED = { received: true } as const;
 
 /**
  * Runs a settlement, taking `repeatCode` (the thing is already final) as done: providers retry until they get a
@@ -30,46 +26,86 @@ async function settleOnce(
   }
 }
 
-const settlePayment = (deps: HttpDeps, res: Response, provider: string, body: ProviderCallbackBody): Promise<void> =>
-  settleOnce(
-    deps,
-    res,
-    provider,
-    'payment_link.err.not_pending',
-    'callback for a link no longer pending: a repeat, or a late payment links recorded',
-    () => deps.links.settle({ provider, gateway_payment_id: body.gateway_payment_id, status: body.status }, requestIdOf(res)),
-  );
-
-const settleRefund = (deps: HttpDeps, res: Response, provider: string, body: ProviderRefundCallbackBody): Promise<void> =>
-  settleOnce(deps, res, provider, 'refund.err.not_pending', 'callback for a refund already final: a repeat', () =>
+/** Hands a verified callback's event to links: a payment's state to `links.settle`, a refund's to `links.refunds.settle`. */
+function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, event: CallbackEvent): Promise<void> {
+  if (event.kind === 'payment') {
+    const { state } = event;
+    return settleOnce(
+      deps,
+      res,
+      provider.name,
+      'payment_link.err.not_pending',
+      'callback for a link no longer pending: a repeat, or a late payment links recorded',
+      () =>
+        deps.links.settle(
+          { provider: provider.name, gateway_payment_id: state.gatewayPaymentId, order_id: state.orderId, status: state.status },
+          requestIdOf(res),
+        ),
+    );
+  }
+  const { state } = event;
+  // Only a refund's final word settles it; a refund still pending at its provider changes nothing here.
+  if (state.status === 'pending') return Promise.resolve();
+  const status = state.status;
+  return settleOnce(deps, res, provider.name, 'refund.err.not_pending', 'callback for a refund already final: a repeat', () =>
     deps.links.settleRefund(
-      { provider, gateway_refund_id: body.gateway_refund_id, refund_id: null, status: body.status, failure_reason: body.failure_reason ?? null },
+      {
+        provider: provider.name,
+        gateway_refund_id: state.gatewayRefundId,
+        refund_id: null,
+        status,
+        failure_reason: status === 'failed' ? (state.failureReason ?? null) : null,
+      },
       requestIdOf(res),
     ),
   );
+}
+
+const send = (res: Response, reply: CallbackReply): void => {
+  res.status(reply.status).type(reply.contentType).send(reply.body);
+};
+
+/** A refused callback: counted by provider and reason, logged without its body (it may carry buyer data or a forgery). */
+function refuse(deps: HttpDeps, req: Request, res: Response, provider: PaymentProvider, reason: CallbackRefusal, reply: CallbackReply): void {
+  deps.callbacks.refused(provider.name, reason);
+  deps.log.warn(
+    { provider: provider.name, reason, sender: deps.callbackSender(req), bytes: req.get('content-length'), request_id: requestIdOf(res) },
+    'provider callback refused',
+  );
+  send(res, reply);
+}
 
 /**
- * `POST /callbacks/v1/{provider}`: a payment provider's verdict on a payment or a refund. The signature is
- * checked over the raw bytes before anything reads them (401 otherwise); then links settles the payment or the
- * refund. Providers retry until they get a 2xx, so a verdict on something no longer pending (links: 409
- * not_pending) is answered 200 too: a repeat changes nothing, and a late payment (money for a link that expired,
- * was canceled or failed) is recorded by links before it answers, so the provider need not retry either.
+ * `POST /callbacks/v1/{provider}`: a payment provider's word on a payment or a refund. The raw body (at most 64 KiB)
+ * is read once and given whole, with the headers and the sender's address (through TRUSTED_PROXIES), to the
+ * provider's `verifyCallback`, which checks the signature and the address and parses the body; nothing else reads
+ * it. A refused callback changes nothing and gets the provider's refusal (the sandbox's: 401, or 400 for a signed
+ * body that is not its shape); a body that is not JSON by its media type is 415, after the signature. Then links
+ * settles the payment or the refund. Providers retry until they get a 2xx, so a verdict on something no longer
+ * pending (links: 409 not_pending) is answered as accepted too: a repeat changes nothing, and a late payment is
+ * recorded by links before it answers, so the provider need not retry either.
  */
 export function providerCallbackRoutes(deps: HttpDeps): Router {
   const router = Router();
   router
     .route('/:provider')
     .post(async (req, res) => {
-      const provider = deps.providers.find(req.params.provider);
+      const provider = deps.providers.byCallbackPath(req.params.provider);
       if (!provider) throw notFound('Unknown payment provider');
-      const raw = await rawBodyOf(req, res);
-      if (!provider.verify(raw, (name) => req.get(name))) throw unauthorized('Missing or invalid provider signature');
+      const rawBody = await rawBodyOf(req, res);
+      const verdict = provider.verifyCallback({ rawBody, header: (name) => req.get(name), remoteAddress: deps.callbackSender(req) });
       const contentType = req.get('content-type');
-      if (contentType === undefined || !isJsonMediaType(contentType)) throw unsupportedMediaType();
-      const callback = parseProviderCallback(raw);
-      if (callback.kind === 'refund') await settleRefund(deps, res, provider.name, callback.body);
-      else await settlePayment(deps, res, provider.name, callback.body);
-      res.json(RECEIVED);
+      if (!verdict.ok && verdict.reason !== 'malformed') {
+        refuse(deps, req, res, provider, verdict.reason, verdict.reply);
+      } else if (contentType === undefined || !isJsonMediaType(contentType)) {
+        refuse(deps, req, res, provider, 'malformed', errorReply(unsupportedMediaType()));
+      } else if (!verdict.ok) {
+        refuse(deps, req, res, provider, verdict.reason, verdict.reply);
+      } else {
+        await settleEvent(deps, res, provider, verdict.event);
+        deps.callbacks.verified(provider.name);
+        send(res, verdict.reply);
+      }
     })
     .all(wrongMethod(['POST']));
   return router;

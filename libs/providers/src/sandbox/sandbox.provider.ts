@@ -1,9 +1,21 @@
 import { createHmac } from 'node:crypto';
 import type { CryptoNetwork } from '@pl/contracts';
+import type {
+  CallContext,
+  CallbackRequest,
+  CallbackVerdict,
+  CreatePaymentRequest,
+  CreateRefundRequest,
+  PaymentProvider,
+  PaymentState,
+  ProviderPayment,
+  RefundRef,
+  RefundState,
+} from '../provider';
+import { verifySandboxCallback } from './callback';
 import { coinUnitsFor, formatCoinUnits, type Coin, type ExchangeRates } from './exchange-rates';
-import type { PaymentProvider, PaymentRequest, ProviderPayment, ProviderRefund, RefundRequest } from './payment-provider';
 
-export const SANDBOX_PROVIDER = 'sandbox';
+export const SANDBOX_PROVIDER = 'sandbox' as const;
 const ID_PREFIX = 'sbx_';
 /** The sandbox's refund ids: `sbr_<refund id>`, what its refund callbacks name. */
 const REFUND_ID_PREFIX = 'sbr_';
@@ -72,60 +84,105 @@ function paymentUri(network: CryptoNetwork, address: string, units: bigint, amou
 
 const coinOf = (network: CryptoNetwork): Coin => network.slice(0, network.indexOf('-')) as Coin;
 
+/** What the sandbox needs: the rates it prices crypto in, and the secret its callbacks are signed with. */
+export interface SandboxSettings {
+  readonly rates: ExchangeRates;
+  readonly callbackSecret: string;
+}
+
 /**
  * The provider that ships with the project: no money moves. Everything is a pure function of the link
- * and the configured rates, so a re-selection (or another replica) gives the same address and QR.
- * Payments are confirmed through the provider callback like a real provider's, naming `sbx_<link id>`.
+ * and the configured rates, so a re-selection (or another replica) gives the same address and QR, and every
+ * attempt of a link has the same payment id `sbx_<link id>`: what its callbacks, the checkout's simulator and the
+ * operators' `payment:confirm` name, selected or not. It answers at once and is never unavailable.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = SANDBOX_PROVIDER;
 
-  constructor(private readonly rates: ExchangeRates) {}
+  constructor(private readonly settings: SandboxSettings) {}
 
-  /** The payment id of `linkId`'s payments, whichever method: what the callback names, selected or not. */
+  /** The payment id of `linkId`'s payments, whichever method and attempt: what the callback names, selected or not. */
   paymentIdFor(linkId: string): string {
     return `${ID_PREFIX}${linkId}`;
   }
 
-  createPayment(request: PaymentRequest): ProviderPayment {
-    const gatewayPaymentId = this.paymentIdFor(request.linkId);
-    if (request.method === 'sbp' || request.network === null) {
-      // An NSPK-style QR id and payload: 32 upper-case characters, amount in kopecks.
-      const qrId = `AS1${derive(request.linkId, 'SBP', UPPER_ALNUM, 29)}`;
-      const crc = derive(request.linkId, `SBP-CRC:${request.payerAmountKopecks}`, HEX, 4).toUpperCase();
-      return {
-        gateway_payment_id: gatewayPaymentId,
-        deposit_address: qrId,
-        qr: `https://qr.nspk.ru/${qrId}?type=02&bank=100000000111&sum=${request.payerAmountKopecks}&cur=RUB&crc=${crc}`,
-        to_currency: 'RUB',
-        payer_currency: 'RUB',
-        payer_crypto_amount: null,
-        network: 'SBP',
-      };
-    }
-    const coin = coinOf(request.network);
-    const units = coinUnitsFor(request.payerAmountKopecks, coin, this.rates);
-    const amount = formatCoinUnits(units, coin);
-    const address = depositAddress(request.linkId, request.network);
-    return {
-      gateway_payment_id: gatewayPaymentId,
-      deposit_address: address,
-      qr: paymentUri(request.network, address, units, amount),
-      to_currency: coin,
-      payer_currency: coin,
-      payer_crypto_amount: amount,
-      network: request.network,
-    };
-  }
-
+  /** The link a sandbox payment id names (its own derivation), or null for any other id. */
   linkIdFor(gatewayPaymentId: string): string | null {
     if (!gatewayPaymentId.startsWith(ID_PREFIX)) return null;
     const id = gatewayPaymentId.slice(ID_PREFIX.length);
     return UUID.test(id) ? id : null;
   }
 
-  /** Accepts every refund at once, as `sbr_<refund id>`; it settles on its callback (or the simulator). */
-  createRefund(request: RefundRequest): ProviderRefund {
-    return { gateway_refund_id: `${REFUND_ID_PREFIX}${request.refundId}` };
+  createPayment(request: CreatePaymentRequest, _ctx: CallContext): Promise<ProviderPayment> {
+    return Promise.resolve(this.paymentOf(request));
+  }
+
+  private paymentOf(request: CreatePaymentRequest): ProviderPayment {
+    const gatewayPaymentId = this.paymentIdFor(request.linkId);
+    if (request.method === 'sbp' || request.network === null) {
+      // An NSPK-style QR id and payload: 32 upper-case characters, amount in kopecks.
+      const qrId = `AS1${derive(request.linkId, 'SBP', UPPER_ALNUM, 29)}`;
+      const crc = derive(request.linkId, `SBP-CRC:${request.payerAmountKopecks}`, HEX, 4).toUpperCase();
+      return {
+        gatewayPaymentId,
+        depositAddress: qrId,
+        qr: `https://qr.nspk.ru/${qrId}?type=02&bank=100000000111&sum=${request.payerAmountKopecks}&cur=RUB&crc=${crc}`,
+        toCurrency: 'RUB',
+        payerCurrency: 'RUB',
+        payerCryptoAmount: null,
+        network: 'SBP',
+      };
+    }
+    const coin = coinOf(request.network);
+    const units = coinUnitsFor(request.payerAmountKopecks, coin, this.settings.rates);
+    const amount = formatCoinUnits(units, coin);
+    const address = depositAddress(request.linkId, request.network);
+    return {
+      gatewayPaymentId,
+      depositAddress: address,
+      qr: paymentUri(request.network, address, units, amount),
+      toCurrency: coin,
+      payerCurrency: coin,
+      payerCryptoAmount: amount,
+      network: request.network,
+    };
+  }
+
+  /** The sandbox keeps no state: its payments are settled by their callbacks only, so a read finds one unpaid. */
+  getPayment(ref: { readonly gatewayPaymentId: string; readonly orderId: string }, _ctx: CallContext): Promise<PaymentState | null> {
+    return Promise.resolve({
+      provider: SANDBOX_PROVIDER,
+      gatewayPaymentId: ref.gatewayPaymentId,
+      orderId: ref.orderId,
+      status: 'unpaid',
+      providerStatus: 'pending',
+      arrivedKopecks: null,
+      arrivedCryptoAmount: null,
+      remainingCryptoAmount: null,
+      refund: null,
+    });
+  }
+
+  /** Nothing to cancel: a sandbox payment is an address derived from the link, held nowhere. */
+  cancelPayment(_ref: { readonly gatewayPaymentId: string; readonly orderId: string }, _ctx: CallContext): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Accepts every refund at once, as `sbr_<refund id>`; it settles on its callback (or the simulator, or `refund:settle`). */
+  createRefund(request: CreateRefundRequest, _ctx: CallContext): Promise<RefundState> {
+    return Promise.resolve(this.pendingRefund(request.refundId));
+  }
+
+  /** A sandbox refund stays pending until its callback says otherwise. */
+  getRefund(ref: RefundRef, _ctx: CallContext): Promise<RefundState | null> {
+    return Promise.resolve(this.pendingRefund(ref.refundId));
+  }
+
+  private pendingRefund(refundId: string): RefundState {
+    return { provider: SANDBOX_PROVIDER, refundId, gatewayRefundId: `${REFUND_ID_PREFIX}${refundId}`, status: 'pending', providerStatus: 'pending' };
+  }
+
+  verifyCallback(request: CallbackRequest): CallbackVerdict {
+    return verifySandboxCallback(this.settings.callbackSecret, request);
   }
 }

@@ -1,0 +1,31 @@
+import type { CallbackRefusal } from '@pl/providers';
+import { Counter, type Registry } from '@pl/telemetry';
+
+/** What the callback route counts: each provider's verified callbacks, and its refused ones by reason. */
+export interface CallbackCounter {
+  verified(provider: string): void;
+  refused(provider: string, reason: CallbackRefusal): void;
+}
+
+const REFUSALS: readonly CallbackRefusal[] = ['signature', 'address', 'malformed'];
+
+/**
+ * `provider_callbacks_total{provider, outcome, reason}`: outcome `verified` (reason empty) or `refused` with the
+ * reason, so an alert can watch refusals per provider. Every series of the known providers starts at 0.
+ */
+export function callbackCounter(metrics: Registry, providers: readonly string[]): CallbackCounter {
+  const counter = new Counter({
+    name: 'provider_callbacks_total',
+    help: 'Provider callbacks received, by provider and outcome (verified, or refused by reason: signature, address, malformed)',
+    labelNames: ['provider', 'outcome', 'reason'],
+    registers: [metrics],
+  });
+  for (const provider of providers) {
+    counter.labels(provider, 'verified', '').inc(0);
+    for (const reason of REFUSALS) counter.labels(provider, 'refused', reason).inc(0);
+  }
+  return {
+    verified: (provider) => counter.labels(provider, 'verified', '').inc(),
+    refused: (provider, reason) => counter.labels(provider, 'refused', reason).inc(),
+  };
+}

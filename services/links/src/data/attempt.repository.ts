@@ -1,0 +1,203 @@
+import type { Db } from '@pl/db';
+import type { PaymentMethod, ProviderPayment } from '@pl/providers';
+import { selectionOf, type AnswerOutcome, type Attempt, type AttemptDraft, type AttemptState, type AttemptStore } from '../domain/attempt';
+import type { LinkRecord } from '../domain/link';
+import { COLUMNS, toRecord, type LinkRow } from './link.row';
+
+/** pg hands bigint back as text; kopecks stay far below 2^53. */
+interface AttemptRow {
+  link_id: string;
+  n: number;
+  order_id: string;
+  provider: string;
+  method: PaymentMethod;
+  network_asked: string | null;
+  fee_bps: number;
+  payer_amount: string;
+  merchant_credit: string;
+  platform_revenue: string;
+  state: AttemptState;
+  gateway_payment_id: string | null;
+  to_currency: string | null;
+  network: string | null;
+  deposit_address: string | null;
+  payer_currency: string | null;
+  payer_crypto_amount: string | null;
+  qr: string | null;
+  current: boolean;
+}
+
+const ATTEMPT_COLUMNS = `a.link_id, a.n, a.order_id, a.provider, a.method, a.network_asked, a.fee_bps, a.payer_amount, a.merchant_credit,
+  a.platform_revenue, a.state, a.gateway_payment_id, a.to_currency, a.network, a.deposit_address, a.payer_currency, a.payer_crypto_amount, a.qr`;
+const WITH_CURRENT = `${ATTEMPT_COLUMNS}, (l.attempts_made = a.n) AS current FROM payment_attempts a JOIN payment_links l ON l.id = a.link_id`;
+
+const toAttempt = (r: AttemptRow): Attempt => ({
+  linkId: r.link_id,
+  n: r.n,
+  orderId: r.order_id,
+  provider: r.provider,
+  method: r.method,
+  networkAsked: r.network_asked,
+  feeBps: r.fee_bps,
+  payerAmount: Number(r.payer_amount),
+  merchantCredit: Number(r.merchant_credit),
+  platformRevenue: Number(r.platform_revenue),
+  state: r.state,
+  payment:
+    r.gateway_payment_id === null
+      ? null
+      : {
+          gatewayPaymentId: r.gateway_payment_id,
+          toCurrency: r.to_currency ?? '',
+          network: r.network ?? '',
+          depositAddress: r.deposit_address ?? '',
+          payerCurrency: r.payer_currency ?? '',
+          payerCryptoAmount: r.payer_crypto_amount,
+          qr: r.qr ?? '',
+        },
+  current: r.current,
+});
+
+/** Attempts an answer leaves behind unpaid: replaced by a newer one, to be canceled at their provider. */
+const UNPAID_STATES = `('creating', 'pending', 'unknown')`;
+
+export class AttemptRepository implements AttemptStore {
+  constructor(private readonly db: Db) {}
+
+  async open(linkId: string, draft: AttemptDraft): Promise<Attempt | null> {
+    // One statement: the number is taken under the link's row lock for that statement only, and committed with it.
+    const rows = await this.db.query<AttemptRow>(
+      `WITH bumped AS (
+         UPDATE payment_links SET attempts_made = attempts_made + 1
+          WHERE id = $1 AND status = 'pending' AND expires_at > now()
+          RETURNING id, livemode, attempts_made
+       )
+       INSERT INTO payment_attempts AS a (link_id, n, order_id, livemode, provider, method, network_asked, fee_bps, payer_amount,
+                                          merchant_credit, platform_revenue)
+       SELECT id, attempts_made, id::text || '-' || attempts_made, livemode, $2, $3, $4, $5, $6, $7, $8 FROM bumped
+       RETURNING ${ATTEMPT_COLUMNS}, true AS current`,
+      [linkId, draft.provider, draft.method, draft.networkAsked, draft.feeBps, draft.payerAmount, draft.merchantCredit, draft.platformRevenue],
+    );
+    return rows[0] ? toAttempt(rows[0]) : null;
+  }
+
+  async recordAnswer(attempt: Attempt, payment: ProviderPayment): Promise<AnswerOutcome> {
+    const selection = selectionOf(attempt, payment);
+    return this.db.transaction(async (client) => {
+      const { rows: links } = await client.query<LinkRow>(
+        `UPDATE payment_links SET fee_bps = $3, payer_amount = $4, merchant_credit = $5, platform_revenue = $6,
+           gateway_provider = $7, gateway_payment_id = $8, to_currency = $9, network = $10, deposit_address = $11,
+           payer_currency = $12, payer_crypto_amount = $13, qr = $14, updated_at = now()
+          WHERE id = $1 AND status = 'pending' AND expires_at > now() AND attempts_made = $2
+          RETURNING ${COLUMNS}`,
+        [
+          attempt.linkId,
+          attempt.n,
+          selection.feeBps,
+          selection.payerAmount,
+          selection.merchantCredit,
+          selection.platformRevenue,
+          selection.gatewayProvider,
+          selection.gatewayPaymentId,
+          selection.toCurrency,
+          selection.network,
+          selection.depositAddress,
+          selection.payerCurrency,
+          selection.payerCryptoAmount,
+          selection.qr,
+        ],
+      );
+      const link = links[0];
+      // Not shown on the link (it left pending, or a newer select overtook this one): the payment is not offered, so it
+      // is superseded at once and its provider asked to cancel it like any replaced attempt.
+      await client.query(
+        `UPDATE payment_attempts SET state = $3, gateway_payment_id = $4, to_currency = $5, network = $6, deposit_address = $7,
+           payer_currency = $8, payer_crypto_amount = $9, qr = $10, updated_at = now()
+          WHERE link_id = $1 AND n = $2`,
+        [
+          attempt.linkId,
+          attempt.n,
+          link ? 'pending' : 'superseded',
+          payment.gatewayPaymentId,
+          payment.toCurrency,
+          payment.network,
+          payment.depositAddress,
+          payment.payerCurrency,
+          payment.payerCryptoAmount,
+          payment.qr,
+        ],
+      );
+      if (!link) return { kind: 'not_selected' } as const;
+      const { rows: superseded } = await client.query<AttemptRow>(
+        `UPDATE payment_attempts a SET state = 'superseded', updated_at = now()
+          WHERE a.link_id = $1 AND a.n < $2 AND a.state IN ${UNPAID_STATES}
+          RETURNING ${ATTEMPT_COLUMNS}, false AS current`,
+        [attempt.linkId, attempt.n],
+      );
+      return { kind: 'selected', link: toRecord(link), superseded: superseded.map(toAttempt) } as const;
+    });
+  }
+
+  async recordFailure(attempt: Attempt, state: 'unknown' | 'refused', providerStatus: string): Promise<void> {
+    await this.db.query(`UPDATE payment_attempts SET state = $3, provider_status = $4, updated_at = now() WHERE link_id = $1 AND n = $2`, [
+      attempt.linkId,
+      attempt.n,
+      state,
+      providerStatus.slice(0, 1000),
+    ]);
+  }
+
+  async findForPayment(provider: string, gatewayPaymentId: string, orderId: string | null): Promise<Attempt | null> {
+    const rows =
+      orderId !== null
+        ? await this.db.query<AttemptRow>(`SELECT ${WITH_CURRENT} WHERE a.order_id = $1 AND a.provider = $2`, [orderId, provider])
+        : await this.db.query<AttemptRow>(`SELECT ${WITH_CURRENT} WHERE a.provider = $1 AND a.gateway_payment_id = $2 ORDER BY a.n DESC LIMIT 1`, [
+            provider,
+            gatewayPaymentId,
+          ]);
+    return rows[0] ? toAttempt(rows[0]) : null;
+  }
+
+  async findPaid(linkId: string): Promise<Attempt | null> {
+    const rows = await this.db.query<AttemptRow>(`SELECT ${WITH_CURRENT} WHERE a.link_id = $1 AND a.state = 'paid' ORDER BY a.n DESC LIMIT 1`, [
+      linkId,
+    ]);
+    return rows[0] ? toAttempt(rows[0]) : null;
+  }
+
+  async markState(attempt: Attempt, state: AttemptState, providerStatus: string | null): Promise<void> {
+    await this.db.query(
+      `UPDATE payment_attempts SET state = $3, provider_status = COALESCE($4, provider_status), updated_at = now() WHERE link_id = $1 AND n = $2`,
+      [attempt.linkId, attempt.n, state, providerStatus],
+    );
+  }
+
+  async restoreOnLink(attempt: Attempt): Promise<LinkRecord | null> {
+    if (!attempt.payment) return null;
+    const s = selectionOf(attempt, attempt.payment);
+    // No expiry condition: a due link not yet swept can still be paid (the money arrived), at what this attempt asked.
+    const rows = await this.db.query<LinkRow>(
+      `UPDATE payment_links SET fee_bps = $2, payer_amount = $3, merchant_credit = $4, platform_revenue = $5,
+         gateway_provider = $6, gateway_payment_id = $7, to_currency = $8, network = $9, deposit_address = $10,
+         payer_currency = $11, payer_crypto_amount = $12, qr = $13, updated_at = now()
+        WHERE id = $1 AND status = 'pending'
+        RETURNING ${COLUMNS}`,
+      [
+        attempt.linkId,
+        s.feeBps,
+        s.payerAmount,
+        s.merchantCredit,
+        s.platformRevenue,
+        s.gatewayProvider,
+        s.gatewayPaymentId,
+        s.toCurrency,
+        s.network,
+        s.depositAddress,
+        s.payerCurrency,
+        s.payerCryptoAmount,
+        s.qr,
+      ],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+}

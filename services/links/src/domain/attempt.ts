@@ -1,0 +1,84 @@
+import type { PaymentMethod, ProviderPayment } from '@pl/providers';
+import type { LinkRecord, LinkSelection } from './link';
+
+export type AttemptState = 'creating' | 'pending' | 'unknown' | 'refused' | 'superseded' | 'paid' | 'duplicate' | 'late' | 'failed' | 'ended_unpaid';
+
+/** One select of a link at its provider (payment-providers.md, "attempts"). Money in kopecks. */
+export interface Attempt {
+  linkId: string;
+  n: number;
+  /** `<link id>-<n>`: what the provider knows the attempt by. */
+  orderId: string;
+  provider: string;
+  method: PaymentMethod;
+  networkAsked: string | null;
+  feeBps: number;
+  payerAmount: number;
+  merchantCredit: number;
+  platformRevenue: number;
+  state: AttemptState;
+  /** The provider's payment, once it answered. */
+  payment: ProviderPayment | null;
+  /** Whether it is the link's newest attempt (the one its gateway fields show). */
+  current: boolean;
+}
+
+/** What a select asks to record before its provider is called. */
+export interface AttemptDraft {
+  provider: string;
+  method: PaymentMethod;
+  networkAsked: string | null;
+  feeBps: number;
+  payerAmount: number;
+  merchantCredit: number;
+  platformRevenue: number;
+}
+
+/** The link's selection an attempt's answer makes: its rate and amounts, its provider's payment. */
+export function selectionOf(
+  attempt: Pick<Attempt, 'provider' | 'feeBps' | 'payerAmount' | 'merchantCredit' | 'platformRevenue'>,
+  payment: ProviderPayment,
+): LinkSelection {
+  return {
+    feeBps: attempt.feeBps,
+    payerAmount: attempt.payerAmount,
+    merchantCredit: attempt.merchantCredit,
+    platformRevenue: attempt.platformRevenue,
+    gatewayProvider: attempt.provider,
+    gatewayPaymentId: payment.gatewayPaymentId,
+    toCurrency: payment.toCurrency,
+    network: payment.network,
+    depositAddress: payment.depositAddress,
+    payerCurrency: payment.payerCurrency,
+    payerCryptoAmount: payment.payerCryptoAmount,
+    qr: payment.qr,
+  };
+}
+
+/** How recording a provider's answer ended: the link shows it, or the link moved on (left pending, or a newer attempt). */
+export type AnswerOutcome = { kind: 'selected'; link: LinkRecord; superseded: Attempt[] } | { kind: 'not_selected' };
+
+/**
+ * Attempts in the links schema. Each write is its own short statement or transaction: no provider is ever called
+ * while one is open.
+ */
+export interface AttemptStore {
+  /** Attempt n+1 of a pending, not yet due link, committed; null when the link is not (then nothing is written). */
+  open(linkId: string, draft: AttemptDraft): Promise<Attempt | null>;
+  /**
+   * The provider made the payment: in one transaction the attempt records it, the link shows it if the attempt is
+   * still its newest and the link still pending and not due, and the link's earlier unpaid attempts become
+   * `superseded` (returned, to be canceled at their provider).
+   */
+  recordAnswer(attempt: Attempt, payment: ProviderPayment): Promise<AnswerOutcome>;
+  /** The call failed: the attempt is `unknown` (outcome unknown) or `refused`, with the provider's word. */
+  recordFailure(attempt: Attempt, state: 'unknown' | 'refused', providerStatus: string): Promise<void>;
+  /** The attempt a provider's payment names: by its order id when the provider echoes it, else the newest with that payment id. */
+  findForPayment(provider: string, gatewayPaymentId: string, orderId: string | null): Promise<Attempt | null>;
+  /** The attempt that paid a link, if one did. */
+  findPaid(linkId: string): Promise<Attempt | null>;
+  /** Writes the attempt's final state (after its link's move committed) and the provider's word. */
+  markState(attempt: Attempt, state: AttemptState, providerStatus: string | null): Promise<void>;
+  /** Puts an earlier attempt's amounts and payment back on a pending link (it is the one being paid); null if not pending. */
+  restoreOnLink(attempt: Attempt): Promise<LinkRecord | null>;
+}
