@@ -1,4 +1,4 @@
-// Attempts and the provider boundary (payment-providers.md, "Selecting a method: attempts"), across the real gateway,
+// Attempts and the provider boundary (docs/product-decisions.md, "Selecting a method: attempts"), across the real gateway,
 // links, shops and notifier, Postgres, NATS and Kafka. The live provider is a stand-in implementing the provider
 // interface (per-attempt payment ids, an outage, a refusal), wired as a real adapter is; the sandbox keeps test links.
 import { randomUUID } from 'node:crypto';

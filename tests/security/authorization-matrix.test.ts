@@ -514,7 +514,7 @@ describe("another merchant's resources with my own valid credentials", () => {
   });
 });
 
-describe('filters of every list: one rule (decisions.md, the order of checks)', () => {
+describe('filters of every list: one rule (docs/product-decisions.md, the order of checks)', () => {
   /** Every list that takes a link filter, and every one that takes a shop filter, with my credentials. */
   const LINK_FILTERED = ['refunds', 'events', 'webhook-deliveries'];
   const SHOP_FILTERED = ['payment-links', 'refunds', 'balance-transactions', 'events', 'webhook-deliveries'];

@@ -15,7 +15,7 @@ const WARMUP_SECONDS = 2;
 /**
  * The payment path: signed sandbox-provider callbacks at a fixed rate (open loop, from the load process),
  * and the merchant's webhook receiver here; per link, webhook received − callback answered. Each payment's
- * settle posts its ledger transaction in the same statement (money-after-payment.md, 2), so the figure is the
+ * settle posts its ledger transaction in the same statement (docs/money.md, "The ledger"), so the figure is the
  * path with the posting; the run confirms every accepted callback posted exactly once and the ledger verifies.
  */
 export async function paymentScenario(ctx: BenchContext): Promise<void> {

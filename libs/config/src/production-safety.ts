@@ -37,5 +37,5 @@ export function unsafeProductionSettings(config: Readonly<Record<string, unknown
   return problems;
 }
 
-/** The settings that choose each live method's provider (payment-providers.md, "Configuration"). */
+/** The settings that choose each live method's provider (docs/product-decisions.md, "Configuration"). */
 const LIVE_METHOD_PROVIDERS = ['PAYMENT_PROVIDER_SBP', 'PAYMENT_PROVIDER_CRYPTO'] as const;

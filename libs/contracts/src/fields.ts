@@ -29,7 +29,7 @@ export const positiveId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 export const uuid = z.uuid();
 export const linkStatus = z.enum(['pending', 'paid', 'expired', 'canceled', 'failed']);
 /**
- * Why a link failed (payment-providers.md): the provider failed the payment (`provider_failed`), less than asked
+ * Why a link failed (docs/product-decisions.md): the provider failed the payment (`provider_failed`), less than asked
  * arrived for good (`underpaid`), or what arrived is held for AML checks (`aml_hold`).
  */
 export const failureReason = z.enum(['provider_failed', 'underpaid', 'aml_hold']);

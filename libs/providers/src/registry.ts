@@ -2,7 +2,7 @@ import type { Mode } from '@pl/contracts';
 import type { PaymentMethod, PaymentProvider, ProviderName } from './provider';
 import type { SandboxProvider } from './sandbox/sandbox.provider';
 
-/** The live provider of each method (payment-providers.md: SBP at Raiffeisen, crypto at Heleket, or the sandbox). */
+/** The live provider of each method (docs/product-decisions.md: SBP at Raiffeisen, crypto at Heleket, or the sandbox). */
 export interface LiveProviders {
   readonly sbp: PaymentProvider;
   readonly crypto: PaymentProvider;

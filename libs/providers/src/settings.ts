@@ -6,7 +6,7 @@ import { parseExchangeRates, type ExchangeRates } from './sandbox/exchange-rates
 import { SandboxProvider } from './sandbox/sandbox.provider';
 
 /**
- * The providers' settings (payment-providers.md, "Configuration"), which links and the gateway both read under the
+ * The providers' settings (docs/product-decisions.md, "Configuration"), which links and the gateway both read under the
  * same names: links creates payments and refunds with them, the gateway verifies callbacks.
  */
 export const providerEnv = {

@@ -1,5 +1,5 @@
 -- Up Migration
--- A late payment's refund that fails returns the payment to unresolved (payment-providers.md, "Unresolved
+-- A late payment's refund that fails returns the payment to unresolved (docs/product-decisions.md, "Unresolved
 -- payments"): its `late_refund` posting (clearing to clearing) is reversed in the failure's transaction by a
 -- `late_refund_failed` posting of the opposite legs, a ledger type of its own that no statement lists.
 ALTER TABLE ledger_transactions DROP CONSTRAINT ledger_transactions_type_check,

@@ -1,5 +1,5 @@
 -- Up Migration
--- Each select of a live (or test) link is an attempt at its provider (payment-providers.md, "attempts"): attempt n
+-- Each select of a live (or test) link is an attempt at its provider (docs/product-decisions.md, "attempts"): attempt n
 -- of a link has the provider order id `<link id>-<n>`. It is written, and committed, before the provider is called;
 -- the provider's answer fills it after. A link keeps the number of attempts it made, so the next number is taken
 -- with the link's row in one statement and two selects never share one.

@@ -1,5 +1,5 @@
 -- Up Migration
--- Why a failed link failed (payment-providers.md): `provider_failed` (the provider failed the payment, or the sandbox
+-- Why a failed link failed (docs/product-decisions.md): `provider_failed` (the provider failed the payment, or the sandbox
 -- or an operator said failed), `underpaid` (less than asked arrived, final), `aml_hold` (what arrived is held for AML
 -- checks). Null unless the link is failed; written by the move to failed, in its statement.
 ALTER TABLE payment_links ADD COLUMN failure_reason text

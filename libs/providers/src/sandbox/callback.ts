@@ -71,7 +71,7 @@ function parseEvent(raw: Buffer): CallbackEvent {
 }
 
 /**
- * The sandbox's callbacks (decisions.md): the signature over the exact bytes first (401), then the JSON (400) and the
+ * The sandbox's callbacks (docs/product-decisions.md, "Checkout and the payment's lifecycle"): the signature over the exact bytes first (401), then the JSON (400) and the
  * shape (400), each refusal answered in the platform's error shape (the gateway judges the media type between them). Any sender address: the
  * sandbox moves no money, and its secret is what a forger lacks.
  */

@@ -3,7 +3,7 @@ import type { LinkRecord, LinkSelection } from './link';
 
 export type AttemptState = 'creating' | 'pending' | 'unknown' | 'refused' | 'superseded' | 'paid' | 'duplicate' | 'late' | 'failed' | 'ended_unpaid';
 
-/** One select of a link at its provider (payment-providers.md, "attempts"). Money in kopecks. */
+/** One select of a link at its provider (docs/product-decisions.md, "attempts"). Money in kopecks. */
 export interface Attempt {
   linkId: string;
   n: number;

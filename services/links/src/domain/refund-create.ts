@@ -51,7 +51,7 @@ function providerOf(deps: RefundDeps, link: LinkRecord): PaymentProvider {
 }
 
 /**
- * Hands a recorded refund to its provider, after its transaction committed (payment-providers.md: no provider call
+ * Hands a recorded refund to its provider, after its transaction committed (docs/product-decisions.md: no provider call
  * inside a transaction). Accepted: its gateway refund id is recorded, and a final answer settles it at once. Refused:
  * the refund fails, its ledger posting reversed in the failure's transaction (the settle path). Unknown (timeout,
  * outage): it stays pending with no gateway refund id, for status sync to complete by our refund id, which is the

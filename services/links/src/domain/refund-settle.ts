@@ -38,7 +38,7 @@ function displayableReason(reason: string | null): string | null {
     .replace(/\p{Cs}/gu, '\ufffd')
     .replace(/[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069\s]+/gu, ' ')
     .trim();
-  // Code points, the unit lengths are counted in (decisions.md).
+  // Code points, the unit lengths are counted in (docs/product-decisions.md, "Limits and defaults").
   const kept = Array.from(line).slice(0, REFUND_FAILURE_REASON_MAX_LENGTH).join('').trimEnd();
   return kept === '' ? null : kept;
 }

@@ -85,7 +85,7 @@ async function callProvider(deps: LinkDeps, provider: PaymentProvider, link: Lin
 }
 
 /**
- * The buyer picks how to pay (payment-providers.md, "attempts"). Only a pending link can be selected (a due one reads
+ * The buyer picks how to pay (docs/product-decisions.md, "attempts"). Only a pending link can be selected (a due one reads
  * as expired), and the buyer may change their mind while it stays pending. Each select is an attempt: attempt n is
  * committed first (with the amounts asked, at the method's rate), then the provider of the link's mode and method is
  * called outside any transaction, then its answer is written on the attempt and on the link, in one transaction and

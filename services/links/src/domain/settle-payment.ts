@@ -7,7 +7,7 @@ import { paymentSucceeded } from './payment-event';
 import { LINKS_OWN_MODE, type LinkDeps } from './ports';
 
 /**
- * What a provider's payment status does to its link (payment-providers.md): paid in full or over moves it to paid
+ * What a provider's payment status does to its link (docs/product-decisions.md): paid in full or over moves it to paid
  * (a surplus is the unresolved payments' to record), a final failure (the provider's, an underpayment, an AML hold)
  * to failed; every other status (unpaid, confirming, partly paid, ended unpaid) leaves the link pending.
  */

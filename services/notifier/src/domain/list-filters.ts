@@ -12,7 +12,7 @@ export const mayRead = (identity: MerchantIdentity, owner: { merchantId: string;
   owner.merchantId === identity.merchant_id && (identity.shop_id === undefined || identity.shop_id === owner.shopId);
 
 /**
- * The one rule of every list's filters (decisions.md: the order of checks, as the link list applies it): a link or
+ * The one rule of every list's filters (docs/product-decisions.md: the order of checks, as the link list applies it): a link or
  * shop a filter names is judged as a read of it would be, not by the rows found. Unknown (or a link of the other
  * mode) → 404, another merchant's (or another shop's for a cashier) → 403, whether or not it has rows here. A link
  * with rows here answers from them; one without is asked of its owner service.

@@ -27,7 +27,7 @@ export function setUnauthorizedHandler(handler: () => void): void {
 const MODE_HEADER = 'Pl-Mode';
 let requestMode: Mode = 'live';
 /**
- * The mode every later call acts in (test-mode.md: a session acts in live mode unless `Pl-Mode: test` says otherwise).
+ * The mode every later call acts in (docs/test-mode.md: a session acts in live mode unless `Pl-Mode: test` says otherwise).
  * Set before the pages that load in it are rendered, so no call of the new mode goes out with the old header.
  */
 export function setRequestMode(mode: Mode): void {

@@ -2,7 +2,7 @@ import { call, client, present } from './client';
 import type { Balance, BalanceTransactionPage, EventType, Refund, RefundPage, WebhookEventPage } from '../types';
 
 /**
- * The session API's calls about money after a payment (money-after-payment.md). They go through `client`, so the mode
+ * The session API's calls about money after a payment (docs/money.md). They go through `client`, so the mode
  * header and the sign-out on 401 apply; typed from docs/openapi.json (@pl/client), and held as the contracts' shapes.
  */
 export const getBalance = (shopId: number): Promise<Balance> =>

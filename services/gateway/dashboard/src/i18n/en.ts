@@ -253,7 +253,7 @@ export const en = {
     unrecognized_keys: 'Not allowed',
   },
   wrongPassword: 'The current password is wrong.',
-  // Money after a payment (money-after-payment.md, 5)
+  // Money after a payment (docs/dashboard.md)
   navBalance: 'Balance',
   navEvents: 'Events',
   // The shop's balance

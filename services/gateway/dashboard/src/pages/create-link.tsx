@@ -57,7 +57,7 @@ export function CreateLinkPage() {
     );
 
   // A live link needs an approved shop; a test one also takes a shop awaiting approval, so a merchant can integrate
-  // before the operator has looked (test-mode.md).
+  // before the operator has looked (docs/test-mode.md).
   const usable = shops.data?.shops.filter((s) => s.status === 'approved' || (mode === 'test' && s.status === 'pending')) ?? [];
   return (
     <>

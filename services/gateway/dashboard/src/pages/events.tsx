@@ -13,7 +13,7 @@ import type { EventType, WebhookDeliveryList, WebhookEvent } from '../types';
 /** A page's deliveries by link: events of one link share one call. */
 type DeliveriesOf = (linkId: string) => Promise<WebhookDeliveryList>;
 
-/** Every event of the merchant's shops, sent or not (money-after-payment.md, 1), with what was delivered of each. */
+/** Every event of the merchant's shops, sent or not (docs/webhooks.md, "Catching up: the events API"), with what was delivered of each. */
 export function EventsPage() {
   const { t } = useI18n();
   const [type, setType] = useState<'' | EventType>('');

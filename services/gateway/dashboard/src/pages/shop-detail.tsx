@@ -149,7 +149,7 @@ function TestWebhook({ shopId }: { shopId: number }) {
   );
 }
 
-/** A shop has one cashier key per mode (test-mode.md); the merchant picks which one to reissue, and sees which it got. */
+/** A shop has one cashier key per mode (docs/test-mode.md); the merchant picks which one to reissue, and sees which it got. */
 function CashierKey({ shopId }: { shopId: number }) {
   const { t } = useI18n();
   const [mode, setMode] = useState<Mode>(useMode().mode);

@@ -10,7 +10,7 @@ import { useAction, useLoad } from '../kit/use-load';
 import { useMode } from '../mode';
 import type { EventType, MerchantShop } from '../types';
 
-/** The shop's balance in the mode the dashboard is in: live and test money never mix (test-mode.md). */
+/** The shop's balance in the mode the dashboard is in: live and test money never mix (docs/test-mode.md). */
 export function ShopBalance({ shopId }: { shopId: number }) {
   const { t } = useI18n();
   const { mode } = useMode();

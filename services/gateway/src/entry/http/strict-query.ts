@@ -55,7 +55,7 @@ export function assertQueryDecodable(req: Request): void {
 /**
  * A path segment that does not decode (`%E0%A4%A`, `%ED%A0%80`) is kept as its literal text (`%` escaped as `%25`)
  * instead of failing the router's match: the route then runs its checks in their order, authentication (401)
- * first, and finds no object by such an id (404), as decisions.md orders them.
+ * first, and finds no object by such an id (404), as docs/product-decisions.md orders them.
  */
 export const undecodablePathAsText: RequestHandler = (req, _res, next) => {
   const at = req.url.indexOf('?');
