@@ -23,6 +23,7 @@ const LINK_FIELDS = [
   'merchant_credit',
   'platform_revenue',
   'status',
+  'failure_reason',
   'amount_refunded',
   'gateway_provider',
   'gateway_payment_id',

@@ -1,4 +1,4 @@
-import type { CreateRefundCommand, Identity } from '@pl/contracts';
+import type { CreateRefundCommand, Identity, Mode } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
 import {
   amountExceedsRefundable,
@@ -98,6 +98,19 @@ async function settleNow(deps: RefundDeps, refund: RefundRecord, verdict: Refund
   return settled?.refund ?? refund;
 }
 
+/**
+ * A kept refund whose hand-over to its provider never got an answer recorded (the provider did not answer, or the
+ * database went away before its answer was written) is handed over again on the key's repeat: the provider knows a
+ * refund by our refund id (its idempotency key, or a read of its state first), so this cannot refund twice, and the
+ * merchant's retry gets the provider's refund id instead of a refund no callback could name.
+ */
+async function handedOver(deps: RefundDeps, mode: Mode, kept: RefundAnswer): Promise<RefundAnswer> {
+  if (kept.refund.status !== 'pending' || kept.refund.gatewayRefundId !== null) return kept;
+  const link = await deps.links.findById(kept.refund.paymentLinkId, { mode });
+  if (!link) return kept;
+  return { refund: await handToProvider(deps, providerOf(deps, link), link, kept.refund), replayed: true };
+}
+
 /** The refund kept under the key, or null; the key reused for another request is a conflict. */
 async function keptRefund(deps: RefundDeps, key: IdempotencyKeyRef): Promise<RefundAnswer | null> {
   const kept = await deps.refunds.findKept(key.scope, key.keySha256);
@@ -119,7 +132,7 @@ export async function createRefund(deps: RefundDeps, identity: Identity, command
   const key = command.idempotency ? keyRefOf(who, command.idempotency) : null;
   if (key) {
     const kept = await keptRefund(deps, key);
-    if (kept) return kept;
+    if (kept) return handedOver(deps, who.mode, kept);
   }
   const link = await deps.links.findById(command.payment_link_id, { mode: who.mode });
   if (!link) throw notFound('Payment link not found');
