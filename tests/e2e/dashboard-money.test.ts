@@ -221,7 +221,7 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
     expect(lines[0]).toMatch(/^id,shop_id,type,amount,fee,net,balance_after,payment_link_id,refund_id,created_at/);
     expect(lines[1]).toContain(',refund,-300.00,0.00,-300.00,670.00,');
     expect(lines[2]).toContain(`,payment,1000.00,30.00,970.00,970.00,${link.id},`);
-  });
+  }, 120_000);
 
   it("a link paid in crypto asks for the buyer's address: a wrong one is refused beside its field, a valid one refunds to it", async () => {
     const shop = await sys.shop(merchant.id, { webhookUrl: receiver.url, webhookSecret: 'whsec-money-crypto-0123456789' });
@@ -260,7 +260,7 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
     expect(await refunds.getByTestId('refund').innerText()).toContain(address);
     const listed = await testApi().GET('/merchant/v1/refunds', { params: { query: { payment_link_id: link.id } } });
     expect(listed.data?.refunds.map((r) => [r.amount, r.destination])).toEqual([['100.00', address]]);
-  });
+  }, 120_000);
 
   it("the shop's webhook events: payment_link.canceled chosen, a canceled link's event on the Events page with its delivery", async () => {
     const shop = await sys.shop(merchant.id, { webhookUrl: receiver.url, webhookSecret: 'whsec-money-events-0123456789' });
@@ -308,7 +308,7 @@ describe.each(COMBOS)('money after a payment in the dashboard, $lang at $size.wi
       new Set(['payment_link.canceled']),
     );
     await check(page, 'flow-events-en');
-  });
+  }, 120_000);
 });
 
 describe('the money pages at 360 px and at desktop width, in Russian and in English', () => {

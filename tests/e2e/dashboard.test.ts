@@ -233,7 +233,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     // Canceled for the API too, not only on the page.
     const canceled = await merchantApi().GET('/merchant/v1/payment-links/{id}', { params: { path: { id: url.replace(/^.*\/p\//, '') } } });
     expect(canceled.data?.status).toBe('canceled');
-  });
+  }, 120_000);
 
   it("a paid link's deliveries show their attempts, and a resend reaches the shop's receiver again", async () => {
     const id = await createLinkByApi();
@@ -264,7 +264,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     expect(JSON.parse(again.body)).toMatchObject({ event: 'payment.succeeded' });
     expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
     await check(page, 'flow-link-deliveries-en');
-  });
+  }, 120_000);
 
   it('shops: create one, set the webhook URL, rotate the secret (shown once; the next webhook verifies with the new and the old), send a test webhook, reissue the cashier key', async () => {
     const oldSecret = `fixture-secret-${lang}-${size.width}-0123456789`;
@@ -346,7 +346,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     expect(cashier).toMatch(/^svc_live_/);
     expect(cashier).not.toBe(own.cashierKey);
     await check(page, 'flow-shop-cashier-key-en');
-  });
+  }, 120_000);
 
   it('API keys: create with a label (secret once), reissue with grace (both pairs work), revoke after confirming (the pair stops)', async () => {
     const label = `Website ${lang} ${size.width}`;
@@ -415,7 +415,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     }
     expect(status).toBe(401);
     await check(page, 'flow-api-key-revoked-en');
-  });
+  }, 120_000);
 
   it('test mode: the switch shows the banner and is remembered; a test API key is pk_test_; a link made in test mode is listed in test mode only', async () => {
     // A merchant of its own, so its lists hold only what this test makes; its shop awaits approval, which a test link
@@ -541,7 +541,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
       .waitFor();
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
     expect(await banner.count()).toBe(0);
-  });
+  }, 120_000);
 
   it('account: a wrong current password is shown beside its field, the audit events list the changes, sign out ends the session', async () => {
     const m = await sys.merchant();
@@ -581,7 +581,7 @@ describe.each(COMBOS)('the merchant dashboard flows in $lang at $size.width px',
     expect(old.response.status).toBe(401);
     expect(old.error?.error.code).toBe('common.err.unauthorized');
     expect((await signInWith('a-new-password-123')).response.status).toBe(200);
-  });
+  }, 120_000);
 });
 
 describe('the merchant dashboard at /dashboard', () => {
@@ -617,7 +617,7 @@ describe('the merchant dashboard at /dashboard', () => {
     await page.reload();
     await h1(page).filter({ hasText: 'Payment links' }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('en');
-  });
+  }, 120_000);
 
   it('links page through "next" with the cursor, and dates in Moscow time whatever the browser zone', async () => {
     const { merchant: m, shop: own } = await sys.merchantWithShop();
@@ -660,7 +660,7 @@ describe('the merchant dashboard at /dashboard', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 120_000);
 
   it('a merchant whose email is not confirmed is told so, beside the action it tried', async () => {
     const m = await sys.merchant({ emailConfirmed: false });
@@ -670,7 +670,7 @@ describe('the merchant dashboard at /dashboard', () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Create' }).click();
     await page.locator('form[aria-labelledby=new-key-title] [role=alert]').filter({ hasText: 'Confirm your email first.' }).waitFor();
-  });
+  }, 120_000);
 
   it('every page works at 360 px and at desktop width, in Russian and in English, keyboard first', async () => {
     const id = await createLinkByApi({ description: 'Заказ №7' });
