@@ -61,8 +61,11 @@ interface AttemptToRecord {
   verdict: AttemptVerdict;
 }
 
-/** While a delivery created before a partition's end is still pending (a resend of an old one), its month stays. */
-const HOLD_WHILE_PENDING = `SELECT 1 FROM deliveries WHERE status = 'pending' AND created_at < $1 LIMIT 1`;
+/** A month of deliveries stays while one of them is pending (a resend of an old one, its series not yet over). */
+const HOLD_DELIVERIES = `SELECT 1 FROM deliveries WHERE status = 'pending' AND created_at < $1
+                          AND created_at >= date_trunc('month', $1::timestamptz - interval '1 day', 'UTC') LIMIT 1`;
+/** A month of attempts stays while a delivery created before its end is pending: the month may hold its attempts. */
+const HOLD_ATTEMPTS = `SELECT 1 FROM deliveries WHERE status = 'pending' AND created_at < $1 LIMIT 1`;
 
 /**
  * Deliveries by month of their creation, attempts by month of their time, both kept `retentionDays` past their
@@ -70,8 +73,8 @@ const HOLD_WHILE_PENDING = `SELECT 1 FROM deliveries WHERE status = 'pending' AN
  * partition key), so they must stay few. An attempt's month can outlive its delivery's: nothing reads it then.
  */
 export const deliveryPartitions = (retentionDays: number): DayPartitionedTable[] => [
-  { table: 'deliveries', unit: 'month', retentionDays, holdWhile: HOLD_WHILE_PENDING },
-  { table: 'delivery_attempts', unit: 'month', retentionDays, holdWhile: HOLD_WHILE_PENDING },
+  { table: 'deliveries', unit: 'month', retentionDays, holdWhile: HOLD_DELIVERIES },
+  { table: 'delivery_attempts', unit: 'month', retentionDays, holdWhile: HOLD_ATTEMPTS },
 ];
 
 /** Most attempts recorded by one statement. */
