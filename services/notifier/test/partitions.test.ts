@@ -47,7 +47,12 @@ describe('time partitions of events, deliveries and attempts', () => {
     );
     return id;
   };
-  const addDelivery = async (merchantId: string, createdAt: string, status: 'pending' | 'succeeded' = 'succeeded', eventId = randomUUID()) => {
+  const addDelivery = async (
+    merchantId: string,
+    createdAt: string,
+    status: 'pending' | 'succeeded' = 'succeeded',
+    eventId: string = randomUUID(),
+  ) => {
     const id = randomUUID();
     await db.query(
       `INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, livemode, body, status, next_attempt_at,
@@ -79,7 +84,16 @@ describe('time partitions of events, deliveries and attempts', () => {
     const seen: DeliveryRecord[] = [];
     let beforeSeq: ListFilter['beforeSeq'] = null;
     for (;;) {
-      const page = await deliveries.list({ mode: 'live', merchantId, shopId: null, paymentLinkId: null, status: null, beforeSeq, limit, attemptsShown: 8 });
+      const page = await deliveries.list({
+        mode: 'live',
+        merchantId,
+        shopId: null,
+        paymentLinkId: null,
+        status: null,
+        beforeSeq,
+        limit,
+        attemptsShown: 8,
+      });
       seen.push(...page.items);
       const last = page.items.at(-1);
       if (!page.hasMore || !last) return seen;
@@ -253,7 +267,9 @@ describe('time partitions of events, deliveries and attempts', () => {
     const dropped = [...runs.flatMap((r) => r.dropped), ...settle.dropped];
     expect(new Set(created).size).toBe(created.length);
     expect(new Set(dropped).size).toBe(dropped.length);
-    expect(created).toEqual(expect.arrayContaining(['inbox_events_p20260520', 'inbox_events_p20260527', 'deliveries_p202605', 'delivery_attempts_p202605']));
+    expect(created).toEqual(
+      expect.arrayContaining(['inbox_events_p20260520', 'inbox_events_p20260527', 'deliveries_p202605', 'delivery_attempts_p202605']),
+    );
     // February ended on March 1st, 80 days before: its month stays (90 days); its days are gone (30).
     expect(dropped).toEqual(expect.arrayContaining(['inbox_events_p20260201', 'inbox_events_p20260208']));
     expect(dropped).not.toContain('deliveries_p202602');

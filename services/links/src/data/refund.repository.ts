@@ -144,11 +144,10 @@ export class RefundRepository implements RefundStore {
           { account: 'refund_reserve', amount },
         ]);
         if (key) {
-          await client.query(`UPDATE idempotency_keys SET response = $3::json WHERE scope = $1 AND key_sha256 = $2 AND created_at > now() - idempotency_key_ttl()`, [
-            key.scope,
-            key.keySha256,
-            JSON.stringify(row),
-          ]);
+          await client.query(
+            `UPDATE idempotency_keys SET response = $3::json WHERE scope = $1 AND key_sha256 = $2 AND created_at > now() - idempotency_key_ttl()`,
+            [key.scope, key.keySha256, JSON.stringify(row)],
+          );
         }
         return { kind: 'created', refund: toRecord(row) };
       });
