@@ -121,16 +121,18 @@ export const sampleShop: MerchantShop = {
   webhook_url: 'https://shop.example/webhooks',
   webhook_secret_set: true,
   webhook_events: ['payment.succeeded'],
+  payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
   previous_secret_valid_until: null,
   created_at: AT,
   updated_at: AT,
 };
 
-/** The shop after PATCH `webhook_events`: expiries and refunds are sent too. */
+/** The shop after PATCH `webhook_events` and `payment_methods`: expiries and refunds are sent too; crypto on two networks only. */
 export const sampleSubscribedShop: MerchantShop = {
   ...sampleShop,
   webhook_url: 'https://shop.example/hooks/v2',
   webhook_events: ['payment.succeeded', 'payment_link.expired', 'refund.succeeded'],
+  payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] },
   updated_at: '2026-11-25T02:10:00+03:00',
 };
 
