@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CRYPTO_NETWORKS } from '@pl/contracts';
 import {
   errorReply,
   ProviderRefusedError,
   ProviderUnavailableError,
+  type AvailableMethods,
   type CallbackRequest,
   type CallbackVerdict,
   type CreatePaymentRequest,
@@ -40,6 +42,8 @@ export class StandInProvider implements PaymentProvider {
   readonly creates: CreatePaymentRequest[] = [];
   readonly cancels: string[] = [];
   readonly refundCalls: CreateRefundRequest[] = [];
+  /** What {@link availableMethods} answers: every method unless a test says otherwise; null when it cannot tell (down). */
+  methods: AvailableMethods | null = { sbp: true, networks: CRYPTO_NETWORKS.map((network) => ({ network, minAmount: null, maxAmount: null })) };
 
   constructor(
     readonly name: ProviderName,
@@ -116,6 +120,12 @@ export class StandInProvider implements PaymentProvider {
       body: raw,
       headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: createHmac('sha256', this.secret).update(raw).digest('hex') },
     };
+  }
+
+  availableMethods(): Promise<AvailableMethods> {
+    return this.methods === null
+      ? Promise.reject(new ProviderUnavailableError(this.name, 'available_methods', 'http_5xx'))
+      : Promise.resolve(this.methods);
   }
 
   verifyCallback(request: CallbackRequest): CallbackVerdict {
