@@ -26,6 +26,8 @@ export interface StandInCallback {
   order_id: string;
   gateway_payment_id: string;
   status: PaymentStatus;
+  /** For `partially_paid`: the coin amount still to send. */
+  remaining_crypto_amount?: string;
 }
 
 const SIGNATURE_HEADER = 'x-stand-in-signature';
@@ -142,7 +144,7 @@ export class StandInProvider implements PaymentProvider {
     }
     return {
       ok: true,
-      event: { kind: 'payment', state: this.state(body.gateway_payment_id, body.order_id, body.status) },
+      event: { kind: 'payment', state: { ...this.state(body.gateway_payment_id, body.order_id, body.status), remainingCryptoAmount: body.remaining_crypto_amount ?? null } },
       reply: { status: 200, contentType: 'application/json; charset=utf-8', body: '{"received":true}' },
     };
   }

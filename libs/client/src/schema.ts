@@ -584,7 +584,7 @@ export interface paths {
         head?: never;
         /**
          * Change a shop
-         * @description A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. The shop is shared by both modes, and so is the list.
+         * @description A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. `payment_methods` is merged into the shop's methods (`sbp` on or off, `crypto_networks` the networks taken, replaced whole when given): the checkout offers only these, and a select of another is 422 `payment_link.err.method_unavailable`. At least one method must stay on, and a network must be one of the six, else 400 `common.err.validation_failed`. The shop is shared by both modes, and so are both lists.
          */
         patch: operations["updateShop"];
         trace?: never;
@@ -1378,6 +1378,15 @@ export interface components {
             updated_at: string;
             livemode: boolean;
             shop_name: string;
+            methods: {
+                sbp: boolean;
+                crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
+            };
+            payment_progress: {
+                /** @enum {string} */
+                status: "confirming" | "partially_paid";
+                remaining_crypto_amount: string | null;
+            } | null;
         };
         MerchantShop: {
             id: number;
@@ -1391,6 +1400,10 @@ export interface components {
             webhook_url: string | null;
             webhook_secret_set: boolean;
             webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
+            payment_methods: {
+                sbp: boolean;
+                crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
+            };
             previous_secret_valid_until: string | null;
             created_at: string;
             updated_at: string;
@@ -3296,6 +3309,17 @@ export interface operations {
                      *           "webhook_events": [
                      *             "payment.succeeded"
                      *           ],
+                     *           "payment_methods": {
+                     *             "sbp": true,
+                     *             "crypto_networks": [
+                     *               "USDT-TRC20",
+                     *               "USDT-ERC20",
+                     *               "USDT-TON",
+                     *               "BTC-BTC",
+                     *               "ETH-ETH",
+                     *               "TON-TON"
+                     *             ]
+                     *           },
                      *           "previous_secret_valid_until": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
@@ -3358,6 +3382,17 @@ export interface operations {
                      *       "webhook_events": [
                      *         "payment.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4583,6 +4618,17 @@ export interface operations {
                      *           "webhook_events": [
                      *             "payment.succeeded"
                      *           ],
+                     *           "payment_methods": {
+                     *             "sbp": true,
+                     *             "crypto_networks": [
+                     *               "USDT-TRC20",
+                     *               "USDT-ERC20",
+                     *               "USDT-TON",
+                     *               "BTC-BTC",
+                     *               "ETH-ETH",
+                     *               "TON-TON"
+                     *             ]
+                     *           },
                      *           "previous_secret_valid_until": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4659,6 +4705,17 @@ export interface operations {
                      *       "webhook_events": [
                      *         "payment.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4717,6 +4774,17 @@ export interface operations {
                      *       "webhook_events": [
                      *         "payment.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4757,7 +4825,13 @@ export interface operations {
                  *         "payment.succeeded",
                  *         "payment_link.expired",
                  *         "refund.succeeded"
-                 *       ]
+                 *       ],
+                 *       "payment_methods": {
+                 *         "crypto_networks": [
+                 *           "USDT-TRC20",
+                 *           "BTC-BTC"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4766,6 +4840,10 @@ export interface operations {
                     /** @enum {string} */
                     fee_payer?: "merchant" | "client" | "split";
                     webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
+                    payment_methods?: {
+                        sbp?: boolean;
+                        crypto_networks?: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
+                    };
                 };
             };
         };
@@ -4795,6 +4873,13 @@ export interface operations {
                      *         "payment_link.expired",
                      *         "refund.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "BTC-BTC"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T02:10:00+03:00"
@@ -5637,7 +5722,16 @@ export interface operations {
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00",
                      *       "livemode": true,
-                     *       "shop_name": "Coffee on the corner"
+                     *       "shop_name": "Coffee on the corner",
+                     *       "methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC"
+                     *         ]
+                     *       },
+                     *       "payment_progress": null
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerLinkView"];
@@ -5719,7 +5813,16 @@ export interface operations {
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00",
                      *       "livemode": true,
-                     *       "shop_name": "Coffee on the corner"
+                     *       "shop_name": "Coffee on the corner",
+                     *       "methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC"
+                     *         ]
+                     *       },
+                     *       "payment_progress": null
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerLinkView"];
@@ -5802,7 +5905,19 @@ export interface operations {
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:55:15+03:00",
                      *       "livemode": false,
-                     *       "shop_name": "Coffee on the corner"
+                     *       "shop_name": "Coffee on the corner",
+                     *       "methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
+                     *       "payment_progress": null
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerLinkView"];

@@ -105,6 +105,10 @@ export const settlePaymentCommand = z.strictObject({
   gateway_payment_id: z.string().min(1).max(200),
   order_id: z.string().min(1).max(64).nullable().default(null),
   status: z.enum(PROVIDER_PAYMENT_STATUSES),
+  /** The provider's own status word (`confirm_check`, ...), kept on the attempt for the checkout and the dashboard. */
+  provider_status: z.string().max(200).nullish(),
+  /** For `partially_paid`: the coin amount still to send, as the provider wrote it (the checkout shows it). */
+  remaining_crypto_amount: z.string().max(64).nullish(),
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 

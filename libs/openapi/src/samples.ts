@@ -91,6 +91,8 @@ export const sampleBuyerView: BuyerLinkView = {
   gateway_provider: 'sbp-sim',
   gateway_payment_id: 'sbp_7f3a91',
   qr: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2',
+  methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-TON', 'BTC-BTC'] },
+  payment_progress: null,
 };
 
 const { merchant_credit: _tc, platform_revenue: _tr, fee_percent_bp: _tf, order_id: _to, ...testBuyerFields } = sampleTestLink;
@@ -98,6 +100,8 @@ const { merchant_credit: _tc, platform_revenue: _tr, fee_percent_bp: _tf, order_
 export const sampleSimulatedPaidView: BuyerLinkView = {
   ...testBuyerFields,
   shop_name: 'Coffee on the corner',
+  methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
+  payment_progress: null,
   fee_bps: 70,
   status: 'paid',
   gateway_provider: 'sandbox',
