@@ -121,7 +121,7 @@ async function details(view: BuyerLinkView, lang: Language, t: Messages): Promis
           sbp ? t.openInApp : t.openInWallet
         }</a></p>`
       : null;
-  const warning = sbp || crypto === null ? null : html`<p class="warning" role="note" data-testid="network-warning">${t.networkWarning(chain)}</p>`;
+  const warning = sbp ? null : html`<p class="warning" role="note" data-testid="network-warning">${t.networkWarning(chain)}</p>`;
   return html`<section class="details" id="details" aria-labelledby="details-heading" data-method="${sbp ? 'sbp' : view.network}">
       <h2 id="details-heading" tabindex="-1">${t.detailsHeading}</h2>
       ${progressNote(view, t)}
@@ -202,6 +202,13 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
 }
 
 /**
+ * What the provider last said of the payment, as the page's script compares it with the status poll's view: a
+ * payment confirming or part paid changes no field of the link, yet the buyer must see it.
+ */
+const progressKey = (view: BuyerLinkView): string =>
+  view.payment_progress === null ? '' : `${view.payment_progress.status}:${view.payment_progress.remaining_crypto_amount ?? ''}`;
+
+/**
  * The part of the page that changes with the link: summary, and either the method choice and the
  * payment details (pending) or the final word. The script swaps it whole when the link changes, so
  * the server is the only place that knows how a link looks.
@@ -209,7 +216,7 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
 export async function renderPanel(view: BuyerLinkView, lang: Language, now: Date): Promise<SafeHtml> {
   const t = MESSAGES[lang];
   const pending = view.status === 'pending';
-  return html`<div id="checkout" class="card" data-status="${view.status}" data-updated-at="${view.updated_at}" data-server-now="${now.toISOString()}">
+  return html`<div id="checkout" class="card" data-status="${view.status}" data-updated-at="${view.updated_at}" data-progress="${progressKey(view)}" data-server-now="${now.toISOString()}">
     <section class="summary" aria-labelledby="shop-name">
       <p class="eyebrow">${t.paymentTo}</p>
       <h1 id="shop-name">${isolated(view.shop_name)}</h1>

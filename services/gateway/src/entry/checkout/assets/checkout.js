@@ -134,7 +134,13 @@
         var now = panel();
         if (!view || !now) return;
         // Another tab may have changed the method: any change to the link brings the fresh panel.
-        if (view.status !== now.getAttribute('data-status') || view.updated_at !== now.getAttribute('data-updated-at')) {
+        // A payment confirming or part paid changes no field of the link: its progress is compared too.
+        var progress = view.payment_progress ? view.payment_progress.status + ':' + (view.payment_progress.remaining_crypto_amount || '') : '';
+        if (
+          view.status !== now.getAttribute('data-status') ||
+          view.updated_at !== now.getAttribute('data-updated-at') ||
+          progress !== (now.getAttribute('data-progress') || '')
+        ) {
           return refreshPanel(null);
         }
       })
