@@ -5,6 +5,7 @@ export type {
   ApiKeyWithSecret,
   AuditEvent,
   Balance,
+  CryptoNetwork,
   BalanceTransactionPage,
   EventType,
   MeView,

@@ -306,6 +306,14 @@ export const en = {
   simulateTitle: 'Test refund: simulate the provider’s answer',
   simulateSucceeded: 'Simulate success',
   simulateFailed: 'Simulate failure',
+  // The shop's payment methods
+  paymentMethodsTitle: 'Payment methods',
+  paymentMethodsHint: 'What buyers may pay this shop with, in both modes. The checkout offers only these, less a network the provider cannot take now.',
+  sbpMethod: 'SBP (Faster Payments System)',
+  cryptoNetworksLegend: 'Crypto networks',
+  savePaymentMethods: 'Save payment methods',
+  paymentMethodsSaved: 'Payment methods saved',
+  oneMethodNeeded: 'Keep at least one payment method on',
   // The shop's webhook events
   webhookEventsTitle: 'Webhook events',
   webhookEventsHint: 'The events sent to the shop’s webhook URL. Every event is listed on the Events page whether sent or not.',
