@@ -25,7 +25,7 @@ import {
 import { formatKopecks } from '@pl/money';
 import { parseExchangeRates, SandboxProvider } from '@pl/providers';
 import type { z } from 'zod';
-import { toBuyerLinkView, toPaymentLink, toPaymentLinkPageJson, listedLink, type LinkRecord } from '@pl/links/testing';
+import { ATTEMPTS_SHOWN, toBuyerLinkView, toPaymentAttemptList, toPaymentLink, toPaymentLinkPageJson, listedLink, type LinkRecord } from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
 import {
   CASHIER_KEY_PREFIX,
@@ -236,6 +236,22 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl, HEAVIEST_CHECKOUT),
   linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl, HEAVIEST_CHECKOUT),
   linksSimulate: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl, HEAVIEST_CHECKOUT),
+  // The newest attempts only, each with the longest provider word the reply keeps (a refusal's message is cut to 200).
+  linksAttemptsList: () =>
+    toPaymentAttemptList(
+      times(ATTEMPTS_SHOWN, () => ({
+        n: INT4_MAX,
+        orderId: `${randomUUID()}-${INT4_MAX}`,
+        provider: heavy(PROVIDER.name),
+        method: 'crypto' as const,
+        networkAsked: 'USDT-TRC20',
+        gatewayPaymentId: heavy(PROVIDER.paymentId),
+        state: 'ended_unpaid' as const,
+        providerStatus: heavy(1000),
+        createdAt: latest,
+        updatedAt: latest,
+      })),
+    ),
   shopsGet: () => toShopView(fullShop()),
   shopsByCashierKey: () => toShopView(fullShop()),
   shopsWebhookTarget: () => ({

@@ -131,3 +131,30 @@ describe("the selected payment's progress", () => {
     expect((await sys.http.get(`/p/${id}/status`)).body).toMatchObject({ status: 'paid', payment_progress: null });
   });
 });
+
+describe("a link's attempts, for the dashboard", () => {
+  it('lists each select with its provider, payment id, state and the provider’s last word; another merchant gets 403', async () => {
+    const shop = await sys.shop(merchant.id);
+    const id = await createLink(shop);
+    await sys.http.post(`/p/${id}/select`, { method: 'sbp' });
+    await sys.http.post(`/p/${id}/select`, { method: 'crypto', network: 'USDT-TRC20' });
+    const signed = provider.callback({ order_id: `${id}-2`, gateway_payment_id: StandInProvider.paymentIdOf(`${id}-2`), status: 'confirming' });
+    expect((await sys.http.post('/callbacks/v1/heleket', signed.body, { headers: signed.headers })).status).toBe(200);
+    const res = await sys.http.get(`/api/v1/payment-links/${id}/attempts`, { headers: { Authorization: `Bearer ${session}` } });
+    expect(res.status).toBe(200);
+    expect(res.body.attempts).toEqual([
+      expect.objectContaining({ n: 1, order_id: `${id}-1`, provider: 'heleket', method: 'sbp', network: null, gateway_payment_id: `sip_${id}-1`, state: 'superseded' }),
+      expect.objectContaining({
+        n: 2,
+        method: 'crypto',
+        network: 'USDT-TRC20',
+        gateway_payment_id: `sip_${id}-2`,
+        state: 'pending',
+        provider_status: 'confirming',
+      }),
+    ]);
+    const other = await sys.merchant();
+    const otherSession = await sys.login(other);
+    expectError(await sys.http.get(`/api/v1/payment-links/${id}/attempts`, { headers: { Authorization: `Bearer ${otherSession}` } }), 403, 'common.err.forbidden');
+  });
+});

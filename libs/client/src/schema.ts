@@ -393,6 +393,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-links/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payment link's attempts at its providers
+         * @description Each select of a method is an attempt (`<link id>-<n>` at the provider); the newest 50, oldest first: its provider, the provider's payment id, its state and the provider's last word (`provider_status`), with when it last changed. For the dashboard's link page.
+         */
+        get: operations["listPaymentAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment-links/{id}/cancel": {
         parameters: {
             query?: never;
@@ -3973,6 +3993,89 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPaymentAttempts: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payment link id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link's attempts, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attempts": [
+                     *         {
+                     *           "n": 1,
+                     *           "order_id": "6985eade-4dba-4db4-a03b-92e8f9abb973-1",
+                     *           "provider": "raiffeisen_sbp",
+                     *           "method": "sbp",
+                     *           "network": null,
+                     *           "gateway_payment_id": "AS1000670LSS7DN18SJQDNP4B05KLJL2",
+                     *           "state": "superseded",
+                     *           "provider_status": null,
+                     *           "created_at": "2026-11-25T01:40:00+03:00",
+                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *         },
+                     *         {
+                     *           "n": 2,
+                     *           "order_id": "6985eade-4dba-4db4-a03b-92e8f9abb973-2",
+                     *           "provider": "heleket",
+                     *           "method": "crypto",
+                     *           "network": "USDT-TRC20",
+                     *           "gateway_payment_id": "8b03432e-385b-4670-8d06-064591096795",
+                     *           "state": "pending",
+                     *           "provider_status": "confirm_check",
+                     *           "created_at": "2026-11-25T01:40:00+03:00",
+                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attempts: {
+                            n: number;
+                            order_id: string;
+                            provider: string;
+                            /** @enum {string} */
+                            method: "sbp" | "crypto";
+                            network: string | null;
+                            gateway_payment_id: string | null;
+                            /** @enum {string} */
+                            state: "creating" | "pending" | "unknown" | "refused" | "superseded" | "paid" | "duplicate" | "late" | "failed" | "ended_unpaid";
+                            provider_status: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["ValidationFailed.Session"];

@@ -19,3 +19,4 @@ export * from './cursor';
 export * from './merchant-shop';
 export * from './account';
 export * from './payment-methods';
+export * from './attempts';

@@ -33,6 +33,7 @@ import { deliveryStatus } from './deliveries';
 import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } from './events';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
+import { paymentAttemptList } from './attempts';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -207,4 +208,6 @@ export const subjects = {
   eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
   eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
+  /** A link's attempts at its providers (merchant identity, the link's own reach), for the dashboard. */
+  linksAttemptsList: subject('links.attempts.list', linkIdCommand, paymentAttemptList),
 } as const;

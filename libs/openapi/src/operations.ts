@@ -43,6 +43,7 @@ import {
   simulatePaymentBody,
   simulateRefundBody,
   updateShopBody,
+  paymentAttemptList,
   uuid,
   webhookDelivery,
   webhookDeliveryList,
@@ -475,6 +476,19 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     pathParams: linkId,
     success: linkRead,
+    errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payment-links/{id}/attempts',
+    operationId: 'listPaymentAttempts',
+    summary: "List a payment link's attempts at its providers",
+    description:
+      'Each select of a method is an attempt (`<link id>-<n>` at the provider); the newest 50, oldest first: its provider, the provider\'s payment id, its state and the provider\'s last word (`provider_status`), with when it last changed. For the dashboard\'s link page.',
+    tag: TAGS.links,
+    auth: 'session',
+    pathParams: linkId,
+    success: { status: 200, description: "The link's attempts, oldest first.", schema: paymentAttemptList, example: s.sampleAttempts },
     errors: ['common.err.forbidden'],
   },
   {

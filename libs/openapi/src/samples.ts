@@ -6,6 +6,7 @@ import type {
   BalanceTransaction,
   BalanceTransactionPage,
   BuyerLinkView,
+  PaymentAttemptList,
   EventType,
   MerchantShop,
   MeView,
@@ -366,3 +367,33 @@ export const sampleWebhookTest = {
   livemode: true,
   data: { shop_id: 42, sent_at: PAID_AT },
 } as const;
+
+/** A link's attempts: SBP first, then USDT on Tron, confirming at Heleket. */
+export const sampleAttempts: PaymentAttemptList = {
+  attempts: [
+    {
+      n: 1,
+      order_id: `${sampleLink.id}-1`,
+      provider: 'raiffeisen_sbp',
+      method: 'sbp',
+      network: null,
+      gateway_payment_id: 'AS1000670LSS7DN18SJQDNP4B05KLJL2',
+      state: 'superseded',
+      provider_status: null,
+      created_at: AT,
+      updated_at: AT,
+    },
+    {
+      n: 2,
+      order_id: `${sampleLink.id}-2`,
+      provider: 'heleket',
+      method: 'crypto',
+      network: 'USDT-TRC20',
+      gateway_payment_id: '8b03432e-385b-4670-8d06-064591096795',
+      state: 'pending',
+      provider_status: 'confirm_check',
+      created_at: AT,
+      updated_at: AT,
+    },
+  ],
+};

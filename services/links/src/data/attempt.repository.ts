@@ -8,6 +8,7 @@ import {
   type AttemptProgress,
   type AttemptState,
   type AttemptStore,
+  type AttemptSummary,
 } from '../domain/attempt';
 import type { LinkRecord } from '../domain/link';
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
@@ -197,6 +198,39 @@ export class AttemptRepository implements AttemptStore {
     );
     const row = rows[0];
     return row ? { status: row.payment_status, remainingCryptoAmount: row.remaining_crypto_amount } : null;
+  }
+
+  async listForLink(linkId: string, limit: number): Promise<AttemptSummary[]> {
+    const rows = await this.db.query<{
+      n: number;
+      order_id: string;
+      provider: string;
+      method: PaymentMethod;
+      network_asked: string | null;
+      gateway_payment_id: string | null;
+      state: AttemptState;
+      provider_status: string | null;
+      created_at: Date;
+      updated_at: Date;
+    }>(
+      `SELECT * FROM (
+         SELECT n, order_id, provider, method, network_asked, gateway_payment_id, state, provider_status, created_at, updated_at
+           FROM payment_attempts WHERE link_id = $1 ORDER BY n DESC LIMIT $2
+       ) newest ORDER BY n`,
+      [linkId, limit],
+    );
+    return rows.map((r) => ({
+      n: r.n,
+      orderId: r.order_id,
+      provider: r.provider,
+      method: r.method,
+      networkAsked: r.network_asked,
+      gatewayPaymentId: r.gateway_payment_id,
+      state: r.state,
+      providerStatus: r.provider_status,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    }));
   }
 
   async restoreOnLink(attempt: Attempt): Promise<LinkRecord | null> {

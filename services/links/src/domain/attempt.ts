@@ -32,6 +32,20 @@ export interface AttemptProgress {
   remainingCryptoAmount: string | null;
 }
 
+/** An attempt as its merchant reads it: what the dashboard's link page lists. */
+export interface AttemptSummary {
+  n: number;
+  orderId: string;
+  provider: string;
+  method: PaymentMethod;
+  networkAsked: string | null;
+  gatewayPaymentId: string | null;
+  state: AttemptState;
+  providerStatus: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** What a select asks to record before its provider is called. */
 export interface AttemptDraft {
   provider: string;
@@ -92,6 +106,8 @@ export interface AttemptStore {
   recordProgress(attempt: Attempt, progress: AttemptProgress, providerStatus: string | null): Promise<void>;
   /** The progress of the link's current attempt, or null when it has none or its provider has said nothing yet. */
   currentProgress(linkId: string): Promise<AttemptProgress | null>;
+  /** The newest `limit` attempts of a link, oldest first. */
+  listForLink(linkId: string, limit: number): Promise<AttemptSummary[]>;
   /** Puts an earlier attempt's amounts and payment back on a pending link (it is the one being paid); null if not pending. */
   restoreOnLink(attempt: Attempt): Promise<LinkRecord | null>;
 }
