@@ -12,6 +12,7 @@ export type {
   MerchantShop,
   MerchantShopPage,
   Mode,
+  PaymentAttemptList,
   PaymentLink,
   PaymentLinkPage,
   Refund,
