@@ -60,7 +60,11 @@ const linkOfShop = async (methods: { sbp?: boolean; crypto_networks?: string[] }
     headers: { Authorization: `Bearer ${session}` },
   });
   expect(patched.status).toBe(200);
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '1000.00', order_id: `o-${randomUUID()}` }, { headers: merchant.keys });
+  const res = await sys.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: shop.id, amount: '1000.00', order_id: `o-${randomUUID()}` },
+    { headers: merchant.keys },
+  );
   expect(res.status).toBe(201);
   return res.body.id as string;
 };

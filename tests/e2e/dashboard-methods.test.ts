@@ -42,7 +42,9 @@ const signedIn = async (): Promise<Page> => {
   await page.getByLabel(t('email')).fill(merchant.email);
   await page.getByLabel(t('password')).fill(merchant.password);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
-  await h1(page).filter({ hasText: t('linksTitle') }).waitFor();
+  await h1(page)
+    .filter({ hasText: t('linksTitle') })
+    .waitFor();
   return page;
 };
 

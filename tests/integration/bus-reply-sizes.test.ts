@@ -25,7 +25,15 @@ import {
 import { formatKopecks } from '@pl/money';
 import { parseExchangeRates, SandboxProvider } from '@pl/providers';
 import type { z } from 'zod';
-import { ATTEMPTS_SHOWN, toBuyerLinkView, toPaymentAttemptList, toPaymentLink, toPaymentLinkPageJson, listedLink, type LinkRecord } from '@pl/links/testing';
+import {
+  ATTEMPTS_SHOWN,
+  toBuyerLinkView,
+  toPaymentAttemptList,
+  toPaymentLink,
+  toPaymentLinkPageJson,
+  listedLink,
+  type LinkRecord,
+} from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
 import {
   CASHIER_KEY_PREFIX,

@@ -29,7 +29,11 @@ beforeEach(() => {
 const patchShop = (shopId: number, body: unknown) =>
   sys.http.call('PATCH', `/api/v1/shops/${shopId}`, { body, headers: { Authorization: `Bearer ${session}` } });
 const createLink = async (shop: TestShop, keys: Record<string, string> = merchant.keys): Promise<string> => {
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '500.00', order_id: `o-${randomUUID()}` }, { headers: keys });
+  const res = await sys.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: shop.id, amount: '500.00', order_id: `o-${randomUUID()}` },
+    { headers: keys },
+  );
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
@@ -48,7 +52,9 @@ describe("a shop's payment methods", () => {
     expectError(await patchShop(shop.id, { payment_methods: { sbp: false, crypto_networks: [] } }), 400, 'common.err.validation_failed');
     expectError(await patchShop(shop.id, { payment_methods: { crypto_networks: ['DOGE-DOGE'] } }), 400, 'common.err.validation_failed');
     expectError(await patchShop(shop.id, { payment_methods: { card: true } }), 400, 'common.err.validation_failed');
-    expect((await sys.http.get(`/merchant/v1/shops/${shop.id}`, { headers: merchant.keys })).body.payment_methods).toEqual(changed.body.payment_methods);
+    expect((await sys.http.get(`/merchant/v1/shops/${shop.id}`, { headers: merchant.keys })).body.payment_methods).toEqual(
+      changed.body.payment_methods,
+    );
   });
 
   it('the checkout offers only the methods the shop has on, and a select of another is 422 method_unavailable with nothing stored', async () => {
@@ -115,7 +121,10 @@ describe("the selected payment's progress", () => {
     const id = await createLink(shop);
     expect((await sys.http.post(`/p/${id}/select`, { method: 'crypto', network: 'USDT-TRC20' })).body.payment_progress).toBeNull();
     expect((await callback(`${id}-1`, 'confirming')).status).toBe(200);
-    expect((await sys.http.get(`/p/${id}/status`)).body).toMatchObject({ status: 'pending', payment_progress: { status: 'confirming', remaining_crypto_amount: null } });
+    expect((await sys.http.get(`/p/${id}/status`)).body).toMatchObject({
+      status: 'pending',
+      payment_progress: { status: 'confirming', remaining_crypto_amount: null },
+    });
     expect((await callback(`${id}-1`, 'partially_paid', '1.250000')).status).toBe(200);
     expect((await sys.http.get(`/p/${id}/status`)).body).toMatchObject({
       status: 'pending',
@@ -143,7 +152,15 @@ describe("a link's attempts, for the dashboard", () => {
     const res = await sys.http.get(`/api/v1/payment-links/${id}/attempts`, { headers: { Authorization: `Bearer ${session}` } });
     expect(res.status).toBe(200);
     expect(res.body.attempts).toEqual([
-      expect.objectContaining({ n: 1, order_id: `${id}-1`, provider: 'heleket', method: 'sbp', network: null, gateway_payment_id: `sip_${id}-1`, state: 'superseded' }),
+      expect.objectContaining({
+        n: 1,
+        order_id: `${id}-1`,
+        provider: 'heleket',
+        method: 'sbp',
+        network: null,
+        gateway_payment_id: `sip_${id}-1`,
+        state: 'superseded',
+      }),
       expect.objectContaining({
         n: 2,
         method: 'crypto',
@@ -155,6 +172,10 @@ describe("a link's attempts, for the dashboard", () => {
     ]);
     const other = await sys.merchant();
     const otherSession = await sys.login(other);
-    expectError(await sys.http.get(`/api/v1/payment-links/${id}/attempts`, { headers: { Authorization: `Bearer ${otherSession}` } }), 403, 'common.err.forbidden');
+    expectError(
+      await sys.http.get(`/api/v1/payment-links/${id}/attempts`, { headers: { Authorization: `Bearer ${otherSession}` } }),
+      403,
+      'common.err.forbidden',
+    );
   });
 });

@@ -144,7 +144,10 @@ export class StandInProvider implements PaymentProvider {
     }
     return {
       ok: true,
-      event: { kind: 'payment', state: { ...this.state(body.gateway_payment_id, body.order_id, body.status), remainingCryptoAmount: body.remaining_crypto_amount ?? null } },
+      event: {
+        kind: 'payment',
+        state: { ...this.state(body.gateway_payment_id, body.order_id, body.status), remainingCryptoAmount: body.remaining_crypto_amount ?? null },
+      },
       reply: { status: 200, contentType: 'application/json; charset=utf-8', body: '{"received":true}' },
     };
   }

@@ -484,7 +484,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listPaymentAttempts',
     summary: "List a payment link's attempts at its providers",
     description:
-      'Each select of a method is an attempt (`<link id>-<n>` at the provider); the newest 50, oldest first: its provider, the provider\'s payment id, its state and the provider\'s last word (`provider_status`), with when it last changed. For the dashboard\'s link page.',
+      "Each select of a method is an attempt (`<link id>-<n>` at the provider); the newest 50, oldest first: its provider, the provider's payment id, its state and the provider's last word (`provider_status`), with when it last changed. For the dashboard's link page.",
     tag: TAGS.links,
     auth: 'session',
     pathParams: linkId,
@@ -645,7 +645,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'updateShop',
     summary: 'Change a shop',
     description:
-      'A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. `payment_methods` is merged into the shop\'s methods (`sbp` on or off, `crypto_networks` the networks taken, replaced whole when given): the checkout offers only these, and a select of another is 422 `payment_link.err.method_unavailable`. At least one method must stay on, and a network must be one of the six, else 400 `common.err.validation_failed`. The shop is shared by both modes, and so are both lists.',
+      "A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. `payment_methods` is merged into the shop's methods (`sbp` on or off, `crypto_networks` the networks taken, replaced whole when given): the checkout offers only these, and a select of another is 422 `payment_link.err.method_unavailable`. At least one method must stay on, and a network must be one of the six, else 400 `common.err.validation_failed`. The shop is shared by both modes, and so are both lists.",
     tag: TAGS.shops,
     auth: 'session',
     pathParams: shopId,

@@ -114,7 +114,11 @@ describe('return_url on the buyer side', () => {
 
   it('shows the way back on an expired page without sending the buyer anywhere', async () => {
     const id = randomUUID();
-    h.on(subjects.linksPublicGet.name, async () => ({ ...sampleLink({ id, status: 'expired', return_url: URL_OK }), shop_name: 'Shop', ...CHECKOUT }));
+    h.on(subjects.linksPublicGet.name, async () => ({
+      ...sampleLink({ id, status: 'expired', return_url: URL_OK }),
+      shop_name: 'Shop',
+      ...CHECKOUT,
+    }));
     const res = await h.request('GET', `/p/${id}?lang=ru`);
     expect(res.text).toContain('>Вернуться в магазин</a>');
     expect(res.text).not.toContain('http-equiv="refresh"');

@@ -181,10 +181,24 @@ describe('merchant shop management over NATS', () => {
       const { shopId } = await h.seedShop(owner);
       const update = (payment_methods: unknown) => h.raw(subjects.shopsUpdate, { shop_id: shopId, payment_methods }, merchant(owner));
       const cryptoOnly = await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { sbp: false } }, merchant(owner));
-      expect(cryptoOnly.payment_methods).toEqual({ sbp: false, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] });
-      const two = await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { crypto_networks: ['TON-TON', 'BTC-BTC'] } }, merchant(owner));
+      expect(cryptoOnly.payment_methods).toEqual({
+        sbp: false,
+        crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'],
+      });
+      const two = await h.bus.request(
+        subjects.shopsUpdate,
+        { shop_id: shopId, payment_methods: { crypto_networks: ['TON-TON', 'BTC-BTC'] } },
+        merchant(owner),
+      );
       expect(two.payment_methods).toEqual({ sbp: false, crypto_networks: ['TON-TON', 'BTC-BTC'] });
-      for (const bad of [{ crypto_networks: [] }, { crypto_networks: ['DOGE-DOGE'] }, { crypto_networks: ['BTC-BTC', 'BTC-BTC'] }, { sbp: 'yes' }, { card: true }, null]) {
+      for (const bad of [
+        { crypto_networks: [] },
+        { crypto_networks: ['DOGE-DOGE'] },
+        { crypto_networks: ['BTC-BTC', 'BTC-BTC'] },
+        { sbp: 'yes' },
+        { card: true },
+        null,
+      ]) {
         const reply = await update(bad);
         expect(reply).toMatchObject({ ok: false, error: { code: 'common.err.validation_failed' } });
         expect(JSON.stringify(reply)).toContain('payment_methods');
@@ -192,7 +206,11 @@ describe('merchant shop management over NATS', () => {
       const none = await update({ sbp: false, crypto_networks: [] });
       expect(none).toMatchObject({ ok: false, error: { code: 'common.err.validation_failed' } });
       await expect(h.repo.getShop(shopId)).resolves.toMatchObject({ paymentMethods: { sbp: false, crypto_networks: ['TON-TON', 'BTC-BTC'] } });
-      const sbpOnly = await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { sbp: true, crypto_networks: [] } }, merchant(owner));
+      const sbpOnly = await h.bus.request(
+        subjects.shopsUpdate,
+        { shop_id: shopId, payment_methods: { sbp: true, crypto_networks: [] } },
+        merchant(owner),
+      );
       expect(sbpOnly.payment_methods).toEqual({ sbp: true, crypto_networks: [] });
     });
 

@@ -292,11 +292,17 @@ describe('admin CLI', () => {
     expect(set).toMatchObject({ payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] } });
     const sbpOff = await ok(['shop:update', '--shop', String(shopId), '--sbp', 'off']);
     expect(sbpOff).toMatchObject({ payment_methods: { sbp: false, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] } });
-    for (const bad of [['--crypto-networks', ''], ['--crypto-networks', 'DOGE-DOGE'], ['--crypto-networks', 'BTC-BTC,BTC-BTC']]) {
+    for (const bad of [
+      ['--crypto-networks', ''],
+      ['--crypto-networks', 'DOGE-DOGE'],
+      ['--crypto-networks', 'BTC-BTC,BTC-BTC'],
+    ]) {
       expect((await fails(['shop:update', '--shop', String(shopId), ...bad])).error.code).toBe('common.err.validation_failed');
     }
     expect((await fails(['shop:update', '--shop', String(shopId), '--sbp', 'maybe'])).code).toBe(2);
-    await expect(shops.getShop(Number(shopId))).resolves.toMatchObject({ paymentMethods: { sbp: false, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] } });
+    await expect(shops.getShop(Number(shopId))).resolves.toMatchObject({
+      paymentMethods: { sbp: false, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] },
+    });
   });
 
   it('shop:update of an unknown shop fails with not_found, and --merchant is not accepted', async () => {

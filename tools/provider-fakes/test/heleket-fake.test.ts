@@ -87,7 +87,10 @@ describe('the Heleket fake checks requests as the reference documents them', () 
   it('switches an item of the services list over its control API, and answers 404 for an unknown one', async () => {
     const saved = fake.services;
     try {
-      const off = await fetch(`${fake.url}/_fake/services`, { method: 'POST', body: JSON.stringify({ currency: 'BTC', network: 'btc', is_enabled: false }) });
+      const off = await fetch(`${fake.url}/_fake/services`, {
+        method: 'POST',
+        body: JSON.stringify({ currency: 'BTC', network: 'btc', is_enabled: false }),
+      });
       expect(await off.json()).toMatchObject({ currency: 'BTC', network: 'btc', is_available: true, is_enabled: false });
       const listed = (await call('/v1/payment/services', '')).json.result as { currency: string; is_enabled: boolean }[];
       expect(listed.find((s) => s.currency === 'BTC')?.is_enabled).toBe(false);

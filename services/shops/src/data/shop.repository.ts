@@ -66,7 +66,10 @@ const PATCHABLE: Record<Exclude<keyof ShopPatch, 'payment_methods'>, string> = {
 const METHOD_ON_CONSTRAINT = 'shops_payment_method_on';
 
 const isNoMethodLeft = (e: unknown): boolean =>
-  typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23514' && (e as { constraint?: unknown }).constraint === METHOD_ON_CONSTRAINT;
+  typeof e === 'object' &&
+  e !== null &&
+  (e as { code?: unknown }).code === '23514' &&
+  (e as { constraint?: unknown }).constraint === METHOD_ON_CONSTRAINT;
 
 /** The columns of a methods patch: only the members given move. */
 function methodSets(patch: ShopPatch, params: unknown[]): string[] {

@@ -327,7 +327,8 @@ export const en = {
   simulateFailed: 'Simulate failure',
   // The shop's payment methods
   paymentMethodsTitle: 'Payment methods',
-  paymentMethodsHint: 'What buyers may pay this shop with, in both modes. The checkout offers only these, less a network the provider cannot take now.',
+  paymentMethodsHint:
+    'What buyers may pay this shop with, in both modes. The checkout offers only these, less a network the provider cannot take now.',
   sbpMethod: 'SBP (Faster Payments System)',
   cryptoNetworksLegend: 'Crypto networks',
   savePaymentMethods: 'Save payment methods',

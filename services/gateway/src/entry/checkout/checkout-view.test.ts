@@ -69,7 +69,13 @@ describe('renderPanel: methods and the payment in progress', () => {
     const crypto = await render(CRYPTO_SELECTED);
     expect(crypto).toContain('data-testid="network-warning"');
     expect(crypto).toContain('Send only on the TRC-20 (Tron) network.');
-    const sbp = await render({ network: 'SBP', deposit_address: 'AS1X', qr: 'https://qr.nspk.ru/AS1X?type=02', payer_currency: 'RUB', to_currency: 'RUB' });
+    const sbp = await render({
+      network: 'SBP',
+      deposit_address: 'AS1X',
+      qr: 'https://qr.nspk.ru/AS1X?type=02',
+      payer_currency: 'RUB',
+      to_currency: 'RUB',
+    });
     expect(sbp).not.toContain('network-warning');
     expect(sbp).toMatch(/<p class="phone-only"><a class="button secondary" href="https:\/\/qr.nspk.ru\/AS1X\?type=02"/);
   });

@@ -44,7 +44,13 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
       'callback for a link no longer pending: a repeat, or a late payment links recorded',
       () =>
         deps.links.settle(
-          { provider: provider.name, gateway_payment_id: state.gatewayPaymentId, order_id: state.orderId, status: state.status, ...progressOf(state) },
+          {
+            provider: provider.name,
+            gateway_payment_id: state.gatewayPaymentId,
+            order_id: state.orderId,
+            status: state.status,
+            ...progressOf(state),
+          },
           requestIdOf(res),
         ),
     );
