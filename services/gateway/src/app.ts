@@ -44,7 +44,7 @@ export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providers: ProviderRegistry = providersFrom(config),
+  providers: ProviderRegistry = providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL }),
 ): Promise<RunningService & { port: number }> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async (): Promise<void> => {

@@ -69,7 +69,7 @@ export async function startLinks(
   config: LinksConfig,
   log: Logger = createLogger('links', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providers: ProviderRegistry = providersFrom(config),
+  providers: ProviderRegistry = providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL }),
   crashPoints: CrashPoints = NO_CRASH_POINTS,
 ): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
