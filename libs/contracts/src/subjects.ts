@@ -110,6 +110,11 @@ export const settlePaymentCommand = z.strictObject({
   provider_status: z.string().max(200).nullish(),
   /** For `partially_paid`: the coin amount still to send, as the provider wrote it (the checkout shows it). */
   remaining_crypto_amount: z.string().max(64).nullish(),
+  /**
+   * For `partially_paid`: the coin amount that arrived, as the provider wrote it; what remains is judged from it and
+   * the attempt's ask when the provider does not say (a Heleket callback carries no `payer_amount`).
+   */
+  arrived_crypto_amount: z.string().max(64).nullish(),
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 

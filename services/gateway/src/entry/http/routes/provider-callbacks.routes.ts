@@ -29,7 +29,11 @@ async function settleOnce(
 /** A status that leaves the link pending: the provider's word and what remains to send, which the checkout shows. */
 const progressOf = (state: PaymentState) =>
   state.status === 'confirming' || state.status === 'partially_paid' || state.status === 'unpaid'
-    ? { provider_status: state.providerStatus.slice(0, 200), remaining_crypto_amount: state.remainingCryptoAmount?.slice(0, 64) ?? null }
+    ? {
+        provider_status: state.providerStatus.slice(0, 200),
+        remaining_crypto_amount: state.remainingCryptoAmount?.slice(0, 64) ?? null,
+        arrived_crypto_amount: state.arrivedCryptoAmount?.slice(0, 64) ?? null,
+      }
     : {};
 
 /** Hands a verified callback's event to links: a payment's state to `links.settle`, a refund's to `links.refunds.settle`. */
