@@ -63,7 +63,7 @@ export function cachedServices(
 }
 
 /** How long a failed read of the list is not tried again while a last known list answers in its place. */
-export const SERVICES_RETRY_AFTER_FAILURE_MS = 60 * 1000;
+const SERVICES_RETRY_AFTER_FAILURE_MS = 60 * 1000;
 
 /**
  * The list as the checkout needs it when Heleket may be down: the last list read answers while a fresh one cannot be
