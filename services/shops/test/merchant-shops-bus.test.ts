@@ -223,7 +223,8 @@ describe('merchant shop management over NATS', () => {
       ]);
       expect(both.filter((r) => (r as { ok: boolean }).ok)).toHaveLength(1);
       const shop = await h.repo.getShop(shopId);
-      expect(shop?.paymentMethods.sbp || (shop?.paymentMethods.crypto_networks.length ?? 0) > 0).toBe(true);
+      const methods = shop?.paymentMethods;
+      expect(methods !== undefined && (methods.sbp || methods.crypto_networks.length > 0)).toBe(true);
     });
 
     it('announces a change of the event subscription on shops.changed, like any other change', async () => {
