@@ -131,5 +131,7 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
     createRefund: (request, ctx) => guarded('create_refund', () => provider.createRefund(request, ctx)),
     getRefund: (ref, ctx) => guarded('get_refund', () => provider.getRefund(ref, ctx)),
     verifyCallback: (request) => provider.verifyCallback(request),
+    // A read the adapter caches and answers from its last known list when it can: not a call the circuit counts.
+    availableMethods: (ctx) => provider.availableMethods(ctx),
   };
 }
