@@ -2,7 +2,7 @@
 // (docs/providers.md, "Outages"): 5xx and hanging answers make select a 503 with Retry-After and leave the link as it
 // was; after PROVIDER_BREAKER_FAILURES of them the circuit opens and select is answered at once without reaching the
 // fake; Heleket and every other route are unaffected; after the cool-down one probe succeeds and selects work again.
-// The links service's metrics say the same.
+// The links service's metrics (calls, circuit state, unfinished attempts) say the same.
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
@@ -72,6 +72,11 @@ describe('Raiffeisen SBP down', () => {
     expect(await linksMetric('provider_call_duration_seconds_count', { provider: 'raiffeisen_sbp', operation: 'create_payment', outcome: 'circuit_open' })).toBe(2);
     expect(await linksMetric('provider_call_duration_seconds_count', { provider: 'raiffeisen_sbp', operation: 'create_payment', outcome: 'unavailable' })).toBe(FAILURES);
     expect(await merchantView(waiting)).toMatchObject({ status: 'pending', gateway_provider: null, gateway_payment_id: null });
+    // Unfinished attempts: the shown link's paid-for QR (pending) and the five whose outcome is unknown (three that
+    // reached the fake, two the circuit answered), none of them past its link's expiry.
+    const live = { provider: 'raiffeisen_sbp', mode: 'live' };
+    expect(await linksMetric('payment_attempts_unfinished', live)).toBe(6);
+    expect(await linksMetric('payment_attempts_unfinished_past_expiry_seconds', live)).toBe(0);
 
     // Heleket has its own circuit, closed; creating, reading and listing links work as ever.
     const crypto = await sys.http.post(`/p/${waiting}/select`, { method: 'crypto', network: 'USDT-TRC20' });
