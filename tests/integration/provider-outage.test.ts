@@ -30,7 +30,11 @@ afterAll(async () => {
 });
 
 const liveLink = async (): Promise<string> => {
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: '990.00', order_id: `down-${randomUUID()}` }, { headers: merchant.keys });
+  const res = await sys.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: shop.id, amount: '990.00', order_id: `down-${randomUUID()}` },
+    { headers: merchant.keys },
+  );
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
@@ -69,8 +73,12 @@ describe('Raiffeisen SBP down', () => {
     expectUnavailable(await selectSbp(waiting));
     expect(registered()).toBe(reached + FAILURES);
     expect(await linksMetric('provider_circuit_state', { provider: 'raiffeisen_sbp' })).toBe(2);
-    expect(await linksMetric('provider_call_duration_seconds_count', { provider: 'raiffeisen_sbp', operation: 'create_payment', outcome: 'circuit_open' })).toBe(2);
-    expect(await linksMetric('provider_call_duration_seconds_count', { provider: 'raiffeisen_sbp', operation: 'create_payment', outcome: 'unavailable' })).toBe(FAILURES);
+    expect(
+      await linksMetric('provider_call_duration_seconds_count', { provider: 'raiffeisen_sbp', operation: 'create_payment', outcome: 'circuit_open' }),
+    ).toBe(2);
+    expect(
+      await linksMetric('provider_call_duration_seconds_count', { provider: 'raiffeisen_sbp', operation: 'create_payment', outcome: 'unavailable' }),
+    ).toBe(FAILURES);
     expect(await merchantView(waiting)).toMatchObject({ status: 'pending', gateway_provider: null, gateway_payment_id: null });
     // Unfinished attempts: the shown link's paid-for QR (pending) and the five whose outcome is unknown (three that
     // reached the fake, two the circuit answered), none of them past its link's expiry.

@@ -93,7 +93,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  if (fakes && fakes.exitCode === null) {
+  if (fakes?.exitCode === null) {
     fakes.kill('SIGTERM');
     await once(fakes, 'exit');
   }

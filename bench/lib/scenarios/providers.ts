@@ -23,7 +23,11 @@ async function selectAll(gatewayUrl: string, ids: readonly string[], concurrency
   const worker = async (): Promise<void> => {
     while (next < ids.length) {
       const id = ids[next++]!;
-      const res = await fetch(`${gatewayUrl}/p/${id}/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"method":"sbp"}' });
+      const res = await fetch(`${gatewayUrl}/p/${id}/select`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"method":"sbp"}',
+      });
       if (res.status !== 200) throw new Error(`select of ${id} answered ${res.status}: ${await res.text()}`);
     }
   };
@@ -51,7 +55,9 @@ export async function providersScenario(ctx: BenchContext, fakes: BenchProviderF
     await fixtures.analyze();
 
     // 1. Select.
-    ctx.log(`providers: select SBP through the gateway, the Raiffeisen fake answering after ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections`);
+    ctx.log(
+      `providers: select SBP through the gateway, the Raiffeisen fake answering after ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections`,
+    );
     const selectCtx: BenchContext = { ...ctx, settings: { ...settings, connections: SELECT_CONNECTIONS } };
     const { row } = await measureClosed(selectCtx, `providers: select SBP, Raiffeisen fake at ${FAKE_LATENCY_MS} ms`, 'gateway', sys.gatewayUrl, {
       method: 'POST',
@@ -148,7 +154,17 @@ export async function providersScenario(ctx: BenchContext, fakes: BenchProviderF
       `    notifications ${achieved}/s (send lag max ${result.maxSendLagMs} ms), answered p50 ${callback.p50} / p99 ${callback.p99} ms; ` +
         `→ webhook p50 ${endToEnd.p50} / p99 ${endToEnd.p99} / max ${endToEnd.max} ms (sandbox p99 ${sandbox ?? '—'} ms); missing ${missing}`,
     );
-    ctx.details.providers = { fakeLatencyMs: FAKE_LATENCY_MS, select: row, oursAtP99: ours, rate, achieved, callback, endToEnd, missing, sandboxP99: sandbox };
+    ctx.details.providers = {
+      fakeLatencyMs: FAKE_LATENCY_MS,
+      select: row,
+      oursAtP99: ours,
+      rate,
+      achieved,
+      callback,
+      endToEnd,
+      missing,
+      sandboxP99: sandbox,
+    };
     check(
       ctx,
       `callback → webhook p99 through the real Raiffeisen adapter ≤ 1.1 × the sandbox's (same run) at ${rate}/s`,
