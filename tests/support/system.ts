@@ -6,7 +6,7 @@ import { Db } from '@pl/db';
 import { createLogger, type Logger } from '@pl/telemetry';
 import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
-import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig } from '@pl/providers';
+import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig, type ProvidersSource } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
@@ -177,10 +177,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   };
   const services = [await startShops(shopsConfig(env), log)];
   const live = options.liveProvider;
-  const providersOf = (config: ProviderConfig): ProviderRegistry => {
-    const registry = providersFrom(config, { publicBaseUrl: env.PUBLIC_BASE_URL });
-    return live ? new ProviderRegistry(registry.sandbox, { sbp: live, crypto: live }) : registry;
-  };
+  // A factory: the service hands it its observer, so the live providers' calls and circuits reach its metrics.
+  const providersOf =
+    (config: ProviderConfig): ProvidersSource =>
+    (observer) => {
+      const registry = providersFrom(config, { publicBaseUrl: env.PUBLIC_BASE_URL, observer });
+      return live ? new ProviderRegistry(registry.sandbox, { sbp: live, crypto: live }) : registry;
+    };
   const links = options.withoutLinks ? undefined : await startLinks(linksConfig(env), log, providersOf(linksConfig(env)));
   if (links) services.push(links);
   const notifier = options.withoutNotifier ? undefined : await startNotifier(notifierConfig(env), log);

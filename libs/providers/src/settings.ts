@@ -128,3 +128,13 @@ export function providersFrom(config: ProviderConfig, wiring: ProviderWiring = {
     crypto: config.PAYMENT_PROVIDER_CRYPTO === 'sandbox' ? sandbox : realProvider(config, config.PAYMENT_PROVIDER_CRYPTO, wiring),
   });
 }
+
+/**
+ * What a service is started with: a registry built with the service's own observer (its metrics and logs, which
+ * exist only once the service has made its registry), or one given whole (a test's provider that is down, say).
+ */
+export type ProvidersSource = ProviderRegistry | ((observer: ProviderObserver) => ProviderRegistry);
+
+/** The registry of a source, handing a factory the service's observer. */
+export const providersOf = (source: ProvidersSource, observer: ProviderObserver): ProviderRegistry =>
+  typeof source === 'function' ? source(observer) : source;
