@@ -140,6 +140,8 @@ const rateLimitSettings = (config: GatewayConfig) => ({
   apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
   cashierPerMinute: config.RATE_LIMIT_CASHIER_PER_MINUTE,
   sessionPerMinute: config.RATE_LIMIT_SESSION_PER_MINUTE,
+  accountMailPerIpPerHour: config.RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR,
+  accountMailPerEmailPerHour: config.RATE_LIMIT_ACCOUNT_MAIL_PER_EMAIL_PER_HOUR,
   loginPerIpPerMinute: config.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE,
   selectPerIpPerMinute: config.RATE_LIMIT_SELECT_PER_IP_PER_MINUTE,
   authFailuresPerIpPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
