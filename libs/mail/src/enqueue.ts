@@ -1,0 +1,23 @@
+import type { MailRequest } from './request';
+
+/**
+ * Anything that runs a query: the pg PoolClient that `Db.transaction` hands its callback (or the Db itself, for a
+ * mail caused by no other write).
+ */
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Writes the mail to the durable queue (the gateway schema's `mail_queue`, found through the connection's
+ * search_path) in the caller's transaction: it is sent only if that transaction commits, and it survives a crash
+ * once it has.
+ */
+export async function enqueueMail(tx: Queryable, mail: MailRequest): Promise<void> {
+  await tx.query('INSERT INTO mail_queue (recipient, template, language, params) VALUES ($1, $2, $3, $4)', [
+    mail.to,
+    mail.template,
+    mail.language,
+    JSON.stringify(mail.params),
+  ]);
+}
