@@ -328,8 +328,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change the account password
-         * @description Ends every other session of the account.
+         * Change the user's password
+         * @description Ends every other session of the user. The new password is 12 to 128 characters and not a common one.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -345,10 +345,133 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the signed-in account */
+        /**
+         * Read the signed-in user and their accounts
+         * @description The user (`email` is theirs), the account the session acts for (`merchant_id`, and the role held in it), and every account the user is a member of.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the session to another of the user's accounts
+         * @description An account the user is not a member of (or none at all) is 403 `common.err.forbidden`.
+         */
+        post: operations["switchAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an account
+         * @description A new user and a new account they own, unconfirmed; a confirmation link (24 h) is mailed. An email that already has a user gets the same answer and a mail saying so, so the answer never tells whether an email is known. A common password is 400 naming `password`. Limited per address and per email (429 with Retry-After); 403 when sign-up is turned off (`SIGNUP_ENABLED=false`).
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/confirm-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the user's email with the token from the mailed link
+         * @description A token is good for 24 hours and once; an unknown, used or expired one is 400 `auth.err.invalid_token`.
+         */
+        post: operations["confirmEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/confirm-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new confirmation link
+         * @description Nothing is sent once the email is confirmed. Limited per address and per email (429 with Retry-After).
+         */
+        post: operations["resendEmailConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password reset link
+         * @description The same answer whether or not the email is known; a known one is mailed a link good for one hour and once. Limited per address and per email (429 with Retry-After).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token from the mailed link
+         * @description Every session of the user ends. An unknown, used or expired token is 400 `auth.err.invalid_token`; a common password is 400 naming `new_password` (the token stays usable).
+         */
+        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1453,7 +1576,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address";
+            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined";
             at: string;
             ip: string | null;
             subject: string | null;
@@ -2188,6 +2311,27 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.validation_failed" | "common.err.invalid_json";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.
+         */
+        ValidationFailedOrInvalidJsonOrAuthInvalidToken: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -3619,7 +3763,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account. */
+            /** @description The user and the active account. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3631,17 +3775,54 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *       "user_id": "7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43",
                      *       "email": "owner@shop.example",
                      *       "email_confirmed": true,
+                     *       "two_factor": {
+                     *         "totp": false,
+                     *         "passkeys": 0,
+                     *         "recovery_codes_left": 0
+                     *       },
+                     *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *       "account": {
+                     *         "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *         "role": "owner"
+                     *       },
+                     *       "memberships": [
+                     *         {
+                     *           "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *           "name": "Shop Example LLC",
+                     *           "role": "owner"
+                     *         }
+                     *       ],
                      *       "created_at": "2026-11-01T12:00:00+03:00"
                      *     }
                      */
                     "application/json": {
                         /** Format: uuid */
-                        merchant_id: string;
+                        user_id: string;
                         email: string;
                         email_confirmed: boolean;
+                        two_factor: {
+                            totp: boolean;
+                            passkeys: number;
+                            recovery_codes_left: number;
+                        };
+                        /** Format: uuid */
+                        merchant_id: string;
+                        account: {
+                            /** Format: uuid */
+                            merchant_id: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+                        };
+                        memberships: {
+                            /** Format: uuid */
+                            merchant_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+                        }[];
                         created_at: string;
                     };
                 };
@@ -3651,6 +3832,319 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    switchAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    merchant_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The user and the new active account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user_id": "7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43",
+                     *       "email": "owner@shop.example",
+                     *       "email_confirmed": true,
+                     *       "two_factor": {
+                     *         "totp": false,
+                     *         "passkeys": 0,
+                     *         "recovery_codes_left": 0
+                     *       },
+                     *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *       "account": {
+                     *         "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *         "role": "owner"
+                     *       },
+                     *       "memberships": [
+                     *         {
+                     *           "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *           "name": "Shop Example LLC",
+                     *           "role": "owner"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-01T12:00:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        user_id: string;
+                        email: string;
+                        email_confirmed: boolean;
+                        two_factor: {
+                            totp: boolean;
+                            passkeys: number;
+                            recovery_codes_left: number;
+                        };
+                        /** Format: uuid */
+                        merchant_id: string;
+                        account: {
+                            /** Format: uuid */
+                            merchant_id: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+                        };
+                        memberships: {
+                            /** Format: uuid */
+                            merchant_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+                        }[];
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@shop.example",
+                 *       "password": "correct horse battery staple",
+                 *       "account_name": "Shop Example LLC",
+                 *       "language": "ru"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    account_name: string;
+                    /** @enum {string} */
+                    language?: "ru" | "en";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; a mail is on its way. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    confirmEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Confirmed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidToken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    resendEmailConfirmation: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@shop.example"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2",
+                 *       "new_password": "a longer new passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidToken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
         };
     };
     listPaymentLinks: {

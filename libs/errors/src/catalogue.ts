@@ -118,10 +118,6 @@ export const ERROR_CATALOGUE = {
     kind: 'validation',
     when: 'A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.',
   },
-  'account.err.last_owner': {
-    kind: 'conflict',
-    when: "Changing the role of, or removing, an account's last owner: an account always keeps one.",
-  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

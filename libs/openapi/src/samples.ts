@@ -171,9 +171,13 @@ export const sampleTestDelivery: WebhookDelivery = {
 export const sampleDeliveryList = { deliveries: [sampleDelivery], has_more: false, next_cursor: null };
 
 export const sampleMe: MeView = {
-  merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
+  user_id: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
   email: 'owner@shop.example',
   email_confirmed: true,
+  two_factor: { totp: false, passkeys: 0, recovery_codes_left: 0 },
+  merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
+  account: { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', role: 'owner' },
+  memberships: [{ merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', role: 'owner' }],
   created_at: '2026-11-01T12:00:00+03:00',
 };
 

@@ -6,7 +6,11 @@ import { Db } from '@pl/db';
 import { providersFrom, type ProviderRegistry } from '@pl/providers';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
+import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
+import { assertUncommonPassword } from './data/common-passwords';
+import { UserRepository } from './data/user.repository';
+import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
 import { ApiKeyUsage } from './data/api-key-usage';
 import { AuditLogRepository } from './data/audit-log.repository';
@@ -84,6 +88,9 @@ export async function startGateway(
     const app = createHttpApp({
       log,
       accounts,
+      users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      assertUncommonPassword,
+      signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,
       sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),

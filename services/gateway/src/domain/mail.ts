@@ -1,15 +1,7 @@
-import type { UserLanguage } from '@pl/contracts';
-
-/** The mails the gateway sends, by the `@pl/mail` template that writes each. */
-type MailTemplate = 'signup_confirm' | 'signup_exists' | 'password_reset' | 'invitation' | 'password_changed';
+import type { MailRequest } from '@pl/mail';
 
 /** One mail as it is queued: who to, which template, in which language, and the template's parameters. */
-export interface OutgoingMail {
-  to: string;
-  template: MailTemplate;
-  language: UserLanguage;
-  params: Record<string, string>;
-}
+export type OutgoingMail = MailRequest;
 
 /** Where the links in mail point: dashboard pages under `PUBLIC_BASE_URL`, the token in the query. */
 export interface MailLinks {
