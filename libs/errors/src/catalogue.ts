@@ -114,6 +114,10 @@ export const ERROR_CATALOGUE = {
     when: 'Creating or reissuing an API key while the account already has the most active keys allowed.',
   },
   'api_key.err.inactive': { kind: 'conflict', when: 'Revoking or reissuing an API key that is already revoked or expired.' },
+  'account.err.last_owner': {
+    kind: 'conflict',
+    when: "Changing the role of, or removing, an account's last owner: an account always keeps one.",
+  },
   'auth.err.invalid_token': {
     kind: 'validation',
     when: 'A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.',

@@ -53,6 +53,13 @@ import {
   passwordResetBody,
   passwordResetConfirmBody,
   switchAccountBody,
+  memberList,
+  memberView,
+  updateMemberBody,
+  invitationList,
+  invitationView,
+  createInvitationBody,
+  acceptInvitationBody,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -62,7 +69,7 @@ import { callbackReceived, openApiDocumentShape } from './schemas';
 export type Auth = 'apiKey' | 'cashier' | 'session' | 'cashierOrSession' | 'none';
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** OpenAPI form: `/merchant/v1/payment-links/{id}`. */
   path: string;
   operationId: string;
@@ -108,6 +115,7 @@ export const TAGS = {
   auth: 'Sessions and account',
   apiKeys: 'API keys',
   audit: 'Audit log',
+  team: 'Team',
   checkout: 'Checkout',
   callbacks: 'Provider callbacks',
   meta: 'Documentation and dashboard',
@@ -122,6 +130,8 @@ const shopId = z.object({
     .meta({ description: 'The shop id.', examples: ['42'] }),
 });
 const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery id (UUID).', examples: [s.sampleDelivery.id] }) });
+const memberUserId = z.object({ user_id: uuid.meta({ description: "The member's user id (UUID).", examples: [s.sampleMember.user_id] }) });
+const invitationId = z.object({ id: uuid.meta({ description: 'The invitation id (UUID).', examples: [s.sampleInvitation.id] }) });
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
 const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
 const eventId = z.object({
@@ -460,6 +470,103 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: switchAccountBody, example: { merchant_id: s.sampleMe.merchant_id } },
     success: { status: 200, description: 'The user and the new active account.', schema: meView, example: s.sampleMe },
     errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/members',
+    operationId: 'listMembers',
+    summary: "List the account's members and their roles",
+    description: 'Owners and admins only (other roles: 403 `common.err.forbidden`).',
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    success: { status: 200, description: 'The members, oldest first.', schema: memberList, example: { members: [s.sampleMember] } },
+    errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/members/{user_id}',
+    operationId: 'updateMember',
+    summary: "Change a member's role",
+    description:
+      "Owners and admins; an admin may not change an owner's role nor make anyone an owner (403). Taking the owner role from the last owner is 409 `account.err.last_owner`.",
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    pathParams: memberUserId,
+    body: { schema: updateMemberBody, example: { role: 'developer' } },
+    success: { status: 200, description: 'The member with the new role.', schema: memberView, example: { ...s.sampleMember, role: 'developer' } },
+    errors: ['common.err.forbidden', 'common.err.not_found', 'account.err.last_owner'],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/members/{user_id}',
+    operationId: 'removeMember',
+    summary: 'Remove a member from the account',
+    description:
+      "Their sessions in this account end at once, on every replica. An admin may not remove an owner (403); removing the last owner is 409 `account.err.last_owner`.",
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    pathParams: memberUserId,
+    success: { status: 204, description: 'Removed.' },
+    errors: ['common.err.forbidden', 'common.err.not_found', 'account.err.last_owner'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/invitations',
+    operationId: 'listInvitations',
+    summary: 'List the invitations waiting for an answer',
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    success: {
+      status: 200,
+      description: 'Pending invitations, newest first.',
+      schema: invitationList,
+      example: { invitations: [s.sampleInvitation] },
+    },
+    errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/invitations',
+    operationId: 'createInvitation',
+    summary: 'Invite someone to the account with a role',
+    description: 'Mails a link good for 72 hours and once. An admin may not invite an owner (403).',
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    body: { schema: createInvitationBody, example: { email: 'accountant@shop.example', role: 'finance' } },
+    success: { status: 201, description: 'The invitation (never its token).', schema: invitationView, example: s.sampleInvitation },
+    errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/invitations/{id}',
+    operationId: 'revokeInvitation',
+    summary: 'Withdraw a pending invitation',
+    description: 'An accepted, withdrawn or expired invitation is 404.',
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    pathParams: invitationId,
+    success: { status: 204, description: 'Withdrawn.' },
+    errors: ['common.err.forbidden', 'common.err.not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/invitations/accept',
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation with the token from the mailed link',
+    description:
+      "With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers. An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.",
+    tag: TAGS.team,
+    auth: 'none',
+    local: true,
+    body: { schema: acceptInvitationBody, example: { token: 'q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2', password: 'correct horse battery staple' } },
+    success: { status: 200, description: 'Joined; a session in the account.', schema: loginResponse, example: s.sampleLogin, setsCookie: true },
+    errors: ['common.err.unauthorized', 'common.err.forbidden', 'auth.err.invalid_token'],
   },
   {
     method: 'post',
@@ -812,7 +919,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       schema: apiKeyList,
       example: { api_keys: [s.sampleApiKey, s.sampleTestApiKey] },
     },
-    errors: [],
+    errors: ['common.err.forbidden'],
   },
   {
     method: 'post',
@@ -864,7 +971,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     query: listAuditEventsQuery,
     success: { status: 200, description: 'A page of events.', schema: auditEventPage, example: s.sampleAuditPage },
-    errors: [],
+    errors: ['common.err.forbidden'],
   },
   // The buyer's checkout: the link id is the capability.
   {

@@ -9,6 +9,8 @@ import type {
   EventType,
   MerchantShop,
   MeView,
+  MemberView,
+  InvitationView,
   PaymentLink,
   Refund,
   RefundPage,
@@ -364,3 +366,19 @@ export const sampleWebhookTest = {
   livemode: true,
   data: { shop_id: 42, sent_at: PAID_AT },
 } as const;
+
+export const sampleMember: MemberView = {
+  user_id: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
+  email: 'owner@shop.example',
+  role: 'owner',
+  joined_at: '2026-11-01T12:00:00+03:00',
+};
+
+export const sampleInvitation: InvitationView = {
+  id: '1c9e7a5b-3d2f-4b8e-a6c4-2e0f8d6b4a21',
+  email: 'accountant@shop.example',
+  role: 'finance',
+  invited_by: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
+  created_at: '2026-11-20T10:00:00+03:00',
+  expires_at: '2026-11-23T10:00:00+03:00',
+};

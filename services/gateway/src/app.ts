@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config';
 import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
 import { assertUncommonPassword } from './data/common-passwords';
+import { TeamRepository } from './data/team.repository';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
@@ -89,6 +90,7 @@ export async function startGateway(
       log,
       accounts,
       users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
       assertUncommonPassword,
       signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,

@@ -108,10 +108,10 @@ export class UserRepository {
 
   /** Remembers an address a user signed in from; true when it is new for this user. */
   async rememberSignInAddress(userId: string, ip: string): Promise<boolean> {
-    const rows = await this.db.query(
-      'INSERT INTO user_sign_in_addresses (user_id, ip) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING user_id',
-      [userId, ip],
-    );
+    const rows = await this.db.query('INSERT INTO user_sign_in_addresses (user_id, ip) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING user_id', [
+      userId,
+      ip,
+    ]);
     return rows.length > 0;
   }
 
@@ -246,10 +246,12 @@ export class UserRepository {
 
 async function insertToken(c: Tx, userId: string, purpose: TokenPurpose): Promise<string> {
   const token = newMailedToken();
-  await c.query(
-    `INSERT INTO user_tokens (token_sha256, user_id, purpose, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))`,
-    [sha256(token), userId, purpose, TOKEN_LIFETIME_HOURS[purpose]],
-  );
+  await c.query(`INSERT INTO user_tokens (token_sha256, user_id, purpose, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))`, [
+    sha256(token),
+    userId,
+    purpose,
+    TOKEN_LIFETIME_HOURS[purpose],
+  ]);
   return token;
 }
 

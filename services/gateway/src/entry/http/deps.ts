@@ -14,6 +14,7 @@ import type { AuditRecorder } from '../../domain/audit';
 import type { AuditLogRepository } from '../../data/audit-log.repository';
 import type { CredentialChanges } from '../../data/credential-changes';
 import type { UserRepository } from '../../data/user.repository';
+import type { TeamRepository } from '../../data/team.repository';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -21,6 +22,8 @@ export interface HttpDeps {
   accounts: AccountRepository;
   /** Users, their memberships and the tokens mailed to them. */
   users: UserRepository;
+  /** Members of accounts and invitations to them. */
+  team: TeamRepository;
   /** 400 validation_failed naming the field when a new password is in the common-password list. */
   assertUncommonPassword: (password: string, field: string) => void;
   /** `SIGNUP_ENABLED`: anyone may open an account. */

@@ -1,5 +1,4 @@
 import { Router, type Response } from 'express';
-import { stringifySetCookie } from 'cookie';
 import {
   confirmEmailBody,
   emptyBody,
@@ -20,14 +19,10 @@ import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
 import { applyLimitHeaders, limitByCredential, limitLoginByIp, loginNameKey } from '../middlewares/rate-limit';
 import { meView } from './me-view';
-import { SESSION_COOKIE } from '../middlewares/credentials';
+import { setSessionCookie } from './session-cookie';
 import { wrongMethod } from '../middlewares/not-found';
 import { route } from '../route';
 
-const setSessionCookie = (res: Response, value: string, expires: Date, secure: boolean): void => {
-  const maxAge = Math.max(0, Math.floor((expires.getTime() - Date.now()) / 1000));
-  res.append('Set-Cookie', stringifySetCookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires, maxAge }));
-};
 
 /**
  * `POST /api/v1/auth/login`, `/logout` and `/switch`: dashboard sessions; `/signup`, `/confirm-email` (+ `/resend`),
