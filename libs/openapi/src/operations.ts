@@ -504,7 +504,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'removeMember',
     summary: 'Remove a member from the account',
     description:
-      "Their sessions in this account end at once, on every replica. An admin may not remove an owner (403); removing the last owner is 409 `account.err.last_owner`.",
+      'Their sessions in this account end at once, on every replica. An admin may not remove an owner (403); removing the last owner is 409 `account.err.last_owner`.',
     tag: TAGS.team,
     auth: 'session',
     local: true,
@@ -564,7 +564,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: TAGS.team,
     auth: 'none',
     local: true,
-    body: { schema: acceptInvitationBody, example: { token: 'q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2', password: 'correct horse battery staple' } },
+    body: {
+      schema: acceptInvitationBody,
+      example: { token: 'q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2', password: 'correct horse battery staple' },
+    },
     success: { status: 200, description: 'Joined; a session in the account.', schema: loginResponse, example: s.sampleLogin, setsCookie: true },
     errors: ['common.err.unauthorized', 'common.err.forbidden', 'auth.err.invalid_token'],
   },
@@ -637,7 +640,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: TAGS.auth,
     auth: 'none',
     local: true,
-    body: { schema: passwordResetConfirmBody, example: { token: 'q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2', new_password: 'a longer new passphrase' } },
+    body: {
+      schema: passwordResetConfirmBody,
+      example: { token: 'q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2', new_password: 'a longer new passphrase' },
+    },
     success: { status: 204, description: 'Changed.' },
     errors: ['auth.err.invalid_token'],
   },

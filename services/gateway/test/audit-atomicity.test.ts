@@ -60,7 +60,8 @@ it('leaves a key active when the audit event of its revocation or reissue cannot
   expect(await events(merchantId)).toEqual([]);
 });
 
-const mails = async (to: string) => (await db.query<{ template: string }>('SELECT template FROM mail_queue WHERE recipient = $1', [to])).map((r) => r.template);
+const mails = async (to: string) =>
+  (await db.query<{ template: string }>('SELECT template FROM mail_queue WHERE recipient = $1', [to])).map((r) => r.template);
 
 it('keeps the old password, and sends no mail, when the audit event of the change cannot be written', async () => {
   const { merchant, userId } = await newAccount('first-password-1');

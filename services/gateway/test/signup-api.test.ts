@@ -132,7 +132,9 @@ describe('POST /api/v1/auth/confirm-email', () => {
     expectError(await call('POST', '/api/v1/auth/confirm-email', { body: { token: 'x'.repeat(43) } }), 400, 'auth.err.invalid_token');
     const email = await signUp();
     const token = tokenOf((await mailTo(email))[0]);
-    await g.db.query(`UPDATE user_tokens SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM users WHERE email = $1)`, [email]);
+    await g.db.query(`UPDATE user_tokens SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM users WHERE email = $1)`, [
+      email,
+    ]);
     expectError(await call('POST', '/api/v1/auth/confirm-email', { body: { token } }), 400, 'auth.err.invalid_token');
     expect(await call('POST', '/api/v1/auth/password-reset', { body: { email } })).toMatchObject({ status: 202 });
     const reset = tokenOf((await mailTo(email)).find((m) => m.template === 'password_reset'));
@@ -213,9 +215,10 @@ describe('POST /api/v1/auth/password-reset', () => {
     const weak = await call('POST', '/api/v1/auth/password-reset/confirm', { body: { token, new_password: '1qaz2wsx3edc' } });
     expectError(weak, 400, 'common.err.validation_failed');
     expect(weak.body.error.details).toEqual([expect.objectContaining({ field: 'new_password' })]);
-    await g.db.query(`UPDATE user_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'password_reset' AND user_id = (SELECT id FROM users WHERE email = $1)`, [
-      email,
-    ]);
+    await g.db.query(
+      `UPDATE user_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'password_reset' AND user_id = (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
     expectError(
       await call('POST', '/api/v1/auth/password-reset/confirm', { body: { token, new_password: 'the brand new passphrase' } }),
       400,

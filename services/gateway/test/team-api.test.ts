@@ -82,7 +82,11 @@ describe('invitations', () => {
       [email, 'finance'],
     ]);
     expect((await call('GET', '/api/v1/invitations', { headers: o.auth })).body.invitations).toEqual([]);
-    expectError(await call('POST', '/api/v1/invitations/accept', { body: { token, password: 'the invitee passphrase' } }), 400, 'auth.err.invalid_token');
+    expectError(
+      await call('POST', '/api/v1/invitations/accept', { body: { token, password: 'the invitee passphrase' } }),
+      400,
+      'auth.err.invalid_token',
+    );
   });
 
   it("joins an existing user by their password or their session, and refuses another user's session", async () => {
@@ -91,7 +95,11 @@ describe('invitations', () => {
     await call('POST', '/api/v1/invitations', { headers: o.auth, body: { email: existing.email, role: 'developer' } });
     const { token } = await invitationMail(existing.email);
     expectError(await call('POST', '/api/v1/invitations/accept', { body: { token } }), 401, 'common.err.unauthorized');
-    expectError(await call('POST', '/api/v1/invitations/accept', { body: { token, password: 'not the password at all' } }), 401, 'common.err.unauthorized');
+    expectError(
+      await call('POST', '/api/v1/invitations/accept', { body: { token, password: 'not the password at all' } }),
+      401,
+      'common.err.unauthorized',
+    );
     const stranger = await owner();
     expectError(await call('POST', '/api/v1/invitations/accept', { headers: stranger.auth, body: { token } }), 403, 'common.err.forbidden');
     const accepted = await call('POST', '/api/v1/invitations/accept', { headers: existing.auth, body: { token } });
@@ -108,7 +116,11 @@ describe('invitations', () => {
     const { token } = await invitationMail(email);
     expect((await call('DELETE', `/api/v1/invitations/${created.body.id as string}`, { headers: o.auth })).status).toBe(204);
     expectError(await call('DELETE', `/api/v1/invitations/${created.body.id as string}`, { headers: o.auth }), 404, 'common.err.not_found');
-    expectError(await call('POST', '/api/v1/invitations/accept', { body: { token, password: 'the invitee passphrase' } }), 400, 'auth.err.invalid_token');
+    expectError(
+      await call('POST', '/api/v1/invitations/accept', { body: { token, password: 'the invitee passphrase' } }),
+      400,
+      'auth.err.invalid_token',
+    );
   });
 
   it('keeps invitations for 72 hours', async () => {
@@ -124,7 +136,11 @@ describe('invitations', () => {
   it("refuses an admin inviting an owner, and an invitation of another account's", async () => {
     const o = await owner();
     const admin = await member(o.merchantId, 'admin');
-    expectError(await call('POST', '/api/v1/invitations', { headers: admin.auth, body: { email: newEmail(), role: 'owner' } }), 403, 'common.err.forbidden');
+    expectError(
+      await call('POST', '/api/v1/invitations', { headers: admin.auth, body: { email: newEmail(), role: 'owner' } }),
+      403,
+      'common.err.forbidden',
+    );
     expect((await call('POST', '/api/v1/invitations', { headers: admin.auth, body: { email: newEmail(), role: 'admin' } })).status).toBe(201);
     const other = await owner();
     const theirs = await call('POST', '/api/v1/invitations', { headers: other.auth, body: { email: newEmail(), role: 'viewer' } });
@@ -171,7 +187,11 @@ describe('members', () => {
     const o = await owner();
     const viewer = await member(o.merchantId, 'viewer');
     expectError(await call('GET', '/api/v1/members', { headers: viewer.auth }), 403, 'common.err.forbidden');
-    expectError(await call('PATCH', `/api/v1/members/${randomUUID()}`, { headers: viewer.auth, body: { role: 'viewer' } }), 404, 'common.err.not_found');
+    expectError(
+      await call('PATCH', `/api/v1/members/${randomUUID()}`, { headers: viewer.auth, body: { role: 'viewer' } }),
+      404,
+      'common.err.not_found',
+    );
     expectError(await call('PATCH', `/api/v1/members/${o.userId}`, { headers: viewer.auth, body: { role: 'viewer' } }), 403, 'common.err.forbidden');
     expectError(await call('DELETE', '/api/v1/members/not-a-uuid', { headers: o.auth }), 404, 'common.err.not_found');
     const stranger = await owner();
@@ -221,7 +241,11 @@ describe('roles on the account routes', () => {
     expectError(await call('POST', '/api/v1/api-keys', { headers: viewer.auth, body: {} }), 403, 'common.err.forbidden');
     expectError(await call('POST', `/api/v1/api-keys/${randomUUID()}/revoke`, { headers: viewer.auth, body: {} }), 404, 'common.err.not_found');
     const keys = (await call('GET', '/api/v1/api-keys', { headers: o.auth })).body.api_keys as { id: string }[];
-    expectError(await call('POST', `/api/v1/api-keys/${String(keys[0]?.id)}/revoke`, { headers: viewer.auth, body: {} }), 403, 'common.err.forbidden');
+    expectError(
+      await call('POST', `/api/v1/api-keys/${String(keys[0]?.id)}/revoke`, { headers: viewer.auth, body: {} }),
+      403,
+      'common.err.forbidden',
+    );
     // Nothing changed.
     expect((await call('GET', '/api/v1/api-keys', { headers: o.auth })).body.api_keys).toEqual(keys);
   });

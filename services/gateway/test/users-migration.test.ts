@@ -48,9 +48,7 @@ it('makes each merchant an account owned by a user with its email, password and 
   const users = new UserRepository(db, async () => undefined, mailLinks('http://localhost:8080'));
   const user = await users.findByLogin('old.merchant@example.com', 'the old password');
   expect(user).toEqual({ id: merchantId, email: 'Old.Merchant@example.com', emailConfirmed: true, language: 'ru', sessionEpoch: 2 });
-  expect(await users.memberships(merchantId)).toEqual([
-    { merchantId, name: 'Old.Merchant@example.com', role: 'owner', createdAt: expect.any(Date) },
-  ]);
+  expect(await users.memberships(merchantId)).toEqual([{ merchantId, name: 'Old.Merchant@example.com', role: 'owner', createdAt: expect.any(Date) }]);
   expect(await users.sessionUser(merchantId, merchantId)).toMatchObject({ role: 'owner', sessionEpoch: 2 });
   // The address it signed in from is the user's now: signing in from it again is not new.
   expect(await users.rememberSignInAddress(merchantId, '198.51.100.7')).toBe(false);

@@ -57,7 +57,6 @@ export interface TeamActor {
   ip: string | null;
 }
 
-
 /**
  * The members of an account and the invitations to it. A change of role or a removal locks the account's
  * memberships first, so two owners demoting each other at once cannot leave the account without one.
@@ -125,7 +124,12 @@ export class TeamRepository {
         [randomUUID(), merchantId, email, role, sha256(token), actor.userId, INVITATION_LIFETIME_HOURS],
       );
       const invitation = toInvitation(rows.rows[0] as InvitationRow);
-      const context = await c.query<{ account_name: string; inviter_email: string; inviter_language: UserLanguage; invitee_language: UserLanguage | null }>(
+      const context = await c.query<{
+        account_name: string;
+        inviter_email: string;
+        inviter_language: UserLanguage;
+        invitee_language: UserLanguage | null;
+      }>(
         `SELECT m.name AS account_name, i.email AS inviter_email, i.language AS inviter_language,
                 (SELECT u.language FROM users u WHERE lower(u.email) = lower($3)) AS invitee_language
            FROM merchants m, users i WHERE m.id = $1 AND i.id = $2`,
@@ -184,10 +188,9 @@ export class TeamRepository {
   > {
     const newHash = 'password' in joiner && joiner.password !== undefined ? await hashPassword(joiner.password) : null;
     return this.db.transaction(async (c) => {
-      const found = await c.query<InvitationRow>(
-        `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE token_sha256 = $1 AND ${PENDING} FOR UPDATE`,
-        [sha256(token)],
-      );
+      const found = await c.query<InvitationRow>(`SELECT ${INVITATION_COLUMNS} FROM invitations WHERE token_sha256 = $1 AND ${PENDING} FOR UPDATE`, [
+        sha256(token),
+      ]);
       const invitation = found.rows[0] ? toInvitation(found.rows[0]) : null;
       if (!invitation) return { outcome: 'invalid_token' };
       const users = await c.query<{ id: string; password_hash: string; session_epoch: number }>(
@@ -205,7 +208,12 @@ export class TeamRepository {
         if (!(await verifyPassword(joiner.password, existing.password_hash))) return { outcome: 'wrong_password' };
         user = { id: existing.id, sessionEpoch: existing.session_epoch };
       } else {
-        const id = await insertUser(c, { email: invitation.email, passwordHash: newHash ?? DUMMY_PASSWORD_HASH, emailConfirmed: true, language: 'ru' });
+        const id = await insertUser(c, {
+          email: invitation.email,
+          passwordHash: newHash ?? DUMMY_PASSWORD_HASH,
+          emailConfirmed: true,
+          language: 'ru',
+        });
         user = { id, sessionEpoch: 0 };
       }
       await c.query('UPDATE invitations SET accepted_at = now() WHERE id = $1', [invitation.id]);
@@ -215,9 +223,14 @@ export class TeamRepository {
         invitation.merchantId,
         invitation.role,
       ]);
-      await appendAuditEvent(c, { merchantId: invitation.merchantId, type: 'member.joined', ip, subject: `${invitation.id}: ${invitation.role}`, userId: user.id });
+      await appendAuditEvent(c, {
+        merchantId: invitation.merchantId,
+        type: 'member.joined',
+        ip,
+        subject: `${invitation.id}: ${invitation.role}`,
+        userId: user.id,
+      });
       return { outcome: 'joined', userId: user.id, merchantId: invitation.merchantId, sessionEpoch: user.sessionEpoch };
     });
   }
 }
-

@@ -23,7 +23,6 @@ import { setSessionCookie } from './session-cookie';
 import { wrongMethod } from '../middlewares/not-found';
 import { route } from '../route';
 
-
 /**
  * `POST /api/v1/auth/login`, `/logout` and `/switch`: dashboard sessions; `/signup`, `/confirm-email` (+ `/resend`),
  * `/password-reset` (+ `/confirm`): accounts merchants open and recover themselves, none of which tells whether an

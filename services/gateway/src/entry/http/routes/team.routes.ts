@@ -63,8 +63,12 @@ export function teamRoutes(deps: HttpDeps): Router {
   const changeMembership = async (req: Request, res: Response, next: AccountRole | null): Promise<void> => {
     const target = pathUuid(req, 'user_id', 'Member');
     const actor = memberOf(res);
-    const decision = await deps.team.changeMembership(identityOf(res).merchant_id, { userId: actor.userId, ip: req.ip ?? null }, target, next, (role, owners) =>
-      decideMembershipChange(actor.role, role, next, owners),
+    const decision = await deps.team.changeMembership(
+      identityOf(res).merchant_id,
+      { userId: actor.userId, ip: req.ip ?? null },
+      target,
+      next,
+      (role, owners) => decideMembershipChange(actor.role, role, next, owners),
     );
     if (decision === 'not_found') throw notFound('Member not found');
     if (decision === 'forbidden') throw forbidden(`The ${actor.role} role may not manage this membership`);
@@ -119,7 +123,12 @@ export function teamRoutes(deps: HttpDeps): Router {
           handle: async ({ req, res, body }) => {
             const actor = memberOf(res);
             if (!mayManageRole(actor.role, body.role)) throw forbidden(`The ${actor.role} role may not invite an ${body.role}`);
-            const invitation = await deps.team.invite(identityOf(res).merchant_id, { userId: actor.userId, ip: req.ip ?? null }, body.email, body.role);
+            const invitation = await deps.team.invite(
+              identityOf(res).merchant_id,
+              { userId: actor.userId, ip: req.ip ?? null },
+              body.email,
+              body.role,
+            );
             res.status(201).json(invitationView(invitation));
           },
         }),
