@@ -71,10 +71,14 @@ const rowOf = async (to: string) =>
 
 /** The queue row's state is in another process's hands (the worker's): polled, the one thing that has no event. */
 const rowSettles = (to: string, done: (row: NonNullable<Awaited<ReturnType<typeof rowOf>>>) => boolean, what: string): Promise<number> =>
-  eventually(async () => {
-    const row = await rowOf(to);
-    return row !== undefined && done(row);
-  }, what, ARRIVAL_MS);
+  eventually(
+    async () => {
+      const row = await rowOf(to);
+      return row !== undefined && done(row);
+    },
+    what,
+    ARRIVAL_MS,
+  );
 
 test('a mail enqueued in a committed transaction arrives over SMTP in the reader’s language, with its link, and the queue forgets the link', async () => {
   startWorker();

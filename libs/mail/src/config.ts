@@ -19,9 +19,7 @@ export const mailEnv = {
    * `smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://…:465` (TLS from the start).
    * Credentials in it are a secret: the deployments take it from their Secret, and it is never logged.
    */
-  SMTP_URL: z
-    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
-    .default('smtp://127.0.0.1:1025'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).default('smtp://127.0.0.1:1025'),
   /** The From of every mail: `Payment links <no-reply@pay.example.com>` or a bare address. */
   MAIL_FROM: z.string().trim().regex(FROM, 'must be an address, or a name and an address in <>').default('Payment links <no-reply@localhost>'),
   /** How often an idle worker looks for mail that came due (new mail, a retry's time, an expired lease). */

@@ -60,7 +60,7 @@ const en: Words = {
   signup_confirm: ({ params }) => ({
     subject: 'Confirm your email for Payment links',
     paragraphs: ['Thank you for signing up for Payment links. Confirm that this email address is yours to finish creating your account.'],
-    action: { label: 'Confirm email', url: params.link! },
+    action: { label: 'Confirm email', url: params.link ?? '' },
     footnote: 'The link works once, for 24 hours. If you did not sign up, ignore this mail: nothing happens without the confirmation.',
   }),
   signup_exists: ({ params }) => ({
@@ -69,13 +69,13 @@ const en: Words = {
       'Someone tried to create a Payment links account with this email address, but an account with it already exists.',
       'If it was you, sign in instead; if you have forgotten your password, you can reset it from the sign-in page.',
     ],
-    action: { label: 'Sign in', url: params.link! },
+    action: { label: 'Sign in', url: params.link ?? '' },
     footnote: 'If it was not you, ignore this mail: your account has not changed.',
   }),
   password_reset: ({ params }) => ({
     subject: 'Reset your Payment links password',
     paragraphs: ['We received a request to reset the password of your Payment links account.'],
-    action: { label: 'Choose a new password', url: params.link! },
+    action: { label: 'Choose a new password', url: params.link ?? '' },
     footnote: 'The link works once, for 1 hour. If you did not ask for it, ignore this mail: your password stays as it is.',
   }),
   invitation: ({ params }) => ({
@@ -83,7 +83,7 @@ const en: Words = {
     paragraphs: [
       `${params.inviter_email} invites you to join the account “${params.account_name}” on Payment links as ${named(ROLES.en, params.role)}.`,
     ],
-    action: { label: 'Accept the invitation', url: params.link! },
+    action: { label: 'Accept the invitation', url: params.link ?? '' },
     footnote: 'The invitation works once, for 72 hours. If you do not know the sender, ignore this mail.',
   }),
   password_changed: ({ when }) => ({
@@ -121,7 +121,7 @@ const ru: Words = {
   signup_confirm: ({ params }) => ({
     subject: 'Подтвердите email для «Платёжных ссылок»',
     paragraphs: ['Спасибо за регистрацию в «Платёжных ссылках». Подтвердите, что этот адрес ваш, чтобы закончить создание аккаунта.'],
-    action: { label: 'Подтвердить email', url: params.link! },
+    action: { label: 'Подтвердить email', url: params.link ?? '' },
     footnote: 'Ссылка действует один раз в течение 24 часов. Если вы не регистрировались, просто не обращайте внимания на это письмо.',
   }),
   signup_exists: ({ params }) => ({
@@ -130,13 +130,13 @@ const ru: Words = {
       'Кто-то пытался создать аккаунт «Платёжных ссылок» с этим адресом, но аккаунт с ним уже есть.',
       'Если это были вы, просто войдите; если вы забыли пароль, его можно сбросить на странице входа.',
     ],
-    action: { label: 'Войти', url: params.link! },
+    action: { label: 'Войти', url: params.link ?? '' },
     footnote: 'Если это были не вы, не обращайте внимания на это письмо: ваш аккаунт не изменился.',
   }),
   password_reset: ({ params }) => ({
     subject: 'Сброс пароля «Платёжных ссылок»',
     paragraphs: ['Мы получили запрос на сброс пароля вашего аккаунта «Платёжных ссылок».'],
-    action: { label: 'Задать новый пароль', url: params.link! },
+    action: { label: 'Задать новый пароль', url: params.link ?? '' },
     footnote: 'Ссылка действует один раз в течение 1 часа. Если вы не запрашивали сброс, не обращайте внимания на письмо: пароль останется прежним.',
   }),
   invitation: ({ params }) => ({
@@ -144,7 +144,7 @@ const ru: Words = {
     paragraphs: [
       `${params.inviter_email} приглашает вас в аккаунт «${params.account_name}» в «Платёжных ссылках» с ролью «${named(ROLES.ru, params.role)}».`,
     ],
-    action: { label: 'Принять приглашение', url: params.link! },
+    action: { label: 'Принять приглашение', url: params.link ?? '' },
     footnote: 'Приглашение действует один раз в течение 72 часов. Если вы не знаете отправителя, не обращайте внимания на письмо.',
   }),
   password_changed: ({ when }) => ({

@@ -63,11 +63,10 @@ export class MailQueue {
   }
 
   async retryLater(id: string, delayMs: number, error: string): Promise<void> {
-    await this.db.query(`UPDATE mail_queue SET due_at = now() + $2::int * interval '1 millisecond', last_error = $3 WHERE id = $1 AND sent_at IS NULL`, [
-      id,
-      delayMs,
-      error,
-    ]);
+    await this.db.query(
+      `UPDATE mail_queue SET due_at = now() + $2::int * interval '1 millisecond', last_error = $3 WHERE id = $1 AND sent_at IS NULL`,
+      [id, delayMs, error],
+    );
   }
 
   /** Given up for good: kept, without its params, for the operator (docs/operations.md). */

@@ -61,7 +61,12 @@ test('the known values of a param are said in the reader’s words, Moscow time 
 });
 
 test('a value of a chosen param (a role, a factor, a mode) that is not known is escaped like any other', () => {
-  const mail = renderMail('invitation', 'en', { link: LINK, account_name: 'Shop', role: '<img src=x onerror=alert(1)>', inviter_email: 'a@b.ru' }, AT);
+  const mail = renderMail(
+    'invitation',
+    'en',
+    { link: LINK, account_name: 'Shop', role: '<img src=x onerror=alert(1)>', inviter_email: 'a@b.ru' },
+    AT,
+  );
   expect(mail.html).not.toContain('<img');
   expect(mail.html).toContain('as &lt;img src=x onerror=alert(1)&gt;.');
 });
@@ -100,14 +105,19 @@ describe('a send failure as recorded', () => {
   const secrets = secretsOf('smtp://mailer%40pay.example.com:s3cr%2Ft@smtp.example.com:587');
 
   test('the SMTP URL’s credentials are masked wherever the message repeats them', () => {
-    const failure = failureOf(Object.assign(new Error('Invalid login for mailer@pay.example.com with s3cr/t'), { code: 'EAUTH', responseCode: 535, permanent: true }), secrets);
+    const failure = failureOf(
+      Object.assign(new Error('Invalid login for mailer@pay.example.com with s3cr/t'), { code: 'EAUTH', responseCode: 535, permanent: true }),
+      secrets,
+    );
     expect(failure.description).toBe('EAUTH 535 Invalid login for *** with ***');
     // A refused login is a setting to fix, after which the mail must still go.
     expect(failure.permanent).toBe(false);
   });
 
   test('only a refusal of the recipient or of the message is permanent', () => {
-    expect(failureOf(Object.assign(new Error('Recipient command failed'), { code: 'EENVELOPE', responseCode: 550, permanent: true }), []).permanent).toBe(true);
+    expect(
+      failureOf(Object.assign(new Error('Recipient command failed'), { code: 'EENVELOPE', responseCode: 550, permanent: true }), []).permanent,
+    ).toBe(true);
     expect(failureOf(Object.assign(new Error('Message refused'), { code: 'EMESSAGE', responseCode: 554, permanent: true }), []).permanent).toBe(true);
     expect(failureOf(Object.assign(new Error('Try later'), { code: 'EENVELOPE', responseCode: 451, permanent: false }), []).permanent).toBe(false);
     expect(failureOf(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET' }), []).description).toBe(

@@ -24,7 +24,8 @@ export function problemWith(mail: Pick<MailRequest, 'template' | 'language' | 'p
   for (const name of wanted) if (typeof mail.params[name] !== 'string') return `${mail.template} needs the param ${name}`;
   for (const [name, value] of Object.entries(mail.params)) {
     if (!wanted.includes(name)) return `${mail.template} has no param ${name}`;
-    if (typeof value !== 'string' || value.length > MAX_PARAM_LENGTH) return `${mail.template}: ${name} is not a string of at most ${MAX_PARAM_LENGTH}`;
+    if (typeof value !== 'string' || value.length > MAX_PARAM_LENGTH)
+      return `${mail.template}: ${name} is not a string of at most ${MAX_PARAM_LENGTH}`;
     if (LINK_PARAMS.has(name) && !isWebUrl(value)) return `${mail.template}: ${name} is not an absolute http(s) URL`;
   }
   return null;
@@ -42,10 +43,10 @@ function isWebUrl(text: string): boolean {
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text as HTML text or attribute value: every character that could open markup or close a quote is an entity. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
 /** Control characters (line breaks included) in a param would break a line of text or a header. */
-const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+const oneLine = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 
 function asText(content: MailContent): string {
   const parts = [...content.paragraphs];
@@ -81,12 +82,7 @@ ${p(content.footnote, 'margin:24px 0 0;font-size:13px;color:#555555')}
  * may be `<script>`): HTML escapes every one, and line breaks in them are flattened. Throws on a mail
  * {@link problemWith} refuses.
  */
-export function renderMail(
-  template: MailTemplate,
-  language: MailLanguage,
-  params: Readonly<Record<string, string>>,
-  at: Date,
-): RenderedMail {
+export function renderMail(template: MailTemplate, language: MailLanguage, params: Readonly<Record<string, string>>, at: Date): RenderedMail {
   const problem = problemWith({ template, language, params });
   if (problem) throw new Error(problem);
   const flat = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, oneLine(v)]));

@@ -72,7 +72,10 @@ export function failureOf(err: unknown, secrets: readonly string[]): SendFailure
   for (const secret of secrets) if (secret.length > 0) message = message.split(secret).join('***');
   const code = typeof e.code === 'string' ? e.code : undefined;
   const responseCode = typeof e.responseCode === 'number' ? e.responseCode : undefined;
-  const description = [code, responseCode, message.replace(/\s+/g, ' ')].filter((p) => p !== undefined).join(' ').slice(0, MAX_DESCRIPTION);
+  const description = [code, responseCode, message.replace(/\s+/g, ' ')]
+    .filter((p) => p !== undefined)
+    .join(' ')
+    .slice(0, MAX_DESCRIPTION);
   return { permanent: e.permanent === true && (code === 'EENVELOPE' || code === 'EMESSAGE'), description, code, responseCode };
 }
 

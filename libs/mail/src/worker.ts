@@ -90,13 +90,12 @@ export class MailWorker {
   private idle(): Promise<void> {
     if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.options.settings.MAIL_POLL_INTERVAL_MS);
-      const self = this;
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
-        self.wake = undefined;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, this.options.settings.MAIL_POLL_INTERVAL_MS);
       this.wake = done;
     });
   }

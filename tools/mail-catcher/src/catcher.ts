@@ -106,7 +106,8 @@ export class MailCatcher {
       smtp.server.once('error', reject);
       smtp.listen(options.smtpPort ?? 0, host, () => resolve());
     });
-    const http = createServer((req, res) => handleHttp(catcher!, req, res));
+    // Listening starts before the catcher exists; nothing can have connected by the time it does.
+    const http = createServer((req, res) => (catcher ? handleHttp(catcher, req, res) : res.writeHead(503).end()));
     try {
       await new Promise<void>((resolve, reject) => {
         http.once('error', reject);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CaughtMail, MailCatcher } from './catcher';
 
 const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 // A mail's HTML is shown as sent, but sandboxed: no script runs, nothing is loaded from anywhere.
 const SANDBOX = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -17,7 +17,8 @@ function page(mails: CaughtMail[]): string {
     .slice()
     .reverse()
     .map(
-      (m) => `<tr><td>${m.id}</td><td>${escapeHtml(m.receivedAt)}</td><td>${escapeHtml(m.envelopeTo.join(', '))}</td>` +
+      (m) =>
+        `<tr><td>${m.id}</td><td>${escapeHtml(m.receivedAt)}</td><td>${escapeHtml(m.envelopeTo.join(', '))}</td>` +
         `<td>${escapeHtml(m.subject)}</td><td><a href="/messages/${m.id}.html">HTML</a> <a href="/messages/${m.id}.txt">text</a></td></tr>`,
     )
     .join('\n');
