@@ -196,7 +196,7 @@ test('a recipient the server refuses for good is given up at once, its params fo
     expect(row).toMatchObject({ attempts: 1, sent_at: null, params: {} });
     expect(row?.last_error).toMatch(/^EENVELOPE 550 /);
     const text = await metrics.metrics();
-    expect(text).toMatch(/^mail_given_up_total\{template="password_reset",app="gateway"\} 1$/m);
+    expect(text).toMatch(/^mail_given_up_total\{template="password_reset",reason="refused",app="gateway"\} 1$/m);
     expect(text).toMatch(/^mail_sent_total\{template="password_reset",app="gateway"\} 1$/m);
   } finally {
     await Promise.all(workers.splice(0).map((w) => w.stop()));

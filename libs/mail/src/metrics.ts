@@ -4,7 +4,8 @@ import type { MailQueue } from './queue';
 export interface MailMetrics {
   sent: Counter<'template'>;
   failedAttempts: Counter<'template'>;
-  givenUp: Counter<'template'>;
+  /** `reason`: refused (the server refused the mail for good), attempts (the last one failed), unrenderable. */
+  givenUp: Counter<'template' | 'reason'>;
 }
 
 /**
@@ -51,8 +52,8 @@ export function mailMetrics(registry: Registry, queue: MailQueue): MailMetrics {
       () =>
         new Counter({
           name: 'mail_given_up_total',
-          help: 'Mails given up: refused for good by the server, or failed their last attempt',
-          labelNames: ['template'],
+          help: 'Mails given up: refused for good by the server (reason=refused, a mistyped address says so), failed their last attempt (attempts), or not renderable',
+          labelNames: ['template', 'reason'],
           registers: [registry],
         }),
     ),

@@ -118,7 +118,7 @@ export class MailWorker {
       } catch (err) {
         // Enqueueing refuses such mail; one here was written by other means, and no retry can mend it.
         await queue.giveUp(mail.id, `cannot render: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
-        this.metrics?.givenUp.inc({ template: mail.template });
+        this.metrics?.givenUp.inc({ template: mail.template, reason: 'unrenderable' });
         log.error(about, 'mail given up: it cannot be rendered');
         return;
       }
@@ -146,7 +146,7 @@ export class MailWorker {
     this.metrics?.failedAttempts.inc({ template: mail.template });
     if (failure.permanent || mail.attempt >= settings.MAIL_MAX_ATTEMPTS) {
       await queue.giveUp(mail.id, failure.description);
-      this.metrics?.givenUp.inc({ template: mail.template });
+      this.metrics?.givenUp.inc({ template: mail.template, reason: failure.permanent ? 'refused' : 'attempts' });
       log.error(about, failure.permanent ? 'mail given up: the server refused it for good' : 'mail given up: its last attempt failed');
       return;
     }
