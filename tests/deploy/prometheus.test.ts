@@ -119,6 +119,8 @@ test('the alerts the issue asks for exist, each with a severity and a runbook se
   expect(reads('NatsRequestsFailing')).toEqual(new Set(['nats_client_request_duration_seconds_count']));
   expect(reads('ReadinessFlapping')).toEqual(new Set(['readiness_changes_total']));
   expect(reads('LatePaymentReceived')).toEqual(new Set(['late_payments_total']));
+  expect(reads('MailQueueStuck')).toEqual(new Set(['mail_queue_oldest_age_seconds']));
+  expect(reads('MailGivenUp')).toEqual(new Set(['mail_given_up_total']));
 
   const anchors = operationsAnchors();
   const seen = new Set<string>();

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Db } from '@pl/db';
+import { MailCatcher } from '@pl/mail-catcher';
 import { createLogger, type Logger } from '@pl/telemetry';
 import { createTestDatabase, FaultProxy, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
@@ -112,6 +113,8 @@ export interface TestSystem {
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** The environment every service of this system was started with (for the admin CLI, say). */
   env: Record<string, string>;
+  /** The SMTP catcher the gateway sends this system's mail to (SMTP_URL): await a mail with `mail.waitForMailTo(address)`. */
+  mail: MailCatcher;
   stop(): Promise<void>;
 }
 
@@ -143,6 +146,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
 
   const faults = options.faults ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) } : undefined;
   const namespace = uniqueNamespace('it');
+  const mail = await MailCatcher.start();
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -162,6 +166,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: '100',
     PROVIDER_SANDBOX_SECRET: TEST_PROVIDER_SECRET,
     EXPIRY_SWEEP_INTERVAL_MS: '200',
+    SMTP_URL: mail.smtpUrl,
+    MAIL_POLL_INTERVAL_MS: '100',
     ...options.env,
   };
   const services = [await startShops(shopsConfig(env), log)];
@@ -235,6 +241,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   return {
     http,
     env,
+    mail,
     sql,
     providerCallback,
     baseUrl,
@@ -266,6 +273,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       await accountsDb.close();
       await shopsDb.close();
       if (faults) await Promise.all(Object.values(faults).map((f) => f.close()));
+      await mail.close();
       await database.drop();
     },
   };

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
+import { MailQueue, MailWorker, NO_MAIL_CRASH_POINTS, smtpSender, type MailCrashPoints } from '@pl/mail';
 import { providersFrom, type ProviderRegistry } from '@pl/providers';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
@@ -50,6 +51,8 @@ export async function startGateway(
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
   providers: ProviderRegistry = providersFrom(config),
+  // The crash tests' hook (tests/faults), wired by main.ts only when their environment arms it.
+  crashPoints: MailCrashPoints = NO_MAIL_CRASH_POINTS,
 ): Promise<RunningService & { port: number }> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async (): Promise<void> => {
@@ -118,6 +121,18 @@ export async function startGateway(
     answerClientErrors(server);
     const port = await listen(server, { port: config.GATEWAY_PORT, host: '0.0.0.0', reusePort: config.GATEWAY_REUSE_PORT });
     cleanups.push(() => closeServer(server, SHUTDOWN_GRACE_MS));
+
+    // The mail queue's sender: every replica runs one; they share the queue through row leases.
+    const mail = new MailWorker({
+      queue: new MailQueue(db),
+      sender: smtpSender(config.SMTP_URL, config.MAIL_FROM),
+      settings: config,
+      log,
+      metrics,
+      crashPoints,
+    });
+    mail.start();
+    cleanups.push(() => mail.stop());
 
     const ops = await startOpsServer({
       port: config.OPS_PORT,

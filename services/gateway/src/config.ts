@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import proxyAddr from 'proxy-addr';
 import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, flag, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
+import { mailEnv } from '@pl/mail';
 import { providerEnv } from '@pl/providers';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
@@ -78,6 +79,8 @@ const gatewayEnv = {
    * takes an `http` return_url; refused in production (libs/config), where only https is taken.
    */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  /** The mail the gateway's worker sends from the mail queue (SMTP_URL, MAIL_FROM; libs/mail). */
+  ...mailEnv,
 };
 
 export type GatewayConfig = ReturnType<typeof loadConfig>;
