@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moscowDate, pageQueryFields, uuid } from './fields';
-import { identifierText, text } from './text';
+import { identifierText } from './text';
 import { mode } from './mode';
 import { newPassword } from './team';
 

@@ -17,7 +17,7 @@ function commonPasswords(): Set<string> {
     list = new Set(
       text
         .split('\n')
-        .filter((p) => [...p].length >= NEW_PASSWORD_MIN_LENGTH)
+        .filter((p) => Array.from(p).length >= NEW_PASSWORD_MIN_LENGTH)
         .map((p) => p.toLowerCase()),
     );
   }

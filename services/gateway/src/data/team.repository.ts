@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AccountRole, UserLanguage } from '@pl/contracts';
 import type { Db } from '@pl/db';
 import { appendAuditEvent } from './audit-log.repository';
-import { insertUser, type Tx } from './account.repository';
+import { insertUser } from './account.repository';
 import type { EnqueueMail } from './user.repository';
 import type { MailLinks } from '../domain/mail';
 import type { MembershipDecision } from '../domain/team';
@@ -200,7 +200,7 @@ export class TeamRepository {
       const existing = users.rows[0];
       let user: { id: string; sessionEpoch: number };
       if ('userId' in joiner) {
-        if (!existing || existing.id !== joiner.userId) return { outcome: 'wrong_user' };
+        if (existing?.id !== joiner.userId || !existing) return { outcome: 'wrong_user' };
         user = { id: existing.id, sessionEpoch: existing.session_epoch };
       } else if (joiner.password === undefined) {
         return { outcome: 'password_needed' };

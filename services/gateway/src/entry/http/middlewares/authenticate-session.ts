@@ -42,7 +42,7 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   const user = await deps.users.sessionUser(session.userId, session.merchantId);
   // A password change or reset moved the user's epoch on: every session opened before it has ended. A user no
   // longer a member of the session's account has no session in it.
-  if (!user || user.sessionEpoch !== session.epoch || user.role === null) throw unauthorized(INVALID);
+  if (user?.sessionEpoch !== session.epoch || !user.role) throw unauthorized(INVALID);
   assertSameOriginForCookie(res.req, deps.publicOrigin);
   const mode = sessionMode(res.req);
   setIdentity(res, { kind: 'merchant', merchant_id: session.merchantId, auth: 'session', mode, email_confirmed: user.emailConfirmed }, token);

@@ -55,7 +55,7 @@ export function teamRoutes(deps: HttpDeps): Router {
   };
   const invitationExists = async (req: Request, res: Response): Promise<Invitation> => {
     const found = await deps.team.findInvitation(pathUuid(req, 'id', 'Invitation'));
-    if (!found || !found.pending) throw notFound('Invitation not found');
+    if (!found?.pending) throw notFound('Invitation not found');
     if (found.merchantId !== identityOf(res).merchant_id) throw forbidden('This invitation is for another account');
     return found;
   };
