@@ -46,7 +46,9 @@ it('signs up, confirms the email from the mailed link, and runs the account as i
   // A confirmed owner may make API keys, and they work on /merchant/v1.
   const key = await sys.http.post('/api/v1/api-keys', { label: 'shop' }, { headers: auth });
   expect(key.status).toBe(201);
-  const links = await sys.http.get('/merchant/v1/payment-links', { headers: { 'X-API-Key': key.body.public_key, 'X-API-Secret': key.body.api_secret } });
+  const links = await sys.http.get('/merchant/v1/payment-links', {
+    headers: { 'X-API-Key': key.body.public_key, 'X-API-Secret': key.body.api_secret },
+  });
   expect(links.status).toBe(200);
 });
 
@@ -82,7 +84,11 @@ it('invites a colleague by mail who joins with the role given, and loses the acc
   expect((await sys.http.get('/api/v1/payment-links', { headers: auth })).status).toBe(200);
   expect((await sys.http.get(`/api/v1/shops/${shop.id}`, { headers: auth })).status).toBe(200);
   expectError(await sys.http.post('/api/v1/payment-links', { shop_id: shop.id, amount: 1 }, { headers: auth }), 403, 'common.err.forbidden');
-  expectError(await sys.http.post('/api/v1/payment-links/00000000-0000-4000-8000-000000000000/cancel', {}, { headers: auth }), 404, 'common.err.not_found');
+  expectError(
+    await sys.http.post('/api/v1/payment-links/00000000-0000-4000-8000-000000000000/cancel', {}, { headers: auth }),
+    404,
+    'common.err.not_found',
+  );
   expect((await sys.http.call('DELETE', `/api/v1/members/${me.user_id}`, { headers: ownerAuth })).status).toBe(204);
   expectError(await sys.http.get('/api/v1/payment-links', { headers: auth }), 401, 'common.err.unauthorized');
 });

@@ -9,7 +9,7 @@ import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from
 import type { GatewayConfig } from './config';
 import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
-import { assertUncommonPassword } from './data/common-passwords';
+import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
 import { TeamRepository } from './data/team.repository';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
@@ -89,6 +89,8 @@ export async function startGateway(
     // The subscription is on the server before this replica serves: a change made elsewhere reaches it from the start.
     await nc.flush();
     const auditLog = new AuditLogRepository(db);
+    // The common-password list is read before serving: the first sign-up takes no longer than any other.
+    isCommonPassword('');
     const app = createHttpApp({
       log,
       accounts,

