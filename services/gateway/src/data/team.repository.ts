@@ -200,7 +200,7 @@ export class TeamRepository {
       const existing = users.rows[0];
       let user: { id: string; sessionEpoch: number };
       if ('userId' in joiner) {
-        if (existing?.id !== joiner.userId || !existing) return { outcome: 'wrong_user' };
+        if (existing?.id !== joiner.userId) return { outcome: 'wrong_user' };
         user = { id: existing.id, sessionEpoch: existing.session_epoch };
       } else if (joiner.password === undefined) {
         return { outcome: 'password_needed' };
