@@ -106,7 +106,7 @@ export const ERROR_CATALOGUE = {
   },
   'account.err.email_taken': {
     kind: 'conflict',
-    when: "The operators' CLI creating an account whose email another account already has (merchants do not sign up over HTTP).",
+    when: "The operators' CLI creating an account whose email a user already has (sign-up over HTTP answers a known email as an unknown one).",
     cliOnly: true,
   },
   'api_key.err.limit_reached': {
