@@ -30,9 +30,10 @@ source scripts/provider-fakes.sh
 if provider_fakes_wanted; then provider_fakes_env; fi
 
 PIDS=()
-unset KAFKA_MOCK_PID
+unset KAFKA_MOCK_PID MAIL_CATCHER_PID
 stop_services() {
   local pid
+  if [ -n "${MAIL_CATCHER_PID:-}" ]; then kill -TERM "$MAIL_CATCHER_PID" 2>/dev/null || true; fi
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for _ in $(seq 1 100); do
     local alive=0
@@ -78,6 +79,14 @@ STANDARD_WEBHOOKS_SECRET="$(demo standard_webhooks_secret)"
 # The prefixer ignores Ctrl-C (the terminal signals the whole process group): it must outlive its service,
 # or the service's last log lines hit a closed pipe while it shuts down.
 prefix() { trap '' INT TERM; exec awk -v p="$1" '{ printf "%-8s | %s\n", p, $0; fflush() }'; }
+# Mail goes to a local catcher (tools/mail-catcher) unless SMTP_URL names a server (never printed: it holds a login).
+MAIL_AT="the server of SMTP_URL"
+if [ -z "${SMTP_URL:-}" ]; then
+  export SMTP_URL="smtp://127.0.0.1:${MAIL_CATCHER_SMTP_PORT:-1025}"
+  MAIL_AT="http://127.0.0.1:${MAIL_CATCHER_HTTP_PORT:-1080}/ (the local mail catcher; JSON at /messages)"
+  node tools/mail-catcher/dist/main.js > >(prefix mail) 2>&1 &
+  MAIL_CATCHER_PID=$!
+fi
 for name in "${SERVICES[@]}"; do
   node "services/$name/dist/main.js" > >(prefix "$name") 2>&1 &
   PIDS+=("$!")
@@ -102,6 +111,7 @@ if [ "$ready" -eq 1 ]; then
  gateway   $GATEWAY_URL        Kafka  $KAFKA_BROKERS
  merchant  $DEMO_EMAIL / $DEMO_PASSWORD   (id $MERCHANT_ID)
  dashboard $DASHBOARD_URL   (sign in as $DEMO_EMAIL / $DEMO_PASSWORD)
+ mail      $MAIL_AT
 
  test mode (no money moves; docs/test-mode.md):
  export TEST_API_KEY='$TEST_API_KEY'

@@ -246,6 +246,7 @@ describe('secrets', () => {
       'IDENTITY_TOKEN_SECRET',
       'PROVIDER_SANDBOX_SECRET',
       'RAIFFEISEN_SECRET_KEY',
+      'SMTP_URL',
       'WEBHOOK_SECRET_KEY',
     ]);
     for (const path of OVERLAYS.map((o) => o.path)) {

@@ -123,6 +123,8 @@ test('the alerts the issue asks for exist, each with a severity and a runbook se
   expect(reads('ProviderCallbacksRefused')).toEqual(new Set(['provider_callbacks_total']));
   expect(reads('PaymentAttemptUnfinishedPastExpiry')).toEqual(new Set(['payment_attempts_unfinished_past_expiry_seconds']));
   expect(reads('UnresolvedPaymentTooOld')).toEqual(new Set(['unresolved_payments_oldest_age_seconds']));
+  expect(reads('MailQueueStuck')).toEqual(new Set(['mail_queue_oldest_age_seconds']));
+  expect(reads('MailGivenUp')).toEqual(new Set(['mail_given_up_total']));
 
   const anchors = operationsAnchors();
   const seen = new Set<string>();

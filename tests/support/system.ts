@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Db } from '@pl/db';
+import { MailCatcher } from '@pl/mail-catcher';
 import { createLogger, type Logger } from '@pl/telemetry';
 import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
@@ -120,6 +121,8 @@ export interface TestSystem {
   env: Record<string, string>;
   /** The providers' fakes, when started with `providerFakes`; throws otherwise. */
   fakes: ProviderFakes;
+  /** The SMTP catcher the gateway sends this system's mail to (SMTP_URL): await a mail with `mail.waitForMailTo(address)`. */
+  mail: MailCatcher;
   stop(): Promise<void>;
 }
 
@@ -153,6 +156,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const namespace = uniqueNamespace('it');
   const fakesPort = options.providerFakes ? await freePort() : null;
   const fakes = fakesPort === null ? undefined : await startProviderFakes(`http://127.0.0.1:${fakesPort}`);
+  const mail = await MailCatcher.start();
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -173,6 +177,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     PROVIDER_SANDBOX_SECRET: TEST_PROVIDER_SECRET,
     EXPIRY_SWEEP_INTERVAL_MS: '200',
     ...(fakes ? { ...fakes.env, GATEWAY_PORT: String(fakesPort), PUBLIC_BASE_URL: `http://127.0.0.1:${fakesPort}` } : {}),
+    SMTP_URL: mail.smtpUrl,
+    MAIL_POLL_INTERVAL_MS: '100',
     ...options.env,
   };
   const services = [await startShops(shopsConfig(env), log)];
@@ -249,6 +255,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   return {
     http,
     env,
+    mail,
     sql,
     providerCallback,
     baseUrl,
@@ -285,6 +292,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       await shopsDb.close();
       if (faults) await Promise.all(Object.values(faults).map((f) => f.close()));
       await fakes?.stop();
+      await mail.close();
       await database.drop();
     },
   };

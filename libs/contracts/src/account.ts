@@ -1,21 +1,13 @@
 import { z } from 'zod';
 import { moscowDate, pageQueryFields, uuid } from './fields';
-import { identifierText, text } from './text';
+import { identifierText } from './text';
 import { mode } from './mode';
+import { newPassword } from './team';
 
 export const API_KEY_LABEL_MAX_LENGTH = 100;
 /** A merchant holds at most this many API keys that are neither revoked nor expired. */
 export const ACTIVE_API_KEYS_MAX = 10;
 export const GRACE_MINUTES_MAX = 10_080;
-
-/** `GET /api/v1/me`. */
-export const meView = z.object({
-  merchant_id: uuid,
-  email: z.string(),
-  email_confirmed: z.boolean(),
-  created_at: moscowDate,
-});
-export type MeView = z.infer<typeof meView>;
 
 /** An API key as the merchant reads it: the secret is never in it (stored hashed). */
 export const apiKeyView = z.object({
@@ -45,12 +37,10 @@ export const createApiKeyBody = z.strictObject({
 export const reissueApiKeyBody = z.strictObject({ grace_minutes: z.number().int().min(0).max(GRACE_MINUTES_MAX).optional() });
 export const emptyBody = z.strictObject({});
 
-/** Passwords: 8..256 code points; any text the text rule allows (no control characters). */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
+/** A new password: 12..128 code points (team.ts), and not a common one (the gateway checks its list). */
 export const changePasswordBody = z.strictObject({
   current_password: identifierText(1024),
-  new_password: text({ max: PASSWORD_MAX_LENGTH, min: PASSWORD_MIN_LENGTH }),
+  new_password: newPassword,
 });
 
 /** What an audit event records: credential changes and sign-ins from a new address. Never a secret. */
@@ -62,6 +52,11 @@ export const auditEventType = z.enum([
   'shop.cashier_key_reissued',
   'account.password_changed',
   'account.sign_in_new_address',
+  'account.password_reset',
+  'member.invited',
+  'member.role_changed',
+  'member.removed',
+  'member.joined',
 ]);
 export type AuditEventType = z.infer<typeof auditEventType>;
 

@@ -20,3 +20,4 @@ export * from './merchant-shop';
 export * from './account';
 export * from './payment-methods';
 export * from './attempts';
+export * from './team';

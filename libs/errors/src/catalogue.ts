@@ -106,7 +106,7 @@ export const ERROR_CATALOGUE = {
   },
   'account.err.email_taken': {
     kind: 'conflict',
-    when: "The operators' CLI creating an account whose email another account already has (merchants do not sign up over HTTP).",
+    when: "The operators' CLI creating an account whose email a user already has (sign-up over HTTP answers a known email as an unknown one).",
     cliOnly: true,
   },
   'api_key.err.limit_reached': {
@@ -114,6 +114,14 @@ export const ERROR_CATALOGUE = {
     when: 'Creating or reissuing an API key while the account already has the most active keys allowed.',
   },
   'api_key.err.inactive': { kind: 'conflict', when: 'Revoking or reissuing an API key that is already revoked or expired.' },
+  'account.err.last_owner': {
+    kind: 'conflict',
+    when: "Changing the role of, or removing, an account's last owner: an account always keeps one.",
+  },
+  'auth.err.invalid_token': {
+    kind: 'validation',
+    when: 'A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

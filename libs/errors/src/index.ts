@@ -89,6 +89,8 @@ export const invalidField = (field: string, message: string, code = 'custom'): A
   validationFailed(`${field || 'input'} ${message}`, [{ field, code, message }]);
 export const invalidJson = (message = 'Request body is not valid JSON'): AppError => fromCatalogue('common.err.invalid_json', message);
 export const unauthorized = (message = 'Missing or invalid credentials'): AppError => fromCatalogue('common.err.unauthorized', message);
+export const invalidToken = (message = 'The link is invalid, already used or expired'): AppError => fromCatalogue('auth.err.invalid_token', message);
+export const lastOwner = (message = 'An account always keeps one owner'): AppError => fromCatalogue('account.err.last_owner', message);
 export const forbidden = (message = 'Access to this resource is not allowed'): AppError => fromCatalogue('common.err.forbidden', message);
 export const notFound = (message = 'Resource not found'): AppError => fromCatalogue('common.err.not_found', message);
 export const methodNotAllowed = (message = 'Method not allowed on this route'): AppError => fromCatalogue('common.err.method_not_allowed', message);

@@ -10,6 +10,8 @@ import type {
   EventType,
   MerchantShop,
   MeView,
+  MemberView,
+  InvitationView,
   PaymentLink,
   Refund,
   RefundPage,
@@ -178,9 +180,13 @@ export const sampleTestDelivery: WebhookDelivery = {
 export const sampleDeliveryList = { deliveries: [sampleDelivery], has_more: false, next_cursor: null };
 
 export const sampleMe: MeView = {
-  merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
+  user_id: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
   email: 'owner@shop.example',
   email_confirmed: true,
+  two_factor: { totp: false, passkeys: 0, recovery_codes_left: 0 },
+  merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
+  account: { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', role: 'owner' },
+  memberships: [{ merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', role: 'owner' }],
   created_at: '2026-11-01T12:00:00+03:00',
 };
 
@@ -396,4 +402,20 @@ export const sampleAttempts: PaymentAttemptList = {
       updated_at: AT,
     },
   ],
+};
+
+export const sampleMember: MemberView = {
+  user_id: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
+  email: 'owner@shop.example',
+  role: 'owner',
+  joined_at: '2026-11-01T12:00:00+03:00',
+};
+
+export const sampleInvitation: InvitationView = {
+  id: '1c9e7a5b-3d2f-4b8e-a6c4-2e0f8d6b4a21',
+  email: 'accountant@shop.example',
+  role: 'finance',
+  invited_by: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
+  created_at: '2026-11-20T10:00:00+03:00',
+  expires_at: '2026-11-23T10:00:00+03:00',
 };

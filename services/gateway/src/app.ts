@@ -3,10 +3,16 @@ import { createServer } from 'node:http';
 import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
+import { MailQueue, MailWorker, NO_MAIL_CRASH_POINTS, smtpSender, type MailCrashPoints } from '@pl/mail';
 import { providerMetrics, providersFrom, providersOf, type ProvidersSource } from '@pl/providers';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
+import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
+import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
+import { TeamRepository } from './data/team.repository';
+import { UserRepository } from './data/user.repository';
+import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
 import { ApiKeyUsage } from './data/api-key-usage';
 import { AuditLogRepository } from './data/audit-log.repository';
@@ -45,6 +51,8 @@ export async function startGateway(
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
   providerSource: ProvidersSource = (observer) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer }),
+  // The crash tests' hook (tests/faults), wired by main.ts only when their environment arms it.
+  crashPoints: MailCrashPoints = NO_MAIL_CRASH_POINTS,
 ): Promise<RunningService & { port: number }> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async (): Promise<void> => {
@@ -82,9 +90,15 @@ export async function startGateway(
     // The subscription is on the server before this replica serves: a change made elsewhere reaches it from the start.
     await nc.flush();
     const auditLog = new AuditLogRepository(db);
+    // The common-password list is read before serving: the first sign-up takes no longer than any other.
+    isCommonPassword('');
     const app = createHttpApp({
       log,
       accounts,
+      users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      assertUncommonPassword,
+      signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,
       sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
@@ -110,6 +124,18 @@ export async function startGateway(
     answerClientErrors(server);
     const port = await listen(server, { port: config.GATEWAY_PORT, host: '0.0.0.0', reusePort: config.GATEWAY_REUSE_PORT });
     cleanups.push(() => closeServer(server, SHUTDOWN_GRACE_MS));
+
+    // The mail queue's sender: every replica runs one; they share the queue through row leases.
+    const mail = new MailWorker({
+      queue: new MailQueue(db),
+      sender: smtpSender(config.SMTP_URL, config.MAIL_FROM),
+      settings: config,
+      log,
+      metrics,
+      crashPoints,
+    });
+    mail.start();
+    cleanups.push(() => mail.stop());
 
     const ops = await startOpsServer({
       port: config.OPS_PORT,
@@ -141,6 +167,8 @@ const rateLimitSettings = (config: GatewayConfig) => ({
   apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
   cashierPerMinute: config.RATE_LIMIT_CASHIER_PER_MINUTE,
   sessionPerMinute: config.RATE_LIMIT_SESSION_PER_MINUTE,
+  accountMailPerIpPerHour: config.RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR,
+  accountMailPerEmailPerHour: config.RATE_LIMIT_ACCOUNT_MAIL_PER_EMAIL_PER_HOUR,
   loginPerIpPerMinute: config.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE,
   selectPerIpPerMinute: config.RATE_LIMIT_SELECT_PER_IP_PER_MINUTE,
   authFailuresPerIpPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,

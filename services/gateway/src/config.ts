@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import proxyAddr from 'proxy-addr';
 import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, flag, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
+import { mailEnv } from '@pl/mail';
 import { providerEnv } from '@pl/providers';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
@@ -40,6 +41,14 @@ const gatewayEnv = {
   /** Failed logins for one email within the window (docs/product-decisions.md: 10 in 15 minutes), then 429. */
   LOGIN_LOCKOUT_FAILURES: intSetting({ min: 1, default: 10 }),
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
+  /** Sign-ups, password resets and confirmation resends per client IP and per email, each per hour; then 429. */
+  RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR: intSetting({ min: 1, default: 20 }),
+  RATE_LIMIT_ACCOUNT_MAIL_PER_EMAIL_PER_HOUR: intSetting({ min: 1, default: 5 }),
+  /** Anyone may sign up (`POST /api/v1/auth/signup`) unless this is `false`; new accounts still need shops approved. */
+  SIGNUP_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (0: none). */
   TRUST_PROXY_HOPS: intSetting({ min: 0, max: 10, default: 0 }),
   /**
@@ -70,6 +79,8 @@ const gatewayEnv = {
    * takes an `http` return_url; refused in production (libs/config), where only https is taken.
    */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  /** The mail the gateway's worker sends from the mail queue (SMTP_URL, MAIL_FROM; libs/mail). */
+  ...mailEnv,
 };
 
 export type GatewayConfig = ReturnType<typeof loadConfig>;

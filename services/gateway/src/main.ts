@@ -5,6 +5,18 @@ import { startTracing } from '@pl/telemetry/tracing';
 startTracing('gateway');
 
 void (async () => {
-  const [{ runService }, { startGateway }, { loadConfig }] = await Promise.all([import('@pl/telemetry'), import('./app'), import('./config')]);
-  runService({ name: 'gateway', loadConfig: () => loadConfig(), start: startGateway });
+  const [{ runService }, { startGateway }, { loadConfig }, { crashPointsFromEnv }] = await Promise.all([
+    import('@pl/telemetry'),
+    import('./app'),
+    import('./config'),
+    import('@pl/config'),
+  ]);
+  // The crash tests' fault injection, armed only by their environment (tests/faults); a no-op otherwise.
+  const crashPoints = crashPointsFromEnv(process.env);
+  runService({
+    name: 'gateway',
+    loadConfig: () => loadConfig(),
+    // The providers as the configuration names them (the default), their calls observed by the gateway's metrics.
+    start: (config, log) => startGateway(config, log, undefined, crashPoints),
+  });
 })();

@@ -3,3 +3,5 @@
 // the benchmarks keep to `@pl/gateway`, which starts nothing.
 export * from './index';
 export { startGateway } from './app';
+export { UserRepository } from './data/user.repository';
+export { mailLinks } from './domain/mail';

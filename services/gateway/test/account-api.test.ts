@@ -38,7 +38,16 @@ describe('GET /api/v1/me', () => {
     const m = await signedIn(false);
     const res = await call('GET', '/api/v1/me', { headers: m.auth });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ merchant_id: m.id, email: m.email, email_confirmed: false, created_at: expect.stringMatching(/\+03:00$/) });
+    expect(res.body).toEqual({
+      user_id: expect.any(String),
+      merchant_id: m.id,
+      email: m.email,
+      email_confirmed: false,
+      two_factor: { totp: false, passkeys: 0, recovery_codes_left: 0 },
+      account: { merchant_id: m.id, role: 'owner' },
+      memberships: [{ merchant_id: m.id, name: m.email, role: 'owner' }],
+      created_at: expect.stringMatching(/\+03:00$/),
+    });
   });
 
   it('answers 401 without a session, and for API keys', async () => {

@@ -1,8 +1,11 @@
 import { Db } from '@pl/db';
 import { createLogger } from '@pl/telemetry';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
+import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from '../src/data/account.repository';
 import { migrateGateway } from '../src/data/migrate';
+import { UserRepository } from '../src/data/user.repository';
+import { mailLinks } from '../src/domain/mail';
 
 /**
  * A credential change of the gateway's own and its audit event are one transaction: when the event cannot be
@@ -14,20 +17,23 @@ const UNWRITABLE_IP = 'bad\u0000address';
 let database: TestDatabase;
 let db: Db;
 let accounts: AccountRepository;
+let users: UserRepository;
 
 beforeAll(async () => {
   database = await createTestDatabase('audit_atomicity');
   await migrateGateway(database.url, log);
   db = new Db({ url: database.url, schema: 'gateway', log });
   accounts = new AccountRepository(db);
+  users = new UserRepository(db, enqueueMail, mailLinks('http://localhost:8080'));
 });
 afterAll(async () => {
   await db?.close();
   await database?.drop();
 });
 
-const newMerchant = async (password = 'first-password-1') =>
-  (await accounts.createMerchant({ email: `a-${Date.now()}-${Math.random()}@example.com`, password, emailConfirmed: true })).merchant.id;
+const newAccount = async (password = 'first-password-1') =>
+  accounts.createMerchant({ email: `a-${Date.now()}-${Math.random()}@example.com`, password, emailConfirmed: true });
+const newMerchant = async (password = 'first-password-1') => (await newAccount(password)).merchant.id;
 const events = async (merchantId: string) =>
   (await db.query<{ type: string }>('SELECT type FROM audit_events WHERE merchant_id = $1 ORDER BY seq', [merchantId])).map((r) => r.type);
 
@@ -54,13 +60,17 @@ it('leaves a key active when the audit event of its revocation or reissue cannot
   expect(await events(merchantId)).toEqual([]);
 });
 
-it('keeps the old password when the audit event of the change cannot be written', async () => {
-  const merchantId = await newMerchant('first-password-1');
-  await expect(accounts.changePassword(merchantId, 'first-password-1', 'second-password-2', UNWRITABLE_IP)).rejects.toThrow();
-  const merchant = await accounts.findById(merchantId);
-  expect(await accounts.findByLogin(merchant!.email, 'first-password-1')).not.toBeNull();
-  expect(await accounts.changePassword(merchantId, 'first-password-1', 'second-password-2', '203.0.113.9')).toEqual({
+const mails = async (to: string) =>
+  (await db.query<{ template: string }>('SELECT template FROM mail_queue WHERE recipient = $1', [to])).map((r) => r.template);
+
+it('keeps the old password, and sends no mail, when the audit event of the change cannot be written', async () => {
+  const { merchant, userId } = await newAccount('first-password-1');
+  await expect(users.changePassword(userId, merchant.id, 'first-password-1', 'second-password-2', UNWRITABLE_IP)).rejects.toThrow();
+  expect(await users.findByLogin(merchant.email, 'first-password-1')).not.toBeNull();
+  expect(await mails(merchant.email)).toEqual([]);
+  expect(await users.changePassword(userId, merchant.id, 'first-password-1', 'second-password-2', '203.0.113.9')).toEqual({
     sessionEpoch: expect.any(Number),
   });
-  expect(await events(merchantId)).toEqual(['account.password_changed']);
+  expect(await events(merchant.id)).toEqual(['account.password_changed']);
+  expect(await mails(merchant.email)).toEqual(['password_changed']);
 });

@@ -26,7 +26,7 @@ type Call = (method: string, path: string, init?: { headers?: Record<string, str
  * route). Sign-in limits are raised so a test file can open many sessions from 127.0.0.1, and one proxy
  * hop is trusted so a test can pick the client address with `X-Forwarded-For`.
  */
-export async function startGateways(count: number) {
+export async function startGateways(count: number, env: Record<string, string> = {}) {
   const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const database = await createTestDatabase('gwacct');
   await migrateGateway(database.url, log);
@@ -49,6 +49,7 @@ export async function startGateways(count: number) {
     TRUST_PROXY_HOPS: '1',
     RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
     RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000',
+    ...env,
   });
   const gateways: Awaited<ReturnType<typeof startGateway>>[] = [];
   for (let i = 0; i < count; i++) gateways.push(await startGateway(config, log));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { Db } from '@pl/db';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
-import { AccountRepository, GATEWAY_SCHEMA, migrateGateway } from '@pl/gateway/testing';
+import { AccountRepository, GATEWAY_SCHEMA, mailLinks, migrateGateway, UserRepository } from '@pl/gateway/testing';
 import {
   LatePaymentRepository,
   LinkRepository,
@@ -124,8 +124,11 @@ describe('admin CLI', () => {
       { public_key: out.api_key, mode: 'live' },
       { public_key: out.test_api_key, mode: 'test' },
     ]);
-    // The password came from stdin without its final newline.
-    await expect(new AccountRepository(gatewayDb).findByLogin('ops@example.com', 'correct horse')).resolves.toMatchObject({ id: out.merchant_id });
+    // A user with the email and password, owner of the new account. The password came from stdin without its final newline.
+    const users = new UserRepository(gatewayDb, async () => undefined, mailLinks('http://localhost:8080'));
+    const user = await users.findByLogin('ops@example.com', 'correct horse');
+    expect(user).toMatchObject({ email: 'ops@example.com', emailConfirmed: true });
+    await expect(users.memberships(String(user?.id))).resolves.toEqual([expect.objectContaining({ merchantId: out.merchant_id, role: 'owner' })]);
   });
 
   it('merchant:create with a taken email fails with account.err.email_taken', async () => {

@@ -4,18 +4,19 @@ import type { Mode } from '@pl/contracts';
 import { returnedRow, type Db } from '@pl/db';
 import { apiKeyInactive, apiKeyLimitReached, AppError, notFound } from '@pl/errors';
 import type { ApiKey, NewApiKey } from '../domain/api-keys';
-import { digestsEqual, DUMMY_PASSWORD_HASH, hashPassword, newApiKeyPair, sha256, verifyPassword } from '../domain/credentials';
+import { digestsEqual, hashPassword, newApiKeyPair, sha256 } from '../domain/credentials';
 
 /** The connection of one transaction, as `Db.transaction` hands it over. */
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Merchant {
   id: string;
+  /** The account's contact address: the email it was opened with. */
   email: string;
+  name: string;
+  /** One of the account's owners has confirmed their email: what API-key callers act with. */
   emailConfirmed: boolean;
   createdAt: Date;
-  /** Sessions opened in another epoch are over (a password change moves it on). */
-  sessionEpoch: number;
 }
 
 /** The owner of an API key pair, and when that key stops (a reissued key's grace period), if ever. */
@@ -24,10 +25,9 @@ export type ApiKeyOwner = Merchant & { keyExpiresAt: Date | null };
 interface MerchantRow {
   id: string;
   email: string;
+  name: string;
   email_confirmed: boolean;
-  password_hash: string;
   created_at: Date;
-  session_epoch: number;
 }
 
 interface ApiKeyRow {
@@ -42,7 +42,10 @@ interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-const MERCHANT_COLUMNS = 'id, email, email_confirmed, password_hash, created_at, session_epoch';
+/** An account is confirmed once one of its owners has confirmed their email. */
+const OWNER_CONFIRMED = `EXISTS (SELECT 1 FROM memberships o JOIN users u ON u.id = o.user_id
+   WHERE o.merchant_id = m.id AND o.role = 'owner' AND u.email_confirmed) AS email_confirmed`;
+const MERCHANT_COLUMNS = `m.id, m.email, m.name, m.created_at, ${OWNER_CONFIRMED}`;
 const KEY_COLUMNS = 'id, merchant_id, label, public_key, mode, created_at, last_used_at, expires_at, revoked_at';
 /** A key that is neither revoked nor past its expiry. */
 const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
@@ -50,9 +53,9 @@ const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()
 const toMerchant = (r: MerchantRow): Merchant => ({
   id: r.id,
   email: r.email,
+  name: r.name,
   emailConfirmed: r.email_confirmed,
   createdAt: r.created_at,
-  sessionEpoch: r.session_epoch,
 });
 
 const toApiKey = (r: ApiKeyRow): ApiKey => ({
@@ -73,34 +76,38 @@ const isActive = (key: ApiKey, now: Date): boolean => key.revokedAt === null && 
 export class AccountRepository {
   constructor(private readonly db: Db) {}
 
-  /** A new account with a live key pair and a test one, so the merchant can integrate in test mode from the start. */
-  async createMerchant(input: { email: string; password: string; emailConfirmed: boolean }): Promise<{
+  /**
+   * A new account with its first user as owner, and a live key pair and a test one, so the merchant can integrate
+   * in test mode from the start (the operators' `merchant:create`). An email some user already has is 409
+   * `account.err.email_taken`.
+   */
+  async createMerchant(input: { email: string; password: string; emailConfirmed: boolean; name?: string }): Promise<{
     merchant: Merchant;
+    userId: string;
     apiKey: string;
     apiSecret: string;
     testApiKey: string;
     testApiSecret: string;
   }> {
-    const id = randomUUID();
     const passwordHash = await hashPassword(input.password);
     const live = newApiKeyPair('live');
     const test = newApiKeyPair('test');
     try {
-      const row = await this.db.transaction(async (c) => {
-        const created = await c.query<MerchantRow>(
-          `INSERT INTO merchants (id, email, password_hash, email_confirmed) VALUES ($1, $2, $3, $4) RETURNING ${MERCHANT_COLUMNS}`,
-          [id, input.email, passwordHash, input.emailConfirmed],
-        );
+      const { merchantId, userId } = await this.db.transaction(async (c) => {
+        const userId = await insertUser(c, { email: input.email, passwordHash, emailConfirmed: input.emailConfirmed, language: 'ru' });
+        const merchantId = await insertAccount(c, { email: input.email, name: input.name ?? input.email, ownerId: userId });
         await c.query(`INSERT INTO api_keys (public_key, merchant_id, secret_sha256, mode) VALUES ($1, $2, $3, 'live'), ($4, $2, $5, 'test')`, [
           live.apiKey,
-          id,
+          merchantId,
           sha256(live.apiSecret),
           test.apiKey,
           sha256(test.apiSecret),
         ]);
-        return returnedRow(created.rows);
+        return { merchantId, userId };
       });
-      return { merchant: toMerchant(row), apiKey: live.apiKey, apiSecret: live.apiSecret, testApiKey: test.apiKey, testApiSecret: test.apiSecret };
+      const merchant = await this.findById(merchantId);
+      if (!merchant) throw new Error('the account just created is missing');
+      return { merchant, userId, apiKey: live.apiKey, apiSecret: live.apiSecret, testApiKey: test.apiKey, testApiSecret: test.apiSecret };
     } catch (e) {
       if ((e as { code?: string }).code === '23505') {
         throw new AppError('conflict', 'account.err.email_taken', 'An account with this email already exists');
@@ -115,7 +122,7 @@ export class AccountRepository {
    */
   async findByApiKey(publicKey: string, secret: string): Promise<ApiKeyOwner | null> {
     const rows = await this.db.query<MerchantRow & { secret_sha256: Buffer; key_expires_at: Date | null }>(
-      `SELECT m.id, m.email, m.email_confirmed, m.password_hash, m.created_at, m.session_epoch, k.secret_sha256, k.expires_at AS key_expires_at
+      `SELECT ${MERCHANT_COLUMNS}, k.secret_sha256, k.expires_at AS key_expires_at
          FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
         WHERE k.public_key = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [publicKey],
@@ -125,16 +132,8 @@ export class AccountRepository {
     return row && matches ? { ...toMerchant(row), keyExpiresAt: row.key_expires_at } : null;
   }
 
-  /** The merchant for an email and password, or null; an unknown email takes as long as a wrong password. */
-  async findByLogin(email: string, password: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants WHERE lower(email) = lower($1)`, [email]);
-    const row = rows[0];
-    const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
-    return row && ok ? toMerchant(row) : null;
-  }
-
   async findById(id: string): Promise<Merchant | null> {
-    const rows = await this.db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants WHERE id = $1`, [id]);
+    const rows = await this.db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants m WHERE m.id = $1`, [id]);
     return rows[0] ? toMerchant(rows[0]) : null;
   }
 
@@ -147,45 +146,13 @@ export class AccountRepository {
     limit: number;
   }): Promise<(Merchant & { createdAtMicros: bigint })[]> {
     const rows = await this.db.query<MerchantRow & { created_at_micros: string }>(
-      `SELECT ${MERCHANT_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_micros FROM merchants
-        WHERE $1::bigint IS NULL OR (created_at, id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::uuid)
-        ORDER BY created_at DESC, id DESC
+      `SELECT ${MERCHANT_COLUMNS}, (extract(epoch FROM m.created_at) * 1000000)::bigint AS created_at_micros FROM merchants m
+        WHERE $1::bigint IS NULL OR (m.created_at, m.id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::uuid)
+        ORDER BY m.created_at DESC, m.id DESC
         LIMIT $3`,
       [query.after?.createdAtMicros.toString() ?? null, query.after?.id ?? null, query.limit],
     );
     return rows.map((r) => ({ ...toMerchant(r), createdAtMicros: BigInt(r.created_at_micros) }));
-  }
-
-  /**
-   * Sets a new password when `current` is right, and moves the session epoch on so every session opened
-   * before ends; answers the new epoch, or null for a wrong current password (nothing changes then). The
-   * update is conditional on the hash it checked, so of two concurrent changes only one wins.
-   */
-  async changePassword(merchantId: string, current: string, next: string, ip: string | null): Promise<{ sessionEpoch: number } | null> {
-    const rows = await this.db.query<{ password_hash: string }>('SELECT password_hash FROM merchants WHERE id = $1', [merchantId]);
-    const checked = rows[0]?.password_hash;
-    if (checked === undefined || !(await verifyPassword(current, checked))) return null;
-    const nextHash = await hashPassword(next);
-    return this.db.transaction(async (c) => {
-      const updated = await c.query<{ session_epoch: number }>(
-        `UPDATE merchants SET password_hash = $3, session_epoch = session_epoch + 1
-          WHERE id = $1 AND password_hash = $2 RETURNING session_epoch`,
-        [merchantId, checked, nextHash],
-      );
-      const row = updated.rows[0];
-      if (!row) return null;
-      await appendAuditEvent(c, { merchantId, type: 'account.password_changed', ip, subject: null });
-      return { sessionEpoch: row.session_epoch };
-    });
-  }
-
-  /** Remembers an address a merchant signed in from; true when it is new for this merchant. */
-  async rememberSignInAddress(merchantId: string, ip: string): Promise<boolean> {
-    const rows = await this.db.query(
-      'INSERT INTO merchant_sign_in_addresses (merchant_id, ip) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING merchant_id',
-      [merchantId, ip],
-    );
-    return rows.length > 0;
   }
 
   /** Every key of a merchant, revoked and expired ones too, newest first. */
@@ -261,6 +228,30 @@ export class AccountRepository {
   async touchApiKey(publicKey: string): Promise<void> {
     await this.db.query('UPDATE api_keys SET last_used_at = now() WHERE public_key = $1', [publicKey]);
   }
+}
+
+/** A new user; the caller's transaction maps a taken email (23505) to its answer. */
+export async function insertUser(
+  c: Tx,
+  user: { email: string; passwordHash: string; emailConfirmed: boolean; language: 'ru' | 'en' },
+): Promise<string> {
+  const id = randomUUID();
+  await c.query('INSERT INTO users (id, email, password_hash, email_confirmed, language) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    user.email,
+    user.passwordHash,
+    user.emailConfirmed,
+    user.language,
+  ]);
+  return id;
+}
+
+/** A new account with `ownerId` as its one owner. */
+export async function insertAccount(c: Tx, account: { email: string; name: string; ownerId: string }): Promise<string> {
+  const id = randomUUID();
+  await c.query('INSERT INTO merchants (id, email, name) VALUES ($1, $2, $3)', [id, account.email, account.name]);
+  await c.query(`INSERT INTO memberships (user_id, merchant_id, role) VALUES ($1, $2, 'owner')`, [account.ownerId, id]);
+  return id;
 }
 
 /** Serialises a merchant's key changes, so two parallel creates cannot both pass the limit. */

@@ -6,7 +6,7 @@ const merchant: Merchant = {
   email: 'm@example.com',
   emailConfirmed: true,
   createdAt: new Date('2026-11-01T00:00:00Z'),
-  sessionEpoch: 0,
+  name: 'm@example.com',
 };
 const KEY = 'pk_live_key';
 const SECRET = 'sk_live_right';

@@ -12,11 +12,12 @@ interface Queryable {
  * transaction that makes the change, so the change and its event are committed together or not at all.
  */
 export async function appendAuditEvent(db: Queryable, entry: AuditEntry): Promise<void> {
-  await db.query('INSERT INTO audit_events (merchant_id, type, ip, subject) VALUES ($1, $2, $3, $4)', [
+  await db.query('INSERT INTO audit_events (merchant_id, type, ip, subject, user_id) VALUES ($1, $2, $3, $4, $5)', [
     entry.merchantId,
     entry.type,
     entry.ip,
     entry.subject,
+    entry.userId ?? null,
   ]);
 }
 

@@ -15,7 +15,14 @@ export interface RateLimitSettings {
   authFailuresPerIpPerMinute: number;
   loginLockoutFailures: number;
   loginLockoutSeconds: number;
+  /** Sign-ups, password resets and confirmation resends (each counted apart) per client IP, per hour. */
+  accountMailPerIpPerHour: number;
+  /** The same per email address, per hour. */
+  accountMailPerEmailPerHour: number;
 }
+
+/** The routes that mail someone on an anonymous (or barely authenticated) request: each has its own budgets. */
+export type MailingAction = 'signup' | 'password_reset' | 'confirm_resend';
 
 /** What a limiter decided, in the terms of the `RateLimit-*` headers. */
 export interface LimitDecision {
@@ -80,6 +87,8 @@ export class RateLimits {
   private readonly limiters: Record<LimitedCaller, { budget: BudgetLeases; points: number }>;
   private readonly authFailures: RateLimiterRedis;
   private readonly loginFailures: RateLimiterRedis;
+  private readonly mailByIp: RateLimiterRedis;
+  private readonly mailByEmail: RateLimiterRedis;
   private lastWarnAt = 0;
 
   constructor(
@@ -112,6 +121,19 @@ export class RateLimits {
     };
     this.authFailures = limiter('auth_fail_ip', settings.authFailuresPerIpPerMinute, 60, true);
     this.loginFailures = limiter('login_fail', settings.loginLockoutFailures, settings.loginLockoutSeconds, false);
+    this.mailByIp = limiter('mail_ip', settings.accountMailPerIpPerHour, 3600, true);
+    this.mailByEmail = limiter('mail_email', settings.accountMailPerEmailPerHour, 3600, true);
+  }
+
+  /**
+   * One request of a mailing action from a client IP and for an email (hashed by the caller), each counted in one
+   * atomic step: the first of the two budgets spent is the answer (a refused request still counts against both).
+   */
+  async mailingRequest(action: MailingAction, ip: string, emailKey: string): Promise<LimitDecision> {
+    const byIp = toDecision(this.settings.accountMailPerIpPerHour, await takeFrom(this.mailByIp)(`${action}:${ip}`, 1));
+    const byEmail = toDecision(this.settings.accountMailPerEmailPerHour, await takeFrom(this.mailByEmail)(`${action}:${emailKey}`, 1));
+    if (!byIp.allowed) return byIp;
+    return byEmail;
   }
 
   /** Takes one request from the caller's budget when this replica's lease covers it; else undefined (ask {@link consume}). */

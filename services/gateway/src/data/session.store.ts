@@ -3,17 +3,22 @@ import { redisCall } from './redis';
 import { newSessionToken, sessionTokenDigest } from '../domain/session-token';
 
 export interface Session {
+  /** Who signed in. */
+  userId: string;
+  /** The account the session acts for (one of the user's; `POST /api/v1/auth/switch` moves it). */
   merchantId: string;
   expiresAt: Date;
   /**
-   * The merchant's session epoch when the session was opened: a password change moves the merchant's epoch on,
-   * so every session opened before it stops at once, on every replica (the account row is read per request).
+   * The user's session epoch when the session was opened: a password change or reset moves the user's epoch on,
+   * so every session opened before it stops at once, on every replica (the user row is read per request).
    */
   epoch: number;
 }
 
 interface StoredSession {
   merchant_id: string;
+  /** Absent in sessions stored before users existed: each merchant's user took the merchant's id. */
+  user_id?: string;
   /** Unix milliseconds; checked on read too, so a clock-skewed TTL never extends a session. */
   expires: number;
   /** Absent in sessions stored before epochs existed: they count as epoch 0, the column's default. */
@@ -32,12 +37,12 @@ export class SessionStore {
     return `${this.prefix}session:${sessionTokenDigest(token)}`;
   }
 
-  async create(merchantId: string, epoch = 0, now = new Date()): Promise<{ token: string; session: Session }> {
+  async create(userId: string, merchantId: string, epoch = 0, now = new Date()): Promise<{ token: string; session: Session }> {
     const token = newSessionToken();
     const expires = now.getTime() + this.ttlSeconds * 1000;
-    const stored: StoredSession = { merchant_id: merchantId, expires, epoch };
+    const stored: StoredSession = { merchant_id: merchantId, user_id: userId, expires, epoch };
     await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(stored), { EX: this.ttlSeconds }));
-    return { token, session: { merchantId, expiresAt: new Date(expires), epoch } };
+    return { token, session: { userId, merchantId, expiresAt: new Date(expires), epoch } };
   }
 
   /**
@@ -45,9 +50,19 @@ export class SessionStore {
    * Only while the session still exists: `XX` never brings an ended one back.
    */
   async moveToEpoch(token: string, epoch: number): Promise<void> {
+    await this.rewrite(token, (s) => ({ ...s, epoch }));
+  }
+
+  /** Moves one session to another account of its user, keeping its expiry; only while the session still exists. */
+  async switchAccount(token: string, merchantId: string): Promise<void> {
+    await this.rewrite(token, (s) => ({ ...s, merchantId }));
+  }
+
+  private async rewrite(token: string, change: (s: Session) => Session): Promise<void> {
     const session = await this.find(token);
     if (!session) return;
-    const stored: StoredSession = { merchant_id: session.merchantId, expires: session.expiresAt.getTime(), epoch };
+    const next = change(session);
+    const stored: StoredSession = { merchant_id: next.merchantId, user_id: next.userId, expires: next.expiresAt.getTime(), epoch: next.epoch };
     await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(stored), { XX: true, KEEPTTL: true }));
   }
 
@@ -64,7 +79,8 @@ export class SessionStore {
       return null;
     }
     const epoch = typeof stored.epoch === 'number' ? stored.epoch : 0;
-    return { merchantId: stored.merchant_id, expiresAt: new Date(stored.expires), epoch };
+    const userId = typeof stored.user_id === 'string' ? stored.user_id : stored.merchant_id;
+    return { userId, merchantId: stored.merchant_id, expiresAt: new Date(stored.expires), epoch };
   }
 
   async delete(token: string): Promise<void> {

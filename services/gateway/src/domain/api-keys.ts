@@ -51,7 +51,7 @@ export interface Caller {
 }
 
 /** The key named by `id`: 404 when there is none (an id that is not a UUID names none), 403 when it is another merchant's. */
-async function ownedKey(ports: ApiKeyPorts, caller: Caller, id: string): Promise<ApiKey> {
+export async function ownedKey(ports: ApiKeyPorts, caller: Caller, id: string): Promise<ApiKey> {
   const key = uuid.safeParse(id).success ? await ports.keys.findApiKey(id) : null;
   if (!key) throw notFound('API key not found');
   if (key.merchantId !== caller.identity.merchant_id) throw forbidden('This API key belongs to another merchant');

@@ -8,6 +8,8 @@ export interface AuditEntry {
   ip: string | null;
   /** Which key, shop or address: an id or a public key. */
   subject: string | null;
+  /** The user behind a session's change; absent for an API key or an operator. */
+  userId?: string;
 }
 
 /** The append-only audit log, as routes that change credentials write to it. */

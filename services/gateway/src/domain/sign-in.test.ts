@@ -12,14 +12,15 @@ function fakePorts(budget: number) {
   let failures = 0;
   const known = new Set<string>();
   const ports: SignInPorts<Decision> = {
-    accounts: {
+    users: {
       findByLogin: async (email, password) => {
         calls.push(`findByLogin ${email}`);
-        return email === 'alice@example.com' && password === 'right-password' ? { id: 'm-1', sessionEpoch: 3 } : null;
+        return email === 'alice@example.com' && password === 'right-password' ? { id: 'u-1', sessionEpoch: 3 } : null;
       },
-      rememberSignInAddress: async (merchantId, ip) => {
-        const isNew = !known.has(`${merchantId} ${ip}`);
-        known.add(`${merchantId} ${ip}`);
+      memberships: async (userId) => (userId === 'u-1' ? [{ merchantId: 'm-1' }, { merchantId: 'm-2' }] : []),
+      rememberSignInAddress: async (userId, ip) => {
+        const isNew = !known.has(`${userId} ${ip}`);
+        known.add(`${userId} ${ip}`);
         return isNew;
       },
     },
@@ -29,8 +30,8 @@ function fakePorts(budget: number) {
       },
     },
     sessions: {
-      create: async (merchantId, epoch) => {
-        calls.push(`create ${merchantId} ${epoch}`);
+      create: async (userId, merchantId, epoch) => {
+        calls.push(`create ${userId} ${merchantId} ${epoch}`);
         return { token: 'token-1', session: { expiresAt: new Date('2026-01-01T12:00:00Z') } };
       },
     },
@@ -67,7 +68,7 @@ describe('signIn', () => {
       token: 'token-1',
       expiresAt: new Date('2026-01-01T12:00:00Z'),
     });
-    expect(calls).toEqual(['attempt alice@example.com', 'findByLogin alice@example.com', 'succeeded alice@example.com', 'create m-1 3']);
+    expect(calls).toEqual(['attempt alice@example.com', 'findByLogin alice@example.com', 'succeeded alice@example.com', 'create u-1 m-1 3']);
   });
 
   it('records a sign-in from a new address once, not from a known one', async () => {

@@ -1,17 +1,19 @@
-import { unauthorized } from '@pl/errors';
+import { forbidden, unauthorized } from '@pl/errors';
 import type { AuditRecorder } from './audit';
 
 /** Checks an email and password; `null` for an unknown email and a wrong password alike. */
-interface SignInAccounts {
+interface SignInUsers {
   findByLogin(email: string, password: string): Promise<{ id: string; sessionEpoch: number } | null>;
-  /** Remembers the address a merchant signed in from; true when it is new for that merchant. */
-  rememberSignInAddress(merchantId: string, ip: string): Promise<boolean>;
+  /** The user's accounts, the one a sign-in opens first. */
+  memberships(userId: string): Promise<{ merchantId: string }[]>;
+  /** Remembers the address a user signed in from; true when it is new for that user. */
+  rememberSignInAddress(userId: string, ip: string): Promise<boolean>;
 }
 
-/** Opens a dashboard session for a merchant. */
+/** Opens a dashboard session for a user in one of their accounts. */
 interface SignInSessions {
-  /** `epoch`: the account's session epoch now; a later password change moves it on and ends the session. */
-  create(merchantId: string, epoch: number): Promise<{ token: string; session: { expiresAt: Date } }>;
+  /** `epoch`: the user's session epoch now; a later password change moves it on and ends the session. */
+  create(userId: string, merchantId: string, epoch: number): Promise<{ token: string; session: { expiresAt: Date } }>;
 }
 
 /**
@@ -24,7 +26,7 @@ interface SignInLimiter<D extends { allowed: boolean }> {
 }
 
 export interface SignInPorts<D extends { allowed: boolean }> {
-  accounts: SignInAccounts;
+  users: SignInUsers;
   sessions: SignInSessions;
   limiter: SignInLimiter<D>;
   audit: AuditRecorder;
@@ -34,8 +36,9 @@ export interface SignInPorts<D extends { allowed: boolean }> {
 export type SignInResult<D> = { outcome: 'signed_in'; token: string; expiresAt: Date } | { outcome: 'locked_out'; decision: D };
 
 /**
- * Signs a merchant in to the dashboard. Attempts are counted per email whether or not the account exists, so
- * a lockout reveals nothing either; an unknown email and a wrong password get the same error.
+ * Signs a user in to the dashboard, in their oldest account. Attempts are counted per email whether or not the
+ * user exists, so a lockout reveals nothing either; an unknown email and a wrong password get the same error. A
+ * user who is a member of no account (every membership removed) is 403 `common.err.forbidden`.
  */
 export async function signIn<D extends { allowed: boolean }>(
   ports: SignInPorts<D>,
@@ -45,12 +48,14 @@ export async function signIn<D extends { allowed: boolean }>(
 ): Promise<SignInResult<D>> {
   const decision = await ports.limiter.attempt(credentials.email);
   if (!decision.allowed) return { outcome: 'locked_out', decision };
-  const merchant = await ports.accounts.findByLogin(credentials.email, credentials.password);
-  if (!merchant) throw unauthorized('Invalid email or password');
+  const user = await ports.users.findByLogin(credentials.email, credentials.password);
+  if (!user) throw unauthorized('Invalid email or password');
   await ports.limiter.succeeded(credentials.email);
-  if (ip !== null && (await ports.accounts.rememberSignInAddress(merchant.id, ip))) {
-    await ports.audit.record({ merchantId: merchant.id, type: 'account.sign_in_new_address', ip, subject: ip });
+  const [account] = await ports.users.memberships(user.id);
+  if (!account) throw forbidden('The user is a member of no account');
+  if (ip !== null && (await ports.users.rememberSignInAddress(user.id, ip))) {
+    await ports.audit.record({ merchantId: account.merchantId, type: 'account.sign_in_new_address', ip, subject: ip, userId: user.id });
   }
-  const { token, session } = await ports.sessions.create(merchant.id, merchant.sessionEpoch);
+  const { token, session } = await ports.sessions.create(user.id, account.merchantId, user.sessionEpoch);
   return { outcome: 'signed_in', token, expiresAt: session.expiresAt };
 }

@@ -24,6 +24,7 @@ import { merchantEventsRoutes, sessionEventsRoutes } from './http/routes/events.
 import { merchantRefundsRoutes, sessionRefundsRoutes } from './http/routes/refunds.routes';
 
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
+import { teamRoutes } from './http/routes/team.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
 
@@ -64,6 +65,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/events', sessionEventsRoutes(deps));
   // `/api/v1/me` and `/api/v1/auth/password`.
   app.use('/api/v1', accountRoutes(deps));
+  // `/api/v1/members` and `/api/v1/invitations`.
+  app.use('/api/v1', teamRoutes(deps));
   app.use('/dashboard', dashboardRoutes(deps));
   app.use('/docs', docsRoutes(deps));
   app.use('/p', checkoutRoutes(deps));

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
-import type { MerchantIdentity, Mode } from '@pl/contracts';
+import type { AccountRole, MerchantIdentity, Mode } from '@pl/contracts';
 import { unauthorized } from '@pl/errors';
 import { MODE_ATTRIBUTE, type Span } from '@pl/telemetry';
 
@@ -13,6 +13,8 @@ interface GatewayLocals {
   identity?: MerchantIdentity;
   /** The session token the request was authenticated with (logout ends it). */
   sessionToken?: string;
+  /** A session's user and their role in the session's account; absent for API keys and cashier keys. */
+  member?: SessionMember;
   /** The request's HTTP server span, taken while it is the active one (before any other span of the request). */
   span?: Span;
 }
@@ -54,3 +56,23 @@ export const identityOf = (res: Response): MerchantIdentity => {
 };
 
 export const sessionTokenOf = (res: Response): string | undefined => locals(res).sessionToken;
+
+/** Who is behind a session: the user, and the role they hold in the account the session acts for. */
+export interface SessionMember {
+  userId: string;
+  role: AccountRole;
+}
+
+export const setMember = (res: Response, member: SessionMember): void => {
+  locals(res).member = member;
+};
+
+/** A session's user; a route that needs one but was wired without session authentication is a bug, so this refuses. */
+export const memberOf = (res: Response): SessionMember => {
+  const member = locals(res).member;
+  if (!member) throw unauthorized();
+  return member;
+};
+
+/** A session's user, or undefined for API keys and cashier keys. */
+export const maybeMemberOf = (res: Response): SessionMember | undefined => locals(res).member;

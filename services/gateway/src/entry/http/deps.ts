@@ -13,11 +13,21 @@ import type { CallbackCounter } from './callback-metrics';
 import type { AuditRecorder } from '../../domain/audit';
 import type { AuditLogRepository } from '../../data/audit-log.repository';
 import type { CredentialChanges } from '../../data/credential-changes';
+import type { UserRepository } from '../../data/user.repository';
+import type { TeamRepository } from '../../data/team.repository';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
   log: Logger;
   accounts: AccountRepository;
+  /** Users, their memberships and the tokens mailed to them. */
+  users: UserRepository;
+  /** Members of accounts and invitations to them. */
+  team: TeamRepository;
+  /** 400 validation_failed naming the field when a new password is in the common-password list. */
+  assertUncommonPassword: (password: string, field: string) => void;
+  /** `SIGNUP_ENABLED`: anyone may open an account. */
+  signupEnabled: boolean;
   /** API key pairs, through a short cache of verified pairs. */
   apiKeys: ApiKeyLookup;
   sessions: SessionStore;

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import type { RequestHandler } from 'express';
 import { unauthorized } from '@pl/errors';
-import type { AccountRepository } from '../../../data/account.repository';
 import type { SessionStore } from '../../../data/session.store';
+import type { UserRepository } from '../../../data/user.repository';
 import { looksLikeSessionToken } from '../../../domain/session-token';
-import { setIdentity } from '../context';
+import { setIdentity, setMember } from '../context';
 import { bearerToken, sessionCookie } from './credentials';
 import { sessionMode } from './request-mode';
 import { assertSameOriginForCookie } from './same-origin';
@@ -21,15 +21,16 @@ export function sessionTokenFrom(req: Request): string | null {
 }
 
 export interface SessionAuthDeps {
-  accounts: AccountRepository;
+  users: Pick<UserRepository, 'sessionUser'>;
   sessions: SessionStore;
   /** `PUBLIC_BASE_URL`'s origin: where a cookie-authenticated change must come from. */
   publicOrigin: string;
 }
 
 /**
- * Resolves a session token to the merchant, reading the account fresh on every request: `email_confirmed`,
- * and the session epoch, so a session a password change ended is refused at once on every replica. Then the
+ * Resolves a session token to its user and account, reading the user and their membership fresh on every request:
+ * `email_confirmed`, the session epoch (a session a password change or reset ended is refused at once on every
+ * replica) and the role (a member removed from the account is refused at once, on every replica). Then the
  * CSRF check (after 401, as an authentication-stage check): a state-changing request authenticated by the
  * cookie must come from the dashboard's origin, else 403 `common.err.forbidden`. The mode is the `Pl-Mode` header's
  * (live when absent; any other value is 400).
@@ -38,13 +39,14 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   if (!token || !looksLikeSessionToken(token)) throw unauthorized(INVALID);
   const session = await deps.sessions.find(token);
   if (!session) throw unauthorized(INVALID);
-  const merchant = await deps.accounts.findById(session.merchantId);
-  if (!merchant) throw unauthorized(INVALID);
-  // A password change moved the account's epoch on: every session opened before it has ended.
-  if (merchant.sessionEpoch !== session.epoch) throw unauthorized(INVALID);
+  const user = await deps.users.sessionUser(session.userId, session.merchantId);
+  // A password change or reset moved the user's epoch on: every session opened before it has ended. A user no
+  // longer a member of the session's account has no session in it.
+  if (user?.sessionEpoch !== session.epoch || !user.role) throw unauthorized(INVALID);
   assertSameOriginForCookie(res.req, deps.publicOrigin);
   const mode = sessionMode(res.req);
-  setIdentity(res, { kind: 'merchant', merchant_id: merchant.id, auth: 'session', mode, email_confirmed: merchant.emailConfirmed }, token);
+  setIdentity(res, { kind: 'merchant', merchant_id: session.merchantId, auth: 'session', mode, email_confirmed: user.emailConfirmed }, token);
+  setMember(res, { userId: user.id, role: user.role });
 }
 
 /** `/api/v1/*` (dashboard): a session token as `Authorization: Bearer` or cookie `sid`. */

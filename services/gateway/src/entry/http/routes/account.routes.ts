@@ -1,14 +1,15 @@
 import { Router } from 'express';
-import { changePasswordBody, formatMoscow, type MeView } from '@pl/contracts';
+import { changePasswordBody } from '@pl/contracts';
 import { unauthorized } from '@pl/errors';
 import { changePassword } from '../../../domain/change-password';
 import type { HttpDeps } from '../deps';
-import { identityOf, sessionTokenOf } from '../context';
+import { identityOf, memberOf, sessionTokenOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
 import { route } from '../route';
+import { meView } from './me-view';
 
 /** `GET /api/v1/me` and `POST /api/v1/auth/password`, dashboard session only. */
 export function accountRoutes(deps: HttpDeps): Router {
@@ -18,15 +19,7 @@ export function accountRoutes(deps: HttpDeps): Router {
     .route('/me')
     .get(
       chain(...session, async (_req, res) => {
-        const merchant = await deps.accounts.findById(identityOf(res).merchant_id);
-        if (!merchant) throw unauthorized('Missing, invalid or expired session');
-        const me: MeView = {
-          merchant_id: merchant.id,
-          email: merchant.email,
-          email_confirmed: merchant.emailConfirmed,
-          created_at: formatMoscow(merchant.createdAt),
-        };
-        res.json(me);
+        res.json(await meView(deps, identityOf(res), memberOf(res)));
       }),
     )
     .all(wrongMethod(['GET']));
@@ -40,7 +33,11 @@ export function accountRoutes(deps: HttpDeps): Router {
           handle: async ({ req, res, body }) => {
             const sessionToken = sessionTokenOf(res);
             if (sessionToken === undefined) throw unauthorized('Missing, invalid or expired session');
-            await changePassword(deps, { identity: identityOf(res), ip: req.ip ?? null, sessionToken }, body);
+            await changePassword(
+              { users: deps.users, sessions: deps.sessions, assertUncommon: deps.assertUncommonPassword },
+              { identity: identityOf(res), ip: req.ip ?? null, sessionToken, userId: memberOf(res).userId },
+              body,
+            );
             res.status(204).end();
           },
         }),

@@ -17,10 +17,12 @@ import {
   type ApiKeyPorts,
   type Caller,
   type NewApiKey,
+  ownedKey,
 } from '../../../domain/api-keys';
 import type { HttpDeps } from '../deps';
 import { identityOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { pathIdAndBody, revealsSecret } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -52,11 +54,12 @@ const callerOf = (req: Request, res: Response): Caller => ({ identity: identityO
 export function apiKeysRoutes(deps: HttpDeps): Router {
   const ports: ApiKeyPorts = { keys: deps.accounts, changes: deps.credentials };
   const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
+  const keyExists = (req: Request, res: Response) => ownedKey(ports, callerOf(req, res), paramId(req));
   const router = Router();
   router
     .route('/')
     .get(
-      chain(...session, async (req, res) => {
+      chain(...session, allow('integrate'), async (req, res) => {
         const keys = await listApiKeys(ports, callerOf(req, res));
         res.json({ api_keys: keys.map(view) });
       }),
@@ -64,6 +67,7 @@ export function apiKeysRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate'),
         route({
           body: createApiKeyBody,
           emptyBodyAs: {},
@@ -81,6 +85,7 @@ export function apiKeysRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate', keyExists),
         route({
           body: reissueApiKeyBody,
           emptyBodyAs: {},
@@ -98,6 +103,7 @@ export function apiKeysRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate', keyExists),
         route({
           body: emptyBody,
           emptyBodyAs: {},

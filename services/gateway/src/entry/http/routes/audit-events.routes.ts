@@ -4,6 +4,7 @@ import type { AuditEventRecord } from '../../../data/audit-log.repository';
 import type { HttpDeps } from '../deps';
 import { identityOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -25,6 +26,7 @@ export function auditEventsRoutes(deps: HttpDeps): Router {
       chain(
         authenticateSession(deps),
         limitByCredential(deps.rateLimits),
+        allow('read_audit'),
         route({
           query: listAuditEventsQuery,
           handle: async ({ res, query }) => {

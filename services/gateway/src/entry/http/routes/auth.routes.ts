@@ -1,26 +1,37 @@
 import { Router, type Response } from 'express';
-import { stringifySetCookie } from 'cookie';
-import { formatMoscow, loginBody } from '@pl/contracts';
-import { rateLimited } from '@pl/errors';
+import {
+  confirmEmailBody,
+  emptyBody,
+  formatMoscow,
+  loginBody,
+  passwordResetBody,
+  passwordResetConfirmBody,
+  signupBody,
+  switchAccountBody,
+} from '@pl/contracts';
+import { forbidden, rateLimited, unauthorized } from '@pl/errors';
+import type { MailingAction } from '../../../data/rate-limits';
 import { signIn } from '../../../domain/sign-in';
+import { confirmEmail, requestPasswordReset, resendConfirmation, resetPassword, signUp, type SignUpPorts } from '../../../domain/sign-up';
 import type { HttpDeps } from '../deps';
-import { sessionTokenOf } from '../context';
+import { identityOf, memberOf, sessionTokenOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
-import { applyLimitHeaders, limitLoginByIp, loginNameKey } from '../middlewares/rate-limit';
-import { SESSION_COOKIE } from '../middlewares/credentials';
+import { chain } from '../middlewares/chain';
+import { applyLimitHeaders, limitByCredential, limitLoginByIp, loginNameKey } from '../middlewares/rate-limit';
+import { meView } from './me-view';
+import { setSessionCookie } from './session-cookie';
 import { wrongMethod } from '../middlewares/not-found';
 import { route } from '../route';
 
-const setSessionCookie = (res: Response, value: string, expires: Date, secure: boolean): void => {
-  const maxAge = Math.max(0, Math.floor((expires.getTime() - Date.now()) / 1000));
-  res.append('Set-Cookie', stringifySetCookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires, maxAge }));
-};
-
-/** `POST /api/v1/auth/login` and `/logout`: dashboard sessions. */
+/**
+ * `POST /api/v1/auth/login`, `/logout` and `/switch`: dashboard sessions; `/signup`, `/confirm-email` (+ `/resend`),
+ * `/password-reset` (+ `/confirm`): accounts merchants open and recover themselves, none of which tells whether an
+ * email is known.
+ */
 export function authRoutes(deps: HttpDeps): Router {
   // Failed sign-ins are counted under the normalised email, hashed: no address lands in Redis.
   const signInPorts = {
-    accounts: deps.accounts,
+    users: deps.users,
     sessions: deps.sessions,
     limiter: {
       attempt: (email: string) => deps.rateLimits.loginAttempt(loginNameKey(email)),
@@ -28,7 +39,107 @@ export function authRoutes(deps: HttpDeps): Router {
     },
     audit: deps.audit,
   };
+  const signUpPorts: SignUpPorts = { users: deps.users, assertUncommon: deps.assertUncommonPassword, signupEnabled: deps.signupEnabled };
+  /** The budgets per client IP and per email of a route that mails (429 with Retry-After once either is spent). */
+  const spendMailingBudget = async (res: Response, action: MailingAction, ip: string, email: string): Promise<void> => {
+    const d = await deps.rateLimits.mailingRequest(action, ip, loginNameKey(email));
+    applyLimitHeaders(res, d);
+    if (!d.allowed) throw rateLimited('Too many requests of this kind; retry after the time in Retry-After');
+  };
+  const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
   const router = Router();
+  router
+    .route('/signup')
+    .post(
+      route({
+        body: signupBody,
+        handle: async ({ req, res, body }) => {
+          if (!deps.signupEnabled) throw forbidden('Sign-up is turned off on this deployment');
+          await spendMailingBudget(res, 'signup', req.ip ?? 'unknown', body.email);
+          await signUp(signUpPorts, body);
+          res.status(202).json({});
+        },
+      }),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/confirm-email')
+    .post(
+      route({
+        body: confirmEmailBody,
+        handle: async ({ res, body }) => {
+          await confirmEmail(signUpPorts, body.token);
+          res.json({});
+        },
+      }),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/confirm-email/resend')
+    .post(
+      chain(
+        ...session,
+        route({
+          body: emptyBody,
+          emptyBodyAs: {},
+          handle: async ({ req, res }) => {
+            const user = await deps.users.findById(memberOf(res).userId);
+            if (!user) throw unauthorized('Missing, invalid or expired session');
+            await spendMailingBudget(res, 'confirm_resend', req.ip ?? 'unknown', user.email);
+            await resendConfirmation(signUpPorts, user.id);
+            res.status(202).json({});
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/password-reset')
+    .post(
+      route({
+        body: passwordResetBody,
+        handle: async ({ req, res, body }) => {
+          await spendMailingBudget(res, 'password_reset', req.ip ?? 'unknown', body.email);
+          await requestPasswordReset(signUpPorts, body.email);
+          res.status(202).json({});
+        },
+      }),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/password-reset/confirm')
+    .post(
+      route({
+        body: passwordResetConfirmBody,
+        handle: async ({ req, res, body }) => {
+          await resetPassword(signUpPorts, body, req.ip ?? null);
+          res.status(204).end();
+        },
+      }),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/switch')
+    .post(
+      chain(
+        ...session,
+        route({
+          body: switchAccountBody,
+          handle: async ({ res, body }) => {
+            const token = sessionTokenOf(res);
+            if (token === undefined) throw unauthorized('Missing, invalid or expired session');
+            const { userId } = memberOf(res);
+            const memberships = await deps.users.memberships(userId);
+            // Another user's account and one that does not exist answer alike: the id names nothing this user has.
+            const target = memberships.find((m) => m.merchantId === body.merchant_id);
+            if (!target) throw forbidden('The user is not a member of this account');
+            await deps.sessions.switchAccount(token, target.merchantId);
+            res.json(await meView(deps, { ...identityOf(res), merchant_id: target.merchantId }, { userId, role: target.role }));
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['POST']));
   router
     .route('/login')
     .post(

@@ -9,6 +9,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -90,9 +91,13 @@ export function sessionBalanceRoutes(deps: HttpDeps): Router {
   router
     .route('/shops/:id/balance')
     .get(
-      chain(...session, async (req, res) => {
-        res.json(await deps.links.balance(identityOf(res), toShopId(req.params.id), requestIdOf(res)));
-      }),
+      chain(
+        ...session,
+        allow('read_money', (req, res) => deps.shops.read(identityOf(res), toShopId(req.params.id), requestIdOf(res))),
+        async (req, res) => {
+          res.json(await deps.links.balance(identityOf(res), toShopId(req.params.id), requestIdOf(res)));
+        },
+      ),
     )
     .all(wrongMethod(['GET']));
   router
@@ -100,6 +105,7 @@ export function sessionBalanceRoutes(deps: HttpDeps): Router {
     .get(
       chain(
         ...session,
+        allow('read_money'),
         route({
           query: listBalanceTransactionsSessionInput,
           handle: async ({ res, query }) => {

@@ -4,6 +4,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -21,6 +22,7 @@ function eventRoutes(deps: HttpDeps, authenticate: RequestHandler): Router {
     .get(
       chain(
         ...caller,
+        allow('read'),
         route({
           query: listEventsInput,
           handle: async ({ res, query }) => {
@@ -33,7 +35,7 @@ function eventRoutes(deps: HttpDeps, authenticate: RequestHandler): Router {
   router
     .route('/:event_id')
     .get(
-      chain(...caller, async (req, res) => {
+      chain(...caller, allow('read'), async (req, res) => {
         res.json(await deps.deliveries.event(identityOf(res), toEventId(req.params.event_id), requestIdOf(res)));
       }),
     )

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { simulateRefundBody, type IdempotentRefundReply } from '@pl/contracts';
 import { toLinkId } from '../../../domain/link-commands';
 import { createRefundInput, listRefundsInput, toRefundId } from '../../../domain/refund-commands';
@@ -6,6 +6,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -38,15 +39,17 @@ const createRefund = (deps: HttpDeps, idempotencyRoute: string): RequestHandler 
 function refundRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyRoute: string): Router {
   const router = Router();
   const caller = [authenticate, limitByCredential(deps.rateLimits)];
+  const linkExists = (req: Request, res: Response) => deps.links.get(identityOf(res), toLinkId(req.params.id), requestIdOf(res));
   router
     .route('/payment-links/:id/refunds')
-    .post(chain(...caller, createRefund(deps, idempotencyRoute)))
+    .post(chain(...caller, allow('move_money', linkExists), createRefund(deps, idempotencyRoute)))
     .all(wrongMethod(['POST']));
   router
     .route('/refunds')
     .get(
       chain(
         ...caller,
+        allow('read_money'),
         route({
           query: listRefundsInput,
           handle: async ({ res, query }) => {
@@ -59,7 +62,7 @@ function refundRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyR
   router
     .route('/refunds/:id')
     .get(
-      chain(...caller, async (req, res) => {
+      chain(...caller, allow('read_money'), async (req, res) => {
         res.json(await deps.links.getRefund(identityOf(res), toRefundId(req.params.id), requestIdOf(res)));
       }),
     )
@@ -80,6 +83,7 @@ export function sessionRefundsRoutes(deps: HttpDeps): Router {
       chain(
         authenticateSession(deps),
         limitByCredential(deps.rateLimits),
+        allow('move_money', (req, res) => deps.links.getRefund(identityOf(res), toRefundId(req.params.id), requestIdOf(res))),
         route({
           body: simulateRefundBody,
           // Links answers a live refund as not found: the simulator never settles real money.

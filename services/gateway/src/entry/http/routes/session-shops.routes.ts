@@ -4,6 +4,7 @@ import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '..
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody, revealsSecret } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -32,11 +33,14 @@ async function audit(deps: Pick<HttpDeps, 'audit' | 'log'>, req: Request, res: R
 export function sessionShopsRoutes(deps: HttpDeps): Router {
   const router = Router();
   const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
+  // A refused role learns nothing the shops service would not tell it: a missing shop is still 404, another's 403.
+  const shopExists = (req: Request, res: Response) => deps.shops.read(identityOf(res), toShopId(req.params.id), requestIdOf(res));
   router
     .route('/')
     .get(
       chain(
         ...session,
+        allow('read'),
         route({
           query: listShopsInput,
           handle: async ({ res, query }) => {
@@ -48,6 +52,7 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate'),
         route({
           body: createShopInput,
           // A shop holds no secret, so a replay answers the shop the first request created, as link creates do.
@@ -62,13 +67,14 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
   router
     .route('/:id')
     .get(
-      chain(...session, async (req, res) => {
+      chain(...session, allow('read'), async (req, res) => {
         res.json(await deps.shops.read(identityOf(res), toShopId(req.params.id), requestIdOf(res)));
       }),
     )
     .patch(
       chain(
         ...session,
+        allow('integrate', shopExists),
         route({
           // `{}` changes nothing and answers the shop as it is (200): a merge patch with no members is a no-op, and
           // the shops service still checks the shop is the merchant's, so it reads like a GET that needs a body.
@@ -85,6 +91,7 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate', shopExists),
         route({
           body: rotateSecretInput,
           emptyBodyAs: {},
@@ -105,6 +112,7 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate', shopExists),
         route({
           body: emptyBody,
           emptyBodyAs: {},
@@ -121,6 +129,7 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
     .post(
       chain(
         ...session,
+        allow('integrate', shopExists),
         route({
           // Live unless the body names the mode, as a new API key: the key's mode is what the merchant asks for,
           // not the mode the dashboard happens to show.

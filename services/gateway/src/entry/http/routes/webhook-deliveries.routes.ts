@@ -5,6 +5,7 @@ import type { HttpDeps } from '../deps';
 import { identityOf, requestIdOf } from '../context';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -22,6 +23,7 @@ function deliveryLogRoutes(deps: HttpDeps, authenticate: RequestHandler): Router
     .get(
       chain(
         ...caller,
+        allow('read'),
         route({
           query: listDeliveriesInput,
           handle: async ({ res, query }) => {
@@ -36,6 +38,7 @@ function deliveryLogRoutes(deps: HttpDeps, authenticate: RequestHandler): Router
     .post(
       chain(
         ...caller,
+        allow('operate_links'),
         // Resend takes an empty JSON object (or no body) and nothing else, like cancel.
         route({
           body: emptyBody,

@@ -1,0 +1,32 @@
+/** The languages a mail is written in: the user's. */
+export type MailLanguage = 'ru' | 'en';
+
+/**
+ * Every mail the platform sends, and the params each one reads (all strings; links are full URLs at PUBLIC_BASE_URL,
+ * made by the caller, who alone knows the token):
+ * - signup_confirm: { link } — confirms the email (24 h);
+ * - signup_exists: { link } — someone signed up with an email that has an account; a link to sign in or reset;
+ * - password_reset: { link } — 1 h;
+ * - invitation: { link, account_name, role, inviter_email } — 72 h;
+ * - password_changed: {};
+ * - second_factor_added / second_factor_removed: { factor } — 'totp' | 'passkey';
+ * - api_key_created: { label, mode };
+ * - new_sign_in: { address, user_agent }.
+ */
+export type MailTemplate =
+  | 'signup_confirm'
+  | 'signup_exists'
+  | 'password_reset'
+  | 'invitation'
+  | 'password_changed'
+  | 'second_factor_added'
+  | 'second_factor_removed'
+  | 'api_key_created'
+  | 'new_sign_in';
+
+export interface MailRequest {
+  to: string;
+  template: MailTemplate;
+  language: MailLanguage;
+  params: Record<string, string>;
+}

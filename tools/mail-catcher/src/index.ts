@@ -1,0 +1,1 @@
+export { MailCatcher, type CaughtMail, type MailCatcherOptions } from './catcher';
