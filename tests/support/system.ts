@@ -5,13 +5,14 @@ import { Client } from 'pg';
 import { Db } from '@pl/db';
 import { MailCatcher } from '@pl/mail-catcher';
 import { createLogger, type Logger } from '@pl/telemetry';
-import { createTestDatabase, FaultProxy, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
 import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
+import { startProviderFakes, type ProviderFakes } from './provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -81,6 +82,11 @@ export interface SystemOptions {
    * say), wired as the configuration wires a real one; test links still go to the sandbox.
    */
   liveProvider?: PaymentProvider;
+  /**
+   * Live links paid through the real adapters (Raiffeisen SBP and Heleket) against their local fakes, started for this
+   * system (`sys.fakes`); the gateway then listens on a fixed free port, its PUBLIC_BASE_URL being where the fakes call back.
+   */
+  providerFakes?: boolean;
 }
 
 export interface TestSystem {
@@ -115,6 +121,8 @@ export interface TestSystem {
   env: Record<string, string>;
   /** The SMTP catcher the gateway sends this system's mail to (SMTP_URL): await a mail with `mail.waitForMailTo(address)`. */
   mail: MailCatcher;
+  /** The providers' fakes, when started with `providerFakes`; throws otherwise. */
+  fakes: ProviderFakes;
   stop(): Promise<void>;
 }
 
@@ -147,6 +155,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const faults = options.faults ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) } : undefined;
   const namespace = uniqueNamespace('it');
   const mail = await MailCatcher.start();
+  const fakesPort = options.providerFakes ? await freePort() : null;
+  const fakes = fakesPort === null ? undefined : await startProviderFakes(`http://127.0.0.1:${fakesPort}`);
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -168,12 +178,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     EXPIRY_SWEEP_INTERVAL_MS: '200',
     SMTP_URL: mail.smtpUrl,
     MAIL_POLL_INTERVAL_MS: '100',
+    ...(fakes ? { ...fakes.env, GATEWAY_PORT: String(fakesPort), PUBLIC_BASE_URL: `http://127.0.0.1:${fakesPort}` } : {}),
     ...options.env,
   };
   const services = [await startShops(shopsConfig(env), log)];
   const live = options.liveProvider;
   const providersOf = (config: ProviderConfig): ProviderRegistry => {
-    const registry = providersFrom(config);
+    const registry = providersFrom(config, { publicBaseUrl: env.PUBLIC_BASE_URL });
     return live ? new ProviderRegistry(registry.sandbox, { sbp: live, crypto: live }) : registry;
   };
   const links = options.withoutLinks ? undefined : await startLinks(linksConfig(env), log, providersOf(linksConfig(env)));
@@ -257,6 +268,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       if (!notifier) throw new Error('this system runs no notifier (withoutNotifier)');
       return notifier.opsPort;
     },
+    get fakes() {
+      if (!fakes) throw new Error('this system runs no provider fakes (providerFakes)');
+      return fakes;
+    },
     merchant,
     shop,
     async merchantWithShop(o = {}) {
@@ -274,6 +289,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       await shopsDb.close();
       if (faults) await Promise.all(Object.values(faults).map((f) => f.close()));
       await mail.close();
+      await fakes?.stop();
       await database.drop();
     },
   };

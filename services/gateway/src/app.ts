@@ -45,7 +45,7 @@ export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providers: ProviderRegistry = providersFrom(config),
+  providers: ProviderRegistry = providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL }),
   // The crash tests' hook (tests/faults), wired by main.ts only when their environment arms it.
   crashPoints: MailCrashPoints = NO_MAIL_CRASH_POINTS,
 ): Promise<RunningService & { port: number }> {

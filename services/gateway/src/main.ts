@@ -5,18 +5,17 @@ import { startTracing } from '@pl/telemetry/tracing';
 startTracing('gateway');
 
 void (async () => {
-  const [{ runService }, { startGateway }, { loadConfig }, { crashPointsFromEnv }, { providersFrom }] = await Promise.all([
+  const [{ runService }, { startGateway }, { loadConfig }, { crashPointsFromEnv }] = await Promise.all([
     import('@pl/telemetry'),
     import('./app'),
     import('./config'),
     import('@pl/config'),
-    import('@pl/providers'),
   ]);
   // The crash tests' fault injection, armed only by their environment (tests/faults); a no-op otherwise.
   const crashPoints = crashPointsFromEnv(process.env);
   runService({
     name: 'gateway',
     loadConfig: () => loadConfig(),
-    start: (config, log) => startGateway(config, log, providersFrom(config), crashPoints),
+    start: (config, log) => startGateway(config, log, undefined, crashPoints),
   });
 })();

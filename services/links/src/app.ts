@@ -6,7 +6,7 @@ import { providersFrom, type ProviderRegistry } from '@pl/providers';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
 import { AttemptRepository } from './data/attempt.repository';
-import { IdempotencyRepository } from './data/idempotency.repository';
+import { idempotencyPartitions, IdempotencyRepository } from './data/idempotency.repository';
 import { LatePaymentRepository } from './data/late-payment.repository';
 import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
@@ -18,7 +18,6 @@ import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
-import { IdempotencyPurge } from './entry/background/idempotency-purge';
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
@@ -69,7 +68,7 @@ export async function startLinks(
   config: LinksConfig,
   log: Logger = createLogger('links', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providers: ProviderRegistry = providersFrom(config),
+  providers: ProviderRegistry = providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL }),
   crashPoints: CrashPoints = NO_CRASH_POINTS,
 ): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
@@ -110,15 +109,12 @@ export async function startLinks(
     batchSize: config.EXPIRY_SWEEP_BATCH_SIZE,
     log: log.child({ component: 'expiry-sweeper' }),
   });
-  // Keys live 24 hours; a purge every 10 minutes keeps each at most that much longer.
-  const purge = new IdempotencyPurge({ keys: idempotency, intervalMs: 600_000, batchSize: 1000, log: log.child({ component: 'idempotency-purge' }) });
   const partitions = partitionUpkeep(
-    new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS)], PARTITION_DAYS_AHEAD),
+    new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS), idempotencyPartitions], PARTITION_DAYS_AHEAD),
     log.child({ component: 'partition-upkeep' }),
   );
   relay.start();
   sweeper.start();
-  purge.start();
   partitions.start();
 
   const ops = await startOpsServer({
@@ -134,7 +130,7 @@ export async function startLinks(
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop(), purge.stop(), partitions.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

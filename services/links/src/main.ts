@@ -14,5 +14,9 @@ void (async () => {
   ]);
   // The crash tests' fault injection, armed only by their environment (tests/faults); a no-op otherwise.
   const crashPoints = crashPointsFromEnv(process.env);
-  runService({ name: 'links', loadConfig: () => loadConfig(), start: (config, log) => startLinks(config, log, providersFrom(config), crashPoints) });
+  runService({
+    name: 'links',
+    loadConfig: () => loadConfig(),
+    start: (config, log) => startLinks(config, log, providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL }), crashPoints),
+  });
 })();
