@@ -2,26 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import type { CaughtMail, CaughtMailStore } from './caught-mail';
 import { handleHttp } from './http-view';
-
-/** One mail the catcher received, as its envelope and its parsed message say. */
-export interface CaughtMail {
-  /** 1, 2, 3 … in the order the mails arrived. */
-  id: number;
-  receivedAt: string;
-  /** The envelope's sender and recipients (MAIL FROM, RCPT TO), lower-cased. */
-  envelopeFrom: string;
-  envelopeTo: string[];
-  /** The message's own headers. */
-  from: string;
-  to: string[];
-  subject: string;
-  messageId: string;
-  /** `Content-Language`, when the message says it. */
-  language: string;
-  text: string;
-  html: string;
-}
 
 export interface MailCatcherOptions {
   /** SMTP port (0: any free one). */
@@ -46,7 +28,7 @@ const lower = (a: SMTPServerAddress | false): string => (a ? a.address.toLowerCa
  * as JSON, `/` as a page). Tests await a mail with {@link waitFor} / {@link waitForMailTo}, never with sleeps.
  * No TLS and no authentication: it listens on 127.0.0.1 for local runs and tests only.
  */
-export class MailCatcher {
+export class MailCatcher implements CaughtMailStore {
   readonly mails: CaughtMail[] = [];
   private waiters: { match: (m: CaughtMail) => boolean; resolve: (m: CaughtMail) => void }[] = [];
   private nextId = 1;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CaughtMail, MailCatcher } from './catcher';
+import type { CaughtMail, CaughtMailStore } from './caught-mail';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -34,7 +34,7 @@ ${rows}
  * The catcher's HTTP side: `GET /` a page listing the mails, `GET /messages[?to=]` them as JSON, `GET /messages/{id}`
  * one as JSON, `/messages/{id}.html` and `.txt` its bodies, `DELETE /messages` forgets them all.
  */
-export function handleHttp(catcher: MailCatcher, req: IncomingMessage, res: ServerResponse): void {
+export function handleHttp(catcher: CaughtMailStore, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://catcher');
   const path = url.pathname;
   if (req.method === 'DELETE' && path === '/messages') {

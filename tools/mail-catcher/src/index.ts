@@ -1,1 +1,2 @@
-export { MailCatcher, type CaughtMail, type MailCatcherOptions } from './catcher';
+export { MailCatcher, type MailCatcherOptions } from './catcher';
+export type { CaughtMail } from './caught-mail';
