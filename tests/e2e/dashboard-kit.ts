@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './browser';
 
 /** What the dashboard's browser tests share: its words per language, the sizes, the accessibility check, the screenshots. */
 
@@ -63,33 +64,6 @@ export const freePort = async (): Promise<number> => {
   const { port } = s.address() as AddressInfo;
   await new Promise((r) => s.close(r));
   return port;
-};
-
-/**
- * The violations axe-core finds in the page as it is now, with every rule of its default set. axe is put into a
- * document once (its minified build) and run there directly: @axe-core/playwright sends its source to the page twice per check and
- * finishes each run in a new blank page, which made a check take seconds where the run itself takes a tenth of that.
- * Only violations are gathered in full (`resultTypes`); the passes are not needed, and that is all the option limits.
- */
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
-  id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')),
-})))`;
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
-
-/** No serious or critical axe-core violation on the page as it is now. */
-export const expectAccessible = async (page: Page): Promise<void> => {
-  // axe runs in the top document: the dashboard has no frames, and a frame would go unchecked.
-  expect(page.frames()).toHaveLength(1);
-  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate<Violation[]>(AXE_VIOLATIONS);
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
 };
 
 /**
