@@ -55,7 +55,7 @@ export const FLOW_COMBOS: { lang: Language; locale: string; size: typeof PHONE }
   { lang: 'en', locale: 'en-US', size: DESKTOP },
 ];
 /** Both widths, the one a page was opened at first. */
-export const widthsFrom = (size: typeof PHONE): (typeof PHONE)[] => (size === PHONE ? [PHONE, DESKTOP] : [DESKTOP, PHONE]);
+const widthsFrom = (size: typeof PHONE): (typeof PHONE)[] => (size === PHONE ? [PHONE, DESKTOP] : [DESKTOP, PHONE]);
 
 /** A port known before the gateway starts, so PUBLIC_BASE_URL (the CSRF check's origin) is the page's origin. */
 export const freePort = async (): Promise<number> => {
@@ -92,7 +92,7 @@ const wrappedDates = (page: Page): Promise<string[]> =>
   );
 
 /** Nothing scrolls sideways, neither the page nor a box inside it, and every date sits on one line. */
-export const expectFits = async (page: Page): Promise<void> => {
+const expectFits = async (page: Page): Promise<void> => {
   expect(await sidewaysScrollers(page)).toEqual([]);
   expect(await wrappedDates(page)).toEqual([]);
 };
