@@ -18,6 +18,7 @@ import { cancelScenario, createScenario, getScenario, listScenario } from './lib
 import { expiryScenario } from './lib/scenarios/expiry';
 import { notifierScenario } from './lib/scenarios/notifier';
 import { paymentScenario } from './lib/scenarios/payment';
+import { providersScenario } from './lib/scenarios/providers';
 import { deepPosition, HISTORY, scaleScenario } from './lib/scenarios/scale';
 import { parseArgs, USAGE, type ScenarioName } from './lib/settings';
 import { BENCH_OVERRIDES, gatewayReplicaCount, ROOT, startBench } from './lib/system';
@@ -60,7 +61,7 @@ async function main(life: Lifecycle): Promise<number> {
   out(`bench: ${scenarios.join(', ')} on ${host.nproc} × ${host.cpu}, ${host.memoryGiB} GiB, load average ${host.loadavgAtStart}`);
   out(`bench: settings ${JSON.stringify(settings)}; logs in .local/bench/logs`);
 
-  const { sys, sink } = await startBench(life, join(workDir, 'logs'));
+  const { sys, sink, fakes } = await startBench(life, join(workDir, 'logs'), { providerFakes: has('providers') });
   const postgres = execFileSync('psql', [sys.database.url, '-tAc', 'SHOW server_version'], { encoding: 'utf8' }).trim();
   out(`bench: system up (database ${sys.database.name}, Postgres ${postgres}, Kafka ${sys.kafkaMock ? 'mock of its own' : sys.kafkaBrokers})`);
   const fixtures = new Fixtures(sys.database.url, sys.env.WEBHOOK_SECRET_KEY!);
@@ -118,6 +119,7 @@ async function main(life: Lifecycle): Promise<number> {
   }
   if (has('cancel')) await attempt('cancel', () => cancelScenario(ctx));
   if (has('payment')) await attempt('payment', () => paymentScenario(ctx));
+  if (has('providers') && fakes) await attempt('providers', () => providersScenario(ctx, fakes));
   if (has('scale') && small) {
     const measuredSmall = small;
     await attempt('scale', () => scaleScenario(ctx, measuredSmall, newest));

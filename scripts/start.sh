@@ -25,6 +25,9 @@ DASHBOARD_BASE="${PUBLIC_BASE_URL:-$GATEWAY_URL}"
 DASHBOARD_URL="${DASHBOARD_BASE%/}/dashboard"
 
 say() { printf '\033[1mstart:\033[0m %s\n' "$*" >&2; }
+# PAYMENT_PROVIDERS=fakes: the real adapters against the local provider fakes (the default is the sandbox).
+source scripts/provider-fakes.sh
+if provider_fakes_wanted; then provider_fakes_env; fi
 
 PIDS=()
 unset KAFKA_MOCK_PID
@@ -79,6 +82,7 @@ for name in "${SERVICES[@]}"; do
   node "services/$name/dist/main.js" > >(prefix "$name") 2>&1 &
   PIDS+=("$!")
 done
+if provider_fakes_wanted; then start_provider_fakes; fi
 
 # Wait until every service reports ready (ops ports 9100..9103), watching that none died meanwhile.
 OPS_PORTS=(9100 9101 9102 9103)
@@ -127,6 +131,7 @@ if [ "$ready" -eq 1 ]; then
 ========================================================================================
 
 EOF
+  if provider_fakes_wanted; then provider_fakes_help; fi
 else
   say "not every service reported ready on /readyz (ops ports ${OPS_PORTS[*]}); see the logs above"
 fi

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { Lifecycle } from './lifecycle';
 import { OtlpSink } from './otlp-sink';
+import { startBenchProviderFakes, type BenchProviderFakes } from './provider-fakes';
 import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
 import { int } from './settings';
 
@@ -53,6 +54,8 @@ const BENCH_NODE_ENV = 'test';
 export const BENCH_OVERRIDES: Record<string, string> = {
   // The limiter still runs (a Redis round trip per request) but never refuses the bench's single key pair.
   RATE_LIMIT_API_KEY_PER_MINUTE: '1000000000',
+  // The providers scenario selects from one address (the load process): the per-IP select limit would refuse it.
+  RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: '1000000000',
   // The bench's webhook receivers listen on 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };
@@ -139,6 +142,8 @@ export const readyzUrl = (opsPort: number): string => `http://127.0.0.1:${opsPor
 interface StartOptions {
   otlpEndpoint: string;
   logDir: string;
+  /** Settings every service gets on top (the provider fakes' addresses and keys). */
+  extraEnv?: Record<string, string>;
 }
 
 /**
@@ -174,6 +179,7 @@ async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
       OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
       GATEWAY_PORT: String(gatewayPort),
       ...BENCH_OVERRIDES,
+      ...options.extraEnv,
     };
     if (replicas > 1) env.GATEWAY_REUSE_PORT = 'true';
     if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
@@ -266,10 +272,18 @@ async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
  * How every bench that measures the services as processes starts them: the tracing sink, then {@link startBenchSystem};
  * both are handed to `life`, which stops the system (and drops its database) and then closes the sink at the end.
  */
-export async function startBench(life: Lifecycle, logDir: string): Promise<{ sys: BenchSystem; sink: OtlpSink }> {
+export async function startBench(
+  life: Lifecycle,
+  logDir: string,
+  options: { providerFakes?: boolean } = {},
+): Promise<{ sys: BenchSystem; sink: OtlpSink; fakes: BenchProviderFakes | undefined }> {
   const sink = await OtlpSink.start();
   life.defer(() => sink.close());
-  const sys = await startBenchSystem({ otlpEndpoint: sink.url, logDir });
+  // With the providers scenario, live SBP and crypto go through the real adapters to fakes in this process.
+  const fakes = options.providerFakes ? await startBenchProviderFakes() : undefined;
+  if (fakes) life.defer(() => fakes.stop());
+  const sys = await startBenchSystem({ otlpEndpoint: sink.url, logDir, ...(fakes ? { extraEnv: fakes.env } : {}) });
   life.defer(() => sys.stop());
-  return { sys, sink };
+  if (fakes) fakes.raiffeisen.callbackUrl = `${sys.gatewayUrl}/callbacks/v1/raiffeisen-sbp`;
+  return { sys, sink, fakes };
 }

@@ -239,7 +239,15 @@ describe('secrets', () => {
 
   test('every secret key a workload references is one of the documented keys in the example file', () => {
     const documented = Object.keys(parseEnvFile(SECRET_EXAMPLE_FILE)).sort();
-    expect(documented).toEqual(['DATABASE_URL', 'IDENTITY_TOKEN_SECRET', 'PROVIDER_SANDBOX_SECRET', 'WEBHOOK_SECRET_KEY']);
+    expect(documented).toEqual([
+      'DATABASE_URL',
+      'HELEKET_PAYMENT_KEY',
+      'HELEKET_PAYOUT_KEY',
+      'IDENTITY_TOKEN_SECRET',
+      'PROVIDER_SANDBOX_SECRET',
+      'RAIFFEISEN_SECRET_KEY',
+      'WEBHOOK_SECRET_KEY',
+    ]);
     for (const path of OVERLAYS.map((o) => o.path)) {
       const objects = render(path);
       for (const w of workloads(objects)) {

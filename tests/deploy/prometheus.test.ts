@@ -21,7 +21,7 @@ import type { PrometheusRuleObject } from './support/prometheus-rule';
 import { ROOT } from './support/repo';
 
 const OVERLAYS = ['overlays/dev', 'overlays/prod'];
-const UNIT_TESTS = ['alerts.test.yaml', 'slow-burn.test.yaml'];
+const UNIT_TESTS = ['alerts.test.yaml', 'slow-burn.test.yaml', 'providers.test.yaml'];
 const unitTestPath = (file: string): string => join(ROOT, 'tests/deploy/prometheus', file);
 const RULE_FILE = 'payment-links.rules.yaml';
 
@@ -119,6 +119,10 @@ test('the alerts the issue asks for exist, each with a severity and a runbook se
   expect(reads('NatsRequestsFailing')).toEqual(new Set(['nats_client_request_duration_seconds_count']));
   expect(reads('ReadinessFlapping')).toEqual(new Set(['readiness_changes_total']));
   expect(reads('LatePaymentReceived')).toEqual(new Set(['late_payments_total']));
+  expect(reads('ProviderCircuitOpen')).toEqual(new Set(['provider_circuit_state']));
+  expect(reads('ProviderCallbacksRefused')).toEqual(new Set(['provider_callbacks_total']));
+  expect(reads('PaymentAttemptUnfinishedPastExpiry')).toEqual(new Set(['payment_attempts_unfinished_past_expiry_seconds']));
+  expect(reads('UnresolvedPaymentTooOld')).toEqual(new Set(['unresolved_payments_oldest_age_seconds']));
 
   const anchors = operationsAnchors();
   const seen = new Set<string>();

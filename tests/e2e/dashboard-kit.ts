@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './browser';
 
+/** The one axe check of every browser test (tests/e2e/browser.ts), here beside the dashboard's other checks. */
+export { expectAccessible };
+
 /** What the dashboard's browser tests share: its words per language, the sizes, the accessibility check, the screenshots. */
 
 /** Screenshots people read in docs/dashboard.md. */
@@ -92,7 +95,7 @@ const wrappedDates = (page: Page): Promise<string[]> =>
   );
 
 /** Nothing scrolls sideways, neither the page nor a box inside it, and every date sits on one line. */
-const expectFits = async (page: Page): Promise<void> => {
+export const expectFits = async (page: Page): Promise<void> => {
   expect(await sidewaysScrollers(page)).toEqual([]);
   expect(await wrappedDates(page)).toEqual([]);
 };

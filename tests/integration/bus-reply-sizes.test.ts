@@ -25,7 +25,15 @@ import {
 import { formatKopecks } from '@pl/money';
 import { parseExchangeRates, SandboxProvider } from '@pl/providers';
 import type { z } from 'zod';
-import { toBuyerLinkView, toPaymentLink, toPaymentLinkPageJson, listedLink, type LinkRecord } from '@pl/links/testing';
+import {
+  ATTEMPTS_SHOWN,
+  toBuyerLinkView,
+  toPaymentAttemptList,
+  toPaymentLink,
+  toPaymentLinkPageJson,
+  listedLink,
+  type LinkRecord,
+} from '@pl/links/testing';
 import { toWebhookDelivery, type AttemptRecord, type DeliveryRecord } from '@pl/notifier/testing';
 import {
   CASHIER_KEY_PREFIX,
@@ -131,10 +139,17 @@ const fullShop = (): Shop => ({
   webhookUrl: `https://${'u'.repeat(WEBHOOK_URL_NORMALIZED_MAX - 'https://'.length)}`,
   hasWebhookSecret: true,
   webhookEvents: [...EVENT_TYPES],
+  paymentMethods: { sbp: true, crypto_networks: [...CRYPTO_NETWORKS] },
   previousSecretValidUntil: latest,
   createdAt: latest,
   updatedAt: latest,
 });
+
+/** Every method offered, and a part payment with the longest remainder a settle command carries. */
+const HEAVIEST_CHECKOUT = {
+  methods: { sbp: true, crypto_networks: [...CRYPTO_NETWORKS] },
+  progress: { status: 'partially_paid' as const, remainingCryptoAmount: HEAVY_ASCII.repeat(64) },
+};
 
 /** A delivery resent again and again: more attempts than a reply shows, each with the longest error. */
 const fullDelivery = (): DeliveryRecord => {
@@ -226,9 +241,25 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   // The service cuts a page of links at a byte budget (a return_url can be long), so the page is as it fits it.
   linksList: () =>
     JSON.parse(toPaymentLinkPageJson({ items: times(LIST_LIMIT_MAX, () => listedLink(fullLink(), baseUrl)), hasMore: true })) as unknown,
-  linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
-  linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
-  linksSimulate: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl),
+  linksPublicGet: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl, HEAVIEST_CHECKOUT),
+  linksSelect: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl, HEAVIEST_CHECKOUT),
+  linksSimulate: () => toBuyerLinkView(fullLink(), heavy(SHOP_NAME_MAX), baseUrl, HEAVIEST_CHECKOUT),
+  // The newest attempts only, each with the longest provider word the reply keeps (a refusal's message is cut to 200).
+  linksAttemptsList: () =>
+    toPaymentAttemptList(
+      times(ATTEMPTS_SHOWN, () => ({
+        n: INT4_MAX,
+        orderId: `${randomUUID()}-${INT4_MAX}`,
+        provider: heavy(PROVIDER.name),
+        method: 'crypto' as const,
+        networkAsked: 'USDT-TRC20',
+        gatewayPaymentId: heavy(PROVIDER.paymentId),
+        state: 'ended_unpaid' as const,
+        providerStatus: heavy(1000),
+        createdAt: latest,
+        updatedAt: latest,
+      })),
+    ),
   shopsGet: () => toShopView(fullShop()),
   shopsByCashierKey: () => toShopView(fullShop()),
   shopsWebhookTarget: () => ({

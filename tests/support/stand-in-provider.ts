@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CRYPTO_NETWORKS } from '@pl/contracts';
 import {
   errorReply,
   ProviderRefusedError,
   ProviderUnavailableError,
+  type AvailableMethods,
   type CallbackRequest,
   type CallbackVerdict,
   type CreatePaymentRequest,
@@ -24,6 +26,8 @@ export interface StandInCallback {
   order_id: string;
   gateway_payment_id: string;
   status: PaymentStatus;
+  /** For `partially_paid`: the coin amount still to send. */
+  remaining_crypto_amount?: string;
 }
 
 const SIGNATURE_HEADER = 'x-stand-in-signature';
@@ -40,6 +44,8 @@ export class StandInProvider implements PaymentProvider {
   readonly creates: CreatePaymentRequest[] = [];
   readonly cancels: string[] = [];
   readonly refundCalls: CreateRefundRequest[] = [];
+  /** What {@link availableMethods} answers: every method unless a test says otherwise; null when it cannot tell (down). */
+  methods: AvailableMethods | null = { sbp: true, networks: CRYPTO_NETWORKS.map((network) => ({ network, minAmount: null, maxAmount: null })) };
 
   constructor(
     readonly name: ProviderName,
@@ -118,6 +124,12 @@ export class StandInProvider implements PaymentProvider {
     };
   }
 
+  availableMethods(): Promise<AvailableMethods> {
+    return this.methods === null
+      ? Promise.reject(new ProviderUnavailableError(this.name, 'available_methods', 'http_5xx'))
+      : Promise.resolve(this.methods);
+  }
+
   verifyCallback(request: CallbackRequest): CallbackVerdict {
     const expected = createHmac('sha256', this.secret).update(request.rawBody).digest();
     const given = Buffer.from(request.header(SIGNATURE_HEADER) ?? '', 'hex');
@@ -132,7 +144,10 @@ export class StandInProvider implements PaymentProvider {
     }
     return {
       ok: true,
-      event: { kind: 'payment', state: this.state(body.gateway_payment_id, body.order_id, body.status) },
+      event: {
+        kind: 'payment',
+        state: { ...this.state(body.gateway_payment_id, body.order_id, body.status), remainingCryptoAmount: body.remaining_crypto_amount ?? null },
+      },
       reply: { status: 200, contentType: 'application/json; charset=utf-8', body: '{"received":true}' },
     };
   }

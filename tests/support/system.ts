@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Db } from '@pl/db';
 import { createLogger, type Logger } from '@pl/telemetry';
-import { createTestDatabase, FaultProxy, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
-import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig } from '@pl/providers';
+import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig, type ProvidersSource } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
+import { startProviderFakes, type ProviderFakes } from './provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -80,6 +81,11 @@ export interface SystemOptions {
    * say), wired as the configuration wires a real one; test links still go to the sandbox.
    */
   liveProvider?: PaymentProvider;
+  /**
+   * Live links paid through the real adapters (Raiffeisen SBP and Heleket) against their local fakes, started for this
+   * system (`sys.fakes`); the gateway then listens on a fixed free port, its PUBLIC_BASE_URL being where the fakes call back.
+   */
+  providerFakes?: boolean;
 }
 
 export interface TestSystem {
@@ -112,6 +118,8 @@ export interface TestSystem {
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** The environment every service of this system was started with (for the admin CLI, say). */
   env: Record<string, string>;
+  /** The providers' fakes, when started with `providerFakes`; throws otherwise. */
+  fakes: ProviderFakes;
   stop(): Promise<void>;
 }
 
@@ -143,6 +151,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
 
   const faults = options.faults ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) } : undefined;
   const namespace = uniqueNamespace('it');
+  const fakesPort = options.providerFakes ? await freePort() : null;
+  const fakes = fakesPort === null ? undefined : await startProviderFakes(`http://127.0.0.1:${fakesPort}`);
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -162,14 +172,18 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     WEBHOOK_MIN_DELAY_AFTER_THROTTLE_MS: '100',
     PROVIDER_SANDBOX_SECRET: TEST_PROVIDER_SECRET,
     EXPIRY_SWEEP_INTERVAL_MS: '200',
+    ...(fakes ? { ...fakes.env, GATEWAY_PORT: String(fakesPort), PUBLIC_BASE_URL: `http://127.0.0.1:${fakesPort}` } : {}),
     ...options.env,
   };
   const services = [await startShops(shopsConfig(env), log)];
   const live = options.liveProvider;
-  const providersOf = (config: ProviderConfig): ProviderRegistry => {
-    const registry = providersFrom(config);
-    return live ? new ProviderRegistry(registry.sandbox, { sbp: live, crypto: live }) : registry;
-  };
+  // A factory: the service hands it its observer, so the live providers' calls and circuits reach its metrics.
+  const providersOf =
+    (config: ProviderConfig): ProvidersSource =>
+    (observer) => {
+      const registry = providersFrom(config, { publicBaseUrl: env.PUBLIC_BASE_URL, observer });
+      return live ? new ProviderRegistry(registry.sandbox, { sbp: live, crypto: live }) : registry;
+    };
   const links = options.withoutLinks ? undefined : await startLinks(linksConfig(env), log, providersOf(linksConfig(env)));
   if (links) services.push(links);
   const notifier = options.withoutNotifier ? undefined : await startNotifier(notifierConfig(env), log);
@@ -250,6 +264,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       if (!notifier) throw new Error('this system runs no notifier (withoutNotifier)');
       return notifier.opsPort;
     },
+    get fakes() {
+      if (!fakes) throw new Error('this system runs no provider fakes (providerFakes)');
+      return fakes;
+    },
     merchant,
     shop,
     async merchantWithShop(o = {}) {
@@ -266,6 +284,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       await accountsDb.close();
       await shopsDb.close();
       if (faults) await Promise.all(Object.values(faults).map((f) => f.close()));
+      await fakes?.stop();
       await database.drop();
     },
   };

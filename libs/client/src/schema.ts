@@ -393,6 +393,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-links/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payment link's attempts at its providers
+         * @description Each select of a method is an attempt (`<link id>-<n>` at the provider); the newest 50, oldest first: its provider, the provider's payment id, its state and the provider's last word (`provider_status`), with when it last changed. For the dashboard's link page.
+         */
+        get: operations["listPaymentAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment-links/{id}/cancel": {
         parameters: {
             query?: never;
@@ -584,7 +604,7 @@ export interface paths {
         head?: never;
         /**
          * Change a shop
-         * @description A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. The shop is shared by both modes, and so is the list.
+         * @description A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. `payment_methods` is merged into the shop's methods (`sbp` on or off, `crypto_networks` the networks taken, replaced whole when given): the checkout offers only these, and a select of another is 422 `payment_link.err.method_unavailable`. At least one method must stay on, and a network must be one of the six, else 400 `common.err.validation_failed`. The shop is shared by both modes, and so are both lists.
          */
         patch: operations["updateShop"];
         trace?: never;
@@ -1378,6 +1398,15 @@ export interface components {
             updated_at: string;
             livemode: boolean;
             shop_name: string;
+            methods: {
+                sbp: boolean;
+                crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
+            };
+            payment_progress: {
+                /** @enum {string} */
+                status: "confirming" | "partially_paid";
+                remaining_crypto_amount: string | null;
+            } | null;
         };
         MerchantShop: {
             id: number;
@@ -1391,6 +1420,10 @@ export interface components {
             webhook_url: string | null;
             webhook_secret_set: boolean;
             webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
+            payment_methods: {
+                sbp: boolean;
+                crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
+            };
             previous_secret_valid_until: string | null;
             created_at: string;
             updated_at: string;
@@ -3296,6 +3329,17 @@ export interface operations {
                      *           "webhook_events": [
                      *             "payment.succeeded"
                      *           ],
+                     *           "payment_methods": {
+                     *             "sbp": true,
+                     *             "crypto_networks": [
+                     *               "USDT-TRC20",
+                     *               "USDT-ERC20",
+                     *               "USDT-TON",
+                     *               "BTC-BTC",
+                     *               "ETH-ETH",
+                     *               "TON-TON"
+                     *             ]
+                     *           },
                      *           "previous_secret_valid_until": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
@@ -3358,6 +3402,17 @@ export interface operations {
                      *       "webhook_events": [
                      *         "payment.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -3938,6 +3993,89 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPaymentAttempts: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payment link id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link's attempts, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attempts": [
+                     *         {
+                     *           "n": 1,
+                     *           "order_id": "6985eade-4dba-4db4-a03b-92e8f9abb973-1",
+                     *           "provider": "raiffeisen_sbp",
+                     *           "method": "sbp",
+                     *           "network": null,
+                     *           "gateway_payment_id": "AS1000670LSS7DN18SJQDNP4B05KLJL2",
+                     *           "state": "superseded",
+                     *           "provider_status": null,
+                     *           "created_at": "2026-11-25T01:40:00+03:00",
+                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *         },
+                     *         {
+                     *           "n": 2,
+                     *           "order_id": "6985eade-4dba-4db4-a03b-92e8f9abb973-2",
+                     *           "provider": "heleket",
+                     *           "method": "crypto",
+                     *           "network": "USDT-TRC20",
+                     *           "gateway_payment_id": "8b03432e-385b-4670-8d06-064591096795",
+                     *           "state": "pending",
+                     *           "provider_status": "confirm_check",
+                     *           "created_at": "2026-11-25T01:40:00+03:00",
+                     *           "updated_at": "2026-11-25T01:40:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attempts: {
+                            n: number;
+                            order_id: string;
+                            provider: string;
+                            /** @enum {string} */
+                            method: "sbp" | "crypto";
+                            network: string | null;
+                            gateway_payment_id: string | null;
+                            /** @enum {string} */
+                            state: "creating" | "pending" | "unknown" | "refused" | "superseded" | "paid" | "duplicate" | "late" | "failed" | "ended_unpaid";
+                            provider_status: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["ValidationFailed.Session"];
@@ -4583,6 +4721,17 @@ export interface operations {
                      *           "webhook_events": [
                      *             "payment.succeeded"
                      *           ],
+                     *           "payment_methods": {
+                     *             "sbp": true,
+                     *             "crypto_networks": [
+                     *               "USDT-TRC20",
+                     *               "USDT-ERC20",
+                     *               "USDT-TON",
+                     *               "BTC-BTC",
+                     *               "ETH-ETH",
+                     *               "TON-TON"
+                     *             ]
+                     *           },
                      *           "previous_secret_valid_until": null,
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4659,6 +4808,17 @@ export interface operations {
                      *       "webhook_events": [
                      *         "payment.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4717,6 +4877,17 @@ export interface operations {
                      *       "webhook_events": [
                      *         "payment.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
@@ -4757,7 +4928,13 @@ export interface operations {
                  *         "payment.succeeded",
                  *         "payment_link.expired",
                  *         "refund.succeeded"
-                 *       ]
+                 *       ],
+                 *       "payment_methods": {
+                 *         "crypto_networks": [
+                 *           "USDT-TRC20",
+                 *           "BTC-BTC"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4766,6 +4943,10 @@ export interface operations {
                     /** @enum {string} */
                     fee_payer?: "merchant" | "client" | "split";
                     webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
+                    payment_methods?: {
+                        sbp?: boolean;
+                        crypto_networks?: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
+                    };
                 };
             };
         };
@@ -4795,6 +4976,13 @@ export interface operations {
                      *         "payment_link.expired",
                      *         "refund.succeeded"
                      *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "BTC-BTC"
+                     *         ]
+                     *       },
                      *       "previous_secret_valid_until": null,
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T02:10:00+03:00"
@@ -5637,7 +5825,16 @@ export interface operations {
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00",
                      *       "livemode": true,
-                     *       "shop_name": "Coffee on the corner"
+                     *       "shop_name": "Coffee on the corner",
+                     *       "methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC"
+                     *         ]
+                     *       },
+                     *       "payment_progress": null
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerLinkView"];
@@ -5719,7 +5916,16 @@ export interface operations {
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00",
                      *       "livemode": true,
-                     *       "shop_name": "Coffee on the corner"
+                     *       "shop_name": "Coffee on the corner",
+                     *       "methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC"
+                     *         ]
+                     *       },
+                     *       "payment_progress": null
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerLinkView"];
@@ -5802,7 +6008,19 @@ export interface operations {
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:55:15+03:00",
                      *       "livemode": false,
-                     *       "shop_name": "Coffee on the corner"
+                     *       "shop_name": "Coffee on the corner",
+                     *       "methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
+                     *       "payment_progress": null
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerLinkView"];

@@ -18,9 +18,19 @@ export type SelectMethodBody = z.infer<typeof selectMethodBody>;
  * What the buyer may see of a link: the link object without merchant_credit, platform_revenue,
  * fee_percent_bp and order_id, plus the shop's display name for the checkout page.
  */
-export const buyerLinkView = paymentLink
-  .omit({ merchant_credit: true, platform_revenue: true, fee_percent_bp: true, order_id: true })
-  .extend({ shop_name: z.string() });
+export const buyerLinkView = paymentLink.omit({ merchant_credit: true, platform_revenue: true, fee_percent_bp: true, order_id: true }).extend({
+  shop_name: z.string(),
+  /**
+   * The methods the checkout offers now: the shop's, less what the live provider cannot take now (a network
+   * Heleket's services list reports unavailable or disabled). A select of another is 422 method_unavailable.
+   */
+  methods: z.object({ sbp: z.boolean(), crypto_networks: z.array(cryptoNetwork) }),
+  /**
+   * What the provider last said of the selected payment while it is not final, or null: `confirming` (seen, waiting
+   * for confirmations), `partially_paid` (part arrived; `remaining_crypto_amount` of `payer_currency` still to send).
+   */
+  payment_progress: z.object({ status: z.enum(['confirming', 'partially_paid']), remaining_crypto_amount: z.string().nullable() }).nullable(),
+});
 export type BuyerLinkView = z.infer<typeof buyerLinkView>;
 
 /** Body of a provider callback, `POST /callbacks/v1/{provider}`. */

@@ -18,3 +18,5 @@ export * from './moscow-time';
 export * from './cursor';
 export * from './merchant-shop';
 export * from './account';
+export * from './payment-methods';
+export * from './attempts';

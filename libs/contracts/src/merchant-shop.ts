@@ -3,6 +3,7 @@ import { CURSOR_MAX_LENGTH, feePayer, moscowDate, PAGE_LIMIT_MAX, pageQueryField
 import { identifierText, visibleName } from './text';
 import { mode } from './mode';
 import { eventType } from './events';
+import { paymentMethods, paymentMethodsPatch } from './payment-methods';
 
 /** A shop's event subscription: known types, each at most once (docs/webhooks.md, "Event types"). */
 export const webhookEvents = z
@@ -32,6 +33,7 @@ export const merchantShop = z.object({
   webhook_url: z.string().nullable(),
   webhook_secret_set: z.boolean(),
   webhook_events: z.array(eventType),
+  payment_methods: paymentMethods,
   previous_secret_valid_until: moscowDate.nullable(),
   created_at: moscowDate,
   updated_at: moscowDate,
@@ -58,6 +60,7 @@ export const updateShopBody = z.strictObject({
   webhook_url: webhookUrlText.nullable().optional(),
   fee_payer: feePayer.optional(),
   webhook_events: webhookEvents.optional(),
+  payment_methods: paymentMethodsPatch.optional(),
 });
 export type UpdateShopBody = z.output<typeof updateShopBody>;
 

@@ -33,6 +33,7 @@ import { deliveryStatus } from './deliveries';
 import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } from './events';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
+import { paymentAttemptList } from './attempts';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -105,6 +106,15 @@ export const settlePaymentCommand = z.strictObject({
   gateway_payment_id: z.string().min(1).max(200),
   order_id: z.string().min(1).max(64).nullable().default(null),
   status: z.enum(PROVIDER_PAYMENT_STATUSES),
+  /** The provider's own status word (`confirm_check`, ...), kept on the attempt for the checkout and the dashboard. */
+  provider_status: z.string().max(200).nullish(),
+  /** For `partially_paid`: the coin amount still to send, as the provider wrote it (the checkout shows it). */
+  remaining_crypto_amount: z.string().max(64).nullish(),
+  /**
+   * For `partially_paid`: the coin amount that arrived, as the provider wrote it; what remains is judged from it and
+   * the attempt's ask when the provider does not say (a Heleket callback carries no `payer_amount`).
+   */
+  arrived_crypto_amount: z.string().max(64).nullish(),
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 
@@ -203,4 +213,6 @@ export const subjects = {
   eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
   eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
+  /** A link's attempts at its providers (merchant identity, the link's own reach), for the dashboard. */
+  linksAttemptsList: subject('links.attempts.list', linkIdCommand, paymentAttemptList),
 } as const;

@@ -27,6 +27,8 @@ describe('day partitions (real Postgres)', () => {
     other = new Db({ url: database.url, schema: 'parts', log });
     await db.query(`CREATE TABLE events (id bigint NOT NULL, at timestamptz NOT NULL, PRIMARY KEY (id, at)) PARTITION BY RANGE (at)`);
     await db.query('CREATE TABLE held (at timestamptz NOT NULL)');
+    await db.query(`CREATE TABLE monthly (id bigint NOT NULL, at timestamptz NOT NULL, PRIMARY KEY (id, at)) PARTITION BY RANGE (at)`);
+    await db.query('CREATE TABLE monthly_default PARTITION OF monthly DEFAULT');
   });
 
   afterAll(async () => {
@@ -87,5 +89,45 @@ describe('day partitions (real Postgres)', () => {
     expect([...created, ...settle.created].sort()).toEqual(['events_p20261120', 'events_p20261121', 'events_p20261122']);
     expect([...dropped, ...settle.dropped].sort()).toEqual(['events_p20261110', 'events_p20261111', 'events_p20261112']);
     expect(await partitions()).toEqual(['events_p20261120', 'events_p20261121', 'events_p20261122']);
+  });
+
+  describe('by month', () => {
+    const monthly = async (): Promise<string[]> =>
+      (
+        await db.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'monthly'::regclass ORDER BY 1`,
+        )
+      ).map((r) => r.name);
+    const keeper = (on: Db, retentionDays = 30) => new DayPartitions(on, [{ table: 'monthly', unit: 'month', retentionDays }], 7);
+
+    beforeEach(async () => {
+      for (const name of await monthly()) if (name !== 'monthly_default') await db.query(`DROP TABLE ${name}`);
+    });
+
+    it('creates this month, and the next one once the days ahead reach it; rows of each land in their month', async () => {
+      await expect(keeper(db).upkeep(at('2026-11-20T12:00:00Z'))).resolves.toEqual({ created: ['monthly_p202611'], dropped: [] });
+      await expect(keeper(db).upkeep(at('2026-11-24T00:00:00Z'))).resolves.toEqual({ created: ['monthly_p202612'], dropped: [] });
+      await db.query(`INSERT INTO monthly VALUES (1, '2026-11-30T23:59:59Z'), (2, '2026-12-01T00:00:00Z'), (3, '2026-10-31T00:00:00Z')`);
+      const placed = await db.query<{ id: string; part: string }>('SELECT id::text, tableoid::regclass::text AS part FROM monthly ORDER BY id');
+      expect(placed).toEqual([
+        { id: '1', part: 'monthly_p202611' },
+        { id: '2', part: 'monthly_p202612' },
+        // Older than every month kept: the DEFAULT partition takes it, and the upkeep never drops that one.
+        { id: '3', part: 'monthly_default' },
+      ]);
+      await db.query('DELETE FROM monthly');
+    });
+
+    it('drops a month once its end is past the retention, never the DEFAULT partition', async () => {
+      await keeper(db).upkeep(at('2026-09-10T00:00:00Z'));
+      await keeper(db).upkeep(at('2026-10-10T00:00:00Z'));
+      await db.query(`INSERT INTO monthly VALUES (1, '2026-09-15T00:00:00Z'), (2, '2026-10-31T23:00:00Z')`);
+      // September ended on October 1st: 30 days later (October 31st) it goes; October stays until November 30th.
+      await expect(keeper(db).upkeep(at('2026-10-30T23:00:00Z'))).resolves.toEqual({ created: ['monthly_p202611'], dropped: [] });
+      await expect(keeper(db).upkeep(at('2026-10-31T00:00:00Z'))).resolves.toEqual({ created: [], dropped: ['monthly_p202609'] });
+      expect(await monthly()).toEqual(['monthly_default', 'monthly_p202610', 'monthly_p202611']);
+      await expect(db.query('SELECT id::text FROM monthly')).resolves.toEqual([{ id: '2' }]);
+      await db.query('DELETE FROM monthly');
+    });
   });
 });

@@ -1,15 +1,20 @@
 import type { PoolClient } from 'pg';
 import type { Db } from './pool';
 
-/** A table partitioned by range of a timestamptz column, a partition per UTC day named `<table>_pYYYYMMDD`. */
+/**
+ * A table partitioned by range of a timestamptz column: a partition per UTC day named `<table>_pYYYYMMDD`, or per
+ * UTC month named `<table>_pYYYYMM`. Other partitions (a DEFAULT one) are left alone.
+ */
 export interface DayPartitionedTable {
   /** The partitioned table, unqualified (found through the service's search_path). */
   table: string;
-  /** Whole days a row is kept at least: a day's partition goes once its last instant is this old. */
+  /** Whole days a row is kept at least: a partition goes once its last instant is this old. */
   retentionDays: number;
+  /** A partition's span: a day unless said (a month keeps a table that is read whole to a few partitions). */
+  unit?: 'day' | 'month';
   /**
-   * A query that returns a row while a day must stay past its retention ($1: the day's end), such as an event
-   * still queued for publishing: the partition waits for a later run.
+   * A query that returns a row while a partition must stay past its retention ($1: the partition's end), such as
+   * an event still queued for publishing: the partition waits for a later run.
    */
   holdWhile?: string;
 }
@@ -20,16 +25,42 @@ export interface PartitionUpkeepResult {
 }
 
 const DAY_MS = 86_400_000;
-const NAME = /^(.+)_p(\d{4})(\d{2})(\d{2})$/;
+const NAME = /^(.+)_p(\d{4})(\d{2})(\d{2})?$/;
 
 const dayStart = (at: Date): number => Math.floor(at.getTime() / DAY_MS) * DAY_MS;
 const stamp = (dayMs: number): string => new Date(dayMs).toISOString().slice(0, 10);
-const partitionName = (table: string, dayMs: number): string => `${table}_p${stamp(dayMs).replaceAll('-', '')}`;
+
+/** A partition's span in UTC: where one starts, where the next does, and its name's suffix. */
+interface Span {
+  start(at: number): number;
+  next(start: number): number;
+  suffix(start: number): string;
+}
+
+const SPANS: Record<'day' | 'month', Span> = {
+  day: { start: (at) => Math.floor(at / DAY_MS) * DAY_MS, next: (start) => start + DAY_MS, suffix: (start) => stamp(start).replaceAll('-', '') },
+  month: {
+    start: (at) => Date.UTC(new Date(at).getUTCFullYear(), new Date(at).getUTCMonth(), 1),
+    next: (start) => Date.UTC(new Date(start).getUTCFullYear(), new Date(start).getUTCMonth() + 1, 1),
+    suffix: (start) => stamp(start).slice(0, 7).replace('-', ''),
+  },
+};
+
+const spanOf = (t: DayPartitionedTable): Span => SPANS[t.unit ?? 'day'];
+const partitionName = (t: DayPartitionedTable, start: number): string => `${t.table}_p${spanOf(t).suffix(start)}`;
+
+/** The end of a partition this table's upkeep named, or null for any other (a DEFAULT partition, another span's). */
+function endOf(t: DayPartitionedTable, name: string): number | null {
+  const m = NAME.exec(name);
+  if (m?.[1] !== t.table || (m[4] === undefined) !== (t.unit === 'month')) return null;
+  const start = Date.UTC(Number(m[2]), Number(m[3]) - 1, m[4] === undefined ? 1 : Number(m[4]));
+  return spanOf(t).next(start);
+}
 const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Keeps day partitions ahead of time and drops those past their retention: rows leave a table by whole days,
- * with no row deletes, no dead tuples and no vacuum behind them. Every replica runs it: each step holds a
+ * Keeps day (or month) partitions ahead of time and drops those past their retention: rows leave a table by whole
+ * days (or months), with no row deletes, no dead tuples and no vacuum behind them. Every replica runs it: each step holds a
  * transaction-level advisory lock of the table's name, which a second replica finding taken leaves to the first,
  * so two never race on the same DDL.
  */
@@ -62,30 +93,29 @@ export class DayPartitions {
   private async createAhead(client: PoolClient, t: DayPartitionedTable, now: Date): Promise<string[]> {
     if (!(await lockTable(client, t.table))) return [];
     const existing = new Set(await this.partitions(client, t.table));
-    const today = dayStart(now);
+    const span = spanOf(t);
+    const last = dayStart(now) + this.daysAhead * DAY_MS;
     const created: string[] = [];
-    for (let day = today; day <= today + this.daysAhead * DAY_MS; day += DAY_MS) {
-      const name = partitionName(t.table, day);
+    for (let start = span.start(now.getTime()); start <= last; start = span.next(start)) {
+      const name = partitionName(t, start);
       if (existing.has(name)) continue;
       await client.query(
         `CREATE TABLE ${quoteIdent(name)} PARTITION OF ${quoteIdent(t.table)}
-           FOR VALUES FROM ('${stamp(day)} 00:00:00+00') TO ('${stamp(day + DAY_MS)} 00:00:00+00')`,
+           FOR VALUES FROM ('${stamp(start)} 00:00:00+00') TO ('${stamp(span.next(start))} 00:00:00+00')`,
       );
       created.push(name);
     }
     return created;
   }
 
-  /** Each expired day in a transaction of its own: one that cannot have its lock now does not hold back the rest. */
+  /** Each expired partition in a transaction of its own: one that cannot have its lock now does not hold back the rest. */
   private async dropExpired(t: DayPartitionedTable, now: Date): Promise<string[]> {
-    // A day goes when its end is retentionDays old: every row in it is at least that old.
+    // A partition goes when its end is retentionDays old: every row in it is at least that old.
     const keepFrom = dayStart(now) - t.retentionDays * DAY_MS;
     const expired = await this.db.transaction(async (client) =>
       (await this.partitions(client, t.table)).flatMap((name) => {
-        const m = NAME.exec(name);
-        if (m?.[1] !== t.table) return [];
-        const end = Date.UTC(Number(m[2]), Number(m[3]) - 1, Number(m[4])) + DAY_MS;
-        return end <= keepFrom ? [{ name, end: new Date(end) }] : [];
+        const end = endOf(t, name);
+        return end !== null && end <= keepFrom ? [{ name, end: new Date(end) }] : [];
       }),
     );
     const dropped: string[] = [];

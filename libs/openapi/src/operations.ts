@@ -43,6 +43,7 @@ import {
   simulatePaymentBody,
   simulateRefundBody,
   updateShopBody,
+  paymentAttemptList,
   uuid,
   webhookDelivery,
   webhookDeliveryList,
@@ -478,6 +479,19 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: ['common.err.forbidden'],
   },
   {
+    method: 'get',
+    path: '/api/v1/payment-links/{id}/attempts',
+    operationId: 'listPaymentAttempts',
+    summary: "List a payment link's attempts at its providers",
+    description:
+      "Each select of a method is an attempt (`<link id>-<n>` at the provider); the newest 50, oldest first: its provider, the provider's payment id, its state and the provider's last word (`provider_status`), with when it last changed. For the dashboard's link page.",
+    tag: TAGS.links,
+    auth: 'session',
+    pathParams: linkId,
+    success: { status: 200, description: "The link's attempts, oldest first.", schema: paymentAttemptList, example: s.sampleAttempts },
+    errors: ['common.err.forbidden'],
+  },
+  {
     method: 'post',
     path: '/api/v1/payment-links/{id}/cancel',
     operationId: 'cancelPaymentLink',
@@ -631,13 +645,17 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'updateShop',
     summary: 'Change a shop',
     description:
-      'A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. The shop is shared by both modes, and so is the list.',
+      "A merge patch: members left out stay; `{}` changes nothing. `webhook_events` replaces the event types sent to the webhook address (known types, no repeats, else 400 `common.err.validation_failed`); `webhook.test` is sent on request whatever it says. `payment_methods` is merged into the shop's methods (`sbp` on or off, `crypto_networks` the networks taken, replaced whole when given): the checkout offers only these, and a select of another is 422 `payment_link.err.method_unavailable`. At least one method must stay on, and a network must be one of the six, else 400 `common.err.validation_failed`. The shop is shared by both modes, and so are both lists.",
     tag: TAGS.shops,
     auth: 'session',
     pathParams: shopId,
     body: {
       schema: updateShopBody,
-      example: { webhook_url: 'https://shop.example/hooks/v2', webhook_events: ['payment.succeeded', 'payment_link.expired', 'refund.succeeded'] },
+      example: {
+        webhook_url: 'https://shop.example/hooks/v2',
+        webhook_events: ['payment.succeeded', 'payment_link.expired', 'refund.succeeded'],
+        payment_methods: { crypto_networks: ['USDT-TRC20', 'BTC-BTC'] },
+      },
     },
     success: { ...shopRead, example: s.sampleSubscribedShop },
     errors: ['common.err.forbidden'],

@@ -6,6 +6,7 @@ import type {
   BalanceTransaction,
   BalanceTransactionPage,
   BuyerLinkView,
+  PaymentAttemptList,
   EventType,
   MerchantShop,
   MeView,
@@ -91,6 +92,8 @@ export const sampleBuyerView: BuyerLinkView = {
   gateway_provider: 'sbp-sim',
   gateway_payment_id: 'sbp_7f3a91',
   qr: 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2',
+  methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-TON', 'BTC-BTC'] },
+  payment_progress: null,
 };
 
 const { merchant_credit: _tc, platform_revenue: _tr, fee_percent_bp: _tf, order_id: _to, ...testBuyerFields } = sampleTestLink;
@@ -98,6 +101,8 @@ const { merchant_credit: _tc, platform_revenue: _tr, fee_percent_bp: _tf, order_
 export const sampleSimulatedPaidView: BuyerLinkView = {
   ...testBuyerFields,
   shop_name: 'Coffee on the corner',
+  methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
+  payment_progress: null,
   fee_bps: 70,
   status: 'paid',
   gateway_provider: 'sandbox',
@@ -121,16 +126,18 @@ export const sampleShop: MerchantShop = {
   webhook_url: 'https://shop.example/webhooks',
   webhook_secret_set: true,
   webhook_events: ['payment.succeeded'],
+  payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
   previous_secret_valid_until: null,
   created_at: AT,
   updated_at: AT,
 };
 
-/** The shop after PATCH `webhook_events`: expiries and refunds are sent too. */
+/** The shop after PATCH `webhook_events` and `payment_methods`: expiries and refunds are sent too; crypto on two networks only. */
 export const sampleSubscribedShop: MerchantShop = {
   ...sampleShop,
   webhook_url: 'https://shop.example/hooks/v2',
   webhook_events: ['payment.succeeded', 'payment_link.expired', 'refund.succeeded'],
+  payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] },
   updated_at: '2026-11-25T02:10:00+03:00',
 };
 
@@ -360,3 +367,33 @@ export const sampleWebhookTest = {
   livemode: true,
   data: { shop_id: 42, sent_at: PAID_AT },
 } as const;
+
+/** A link's attempts: SBP first, then USDT on Tron, confirming at Heleket. */
+export const sampleAttempts: PaymentAttemptList = {
+  attempts: [
+    {
+      n: 1,
+      order_id: `${sampleLink.id}-1`,
+      provider: 'raiffeisen_sbp',
+      method: 'sbp',
+      network: null,
+      gateway_payment_id: 'AS1000670LSS7DN18SJQDNP4B05KLJL2',
+      state: 'superseded',
+      provider_status: null,
+      created_at: AT,
+      updated_at: AT,
+    },
+    {
+      n: 2,
+      order_id: `${sampleLink.id}-2`,
+      provider: 'heleket',
+      method: 'crypto',
+      network: 'USDT-TRC20',
+      gateway_payment_id: '8b03432e-385b-4670-8d06-064591096795',
+      state: 'pending',
+      provider_status: 'confirm_check',
+      created_at: AT,
+      updated_at: AT,
+    },
+  ],
+};

@@ -44,6 +44,7 @@ class ScriptedProvider implements PaymentProvider {
     });
   getRefund = () => this.respond('get_refund', null);
   verifyCallback = (): CallbackVerdict => ({ ok: false, reason: 'signature', reply: { status: 401, contentType: 'application/json', body: '{}' } });
+  availableMethods = () => Promise.resolve({ sbp: true, networks: [] });
 }
 
 const CTX = { timeoutMs: 1000 };

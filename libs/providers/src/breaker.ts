@@ -1,4 +1,5 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, IsolatedCircuitError } from 'cockatiel';
+import { inSpan, SpanKind, type Span } from '@pl/telemetry';
 import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider, type ProviderName, type UnavailableCause } from './provider';
 
 /** A circuit's state as metrics and logs name it. */
@@ -83,10 +84,22 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
   };
   policy.onStateChange((state) => tell(() => observer?.circuit?.({ provider: provider.name, state: STATE_NAMES[state] })));
 
-  async function guarded<T>(operation: ProviderOperation, work: () => Promise<T>): Promise<T> {
+  // One client span per call, named by the operation, carrying the provider and (once known) the outcome: a trace
+  // shows which provider was slow or down, and whether the breaker answered without reaching it.
+  const guarded = <T>(operation: ProviderOperation, work: () => Promise<T>): Promise<T> =>
+    inSpan(
+      `provider ${operation}`,
+      { kind: SpanKind.CLIENT, attributes: { 'pl.provider': provider.name, 'pl.provider.operation': operation } },
+      (span) => attempt(operation, work, span),
+    );
+
+  async function attempt<T>(operation: ProviderOperation, work: () => Promise<T>, span: Span): Promise<T> {
     const started = performance.now();
-    const report = (outcome: ProviderCallOutcome, why: UnavailableCause | null = null) =>
+    const report = (outcome: ProviderCallOutcome, why: UnavailableCause | null = null) => {
+      span.setAttribute('pl.provider.outcome', outcome);
+      if (why) span.setAttribute('pl.provider.unavailable_cause', why);
       tell(() => observer?.call?.({ provider: provider.name, operation, outcome, why, durationMs: performance.now() - started }));
+    };
     if (policy.state === CircuitState.HalfOpen) {
       report('circuit_open');
       throw new ProviderUnavailableError(provider.name, operation, 'circuit_open');
@@ -131,5 +144,7 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
     createRefund: (request, ctx) => guarded('create_refund', () => provider.createRefund(request, ctx)),
     getRefund: (ref, ctx) => guarded('get_refund', () => provider.getRefund(ref, ctx)),
     verifyCallback: (request) => provider.verifyCallback(request),
+    // A read the adapter caches and answers from its last known list when it can: not a call the circuit counts.
+    availableMethods: (ctx) => provider.availableMethods(ctx),
   };
 }

@@ -172,6 +172,23 @@ export type CallbackVerdict =
   | { readonly ok: false; readonly reason: CallbackRefusal; readonly reply: CallbackReply };
 
 /**
+ * One crypto network a provider takes now, with its limits as the provider writes them (Heleket: decimal strings in
+ * the coin), or null where it states none. The platform knows a payment's coin amount only from the provider's
+ * answer to a create, so the limits are shown, not applied: the provider refuses an amount outside them (a 422).
+ */
+export interface NetworkOffer {
+  readonly network: CryptoNetwork;
+  readonly minAmount: string | null;
+  readonly maxAmount: string | null;
+}
+
+/** What a provider can take now: SBP or not, and which crypto networks. */
+export interface AvailableMethods {
+  readonly sbp: boolean;
+  readonly networks: readonly NetworkOffer[];
+}
+
+/**
  * One payment provider. A call whose outcome is unknown (timeout, reset, 5xx, open circuit) rejects with
  * ProviderUnavailableError; a provider's refusal with ProviderRefusedError. No call repeats a request that
  * could move money without first reading the provider's state.
@@ -188,6 +205,11 @@ export interface PaymentProvider {
   getRefund(ref: RefundRef, ctx: CallContext): Promise<RefundState | null>;
   /** Verifies a callback over its raw bytes and sender and parses it; never throws on bad input. */
   verifyCallback(request: CallbackRequest): CallbackVerdict;
+  /**
+   * The methods it can take now (Heleket: its services list, cached; the others from their configuration).
+   * Rejects with ProviderUnavailableError when it cannot tell (no list read yet and the provider down).
+   */
+  availableMethods(ctx: CallContext): Promise<AvailableMethods>;
 }
 
 export type UnavailableCause = 'timeout' | 'aborted' | 'network' | 'http_5xx' | 'rate_limited' | 'circuit_open' | 'bad_answer';

@@ -8,9 +8,50 @@ describe('providersFrom', () => {
     expect(registry.forPayment('live', 'crypto')).toBe(registry.sandbox);
   });
 
-  it('stops at start, naming the variable, when a real provider is chosen that this build lacks', () => {
-    expect(() => providersFrom(parseConfig(providerEnv, { PAYMENT_PROVIDER_SBP: 'raiffeisen' }))).toThrow('PAYMENT_PROVIDER_SBP=raiffeisen');
-    expect(() => providersFrom(parseConfig(providerEnv, { PAYMENT_PROVIDER_CRYPTO: 'heleket' }))).toThrow('PAYMENT_PROVIDER_CRYPTO=heleket');
+  it('stops at start naming the variable when a chosen provider lacks a credential', () => {
+    expect(() => providersFrom(parseConfig(providerEnv, { PAYMENT_PROVIDER_SBP: 'raiffeisen' }))).toThrow(
+      'RAIFFEISEN_SBP_MERCHANT_ID is required when PAYMENT_PROVIDER_SBP=raiffeisen',
+    );
+    expect(() =>
+      providersFrom(
+        parseConfig(providerEnv, { PAYMENT_PROVIDER_SBP: 'raiffeisen', RAIFFEISEN_SBP_MERCHANT_ID: 'MA0000000001', RAIFFEISEN_SECRET_KEY: '  ' }),
+      ),
+    ).toThrow('RAIFFEISEN_SECRET_KEY is required');
+    const heleket = { PAYMENT_PROVIDER_CRYPTO: 'heleket', HELEKET_MERCHANT_ID: 'm', HELEKET_PAYMENT_KEY: 'p' };
+    expect(() => providersFrom(parseConfig(providerEnv, heleket), { publicBaseUrl: 'https://pay.example' })).toThrow(
+      'HELEKET_PAYOUT_KEY is required when PAYMENT_PROVIDER_CRYPTO=heleket',
+    );
+    expect(() => providersFrom(parseConfig(providerEnv, { ...heleket, HELEKET_PAYOUT_KEY: 'k' }))).toThrow('PUBLIC_BASE_URL is required');
+  });
+
+  it('puts each chosen method on its real adapter, behind a circuit, and keeps test links on the sandbox', () => {
+    const config = parseConfig(providerEnv, {
+      PAYMENT_PROVIDER_SBP: 'raiffeisen',
+      RAIFFEISEN_SBP_MERCHANT_ID: 'MA0000000001',
+      RAIFFEISEN_SECRET_KEY: 'secret',
+      PAYMENT_PROVIDER_CRYPTO: 'heleket',
+      HELEKET_MERCHANT_ID: 'merchant',
+      HELEKET_PAYMENT_KEY: 'payment',
+      HELEKET_PAYOUT_KEY: 'payout',
+      HELEKET_CALLBACK_IPS: '31.133.220.8, 10.0.0.0/8',
+    });
+    const registry = providersFrom(config, { publicBaseUrl: 'https://pay.example' });
+    expect(registry.forPayment('live', 'sbp').name).toBe('raiffeisen_sbp');
+    expect(registry.forPayment('live', 'crypto').name).toBe('heleket');
+    expect(registry.forPayment('test', 'crypto')).toBe(registry.sandbox);
+    expect((registry.forPayment('live', 'sbp') as unknown as { circuitState: string }).circuitState).toBe('closed');
+    expect(config.HELEKET_CALLBACK_IPS).toEqual(['31.133.220.8', '10.0.0.0/8']);
+    expect(config.RAIFFEISEN_SBP_API_URL).toBe('https://pay.raif.ru/api');
+  });
+
+  it('refuses a callback address list with an entry that is no address, at start', () => {
+    const config = parseConfig(providerEnv, {
+      PAYMENT_PROVIDER_SBP: 'raiffeisen',
+      RAIFFEISEN_SBP_MERCHANT_ID: 'MA0000000001',
+      RAIFFEISEN_SECRET_KEY: 'secret',
+      RAIFFEISEN_CALLBACK_IPS: '193.28.44.23,not-an-ip',
+    });
+    expect(() => providersFrom(config)).toThrow('not-an-ip');
   });
 
   it('refuses an unknown provider and, in production, a live method on the sandbox unless a demo says so', () => {

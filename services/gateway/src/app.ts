@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
-import { providersFrom, type ProviderRegistry } from '@pl/providers';
+import { providerMetrics, providersFrom, providersOf, type ProvidersSource } from '@pl/providers';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
 import { AccountRepository } from './data/account.repository';
@@ -44,7 +44,7 @@ export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providers: ProviderRegistry = providersFrom(config),
+  providerSource: ProvidersSource = (observer) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer }),
 ): Promise<RunningService & { port: number }> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async (): Promise<void> => {
@@ -52,6 +52,7 @@ export async function startGateway(
   };
   try {
     const metrics = createMetricsRegistry('gateway');
+    const providers = providersOf(providerSource, providerMetrics(metrics, log.child({ component: 'providers' })));
     const db = new Db({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
     cleanups.push(() => db.close());
     const redis: Redis = createRedis(config.REDIS_URL, log);

@@ -28,6 +28,8 @@ const expectError = (res: Reply, status: number, code: string): void => {
 const buyerReply = (id: string, over: Partial<PaymentLink> = {}) => ({
   ...sampleLink({ id, order_id: 'order-secret', livemode: true, ...over }),
   shop_name: 'Shop',
+  methods: { sbp: true, crypto_networks: ['USDT-TRC20'] },
+  payment_progress: null,
 });
 
 const signedCallback = (body: string, signature = hmacSha256Hex(DEV_PROVIDER_SANDBOX_SECRET, Buffer.from(body))) =>

@@ -173,6 +173,7 @@ export async function startHarness(options: { faults?: boolean; env?: Record<str
         sbp_bps: 100,
         webhook_url: null,
         webhook_events: ['payment.succeeded'],
+        payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
       });
       return key;
     },

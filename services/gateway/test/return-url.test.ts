@@ -82,10 +82,14 @@ describe('return_url on the create routes', () => {
   });
 });
 
+/** The checkout's part of a buyer view: the methods offered, no payment in progress. */
+const CHECKOUT = { methods: { sbp: true, crypto_networks: [] }, payment_progress: null };
+
 describe('return_url on the buyer side', () => {
   const paid = (id: string, returnUrl: string | null) => ({
     ...sampleLink({ id, status: 'paid', paid_at: '2026-11-22T12:05:00+03:00', return_url: returnUrl }),
     shop_name: 'Shop',
+    ...CHECKOUT,
   });
 
   it('is in the buyer-safe view (/p/{id}/status), null when unset', async () => {
@@ -110,7 +114,11 @@ describe('return_url on the buyer side', () => {
 
   it('shows the way back on an expired page without sending the buyer anywhere', async () => {
     const id = randomUUID();
-    h.on(subjects.linksPublicGet.name, async () => ({ ...sampleLink({ id, status: 'expired', return_url: URL_OK }), shop_name: 'Shop' }));
+    h.on(subjects.linksPublicGet.name, async () => ({
+      ...sampleLink({ id, status: 'expired', return_url: URL_OK }),
+      shop_name: 'Shop',
+      ...CHECKOUT,
+    }));
     const res = await h.request('GET', `/p/${id}?lang=ru`);
     expect(res.text).toContain('>Вернуться в магазин</a>');
     expect(res.text).not.toContain('http-equiv="refresh"');

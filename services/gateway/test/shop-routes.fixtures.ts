@@ -12,6 +12,7 @@ export const shop = (over: Partial<MerchantShop> = {}): MerchantShop => ({
   sbp_bps: 100,
   webhook_url: null,
   webhook_events: ['payment.succeeded'],
+  payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
   webhook_secret_set: true,
   previous_secret_valid_until: null,
   created_at: '2026-11-22T12:00:00+03:00',

@@ -2,29 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { DayPartitions, Db } from '@pl/db';
-import { providersFrom, type ProviderRegistry } from '@pl/providers';
+import { providerMetrics, providersFrom, providersOf, type ProvidersSource } from '@pl/providers';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
 import { AttemptRepository } from './data/attempt.repository';
-import { IdempotencyRepository } from './data/idempotency.repository';
+import { idempotencyPartitions, IdempotencyRepository } from './data/idempotency.repository';
 import { LatePaymentRepository } from './data/late-payment.repository';
 import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { outboxPartitions, OutboxRepository } from './data/outbox.repository';
+import { PaymentHealthRepository } from './data/payment-health.repository';
 import { RefundRepository } from './data/refund.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
-import { IdempotencyPurge } from './entry/background/idempotency-purge';
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
 import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
 import { latePaymentAlarm } from './late-payment-alarm';
+import { registerPaymentHealthGauges } from './payment-health-gauges';
 
 /** kafkajs logs every failed connection attempt; the relay reports outages itself (once each), so it stays quiet unless debugging. */
 const kafkaLog = (log: Logger, level: string): Logger =>
@@ -69,16 +70,18 @@ export async function startLinks(
   config: LinksConfig,
   log: Logger = createLogger('links', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providers: ProviderRegistry = providersFrom(config),
+  providerSource: ProvidersSource = (observer) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer }),
   crashPoints: CrashPoints = NO_CRASH_POINTS,
 ): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
+  const providers = providersOf(providerSource, providerMetrics(metrics, log.child({ component: 'providers' })));
   const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
   const nc = await connectNats(config.NATS_URL, 'links', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });
   const server = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'links', log, { metrics });
   registerOutboxGauges(metrics, new OutboxRepository(db));
+  registerPaymentHealthGauges(metrics, new PaymentHealthRepository(db));
   const relay = createOutboxRelay(config, db, log, crashPoints);
   const handOver = (entry: OutboxEntry): void => relay.handOver(entry);
   const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
@@ -110,15 +113,12 @@ export async function startLinks(
     batchSize: config.EXPIRY_SWEEP_BATCH_SIZE,
     log: log.child({ component: 'expiry-sweeper' }),
   });
-  // Keys live 24 hours; a purge every 10 minutes keeps each at most that much longer.
-  const purge = new IdempotencyPurge({ keys: idempotency, intervalMs: 600_000, batchSize: 1000, log: log.child({ component: 'idempotency-purge' }) });
   const partitions = partitionUpkeep(
-    new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS)], PARTITION_DAYS_AHEAD),
+    new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS), idempotencyPartitions], PARTITION_DAYS_AHEAD),
     log.child({ component: 'partition-upkeep' }),
   );
   relay.start();
   sweeper.start();
-  purge.start();
   partitions.start();
 
   const ops = await startOpsServer({
@@ -134,7 +134,7 @@ export async function startLinks(
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop(), purge.stop(), partitions.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

@@ -5,14 +5,17 @@ import { startTracing } from '@pl/telemetry/tracing';
 startTracing('links');
 
 void (async () => {
-  const [{ runService }, { startLinks }, { loadConfig }, { crashPointsFromEnv }, { providersFrom }] = await Promise.all([
+  const [{ runService }, { startLinks }, { loadConfig }, { crashPointsFromEnv }] = await Promise.all([
     import('@pl/telemetry'),
     import('./app'),
     import('./config'),
     import('@pl/config'),
-    import('@pl/providers'),
   ]);
   // The crash tests' fault injection, armed only by their environment (tests/faults); a no-op otherwise.
   const crashPoints = crashPointsFromEnv(process.env);
-  runService({ name: 'links', loadConfig: () => loadConfig(), start: (config, log) => startLinks(config, log, providersFrom(config), crashPoints) });
+  runService({
+    name: 'links',
+    loadConfig: () => loadConfig(),
+    start: (config, log) => startLinks(config, log, undefined, crashPoints),
+  });
 })();

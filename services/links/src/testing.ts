@@ -8,3 +8,4 @@ export type { LinksCrashPoint } from './domain/ports';
 export { toBuyerLinkView } from './domain/buyer-view';
 export { listedLink, toPaymentLinkPageJson } from './domain/link-view';
 export { sampleNewLink } from './domain/sample-link.fixture';
+export { ATTEMPTS_SHOWN, toPaymentAttemptList } from './domain/list-attempts';

@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { subjects, type CreateLinkCommand, type Identity, type IdempotencyClaim, type IdempotentLinkReply } from '@pl/contracts';
-import { IdempotencyRepository } from '../src/data/idempotency.repository';
+import { DayPartitions } from '@pl/db';
+import { eventually } from '@pl/testing';
+import { idempotencyPartitions, IdempotencyRepository } from '../src/data/idempotency.repository';
+import type { LinkRecord } from '../src/domain/link';
+import { PARTITION_DAYS_AHEAD } from '../src/entry/background/partition-upkeep';
 import { apiKey, cashier, startLinksSystem, type LinksSystem } from './support/links-system';
 import { sampleNewLink } from '../src/domain/sample-link.fixture';
 
@@ -152,7 +156,23 @@ describe('Idempotency-Keys kept by the links service', () => {
       expect(await linksWithOrder('repo-taken')).toHaveLength(1);
     });
 
-    it('purges records past 24 hours and keeps younger ones', async () => {
+    /** A key's records, oldest first, with the day partition each is in. */
+    const recordsOf = (keySha256: string) =>
+      system.linksDb.query<{ part: string; link_id: string }>(
+        'SELECT tableoid::regclass::text AS part, link_id FROM idempotency_keys WHERE key_sha256 = $1 ORDER BY created_at',
+        [keySha256],
+      );
+    const partitionsOfKeys = async () =>
+      (
+        await system.linksDb.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'idempotency_keys'::regclass ORDER BY 1`,
+        )
+      ).map((r) => r.name);
+    const dayName = (at: Date) => `idempotency_keys_p${at.toISOString().slice(0, 10).replaceAll('-', '')}`;
+    /** The last second of yesterday (UTC): a record there is in another partition than one written now. */
+    const JUST_BEFORE_MIDNIGHT = `date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '1 second'`;
+
+    it('answers for 24 hours: past them a record answers nothing, and the key makes a new link beside it', async () => {
       const old = { scope, keySha256: sha256('repo-old'), fingerprint: sha256('x') };
       const young = { scope, keySha256: sha256('repo-young'), fingerprint: sha256('x') };
       await records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), old);
@@ -163,9 +183,80 @@ describe('Idempotency-Keys kept by the links service', () => {
       await system.linksDb.query(`UPDATE idempotency_keys SET created_at = now() - interval '23 hours 59 minutes' WHERE key_sha256 = $1`, [
         young.keySha256,
       ]);
-      expect(await records.purgeExpired(1000)).toBeGreaterThanOrEqual(1);
       expect(await records.find(scope, old.keySha256)).toBeNull();
       expect(await records.find(scope, young.keySha256)).not.toBeNull();
+      await expect(records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), young)).resolves.toBe('key_taken');
+      const again = await records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-old-again' }), old);
+      expect(again).toMatchObject({ orderId: 'repo-old-again' });
+      expect(await records.find(scope, old.keySha256)).toMatchObject({ link: again });
+      expect(await recordsOf(old.keySha256)).toHaveLength(2);
+    });
+
+    it('refuses a second record of a key kept in the day before: the rule crosses the partitions', async () => {
+      const key = { scope, keySha256: sha256('repo-midnight'), fingerprint: sha256('x') };
+      const first = await records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-midnight' }), key);
+      await system.linksDb.query(`UPDATE idempotency_keys SET created_at = ${JUST_BEFORE_MIDNIGHT} WHERE key_sha256 = $1`, [key.keySha256]);
+      await expect(records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-midnight' }), key)).resolves.toBe('key_taken');
+      expect(await linksWithOrder('repo-midnight')).toHaveLength(1);
+      expect(await records.find(scope, key.keySha256)).toMatchObject({ link: first });
+      const [kept] = await recordsOf(key.keySha256);
+      expect(kept?.part).not.toBe(dayName(new Date()));
+    });
+
+    /** Sessions of this database waiting for an advisory lock (the key's, in this test). */
+    const waitingOnAdvisoryLock = async () =>
+      (
+        await system.linksDb.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+            WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`,
+        )
+      )[0]?.n ?? 0;
+
+    it('makes a request racing a first one still uncommitted in the day before wait for it, then refuses it', async () => {
+      const key = { scope, keySha256: sha256('repo-race'), fingerprint: sha256('x') };
+      const link = await records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-race' }), {
+        ...key,
+        keySha256: sha256('repo-race-first'),
+      });
+      if (link === 'key_taken') throw new Error('a fresh key was taken');
+      let second: Promise<LinkRecord | 'key_taken'> | null = null;
+      await system.linksDb.transaction(async (client) => {
+        await client.query(
+          `INSERT INTO idempotency_keys (scope, key_sha256, fingerprint, link_id, response, created_at)
+           VALUES ($1, $2, $3, $4, 'null'::json, ${JUST_BEFORE_MIDNIGHT})`,
+          [key.scope, key.keySha256, key.fingerprint, link.id],
+        );
+        second = records.insertLink(sampleNewLink({ merchantId: merchant, shopId, orderId: 'repo-race' }), key);
+        // The second waits on the key's lock while this transaction holds it (seen in pg_locks, not guessed).
+        await eventually(async () => (await waitingOnAdvisoryLock()) > 0, 'the second insert waiting on the key', 10_000);
+      });
+      await expect(second).resolves.toBe('key_taken');
+      // The first link (made with another key) is the only one: the racing insert left none behind.
+      expect(await linksWithOrder('repo-race')).toEqual([link.id]);
+    });
+
+    it("is expired by dropping a day once all of it is past 24 hours; a younger day's records still answer", async () => {
+      const now = new Date();
+      const twoDaysAgo = new Date(now.getTime() - 2 * 86_400_000);
+      const upkeep = (at: Date) => new DayPartitions(system.linksDb, [idempotencyPartitions], PARTITION_DAYS_AHEAD).upkeep(at);
+      await upkeep(twoDaysAgo);
+      expect(await partitionsOfKeys()).toContain(dayName(twoDaysAgo));
+      const gone = { scope, keySha256: sha256('repo-two-days'), fingerprint: sha256('x') };
+      const kept = { scope, keySha256: sha256('repo-an-hour'), fingerprint: sha256('x') };
+      await records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), gone);
+      const keptLink = await records.insertLink(sampleNewLink({ merchantId: merchant, shopId }), kept);
+      await system.linksDb.query(`UPDATE idempotency_keys SET created_at = $2 WHERE key_sha256 = $1`, [gone.keySha256, twoDaysAgo]);
+      await system.linksDb.query(`UPDATE idempotency_keys SET created_at = now() - interval '1 hour' WHERE key_sha256 = $1`, [kept.keySha256]);
+      expect((await recordsOf(gone.keySha256))[0]?.part).toBe(dayName(twoDaysAgo));
+
+      // Two replicas at once: one drops the day, the other leaves it (or finds it gone); neither fails.
+      await Promise.all([upkeep(now), upkeep(now)]);
+      const left = await partitionsOfKeys();
+      expect(left).not.toContain(dayName(twoDaysAgo));
+      expect(left).toContain(dayName(new Date(now.getTime() - 86_400_000)));
+      expect(left).toContain(dayName(new Date(now.getTime() + PARTITION_DAYS_AHEAD * 86_400_000)));
+      expect(await recordsOf(gone.keySha256)).toEqual([]);
+      expect(await records.find(scope, kept.keySha256)).toEqual({ fingerprint: kept.fingerprint, link: keptLink });
     });
   });
 });

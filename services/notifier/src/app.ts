@@ -1,12 +1,12 @@
 import { BusClient, BusServer, IdentityTokens, connectNats, createEventSubscriber, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { mode } from '@pl/contracts';
-import { Db } from '@pl/db';
+import { DayPartitions, Db } from '@pl/db';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger } from '@pl/telemetry';
 import type { NotifierConfig } from './config';
 import { instrumentDeliveries } from './data/delivery-metrics';
-import { DeliveryRepository } from './data/delivery.repository';
-import { EventRepository } from './data/event.repository';
+import { deliveryPartitions, DeliveryRepository } from './data/delivery.repository';
+import { eventPartitions, EventRepository } from './data/event.repository';
 import { NOTIFIER_SCHEMA } from './data/migrate';
 import { ShopDirectoryClient } from './data/shop-directory.client';
 import { HttpWebhookSender } from './data/webhook-http.sender';
@@ -14,6 +14,7 @@ import { WebhookTargetClient } from './data/webhook-target.client';
 import { DeliveryWorker } from './domain/delivery-worker';
 import { NO_CRASH_POINTS, type CrashPoints } from './domain/ports';
 import { EventPurge } from './entry/background/event-purge';
+import { PARTITION_DAYS_AHEAD, PartitionUpkeep } from './entry/background/partition-upkeep';
 import { consumePaymentEvents } from './entry/kafka/payment-events.consumer';
 import { registerDeliveryHandlers } from './entry/nats/delivery.handlers';
 import { registerEventHandlers } from './entry/nats/event.handlers';
@@ -26,7 +27,7 @@ const PARTITIONS_AT_ONCE = 16;
 
 /**
  * Starts the notifier: the Kafka consumer of payment events, the webhook delivery worker, the delivery
- * log and the events API on NATS (queue group `notifier`), the purge of expired events and the ops server.
+ * log and the events API on NATS (queue group `notifier`), the partition upkeep and purge of expired events, and the ops server.
  * `crashPoints` is the crash tests' hook (main.ts wires one only when their environment arms it).
  */
 export async function startNotifier(
@@ -79,7 +80,16 @@ export async function startNotifier(
   const shopDirectory = new ShopDirectoryClient(bus);
   registerDeliveryHandlers(server, deliveries, shopDirectory, () => worker.wake());
   registerEventHandlers(server, events, shopDirectory);
-  // Batches of 1000 events a statement, every 10 minutes by default, as links purge their idempotency keys.
+  // Events leave by days, deliveries and attempts by months (ADR 22); every replica keeps them, hourly.
+  const partitions = new PartitionUpkeep(
+    new DayPartitions(
+      db,
+      [eventPartitions(config.EVENT_RETENTION_DAYS), ...deliveryPartitions(config.DELIVERY_RETENTION_DAYS)],
+      PARTITION_DAYS_AHEAD,
+    ),
+    log.child({ component: 'partition-upkeep' }),
+  );
+  // The DEFAULT partition's stragglers: batches of 1000 events a statement, every 10 minutes by default.
   const purge = new EventPurge({
     events,
     retentionDays: config.EVENT_RETENTION_DAYS,
@@ -104,6 +114,7 @@ export async function startNotifier(
 
   worker.start();
   purge.start();
+  partitions.start();
   consumePaymentEvents(subscriber, deliveries, targets, worker, () => worker.wake(), log);
 
   const ops = await startOpsServer({
@@ -120,6 +131,7 @@ export async function startNotifier(
       // Consuming stops first (offsets of stored events are committed); then attempts in flight finish.
       await subscriber.close();
       await purge.stop();
+      await partitions.stop();
       await worker.stop(config.WEBHOOK_TIMEOUT_MS + STOP_GRACE_EXTRA_MS);
       sender.close();
       await server.drain();

@@ -23,6 +23,12 @@ describe('notifier configuration', () => {
     });
   });
 
+  it('keeps events 30 days and deliveries 90 (ADR 22), and refuses a delivery retention shorter than a week, naming it', () => {
+    expect(loadConfig({})).toMatchObject({ EVENT_RETENTION_DAYS: 30, DELIVERY_RETENTION_DAYS: 90 });
+    expect(loadConfig({ DELIVERY_RETENTION_DAYS: '365' }).DELIVERY_RETENTION_DAYS).toBe(365);
+    expect(() => loadConfig({ DELIVERY_RETENTION_DAYS: '3' })).toThrow(/DELIVERY_RETENTION_DAYS/);
+  });
+
   it('reads a shrunk retry schedule, a time-out and the private-target switch', () => {
     const config = loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '0, 10,20,30,40,50,60', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 10, 20, 30, 40, 50, 60]);

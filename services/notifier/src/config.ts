@@ -55,9 +55,20 @@ const notifierEnv = {
    * after this. Must outlast an attempt (the target look-up plus the request time-out).
    */
   WEBHOOK_LEASE_MS: intSetting({ min: 1000, max: 3_600_000, default: 60_000 }),
-  /** How long the events API keeps an event (docs/webhooks.md, "Event types": 30 days); older ones are purged. */
+  /**
+   * How long the events API keeps an event (docs/webhooks.md, "Event types": 30 days): a day's partition is dropped
+   * once its end is this old.
+   */
   EVENT_RETENTION_DAYS: intSetting({ min: 1, max: 3650, default: EVENT_RETENTION_DAYS }),
-  /** Between purges of expired events; an event lives its retention plus at most this long. */
+  /**
+   * How long the delivery log keeps a delivery and its attempts (docs/webhooks.md): a month's partition is dropped
+   * once its end is this old, so a delivery stays between this long and a month more.
+   */
+  DELIVERY_RETENTION_DAYS: intSetting({ min: 7, max: 3650, default: 90 }),
+  /**
+   * Between purges of events that arrived with no partition for their day (older than the oldest kept); such an
+   * event lives its retention plus at most this long.
+   */
   EVENT_PURGE_INTERVAL_MS: intSetting({ min: 1000, max: 86_400_000, default: 600_000 }),
 };
 

@@ -68,8 +68,10 @@ describe('notifier service', () => {
     const client = new Client({ connectionString: db.url });
     await client.connect();
     try {
+      // The tables, not their time partitions (ADR 22).
       const { rows } = await client.query<{ table_name: string }>(
-        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'notifier' ORDER BY table_name`,
+        `SELECT c.relname AS table_name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'notifier' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
       );
       expect(rows.map((r) => r.table_name)).toEqual(['deliveries', 'delivery_attempts', 'inbox_events', 'schema_migrations']);
       const applied = await client.query('SELECT name FROM notifier.schema_migrations ORDER BY run_on, id');
@@ -79,6 +81,7 @@ describe('notifier service', () => {
         { name: '20261124000100000_webhook_test_deliveries' },
         { name: '20261125000100000_delivery_livemode' },
         { name: '20261126000100000_events' },
+        { name: '20261128120000200_time_partitions' },
       ]);
     } finally {
       await client.end();

@@ -63,6 +63,7 @@ describe('webhook signatures around a secret rotation', () => {
         sbp_bps: 100,
         webhook_url: receiver.url,
         webhook_events: ['payment.succeeded'],
+        payment_methods: { sbp: true, crypto_networks: [] },
       };
     });
     await system.flushBus();

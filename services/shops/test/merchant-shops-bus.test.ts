@@ -37,6 +37,7 @@ describe('merchant shop management over NATS', () => {
         sbp_bps: 75,
         webhook_url: 'https://93.184.216.34/hook?a=1',
         webhook_events: ['payment.succeeded'],
+        payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
         webhook_secret_set: true,
         previous_secret_valid_until: null,
         created_at: expect.stringMatching(MOSCOW_DATE),
@@ -174,6 +175,56 @@ describe('merchant shop management over NATS', () => {
       const none = await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, webhook_events: [] }, merchant(owner));
       expect(none.webhook_events).toEqual([]);
       await expect(h.repo.getShop(shopId)).resolves.toMatchObject({ webhookEvents: [] });
+    });
+
+    it('merges a change of the payment methods, keeps one method on, and refuses an unknown or repeated network with validation_failed', async () => {
+      const { shopId } = await h.seedShop(owner);
+      const update = (payment_methods: unknown) => h.raw(subjects.shopsUpdate, { shop_id: shopId, payment_methods }, merchant(owner));
+      const cryptoOnly = await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { sbp: false } }, merchant(owner));
+      expect(cryptoOnly.payment_methods).toEqual({
+        sbp: false,
+        crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'],
+      });
+      const two = await h.bus.request(
+        subjects.shopsUpdate,
+        { shop_id: shopId, payment_methods: { crypto_networks: ['TON-TON', 'BTC-BTC'] } },
+        merchant(owner),
+      );
+      expect(two.payment_methods).toEqual({ sbp: false, crypto_networks: ['TON-TON', 'BTC-BTC'] });
+      for (const bad of [
+        { crypto_networks: [] },
+        { crypto_networks: ['DOGE-DOGE'] },
+        { crypto_networks: ['BTC-BTC', 'BTC-BTC'] },
+        { sbp: 'yes' },
+        { card: true },
+        null,
+      ]) {
+        const reply = await update(bad);
+        expect(reply).toMatchObject({ ok: false, error: { code: 'common.err.validation_failed' } });
+        expect(JSON.stringify(reply)).toContain('payment_methods');
+      }
+      const none = await update({ sbp: false, crypto_networks: [] });
+      expect(none).toMatchObject({ ok: false, error: { code: 'common.err.validation_failed' } });
+      await expect(h.repo.getShop(shopId)).resolves.toMatchObject({ paymentMethods: { sbp: false, crypto_networks: ['TON-TON', 'BTC-BTC'] } });
+      const sbpOnly = await h.bus.request(
+        subjects.shopsUpdate,
+        { shop_id: shopId, payment_methods: { sbp: true, crypto_networks: [] } },
+        merchant(owner),
+      );
+      expect(sbpOnly.payment_methods).toEqual({ sbp: true, crypto_networks: [] });
+    });
+
+    it('keeps one method on when two merchants switch off the last two at once: one of them is refused', async () => {
+      const { shopId } = await h.seedShop(owner);
+      await h.bus.request(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { crypto_networks: ['BTC-BTC'] } }, merchant(owner));
+      const both = await Promise.all([
+        h.raw(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { sbp: false } }, merchant(owner)),
+        h.raw(subjects.shopsUpdate, { shop_id: shopId, payment_methods: { crypto_networks: [] } }, merchant(owner)),
+      ]);
+      expect(both.filter((r) => (r as { ok: boolean }).ok)).toHaveLength(1);
+      const shop = await h.repo.getShop(shopId);
+      const methods = shop?.paymentMethods;
+      expect(methods !== undefined && (methods.sbp || methods.crypto_networks.length > 0)).toBe(true);
     });
 
     it('announces a change of the event subscription on shops.changed, like any other change', async () => {

@@ -87,6 +87,7 @@ describe('shops service over NATS', () => {
       sbp_bps: 90,
       webhook_url: 'https://example.com/hook',
       webhook_events: ['payment.succeeded'],
+      payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
     });
   });
 

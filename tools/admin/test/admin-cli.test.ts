@@ -251,6 +251,7 @@ describe('admin CLI', () => {
       sbp_bps: 75,
       webhook_url: null,
       webhook_events: ['payment.succeeded'],
+      payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
       has_webhook_secret: true,
       created_at: expect.stringMatching(/\+03:00$/),
       updated_at: expect.stringMatching(/\+03:00$/),
@@ -282,6 +283,26 @@ describe('admin CLI', () => {
       expect((await fails(['shop:update', '--shop', String(shopId), '--webhook-events', bad])).error.code).toBe('common.err.validation_failed');
     }
     await expect(shops.getShop(Number(shopId))).resolves.toMatchObject({ webhookEvents: [] });
+  });
+
+  it('shop:update --sbp and --crypto-networks set the methods (a flag left out stays) and refuse an unknown network or no method at all', async () => {
+    const merchantId = await newMerchant('methods@example.com');
+    const { shop_id: shopId } = await ok(['shop:create', '--merchant', merchantId, '--name', 'M']);
+    const set = await ok(['shop:update', '--shop', String(shopId), '--crypto-networks', 'USDT-TRC20,BTC-BTC']);
+    expect(set).toMatchObject({ payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] } });
+    const sbpOff = await ok(['shop:update', '--shop', String(shopId), '--sbp', 'off']);
+    expect(sbpOff).toMatchObject({ payment_methods: { sbp: false, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] } });
+    for (const bad of [
+      ['--crypto-networks', ''],
+      ['--crypto-networks', 'DOGE-DOGE'],
+      ['--crypto-networks', 'BTC-BTC,BTC-BTC'],
+    ]) {
+      expect((await fails(['shop:update', '--shop', String(shopId), ...bad])).error.code).toBe('common.err.validation_failed');
+    }
+    expect((await fails(['shop:update', '--shop', String(shopId), '--sbp', 'maybe'])).code).toBe(2);
+    await expect(shops.getShop(Number(shopId))).resolves.toMatchObject({
+      paymentMethods: { sbp: false, crypto_networks: ['USDT-TRC20', 'BTC-BTC'] },
+    });
   });
 
   it('shop:update of an unknown shop fails with not_found, and --merchant is not accepted', async () => {

@@ -338,6 +338,43 @@ describe('the services list', () => {
     expect(fake.received.at(-1)?.body).toBe('');
   });
 
+  it('offers the networks Heleket can take now and the profile has on, with their limits; takes no SBP', async () => {
+    const fresh = makeAdapter();
+    const saved = fake.services;
+    fake.services = saved.map((s) =>
+      s.currency === 'TON' && s.network === 'ton' ? { ...s, is_available: false } : s.currency === 'BTC' ? { ...s, is_enabled: false } : s,
+    );
+    try {
+      const methods = await fresh.availableMethods(CTX);
+      expect(methods.sbp).toBe(false);
+      expect(methods.networks.map((n) => n.network).sort()).toEqual(['ETH-ETH', 'USDT-ERC20', 'USDT-TON', 'USDT-TRC20']);
+      expect(methods.networks.find((n) => n.network === 'USDT-TRC20')).toEqual({
+        network: 'USDT-TRC20',
+        minAmount: expect.any(String),
+        maxAmount: expect.any(String),
+      });
+    } finally {
+      fake.services = saved;
+    }
+  });
+
+  it('answers from the last list read while Heleket is down, tries again a minute later, and with no list known fails', async () => {
+    const fresh = makeAdapter();
+    fake.fault('/v1/payment/services', { kind: 'status', status: 500 });
+    await expect(fresh.availableMethods(CTX)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    const known = await fresh.availableMethods(CTX);
+    expect(known.networks).toHaveLength(6);
+    clock += 10 * 60_000;
+    const before = fake.count('/v1/payment/services');
+    fake.fault('/v1/payment/services', { kind: 'status', status: 503 });
+    await expect(fresh.availableMethods(CTX)).resolves.toEqual(known);
+    await expect(fresh.availableMethods(CTX)).resolves.toEqual(known);
+    expect(fake.count('/v1/payment/services')).toBe(before + 1);
+    clock += 60_000;
+    await fresh.availableMethods(CTX);
+    expect(fake.count('/v1/payment/services')).toBe(before + 2);
+  });
+
   it('shares one request between callers that ask at once', async () => {
     const fresh = makeAdapter();
     const before = fake.count('/v1/payment/services');

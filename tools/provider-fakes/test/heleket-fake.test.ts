@@ -83,6 +83,23 @@ describe('the Heleket fake checks requests as the reference documents them', () 
     const state = (await (await fetch(`${fake.url}/_fake/state`)).json()) as { counts: Record<string, number> };
     expect(state.counts['/v1/payment']).toBeGreaterThanOrEqual(1);
   });
+
+  it('switches an item of the services list over its control API, and answers 404 for an unknown one', async () => {
+    const saved = fake.services;
+    try {
+      const off = await fetch(`${fake.url}/_fake/services`, {
+        method: 'POST',
+        body: JSON.stringify({ currency: 'BTC', network: 'btc', is_enabled: false }),
+      });
+      expect(await off.json()).toMatchObject({ currency: 'BTC', network: 'btc', is_available: true, is_enabled: false });
+      const listed = (await call('/v1/payment/services', '')).json.result as { currency: string; is_enabled: boolean }[];
+      expect(listed.find((s) => s.currency === 'BTC')?.is_enabled).toBe(false);
+      const unknown = await fetch(`${fake.url}/_fake/services`, { method: 'POST', body: JSON.stringify({ currency: 'DOGE', network: 'doge' }) });
+      expect(unknown.status).toBe(404);
+    } finally {
+      fake.services = saved;
+    }
+  });
 });
 
 describe('the Heleket fake as a process', () => {

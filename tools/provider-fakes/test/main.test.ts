@@ -27,12 +27,16 @@ async function announced(child: ChildProcess): Promise<string> {
   return text;
 }
 
-it('serves the Raiffeisen fake on the port the environment names, with the control API beside it', async () => {
+it('serves the Raiffeisen fake on the port the environment names (the Heleket fake beside it), with the control API', async () => {
   const port = await freePort();
   const { child } = start({
     RAIFFEISEN_SECRET_KEY: 'process-secret',
     RAIFFEISEN_SBP_MERCHANT_ID: 'MA0000000552',
     RAIFFEISEN_FAKE_PORT: String(port),
+    HELEKET_MERCHANT_ID: 'process-merchant',
+    HELEKET_PAYMENT_KEY: 'process-payment-key',
+    HELEKET_PAYOUT_KEY: 'process-payout-key',
+    HELEKET_FAKE_PORT: '0',
   });
   try {
     expect(await announced(child)).toContain(`RAIFFEISEN_SBP_API_URL=http://127.0.0.1:${port}/api`);
@@ -52,7 +56,7 @@ it('serves the Raiffeisen fake on the port the environment names, with the contr
   }
 });
 
-it('refuses to start without the secret key, naming it', async () => {
+it('refuses to start without a key, naming it', async () => {
   const { child, output } = start({ RAIFFEISEN_SBP_MERCHANT_ID: 'MA0000000552', RAIFFEISEN_FAKE_PORT: '0' });
   const [code] = (await once(child, 'exit')) as [number | null];
   expect(code).toBe(1);

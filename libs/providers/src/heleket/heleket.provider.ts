@@ -2,6 +2,7 @@ import { formatKopecks } from '@pl/money';
 import {
   ProviderRefusedError,
   ProviderUnavailableError,
+  type AvailableMethods,
   type CallContext,
   type CallbackRequest,
   type CallbackVerdict,
@@ -18,7 +19,7 @@ import { heleketCall, isNotFound, type HeleketCredentials } from './client';
 import { fieldsOfObject, paymentStateOf } from './invoice-state';
 import { HELEKET_NETWORKS } from './networks';
 import type { PhpJson } from './php-json';
-import { cachedServices, parseServices, type HeleketNetworkService } from './services-list';
+import { cachedServices, lastKnownServices, parseServices, type HeleketNetworkService } from './services-list';
 
 export interface HeleketConfig {
   /** `HELEKET_API_URL`, default `https://api.heleket.com`. */
@@ -140,6 +141,7 @@ export function heleketProvider(config: HeleketConfig): HeleketProvider {
     async (ctx) => parseServices(await heleketCall(creds, config.paymentKey, 'services', 'payment/services', null, ctx)),
     now,
   );
+  const lastKnown = lastKnownServices(services, now);
 
   return {
     name: 'heleket',
@@ -184,5 +186,15 @@ export function heleketProvider(config: HeleketConfig): HeleketProvider {
     },
 
     networkServices: services,
+
+    // A network is offered when Heleket can take it now and the merchant profile has it on. Its limits are in the
+    // coin, which the platform learns only from the invoice: Heleket refuses an amount outside them (a 422).
+    async availableMethods(ctx): Promise<AvailableMethods> {
+      const list = await lastKnown(ctx);
+      return {
+        sbp: false,
+        networks: list.filter((s) => s.available && s.enabled).map((s) => ({ network: s.network, minAmount: s.minAmount, maxAmount: s.maxAmount })),
+      };
+    },
   };
 }

@@ -61,3 +61,32 @@ export function cachedServices(
     return entry.value;
   };
 }
+
+/** How long a failed read of the list is not tried again while a last known list answers in its place. */
+const SERVICES_RETRY_AFTER_FAILURE_MS = 60 * 1000;
+
+/**
+ * The list as the checkout needs it when Heleket may be down: the last list read answers while a fresh one cannot be
+ * had (a network that was on stays offered, and Heleket's own refusal answers a select it no longer takes), and a
+ * failed read is not repeated for a minute so a down Heleket does not hold every checkout for its timeout. With no
+ * list ever read, the failure is the caller's to judge.
+ */
+export function lastKnownServices(
+  read: (ctx: CallContext) => Promise<readonly HeleketNetworkService[]>,
+  now: () => number,
+  retryAfterMs = SERVICES_RETRY_AFTER_FAILURE_MS,
+): (ctx: CallContext) => Promise<readonly HeleketNetworkService[]> {
+  let known: readonly HeleketNetworkService[] | null = null;
+  let failedAt: number | null = null;
+  return async (ctx) => {
+    if (known !== null && failedAt !== null && now() - failedAt < retryAfterMs) return known;
+    try {
+      known = await read(ctx);
+      failedAt = null;
+    } catch (e) {
+      if (known === null || !(e instanceof ProviderUnavailableError)) throw e;
+      failedAt = now();
+    }
+    return known;
+  };
+}

@@ -3,6 +3,7 @@ import { providerFetch, type ProviderAnswer } from '../http';
 import {
   ProviderRefusedError,
   ProviderUnavailableError,
+  type AvailableMethods,
   type CallContext,
   type CreatePaymentRequest,
   type CreateRefundRequest,
@@ -15,6 +16,8 @@ import {
 import { senderAllowlist } from '../sender-allowlist';
 import { memberText, paymentStateOf, verifyRaiffeisenCallback } from './callback';
 import { refundBody, refundStatusOf, refusalMessage, registerQrBody } from './wire';
+
+const SBP_ONLY: AvailableMethods = { sbp: true, networks: [] };
 
 /** What the adapter needs, as plain values (the services read them from the environment, docs/product-decisions.md). */
 export interface RaiffeisenSbpConfig {
@@ -141,5 +144,8 @@ export function raiffeisenSbpProvider(config: RaiffeisenSbpConfig): PaymentProvi
 
     verifyCallback: (request) =>
       verifyRaiffeisenCallback(request, { secretKey: config.secretKey, sbpMerchantId: config.sbpMerchantId, senderAllowed }),
+
+    // The bank publishes no list of what it takes: the merchant account takes SBP, and an outage shows at create.
+    availableMethods: () => Promise.resolve(SBP_ONLY),
   };
 }

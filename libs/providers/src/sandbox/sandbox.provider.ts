@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { CryptoNetwork } from '@pl/contracts';
+import { CRYPTO_NETWORKS, type CryptoNetwork } from '@pl/contracts';
 import type {
+  AvailableMethods,
   CallContext,
   CallbackRequest,
   CallbackVerdict,
@@ -89,6 +90,11 @@ export interface SandboxSettings {
   readonly rates: ExchangeRates;
   readonly callbackSecret: string;
 }
+
+const EVERY_METHOD: AvailableMethods = {
+  sbp: true,
+  networks: CRYPTO_NETWORKS.map((network) => ({ network, minAmount: null, maxAmount: null })),
+};
 
 /**
  * The provider that ships with the project: no money moves. Everything is a pure function of the link
@@ -184,5 +190,10 @@ export class SandboxProvider implements PaymentProvider {
 
   verifyCallback(request: CallbackRequest): CallbackVerdict {
     return verifySandboxCallback(this.settings.callbackSecret, request);
+  }
+
+  /** Every method, always: the sandbox has no limits and is never down. */
+  availableMethods(_ctx: CallContext): Promise<AvailableMethods> {
+    return Promise.resolve(EVERY_METHOD);
   }
 }

@@ -54,6 +54,11 @@ export class LinksClient {
     return this.bus.requestJson(subjects.linksList, command, identity, { requestId });
   }
 
+  /** A `PaymentAttemptList`: the link's attempts at its providers, as UTF-8 JSON. */
+  attempts(identity: MerchantIdentity, id: string, requestId: string): Promise<Buffer> {
+    return this.bus.requestJson(subjects.linksAttemptsList, { id }, identity, { requestId });
+  }
+
   /** A `PaymentLink`, as UTF-8 JSON. */
   cancel(identity: MerchantIdentity, id: string, requestId: string): Promise<Buffer> {
     return this.bus.requestJson(subjects.linksCancel, { id }, identity, { requestId });

@@ -1,6 +1,15 @@
 import type { Db } from '@pl/db';
 import type { PaymentMethod, ProviderPayment } from '@pl/providers';
-import { selectionOf, type AnswerOutcome, type Attempt, type AttemptDraft, type AttemptState, type AttemptStore } from '../domain/attempt';
+import {
+  selectionOf,
+  type AnswerOutcome,
+  type Attempt,
+  type AttemptDraft,
+  type AttemptProgress,
+  type AttemptState,
+  type AttemptStore,
+  type AttemptSummary,
+} from '../domain/attempt';
 import type { LinkRecord } from '../domain/link';
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
 
@@ -170,6 +179,58 @@ export class AttemptRepository implements AttemptStore {
       `UPDATE payment_attempts SET state = $3, provider_status = COALESCE($4, provider_status), updated_at = now() WHERE link_id = $1 AND n = $2`,
       [attempt.linkId, attempt.n, state, providerStatus],
     );
+  }
+
+  async recordProgress(attempt: Attempt, progress: AttemptProgress, providerStatus: string | null): Promise<void> {
+    await this.db.query(
+      `UPDATE payment_attempts SET payment_status = $3, remaining_crypto_amount = $4, provider_status = COALESCE($5, provider_status),
+         updated_at = now()
+        WHERE link_id = $1 AND n = $2 AND state IN ${UNPAID_STATES}`,
+      [attempt.linkId, attempt.n, progress.status, progress.remainingCryptoAmount, providerStatus],
+    );
+  }
+
+  async currentProgress(linkId: string): Promise<AttemptProgress | null> {
+    const rows = await this.db.query<{ payment_status: AttemptProgress['status']; remaining_crypto_amount: string | null }>(
+      `SELECT a.payment_status, a.remaining_crypto_amount FROM payment_attempts a JOIN payment_links l ON l.id = a.link_id
+        WHERE a.link_id = $1 AND a.n = l.attempts_made AND a.payment_status IS NOT NULL AND a.state IN ${UNPAID_STATES}`,
+      [linkId],
+    );
+    const row = rows[0];
+    return row ? { status: row.payment_status, remainingCryptoAmount: row.remaining_crypto_amount } : null;
+  }
+
+  async listForLink(linkId: string, limit: number): Promise<AttemptSummary[]> {
+    const rows = await this.db.query<{
+      n: number;
+      order_id: string;
+      provider: string;
+      method: PaymentMethod;
+      network_asked: string | null;
+      gateway_payment_id: string | null;
+      state: AttemptState;
+      provider_status: string | null;
+      created_at: Date;
+      updated_at: Date;
+    }>(
+      `SELECT * FROM (
+         SELECT n, order_id, provider, method, network_asked, gateway_payment_id, state, provider_status, created_at, updated_at
+           FROM payment_attempts WHERE link_id = $1 ORDER BY n DESC LIMIT $2
+       ) newest ORDER BY n`,
+      [linkId, limit],
+    );
+    return rows.map((r) => ({
+      n: r.n,
+      orderId: r.order_id,
+      provider: r.provider,
+      method: r.method,
+      networkAsked: r.network_asked,
+      gatewayPaymentId: r.gateway_payment_id,
+      state: r.state,
+      providerStatus: r.provider_status,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    }));
   }
 
   async restoreOnLink(attempt: Attempt): Promise<LinkRecord | null> {

@@ -1,14 +1,15 @@
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import type { Db } from '@pl/db';
+import type { DayPartitionedTable, Db } from '@pl/db';
 import type { LinkRecord, NewLink, OutboxEntry } from '../domain/link';
 import type { IdempotencyKeyRef, IdempotencyRecords, KeptAnswer, LinkScope } from '../domain/ports';
 import { insertLinkStatement, moveWithEvents, transitionStatement, type MoveEvents } from './link.repository';
 import type { Statement } from './statement';
 import { COLUMNS, toRecord, type LinkRow } from './link.row';
 
-/** How long a key is kept: the decisions promise 24 hours, as the gateway's cache keeps it. */
-const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
-
+/**
+ * The name a second live record of a key is refused under (SQLSTATE 23505): the table's trigger keeps that rule
+ * across its day partitions (migration 20261128120000100).
+ */
 const KEY_CONSTRAINT = 'idempotency_keys_pkey';
 
 type KeptRow = Omit<LinkRow, 'livemode'> & { livemode: boolean | null; fingerprint: string };
@@ -32,7 +33,11 @@ function withKeyRecord(write: Statement, key: IdempotencyKeyRef): Statement {
   };
 }
 
-/** Idempotency-Key records in the `links` schema (table idempotency_keys), purged after 24 hours. */
+/**
+ * Idempotency-Key records in the `links` schema (table idempotency_keys). A record answers for its 24 hours
+ * (`idempotency_key_ttl()`), then no longer counts; its day partition is dropped once all of it is that old
+ * (`idempotencyPartitions`).
+ */
 export class IdempotencyRepository implements IdempotencyRecords {
   private readonly events: MoveEvents;
 
@@ -51,7 +56,7 @@ export class IdempotencyRepository implements IdempotencyRecords {
       `SELECT k.fingerprint, l.*
          FROM idempotency_keys k
          CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM json_populate_record(NULL::payment_links, k.response)) l
-        WHERE k.scope = $1 AND k.key_sha256 = $2`,
+        WHERE k.scope = $1 AND k.key_sha256 = $2 AND k.created_at > now() - idempotency_key_ttl()`,
       [scope, keySha256],
     );
     const row = rows[0];
@@ -76,24 +81,13 @@ export class IdempotencyRepository implements IdempotencyRecords {
       return canceled ?? null;
     });
   }
-
-  /**
-   * Deletes up to `limit` records older than the retention, oldest first; returns how many went. Nothing
-   * depends on a record past it: the gateway's cache forgets the key at the same age.
-   */
-  async purgeExpired(limit: number): Promise<number> {
-    const rows = await this.db.query<{ one: number }>(
-      `DELETE FROM idempotency_keys
-        WHERE (scope, key_sha256) IN (SELECT scope, key_sha256 FROM idempotency_keys
-                                       WHERE created_at < now() - $1::int * interval '1 second'
-                                       ORDER BY created_at
-                                       LIMIT $2)
-        RETURNING 1 AS one`,
-      [IDEMPOTENCY_RETENTION_SECONDS, limit],
-    );
-    return rows.length;
-  }
 }
+
+/**
+ * The records' day partitions: a day goes once its end is a day old, when every record in it is past its 24 hours
+ * (so the oldest record kept is under 48 hours old).
+ */
+export const idempotencyPartitions: DayPartitionedTable = { table: 'idempotency_keys', retentionDays: 1 };
 
 const asArgs = (statement: Statement): [string, unknown[]] => [statement.text, statement.params];
 

@@ -144,11 +144,10 @@ export class RefundRepository implements RefundStore {
           { account: 'refund_reserve', amount },
         ]);
         if (key) {
-          await client.query(`UPDATE idempotency_keys SET response = $3::json WHERE scope = $1 AND key_sha256 = $2`, [
-            key.scope,
-            key.keySha256,
-            JSON.stringify(row),
-          ]);
+          await client.query(
+            `UPDATE idempotency_keys SET response = $3::json WHERE scope = $1 AND key_sha256 = $2 AND created_at > now() - idempotency_key_ttl()`,
+            [key.scope, key.keySha256, JSON.stringify(row)],
+          );
         }
         return { kind: 'created', refund: toRecord(row) };
       });
@@ -171,14 +170,14 @@ export class RefundRepository implements RefundStore {
   async keepAnswer(key: IdempotencyKeyRef, refundId: string): Promise<void> {
     await this.db.query(
       `UPDATE idempotency_keys SET response = (SELECT row_to_json(r) FROM (SELECT ${COLUMNS} FROM refunds WHERE id = $3) r)
-        WHERE scope = $1 AND key_sha256 = $2`,
+        WHERE scope = $1 AND key_sha256 = $2 AND created_at > now() - idempotency_key_ttl()`,
       [key.scope, key.keySha256, refundId],
     );
   }
 
   async findKept(scope: string, keySha256: string): Promise<KeptRefund | null> {
     const rows = await this.db.query<{ fingerprint: string; response: RefundRow }>(
-      `SELECT fingerprint, response FROM idempotency_keys WHERE scope = $1 AND key_sha256 = $2`,
+      `SELECT fingerprint, response FROM idempotency_keys WHERE scope = $1 AND key_sha256 = $2 AND created_at > now() - idempotency_key_ttl()`,
       [scope, keySha256],
     );
     const row = rows[0];

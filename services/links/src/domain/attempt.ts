@@ -23,6 +23,29 @@ export interface Attempt {
   current: boolean;
 }
 
+/**
+ * What the provider last said of an attempt that is not final (docs/providers.md, "The checkout"): nothing yet,
+ * seen and confirming (Heleket `process`, `confirm_check`), or part paid with `remainingCryptoAmount` still to send.
+ */
+export interface AttemptProgress {
+  status: 'unpaid' | 'confirming' | 'partially_paid';
+  remainingCryptoAmount: string | null;
+}
+
+/** An attempt as its merchant reads it: what the dashboard's link page lists. */
+export interface AttemptSummary {
+  n: number;
+  orderId: string;
+  provider: string;
+  method: PaymentMethod;
+  networkAsked: string | null;
+  gatewayPaymentId: string | null;
+  state: AttemptState;
+  providerStatus: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** What a select asks to record before its provider is called. */
 export interface AttemptDraft {
   provider: string;
@@ -79,6 +102,12 @@ export interface AttemptStore {
   findPaid(linkId: string): Promise<Attempt | null>;
   /** Writes the attempt's final state (after its link's move committed) and the provider's word. */
   markState(attempt: Attempt, state: AttemptState, providerStatus: string | null): Promise<void>;
+  /** Records a non-final word of the provider on an attempt still unfinished (a final one changes nothing here). */
+  recordProgress(attempt: Attempt, progress: AttemptProgress, providerStatus: string | null): Promise<void>;
+  /** The progress of the link's current attempt, or null when it has none or its provider has said nothing yet. */
+  currentProgress(linkId: string): Promise<AttemptProgress | null>;
+  /** The newest `limit` attempts of a link, oldest first. */
+  listForLink(linkId: string, limit: number): Promise<AttemptSummary[]>;
   /** Puts an earlier attempt's amounts and payment back on a pending link (it is the one being paid); null if not pending. */
   restoreOnLink(attempt: Attempt): Promise<LinkRecord | null>;
 }

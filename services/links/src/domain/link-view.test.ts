@@ -5,6 +5,7 @@ import { toBuyerLinkView } from './buyer-view';
 import { LINK_PAGE_BYTES_MAX, listedLink, toPaymentLink, toPaymentLinkPageJson, type LinkPage } from './link-view';
 import { sampleLinkRecord } from './sample-link.fixture';
 
+const NO_CHECKOUT = { methods: { sbp: true, crypto_networks: [] }, progress: null };
 const BASE = 'https://pay.example.com';
 
 const record = (over: Partial<LinkRecord> = {}): LinkRecord => sampleLinkRecord({ id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', ...over });
@@ -90,8 +91,8 @@ describe('return_url', () => {
     expect(toPaymentLink(record(), BASE).return_url).toBeNull();
     const url = 'https://shop.example/thanks?order=42';
     expect(toPaymentLink(record({ returnUrl: url }), BASE).return_url).toBe(url);
-    expect(toBuyerLinkView(record({ returnUrl: url }), 'Shop', BASE).return_url).toBe(url);
-    expect(toBuyerLinkView(record(), 'Shop', BASE).return_url).toBeNull();
+    expect(toBuyerLinkView(record({ returnUrl: url }), 'Shop', BASE, NO_CHECKOUT).return_url).toBe(url);
+    expect(toBuyerLinkView(record(), 'Shop', BASE, NO_CHECKOUT).return_url).toBeNull();
   });
 });
 

@@ -4,19 +4,31 @@ import { computeAmounts } from '@pl/money';
 import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider } from '@pl/providers';
 import { LINKS_SERVICE_IDENTITY, requireService } from './access';
 import type { Attempt } from './attempt';
+import type { CheckoutState } from './buyer-view';
 import { loadLink } from './get-link';
 import type { LinkRecord } from './link';
+import { offeredMethods, requireOffered } from './offered-methods';
 import type { LinkDeps } from './ports';
 
-/** A link with what the checkout page shows of its shop. */
+/** A link with what the checkout page shows of its shop, the methods it offers now, and the payment's progress. */
 export interface BuyerLink {
   link: LinkRecord;
   shopName: string;
+  checkout: CheckoutState;
 }
 
+/**
+ * The shop's name, and for a pending link the methods offered now and what the provider last said of the selected
+ * payment (a link that left pending offers nothing, and asks no provider).
+ */
 export async function withShopName(deps: LinkDeps, link: LinkRecord): Promise<BuyerLink> {
   const shop = await deps.shops.getShop(link.shopId, LINKS_SERVICE_IDENTITY);
-  return { link, shopName: shop.name };
+  if (link.status !== 'pending') return { link, shopName: shop.name, checkout: { methods: shop.payment_methods, progress: null } };
+  const [methods, progress] = await Promise.all([
+    offeredMethods(deps, link, shop.payment_methods),
+    link.gatewayPaymentId === null ? null : deps.attempts.currentProgress(link.id),
+  ]);
+  return { link, shopName: shop.name, checkout: { methods, progress } };
 }
 
 /** crypto needs a network, SBP takes none; the contract lets both shapes through, so the rule lives here. */
@@ -98,6 +110,8 @@ export async function selectMethod(deps: LinkDeps, identity: Identity, command: 
   checkShape(command);
   const link = await loadLink(deps, command.id);
   if (link.status !== 'pending') throw linkNotPending(link.status);
+  const shop = await deps.shops.getShop(link.shopId, LINKS_SERVICE_IDENTITY);
+  await requireOffered(deps, link, shop.payment_methods, command.method, command.network);
   const feeBps = command.method === 'sbp' ? link.sbpBps : link.cryptoBps;
   const amounts = computeAmounts(link.amount, feeBps, link.feePayer);
   const provider = deps.providers.forPayment(modeOfLivemode(link.livemode), command.method);

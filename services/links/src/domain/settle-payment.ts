@@ -2,6 +2,7 @@ import type { FailureReason, Identity, SettlePaymentCommand } from '@pl/contract
 import { linkNotPending, notFound, unavailable } from '@pl/errors';
 import { requireService } from './access';
 import type { Attempt } from './attempt';
+import { recordProgress } from './attempt-progress';
 import type { LinkRecord } from './link';
 import { paymentSucceeded } from './payment-event';
 import { LINKS_OWN_MODE, type LinkDeps } from './ports';
@@ -137,6 +138,7 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
     if (to === null) {
       if (attempt && command.status === 'ended_unpaid' && link.status === 'pending')
         await deps.attempts.markState(attempt, 'ended_unpaid', command.status);
+      else if (attempt && link.status === 'pending') await recordProgress(deps, attempt, command);
       return link;
     }
     if (link.status !== 'pending') return refuseSettled(deps, link, command, to, attempt);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isLive, modeOfLivemode, type Mode } from '@pl/contracts';
-import { WriteBatcher, type Db } from '@pl/db';
+import { WriteBatcher, type Db, type DayPartitionedTable } from '@pl/db';
 import type {
   AttemptRecord,
   Claim,
@@ -61,6 +61,22 @@ interface AttemptToRecord {
   verdict: AttemptVerdict;
 }
 
+/** A month of deliveries stays while one of them is pending (a resend of an old one, its series not yet over). */
+const HOLD_DELIVERIES = `SELECT 1 FROM deliveries WHERE status = 'pending' AND created_at < $1
+                          AND created_at >= date_trunc('month', $1::timestamptz - interval '1 day', 'UTC') LIMIT 1`;
+/** A month of attempts stays while a delivery created before its end is pending: the month may hold its attempts. */
+const HOLD_ATTEMPTS = `SELECT 1 FROM deliveries WHERE status = 'pending' AND created_at < $1 LIMIT 1`;
+
+/**
+ * Deliveries by month of their creation, attempts by month of their time, both kept `retentionDays` past their
+ * month's end. Months, not days: a page of the delivery log reads every partition (its order, seq, is not the
+ * partition key), so they must stay few. An attempt's month can outlive its delivery's: nothing reads it then.
+ */
+export const deliveryPartitions = (retentionDays: number): DayPartitionedTable[] => [
+  { table: 'deliveries', unit: 'month', retentionDays, holdWhile: HOLD_DELIVERIES },
+  { table: 'delivery_attempts', unit: 'month', retentionDays, holdWhile: HOLD_ATTEMPTS },
+];
+
 /** Most attempts recorded by one statement. */
 const RECORD_BATCH = 200;
 /** Most Kafka slices (each up to the subscriber's slice size) stored by one statement. */
@@ -84,7 +100,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
     const seen = new Set<string>();
     const items = slices.flat().filter((i) => !seen.has(i.event.event_id) && seen.add(i.event.event_id));
     // One statement for all of them, so it is atomic without a transaction: the inbox takes the events it
-    // has not seen, and exactly those of them that have a delivery get it (in the order they came, which `seq`
+    // has not seen (a copy of one carries its occurred_at, so it meets the first in the same day's partition), and exactly those of them that have a delivery get it (in the order they came, which `seq`
     // keeps). A delivery with a claim is stored leased to it, as a claim of the worker would leave it.
     const rows = await this.db.query<{ id: string }>(
       `WITH slice AS (
@@ -95,7 +111,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryQu
        ), taken AS (
          INSERT INTO inbox_events (event_id, payload, type, merchant_id, shop_id, payment_link_id, livemode, occurred_at, body)
          SELECT event_id, payload, event, merchant_id, shop_id, payment_link_id, livemode, occurred_at, body FROM slice ORDER BY ord
-         ON CONFLICT (event_id) DO NOTHING
+         ON CONFLICT (event_id, occurred_at) DO NOTHING
          RETURNING event_id
        )
        INSERT INTO deliveries (id, event_id, webhook_id, event, merchant_id, shop_id, payment_link_id, livemode, body, traceparent,

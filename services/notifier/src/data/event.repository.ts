@@ -1,5 +1,5 @@
 import { isLive, type Mode } from '@pl/contracts';
-import type { Db } from '@pl/db';
+import type { DayPartitionedTable, Db } from '@pl/db';
 import type { EventFilter, EventRecord, EventStore } from '../domain/events';
 
 interface EventRow {
@@ -23,7 +23,18 @@ const toRecord = (r: EventRow): EventRecord => ({
   body: r.body,
 });
 
-/** The recorded events (table inbox_events) as the events API reads them, and their purge. */
+/**
+ * The recorded events' day partitions: a day goes once its end is `retentionDays` old, but not while a delivery of
+ * one of its events is pending (as the row purge kept such an event). The DEFAULT partition is the purge's.
+ */
+export const eventPartitions = (retentionDays: number): DayPartitionedTable => ({
+  table: 'inbox_events',
+  retentionDays,
+  holdWhile: `SELECT 1 FROM deliveries d JOIN inbox_events e ON e.event_id = d.event_id
+               WHERE d.status = 'pending' AND e.occurred_at >= $1::timestamptz - interval '1 day' AND e.occurred_at < $1 LIMIT 1`,
+});
+
+/** The recorded events (table inbox_events) as the events API reads them, and the purge of stragglers. */
 export class EventRepository implements EventStore {
   constructor(private readonly db: Db) {}
 
@@ -69,14 +80,15 @@ export class EventRepository implements EventStore {
   }
 
   /**
-   * Deletes up to `limit` of the oldest events past `retentionDays`, except those whose delivery is still pending
-   * (a resent one: it keeps its event until it ends). A finished delivery loses only its event_id (ON DELETE SET
-   * NULL): it keeps its body and webhook id. Rows another replica is purging are skipped. Returns how many went.
+   * Deletes up to `limit` of the oldest events past `retentionDays` from the DEFAULT partition (events that came
+   * in after their day's partition was dropped, or before it was made; every other event leaves with its day),
+   * except those whose delivery is still pending (a resent one: it keeps its event until it ends). A delivery
+   * keeps its body and webhook id without its event. Rows another replica is purging are skipped. Returns how many went.
    */
   async purgeExpired(retentionDays: number, limit: number): Promise<number> {
     const rows = await this.db.query<{ one: number }>(
-      `DELETE FROM inbox_events
-        WHERE event_id IN (SELECT e.event_id FROM inbox_events e
+      `DELETE FROM inbox_events_default
+        WHERE event_id IN (SELECT e.event_id FROM inbox_events_default e
                             WHERE e.occurred_at < now() - $1::int * interval '1 day'
                               AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.event_id AND d.status = 'pending')
                             ORDER BY e.occurred_at

@@ -1,9 +1,9 @@
 import { returnedRow, type Db } from '@pl/db';
-import { notFound } from '@pl/errors';
+import { invalidField, notFound } from '@pl/errors';
 import { cashierKeyDigest, cashierKeyMode, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
 import type { CreatedShop, NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
-import type { EventType, FeePayer, Mode, ShopStatus } from '@pl/contracts';
+import type { CryptoNetwork, EventType, FeePayer, Mode, ShopStatus } from '@pl/contracts';
 
 interface ShopRow {
   id: string;
@@ -15,6 +15,8 @@ interface ShopRow {
   sbp_bps: number;
   webhook_url: string | null;
   webhook_events: EventType[];
+  sbp_enabled: boolean;
+  crypto_networks: CryptoNetwork[];
   has_webhook_secret: boolean;
   previous_secret_valid_until: Date | null;
   created_at: Date;
@@ -25,6 +27,7 @@ interface ShopRow {
 const PREVIOUS_SECRET_LIVE = 's.previous_secret_valid_until > now()';
 
 const SHOP_COLUMNS = `s.id, s.merchant_id, s.name, s.status, s.fee_payer, s.crypto_bps, s.sbp_bps, s.webhook_url, s.webhook_events,
+  s.sbp_enabled, s.crypto_networks,
   s.webhook_secret_enc IS NOT NULL AS has_webhook_secret,
   CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_valid_until END AS previous_secret_valid_until,
   s.created_at, s.updated_at`;
@@ -40,6 +43,7 @@ const toShop = (r: ShopRow): Shop => ({
   sbpBps: r.sbp_bps,
   webhookUrl: r.webhook_url,
   webhookEvents: r.webhook_events,
+  paymentMethods: { sbp: r.sbp_enabled, crypto_networks: r.crypto_networks },
   hasWebhookSecret: r.has_webhook_secret,
   previousSecretValidUntil: r.previous_secret_valid_until,
   createdAt: r.created_at,
@@ -47,7 +51,7 @@ const toShop = (r: ShopRow): Shop => ({
 });
 
 /** Columns a patch may set, each with how its value is stored. A fixed map keeps the SQL free of input. */
-const PATCHABLE: Record<keyof ShopPatch, string> = {
+const PATCHABLE: Record<Exclude<keyof ShopPatch, 'payment_methods'>, string> = {
   name: 'name',
   status: 'status',
   fee_payer: 'fee_payer',
@@ -57,6 +61,31 @@ const PATCHABLE: Record<keyof ShopPatch, string> = {
   webhook_secret: 'webhook_secret_enc',
   webhook_events: 'webhook_events',
 };
+
+/** The database's rule that a shop takes at least one method, judged on the row as a patch leaves it. */
+const METHOD_ON_CONSTRAINT = 'shops_payment_method_on';
+
+const isNoMethodLeft = (e: unknown): boolean =>
+  typeof e === 'object' &&
+  e !== null &&
+  (e as { code?: unknown }).code === '23514' &&
+  (e as { constraint?: unknown }).constraint === METHOD_ON_CONSTRAINT;
+
+/** The columns of a methods patch: only the members given move. */
+function methodSets(patch: ShopPatch, params: unknown[]): string[] {
+  const methods = patch.payment_methods;
+  if (!methods) return [];
+  const sets: string[] = [];
+  if (methods.sbp !== undefined) {
+    params.push(methods.sbp);
+    sets.push(`sbp_enabled = $${params.length}`);
+  }
+  if (methods.crypto_networks !== undefined) {
+    params.push(methods.crypto_networks);
+    sets.push(`crypto_networks = $${params.length}`);
+  }
+  return sets;
+}
 
 /** The mode of a key this service minted; anything else reaching the data layer is a bug, not a caller's mistake. */
 function requireMode(cashierKey: string): Mode {
@@ -101,7 +130,7 @@ export class ShopRepository implements ShopStore {
   async updateShop(id: number, patch: ShopPatch): Promise<Shop> {
     const sets: string[] = [];
     const params: unknown[] = [id];
-    for (const key of Object.keys(PATCHABLE) as (keyof ShopPatch)[]) {
+    for (const key of Object.keys(PATCHABLE) as (keyof typeof PATCHABLE)[]) {
       const value = patch[key];
       if (value === undefined) continue;
       const stored = key === 'webhook_secret' && value !== null ? this.secrets.seal(String(value)) : value;
@@ -110,15 +139,18 @@ export class ShopRepository implements ShopStore {
       // A secret set outright (by an operator) replaces the current one at once: no earlier secret signs on.
       if (key === 'webhook_secret') sets.push('previous_secret_enc = NULL', 'previous_secret_valid_until = NULL');
     }
+    sets.push(...methodSets(patch, params));
     if (sets.length === 0) {
       const shop = await this.getShop(id);
       if (!shop) throw notFound('Shop not found');
       return shop;
     }
-    const rows = await this.db.query<ShopRow>(
-      `UPDATE shops AS s SET ${sets.join(', ')}, updated_at = now() WHERE s.id = $1 RETURNING ${SHOP_COLUMNS}`,
-      params,
-    );
+    const rows = await this.db
+      .query<ShopRow>(`UPDATE shops AS s SET ${sets.join(', ')}, updated_at = now() WHERE s.id = $1 RETURNING ${SHOP_COLUMNS}`, params)
+      .catch((e: unknown) => {
+        if (isNoMethodLeft(e)) throw invalidField('payment_methods', 'must leave at least one payment method on');
+        throw e;
+      });
     if (!rows[0]) throw notFound('Shop not found');
     return toShop(rows[0]);
   }

@@ -11,6 +11,7 @@ const shop = (id: number, webhookUrl: string | null): Shop => ({
   cryptoBps: 100,
   sbpBps: 100,
   webhookEvents: ['payment.succeeded'],
+  paymentMethods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
   webhookUrl,
   hasWebhookSecret: true,
   previousSecretValidUntil: null,

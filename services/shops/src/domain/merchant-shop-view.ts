@@ -19,6 +19,7 @@ export const toMerchantShop = (shop: Shop): MerchantShop => ({
   sbp_bps: shop.sbpBps,
   webhook_url: shop.webhookUrl,
   webhook_events: shop.webhookEvents,
+  payment_methods: shop.paymentMethods,
   webhook_secret_set: shop.hasWebhookSecret,
   previous_secret_valid_until: formatMoscowOrNull(shop.previousSecretValidUntil),
   created_at: formatMoscow(shop.createdAt),

@@ -7,7 +7,9 @@ import {
   uuid,
   visibleName,
   webhookEvents,
+  paymentMethodsPatch,
   type EventType,
+  type PaymentMethods,
   type FeePayer,
   type ShopStatus,
   type ShopView,
@@ -25,6 +27,8 @@ export interface Shop {
   webhookUrl: string | null;
   /** The event types sent to `webhookUrl`; every event is recorded for the events API whatever this says. */
   webhookEvents: EventType[];
+  /** The methods the shop takes; at least one is on (the database holds that rule). */
+  paymentMethods: PaymentMethods;
   hasWebhookSecret: boolean;
   /** Until when the secret replaced by the latest rotation still signs; null when none does (any more). */
   previousSecretValidUntil: Date | null;
@@ -70,6 +74,8 @@ export const shopPatchInput = z.strictObject({
   webhook_url: webhookUrl.nullable().optional(),
   webhook_secret: webhookSecret.nullable().optional(),
   webhook_events: webhookEvents.optional(),
+  /** Merged into the shop's methods: a member left out stays. */
+  payment_methods: paymentMethodsPatch.optional(),
 });
 export type ShopPatch = z.output<typeof shopPatchInput>;
 
@@ -119,4 +125,5 @@ export const toShopView = (shop: Shop): ShopView => ({
   sbp_bps: shop.sbpBps,
   webhook_url: shop.webhookUrl,
   webhook_events: shop.webhookEvents,
+  payment_methods: shop.paymentMethods,
 });

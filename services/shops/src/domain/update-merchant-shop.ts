@@ -5,7 +5,7 @@ import type { Shop } from './shop';
 import { updateShop } from './update-shop';
 
 /**
- * A merchant changes its shop's name, webhook address (null clears it), fee payer or event subscription; no confirmed
+ * A merchant changes its shop's name, webhook address (null clears it), fee payer, event subscription or payment methods; no confirmed
  * email needed.
  */
 export async function updateMerchantShop(deps: ShopUseCaseDeps, identity: Identity, command: UpdateShopCommand): Promise<Shop> {
@@ -15,5 +15,6 @@ export async function updateMerchantShop(deps: ShopUseCaseDeps, identity: Identi
     webhook_url: command.webhook_url,
     fee_payer: command.fee_payer,
     webhook_events: command.webhook_events,
+    payment_methods: command.payment_methods,
   });
 }

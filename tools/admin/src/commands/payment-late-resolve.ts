@@ -22,7 +22,7 @@ const flags = z
  */
 const providers = (env: NodeJS.ProcessEnv) => {
   const config = parseConfig(providerEnv, env);
-  return { registry: providersFrom(config), timeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS };
+  return { registry: providersFrom(config, { publicBaseUrl: env.PUBLIC_BASE_URL }), timeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS };
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { CallbackPolicy, Delivery, Fault } from './fake-types';
-import type { HeleketStatus, Invoice } from './invoices';
+import type { HeleketStatus, Invoice, Service } from './invoices';
 import type { RefundRecord } from './api';
 
 /** What the control API drives of a fake (the HeleketFake), named here so the two modules do not import each other. */
@@ -13,6 +13,7 @@ interface ControlledHeleketFake {
   fault(path: string, fault: Fault): void;
   releaseCallbacks(options?: { reverse?: boolean }): Promise<void>;
   count(path: string): number;
+  services: Service[];
 }
 
 /**
@@ -21,6 +22,7 @@ interface ControlledHeleketFake {
  * - `POST /_fake/faults` `{ path, fault }` arms a fault (see Fault) for the next requests of an API path;
  * - `POST /_fake/callbacks` `{ mode?, delay_ms?, repeat? }` sets the callback policy; `POST /_fake/callbacks/release`
  *   `{ reverse? }` sends the held ones;
+ * - `POST /_fake/services` `{ currency, network, is_available?, is_enabled? }` switches one item of the services list;
  * - `GET /_fake/state` returns the invoices, the request counts by path, the refunds and the deliveries.
  */
 function reply(res: ServerResponse, status: number, body: unknown): void {
@@ -65,6 +67,21 @@ export async function handleControl(fake: ControlledHeleketFake, method: string,
   if (method === 'POST' && path === '/_fake/callbacks/release') {
     await fake.releaseCallbacks({ reverse: body.reverse === true });
     reply(res, 200, { released: true });
+    return;
+  }
+  if (method === 'POST' && path === '/_fake/services') {
+    const item = fake.services.find((s) => s.currency === body.currency && s.network === body.network);
+    if (!item) {
+      reply(res, 404, { error: 'no such service' });
+      return;
+    }
+    const changed = {
+      ...item,
+      ...(typeof body.is_available === 'boolean' ? { is_available: body.is_available } : {}),
+      ...(typeof body.is_enabled === 'boolean' ? { is_enabled: body.is_enabled } : {}),
+    };
+    fake.services = fake.services.map((s) => (s === item ? changed : s));
+    reply(res, 200, changed);
     return;
   }
   if (method === 'GET' && path === '/_fake/state') {

@@ -88,6 +88,9 @@ export class HeleketFake {
     return this.received.filter((r) => r.path === path).length;
   }
 
+  /** How long every API request waits before its answer (a provider's own latency, for the benchmarks); 0 by default. */
+  latencyMs = 0;
+
   /** The next requests of `path` meet `fault` (`times`, default 1). */
   fault(path: string, fault: Fault): void {
     const list = this.faults.get(path) ?? [];
@@ -185,6 +188,7 @@ export class HeleketFake {
     }
     this.received.push({ path, headers: req.headers, body });
     this.events.emit('request');
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     if (!(API_PATHS as readonly string[]).includes(path)) {
       refuse(res, 'Not found', 404);
       return;

@@ -1,5 +1,5 @@
 import { call, client, present } from './client';
-import type { PaymentLink, PaymentLinkPage, WebhookDelivery, WebhookDeliveryList } from '../types';
+import type { PaymentAttemptList, PaymentLink, PaymentLinkPage, WebhookDelivery, WebhookDeliveryList } from '../types';
 
 /** The session API's calls about payment links and their webhook deliveries. */
 
@@ -27,6 +27,10 @@ export const createLink = (body: NewLink): Promise<PaymentLink> => call(client.P
 
 export const cancelLink = (id: string): Promise<PaymentLink> =>
   call(client.POST('/api/v1/payment-links/{id}/cancel', { params: { path: { id } }, body: {} }));
+
+/** The link's attempts at its payment providers, oldest first. */
+export const listLinkAttempts = (id: string): Promise<PaymentAttemptList> =>
+  call(client.GET('/api/v1/payment-links/{id}/attempts', { params: { path: { id } } }));
 
 /** Every delivery of one link's webhooks (a link has a handful: one per event, each with its attempts). */
 export const listLinkDeliveries = (linkId: string): Promise<WebhookDeliveryList> =>

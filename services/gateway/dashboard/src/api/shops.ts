@@ -1,5 +1,5 @@
 import { call, client, present } from './client';
-import type { EventType, MerchantShop, MerchantShopPage, Mode, RotatedSecret, WebhookDelivery } from '../types';
+import type { CryptoNetwork, EventType, MerchantShop, MerchantShopPage, Mode, RotatedSecret, WebhookDelivery } from '../types';
 
 /** The session API's calls about shops: their settings, secrets, keys and test webhook. */
 
@@ -27,6 +27,9 @@ export const updateShop = (shopId: number, body: ShopSettings): Promise<Merchant
 
 export const saveWebhookEvents = (shopId: number, events: EventType[]): Promise<MerchantShop> =>
   call(client.PATCH('/api/v1/shops/{id}', { params: path(shopId), body: { webhook_events: events } }));
+
+export const savePaymentMethods = (shopId: number, methods: { sbp: boolean; crypto_networks: CryptoNetwork[] }): Promise<MerchantShop> =>
+  call(client.PATCH('/api/v1/shops/{id}', { params: path(shopId), body: { payment_methods: methods } }));
 
 export const rotateWebhookSecret = (shopId: number, overlapMinutes: number): Promise<RotatedSecret> =>
   call(client.POST('/api/v1/shops/{id}/webhook-secret/rotate', { params: path(shopId), body: { overlap_minutes: overlapMinutes } }));

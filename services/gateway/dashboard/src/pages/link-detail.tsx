@@ -10,6 +10,7 @@ import { Facts, type Fact } from '../kit/fields';
 import { useLoad } from '../kit/use-load';
 import { useShops } from '../loaders/shops';
 import { CheckoutUrl } from '../sections/checkout-url';
+import { LinkAttempts } from '../sections/link-attempts';
 import { LinkDeliveries } from '../sections/link-deliveries';
 import { LinkRefunds } from '../sections/link-refunds';
 import type { PaymentLink } from '../types';
@@ -52,6 +53,7 @@ export function LinkDetailPage({ id }: { id: string }) {
           {canceled && <Notice>{t.linkCanceled}</Notice>}
           <LinkFacts link={link.data} />
           {link.data.status === 'paid' && <LinkRefunds link={link.data} onChanged={link.reload} />}
+          <LinkAttempts linkId={id} />
           <LinkDeliveries linkId={id} />
         </>
       )}

@@ -12,6 +12,7 @@ import { described, Field, ModeChoice, placeApiError } from '../kit/forms';
 import { useAction, useLoad } from '../kit/use-load';
 import { useMode, type Mode } from '../mode';
 import { ShopBalance, WebhookEvents } from '../sections/shop-money';
+import { PaymentMethods } from '../sections/shop-methods';
 import { ShopForm } from '../sections/shop-fields';
 import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
 
@@ -39,6 +40,7 @@ export function ShopDetailPage({ id }: { id: string }) {
           />
           <ShopBalance shopId={s.id} />
           <ShopForm id="shop" title={t.settings} shop={s} save={(body) => updateShop(s.id, body)} submitLabel={t.save} onSaved={shop.setData} />
+          <PaymentMethods shop={s} onSaved={shop.setData} />
           <WebhookEvents shop={s} onSaved={shop.setData} />
           <WebhookSecret shop={s} onRotated={shop.reload} />
           <TestWebhook shopId={s.id} />

@@ -33,10 +33,63 @@ const link = (over: Partial<BuyerLinkView> = {}): BuyerLinkView => ({
   updated_at: '2026-11-22T09:30:00+03:00',
   shop_name: 'Shop',
   livemode: true,
+  methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
+  payment_progress: null,
   ...over,
 });
 
+const CRYPTO_SELECTED: Partial<BuyerLinkView> = {
+  gateway_provider: 'heleket',
+  gateway_payment_id: 'u-1',
+  to_currency: 'USDT',
+  network: 'USDT-TRC20',
+  deposit_address: 'TXYZabc123',
+  payer_currency: 'USDT',
+  payer_crypto_amount: '10.630000',
+  qr: 'TXYZabc123',
+};
+
 const render = async (over: Partial<BuyerLinkView> = {}, lang: 'ru' | 'en' = 'en') => (await renderPanel(link(over), lang, NOW)).value;
+
+describe('renderPanel: methods and the payment in progress', () => {
+  it('offers only the methods the view says are offered now, and says so when none is', async () => {
+    const page = await render({ methods: { sbp: false, crypto_networks: ['BTC-BTC', 'USDT-TRC20'] } });
+    expect(page.match(/type="radio"/g)).toHaveLength(2);
+    expect(page).not.toContain('value="sbp"');
+    expect(page.indexOf('value="USDT-TRC20"')).toBeLessThan(page.indexOf('value="BTC-BTC"'));
+    const sbpOnly = await render({ methods: { sbp: true, crypto_networks: [] } });
+    expect(sbpOnly).not.toContain('id="crypto-label"');
+    const none = await render({ methods: { sbp: false, crypto_networks: [] } }, 'ru');
+    expect(none).toContain('data-testid="no-methods"');
+    expect(none).toContain('Сейчас нет доступных способов оплаты');
+    expect(none).not.toContain('type="submit"');
+  });
+
+  it('warns to send crypto only on its network, and offers the bank app link to phones only', async () => {
+    const crypto = await render(CRYPTO_SELECTED);
+    expect(crypto).toContain('data-testid="network-warning"');
+    expect(crypto).toContain('Send only on the TRC-20 (Tron) network.');
+    const sbp = await render({
+      network: 'SBP',
+      deposit_address: 'AS1X',
+      qr: 'https://qr.nspk.ru/AS1X?type=02',
+      payer_currency: 'RUB',
+      to_currency: 'RUB',
+    });
+    expect(sbp).not.toContain('network-warning');
+    expect(sbp).toMatch(/<p class="phone-only"><a class="button secondary" href="https:\/\/qr.nspk.ru\/AS1X\?type=02"/);
+  });
+
+  it('says a payment is confirming, and shows what remains to send of a part payment', async () => {
+    const confirming = await render({ ...CRYPTO_SELECTED, payment_progress: { status: 'confirming', remaining_crypto_amount: null } }, 'ru');
+    expect(confirming).toContain('ждёт подтверждений сети');
+    expect(confirming).not.toContain('data-testid="remainder"');
+    const part = await render({ ...CRYPTO_SELECTED, payment_progress: { status: 'partially_paid', remaining_crypto_amount: '2.500000' } });
+    expect(part).toContain('data-testid="remainder"');
+    expect(part).toMatch(/Send the remaining 2\.500000\s?USDT to the same address\./u);
+    expect(part).toContain('data-copy="2.500000"');
+  });
+});
 
 describe('renderPanel', () => {
   it('offers every method and counts down while pending with nothing chosen yet', async () => {

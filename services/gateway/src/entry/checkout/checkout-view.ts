@@ -46,22 +46,30 @@ function methodOption(value: string, label: SafeHtml, checked: boolean): SafeHtm
 
 function methods(view: BuyerLinkView, t: Messages): SafeHtml {
   const current = isSbp(view) ? 'sbp' : view.network;
+  // Only what the shop has on and the provider takes now; the order stays the platform's.
+  const networks = CRYPTO_NETWORKS.filter((n) => view.methods.crypto_networks.includes(n));
+  const none = !view.methods.sbp && networks.length === 0;
   return html`<section class="methods" aria-labelledby="method-heading">
       <form id="method-form" novalidate>
         <fieldset>
           <legend><h2 id="method-heading">${t.chooseMethod}</h2></legend>
-          ${methodOption('sbp', html`<span class="name">${t.sbpName}</span> <span class="hint">${t.sbpHint}</span>`, current === 'sbp')}
-          <p class="group-label" id="crypto-label">${t.cryptoGroup}</p>
+          ${view.methods.sbp ? methodOption('sbp', html`<span class="name">${t.sbpName}</span> <span class="hint">${t.sbpHint}</span>`, current === 'sbp') : null}
+          ${
+            networks.length === 0
+              ? null
+              : html`<p class="group-label" id="crypto-label">${t.cryptoGroup}</p>
           <div class="group" role="group" aria-labelledby="crypto-label">
-          ${CRYPTO_NETWORKS.map((n) => {
+          ${networks.map((n) => {
             const { coin, chain } = networkLabel(n);
             return methodOption(n, html`<span class="name">${coin}</span> <span class="hint">${chain}</span>`, current === n);
           })}
-          </div>
+          </div>`
+          }
+          ${none ? html`<p class="form-error" data-testid="no-methods">${t.noMethods}</p>` : null}
         </fieldset>
         ${view.fee_payer === 'merchant' ? null : html`<p class="muted">${t.feeDependsOnMethod}</p>`}
         <p class="form-error" id="method-error" role="alert"></p>
-        <button type="submit" class="primary">${hasSelection(view) ? t.changeMethod : t.showDetails}</button>
+        ${none ? null : html`<button type="submit" class="primary">${hasSelection(view) ? t.changeMethod : t.showDetails}</button>`}
         <noscript><p class="form-error">${t.noScript}</p></noscript>
       </form>
     </section>`;
@@ -73,6 +81,18 @@ function copyable(id: string, label: string, value: string, shown: string, t: Me
           <dd><code id="${id}" class="value">${shown}</code>
             <button type="button" class="copy" data-copy="${value}" aria-label="${t.copy}: ${label}">${t.copy}</button></dd>
         </div>`;
+}
+
+/** Heleket's `wrong_amount_waiting`: what is left to send, above the details (the address stays the same). */
+function progressNote(view: BuyerLinkView, t: Messages): SafeHtml | null {
+  const progress = view.payment_progress;
+  if (progress?.status !== 'partially_paid' || progress.remaining_crypto_amount === null || view.payer_currency === null) return null;
+  const shown = formatCrypto(progress.remaining_crypto_amount, view.payer_currency);
+  return html`<div class="remainder" role="status" data-testid="remainder">
+        <p><strong>${t.remainderHeading}</strong></p>
+        <p>${t.remainderText(shown)}</p>
+        <dl class="fields">${copyable('remaining', t.remainingToSend, progress.remaining_crypto_amount, shown, t)}</dl>
+      </div>`;
 }
 
 async function details(view: BuyerLinkView, lang: Language, t: Messages): Promise<SafeHtml> {
@@ -93,19 +113,28 @@ async function details(view: BuyerLinkView, lang: Language, t: Messages): Promis
         <div class="field"><dt>${t.network}</dt><dd class="value plain" data-testid="network">${coin} · ${chain}</dd></div>
         ${copyable('deposit', t.depositAddress, address, address, t)}`;
   const instructions = sbp || crypto === null ? t.sbpInstructions : t.cryptoInstructions(crypto.shown, chain);
+  // A bank app opens an NSPK link on the phone it runs on: the link is for phones (narrow or touch screens, see
+  // checkout.css), while a computer's buyer scans the QR. A wallet link is offered wherever it is given.
   const appLink =
     view.qr !== null && APP_LINK.test(view.qr)
-      ? html`<p><a class="button secondary" href="${view.qr}" rel="noreferrer">${sbp ? t.openInApp : t.openInWallet}</a></p>`
+      ? html`<p${sbp ? html` class="phone-only"` : null}><a class="button secondary" href="${view.qr}" rel="noreferrer" data-testid="app-link">${
+          sbp ? t.openInApp : t.openInWallet
+        }</a></p>`
       : null;
+  const warning = sbp ? null : html`<p class="warning" role="note" data-testid="network-warning">${t.networkWarning(chain)}</p>`;
   return html`<section class="details" id="details" aria-labelledby="details-heading" data-method="${sbp ? 'sbp' : view.network}">
       <h2 id="details-heading" tabindex="-1">${t.detailsHeading}</h2>
+      ${progressNote(view, t)}
       <p>${instructions}</p>
+      ${warning}
       ${qr === null ? null : html`<figure class="qr">${qr}</figure>`}
       <dl class="fields">
         ${fields}
       </dl>
       ${appLink}
-      <p class="waiting"><span class="pulse" aria-hidden="true"></span>${t.waiting}</p>
+      <p class="waiting" data-testid="waiting"><span class="pulse" aria-hidden="true"></span>${
+        view.payment_progress?.status === 'confirming' ? t.confirming : t.waiting
+      }</p>
       ${view.livemode ? null : simulator(t)}
     </section>`;
 }
@@ -173,6 +202,13 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
 }
 
 /**
+ * What the provider last said of the payment, as the page's script compares it with the status poll's view: a
+ * payment confirming or part paid changes no field of the link, yet the buyer must see it.
+ */
+const progressKey = (view: BuyerLinkView): string =>
+  view.payment_progress === null ? '' : `${view.payment_progress.status}:${view.payment_progress.remaining_crypto_amount ?? ''}`;
+
+/**
  * The part of the page that changes with the link: summary, and either the method choice and the
  * payment details (pending) or the final word. The script swaps it whole when the link changes, so
  * the server is the only place that knows how a link looks.
@@ -180,7 +216,7 @@ function finalView(view: BuyerLinkView, lang: Language, t: Messages): SafeHtml {
 export async function renderPanel(view: BuyerLinkView, lang: Language, now: Date): Promise<SafeHtml> {
   const t = MESSAGES[lang];
   const pending = view.status === 'pending';
-  return html`<div id="checkout" class="card" data-status="${view.status}" data-updated-at="${view.updated_at}" data-server-now="${now.toISOString()}">
+  return html`<div id="checkout" class="card" data-status="${view.status}" data-updated-at="${view.updated_at}" data-progress="${progressKey(view)}" data-server-now="${now.toISOString()}">
     <section class="summary" aria-labelledby="shop-name">
       <p class="eyebrow">${t.paymentTo}</p>
       <h1 id="shop-name">${isolated(view.shop_name)}</h1>
@@ -206,6 +242,7 @@ export async function renderCheckoutMain(view: BuyerLinkView, lang: Language, no
   return html`<div id="checkout-root" data-link-id="${view.id}" data-lang="${lang}" data-poll-ms="${STATUS_POLL_MS}"
       data-msg-copied="${t.copied}" data-msg-copy-failed="${t.copyFailed}" data-msg-selecting="${t.selecting}"
       data-msg-select-failed="${t.selectFailed}" data-msg-choose-first="${t.chooseFirst}"
+      data-msg-method-unavailable="${t.methodUnavailableNow}" data-msg-method-refused="${t.methodRefused}"
       data-msg-status-changed="${t.statusChanged}" data-msg-day="${lang === 'ru' ? 'д' : 'd'}"${
         view.livemode ? null : html` data-msg-simulating="${t.simulating}" data-msg-simulate-failed="${t.simulateError}"`
       }>

@@ -67,6 +67,20 @@ export interface Messages {
   simulateFailed: string;
   simulating: string;
   simulateError: string;
+  /** Crypto: coins sent on another network are lost. */
+  networkWarning: (chain: string) => string;
+  /** Heleket `process` / `confirm_check`: the payment is seen and waits for the network's confirmations. */
+  confirming: string;
+  /** Heleket `wrong_amount_waiting`: part arrived; the rest is to be sent to the same address. */
+  remainderHeading: string;
+  remainderText: (amount: string) => string;
+  remainingToSend: string;
+  /** Select answered 503: this method is down for now, the others may work. */
+  methodUnavailableNow: string;
+  /** Select answered 422: the shop or the provider does not take this method for this payment. */
+  methodRefused: string;
+  /** Neither the shop nor the providers offer anything now. */
+  noMethods: string;
 }
 
 const ru: Messages = {
@@ -131,6 +145,14 @@ const ru: Messages = {
   simulateFailed: 'Смоделировать неудачную оплату',
   simulating: 'Моделируем…',
   simulateError: 'Не удалось смоделировать оплату. Попробуйте ещё раз.',
+  networkWarning: (chain) => `Отправляйте только в сети ${chain}. Монеты, отправленные в другой сети, будут потеряны.`,
+  confirming: 'Платёж получен и ждёт подтверждений сети. Страница обновится сама.',
+  remainderHeading: 'Получена часть оплаты',
+  remainderText: (amount) => `Отправьте оставшиеся ${amount} на тот же адрес.`,
+  remainingToSend: 'Осталось отправить',
+  methodUnavailableNow: 'Этот способ оплаты сейчас недоступен. Выберите другой или попробуйте позже.',
+  methodRefused: 'Этим способом нельзя оплатить этот заказ. Выберите другой.',
+  noMethods: 'Сейчас нет доступных способов оплаты. Попробуйте позже или свяжитесь с магазином.',
 };
 
 const en: Messages = {
@@ -196,6 +218,14 @@ const en: Messages = {
   simulateFailed: 'Simulate failed payment',
   simulating: 'Simulating…',
   simulateError: 'Could not simulate the payment. Please try again.',
+  networkWarning: (chain) => `Send only on the ${chain} network. Coins sent on another network are lost.`,
+  confirming: 'Your payment has arrived and is waiting for network confirmations. This page updates by itself.',
+  remainderHeading: 'Part of the payment arrived',
+  remainderText: (amount) => `Send the remaining ${amount} to the same address.`,
+  remainingToSend: 'Left to send',
+  methodUnavailableNow: 'This payment method is unavailable for now. Choose another one or try again later.',
+  methodRefused: 'This payment method cannot take this order. Choose another one.',
+  noMethods: 'No payment method is available right now. Try again later or contact the shop.',
 };
 
 export const MESSAGES: Record<Language, Messages> = { ru, en };

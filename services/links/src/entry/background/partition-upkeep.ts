@@ -14,7 +14,7 @@ export const PARTITION_DAYS_AHEAD = 7;
 const INTERVAL_MS = 3_600_000;
 
 /**
- * Keeps this service's day-partitioned tables (the outbox record) partitioned ahead and drops days past their
+ * Keeps this service's day-partitioned tables (the outbox record, the Idempotency-Key records) partitioned ahead and drops days past their
  * retention. Every replica runs it, from its start on; DayPartitions leaves a table another replica is keeping.
  */
 export function partitionUpkeep(partitions: PartitionKeeper, log: Logger, intervalMs = INTERVAL_MS): PeriodicJob {

@@ -12,7 +12,7 @@ const modeOfLink = (link: { livemode: boolean }) => modeOfLivemode(link.livemode
 
 /** Buyer and provider subjects; only platform services (the gateway) may call them. Each acts in the link's own mode. */
 export function registerCheckoutHandlers(server: BusServer, deps: LinkDeps, publicBaseUrl: string): void {
-  const buyerView = ({ link, shopName }: BuyerLink) => toBuyerLinkView(link, shopName, publicBaseUrl);
+  const buyerView = ({ link, shopName, checkout }: BuyerLink) => toBuyerLinkView(link, shopName, publicBaseUrl, checkout);
   server.handle(subjects.linksPublicGet, ({ id }, ctx) =>
     inLinkMode(ctx, async () => buyerView(await getPublicLink(deps, ctx.identity, id)), modeOfLink),
   );

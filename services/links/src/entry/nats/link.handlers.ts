@@ -5,6 +5,7 @@ import { createLink, createLinkOnce } from '../../domain/create-link';
 import { getLink } from '../../domain/get-link';
 import type { LinkAnswer } from '../../domain/idempotency';
 import { toPaymentLink, toPaymentLinkPageJson } from '../../domain/link-view';
+import { listAttempts } from '../../domain/list-attempts';
 import { listLinks } from '../../domain/list-links';
 import type { LinkDeps } from '../../domain/ports';
 import { inLinkMode } from './link-span';
@@ -20,6 +21,7 @@ export function registerLinkHandlers(server: BusServer, deps: LinkDeps, publicBa
   server.handle(subjects.linksList, (command, ctx) =>
     inLinkMode(ctx, async () => new JsonText<PaymentLinkPage>(toPaymentLinkPageJson(await listLinks(deps, ctx.identity, command, publicBaseUrl)))),
   );
+  server.handle(subjects.linksAttemptsList, ({ id }, ctx) => inLinkMode(ctx, () => listAttempts(deps, ctx.identity, id)));
   server.handle(subjects.linksCancel, ({ id }, ctx) => inLinkMode(ctx, async () => view(await cancelLink(deps, ctx.identity, id)), modeOfLink));
   const reply = ({ link, replayed }: LinkAnswer) => ({ link: view(link), replayed });
   server.handle(subjects.linksCreateOnce, (command, ctx) =>

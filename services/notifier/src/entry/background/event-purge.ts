@@ -16,8 +16,9 @@ export interface EventPurgeOptions {
 }
 
 /**
- * Deletes recorded events past their retention (EVENT_RETENTION_DAYS), a short batch per statement so no
- * statement holds many locks or runs long beside the intake. Every replica runs it; they skip each other's rows.
+ * Deletes recorded events past their retention (EVENT_RETENTION_DAYS) from the DEFAULT partition, where an event
+ * whose day has no partition lands (every other event leaves with its day's partition, ADR 22), a short batch per
+ * statement so no statement holds many locks or runs long beside the intake. Every replica runs it; they skip each other's rows.
  * A failure is logged once per series and retried next interval.
  */
 export class EventPurge {

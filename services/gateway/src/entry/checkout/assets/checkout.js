@@ -134,7 +134,13 @@
         var now = panel();
         if (!view || !now) return;
         // Another tab may have changed the method: any change to the link brings the fresh panel.
-        if (view.status !== now.getAttribute('data-status') || view.updated_at !== now.getAttribute('data-updated-at')) {
+        // A payment confirming or part paid changes no field of the link: its progress is compared too.
+        var progress = view.payment_progress ? view.payment_progress.status + ':' + (view.payment_progress.remaining_crypto_amount || '') : '';
+        if (
+          view.status !== now.getAttribute('data-status') ||
+          view.updated_at !== now.getAttribute('data-updated-at') ||
+          progress !== (now.getAttribute('data-progress') || '')
+        ) {
           return refreshPanel(null);
         }
       })
@@ -171,14 +177,20 @@
     })
       .then(function (res) {
         // 409: the link stopped being pending meanwhile; the fresh panel says what happened.
-        if (!res.ok && res.status !== 409) throw new Error('select ' + res.status);
+        if (!res.ok && res.status !== 409) {
+          var failed = new Error('select ' + res.status);
+          failed.status = res.status;
+          throw failed;
+        }
         return refreshPanel(res.ok ? 'details-heading' : null);
       })
-      .catch(function () {
+      .catch(function (err) {
         if (!document.body.contains(button)) return;
         button.disabled = false;
         button.textContent = label;
-        showFormError(msg('select-failed'));
+        // 503: the method's provider is down for now; 422: it does not take this payment. The others stay offered.
+        var status = err && err.status;
+        showFormError(msg(status === 503 ? 'method-unavailable' : status === 422 ? 'method-refused' : 'select-failed'));
       })
       .finally(schedulePoll);
   }

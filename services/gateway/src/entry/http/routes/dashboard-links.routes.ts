@@ -5,7 +5,7 @@ import { authenticateSession } from '../middlewares/authenticate-session';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
-import { cancelLink, createLink, getLink, listLinks } from './link-handlers';
+import { cancelLink, createLink, getLink, listAttempts, listLinks } from './link-handlers';
 
 /** Routes 2, 5, 8 and the session's route 6: `/api/v1/payment-links`, dashboard session (a cashier key may also create). */
 export function dashboardLinksRoutes(deps: HttpDeps): Router {
@@ -19,6 +19,10 @@ export function dashboardLinksRoutes(deps: HttpDeps): Router {
   router
     .route('/:id')
     .get(chain(...session, getLink(deps.links)))
+    .all(wrongMethod(['GET']));
+  router
+    .route('/:id/attempts')
+    .get(chain(...session, listAttempts(deps.links)))
     .all(wrongMethod(['GET']));
   router
     .route('/:id/cancel')

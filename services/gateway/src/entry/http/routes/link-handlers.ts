@@ -41,6 +41,12 @@ export const getLink =
     sendJsonText(res, 200, await links.get(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
   };
 
+export const listAttempts =
+  (links: LinksClient): RequestHandler =>
+  async (req, res) => {
+    sendJsonText(res, 200, await links.attempts(identityOf(res), toLinkId(req.params.id), requestIdOf(res)));
+  };
+
 export const listLinks = (links: LinksClient): RequestHandler =>
   route({
     query: listLinksInput,

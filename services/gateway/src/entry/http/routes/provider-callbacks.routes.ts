@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { isAppError, notFound, unsupportedMediaType } from '@pl/errors';
-import { errorReply, type CallbackEvent, type CallbackReply, type CallbackRefusal, type PaymentProvider } from '@pl/providers';
+import { errorReply, type CallbackEvent, type CallbackReply, type CallbackRefusal, type PaymentProvider, type PaymentState } from '@pl/providers';
 import type { HttpDeps } from '../deps';
 import { requestIdOf } from '../context';
 import { isJsonMediaType, rawBodyOf } from '../middlewares/json-body';
@@ -26,6 +26,16 @@ async function settleOnce(
   }
 }
 
+/** A status that leaves the link pending: the provider's word and what remains to send, which the checkout shows. */
+const progressOf = (state: PaymentState) =>
+  state.status === 'confirming' || state.status === 'partially_paid' || state.status === 'unpaid'
+    ? {
+        provider_status: state.providerStatus.slice(0, 200),
+        remaining_crypto_amount: state.remainingCryptoAmount?.slice(0, 64) ?? null,
+        arrived_crypto_amount: state.arrivedCryptoAmount?.slice(0, 64) ?? null,
+      }
+    : {};
+
 /** Hands a verified callback's event to links: a payment's state to `links.settle`, a refund's to `links.refunds.settle`. */
 function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, event: CallbackEvent): Promise<void> {
   if (event.kind === 'payment') {
@@ -38,7 +48,13 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
       'callback for a link no longer pending: a repeat, or a late payment links recorded',
       () =>
         deps.links.settle(
-          { provider: provider.name, gateway_payment_id: state.gatewayPaymentId, order_id: state.orderId, status: state.status },
+          {
+            provider: provider.name,
+            gateway_payment_id: state.gatewayPaymentId,
+            order_id: state.orderId,
+            status: state.status,
+            ...progressOf(state),
+          },
           requestIdOf(res),
         ),
     );

@@ -1,0 +1,178 @@
+import { check, cpuMsPerRequest, measureClosed, observe, type BenchContext } from '../context';
+import { startLoad } from '../load';
+import type { PacedResult, PacedSpec } from '../load-spec';
+import type { BenchProviderFakes } from '../provider-fakes';
+import { BenchReceiver } from '../receivers';
+import { summarize } from '../stats';
+
+/** How long the Raiffeisen fake takes to answer every API request, as a provider on a good day might. */
+const FAKE_LATENCY_MS = 50;
+/** Our share of a select's p99 over the provider's own latency (the issue's target). */
+const OURS_P99_MS = 10;
+/** Selects in flight: a busy checkout, not a saturated one (the figure is what we add to the provider's time). */
+const SELECT_CONNECTIONS = 10;
+const CALLBACK_PATH = '/callbacks/v1/raiffeisen-sbp';
+const SIGNATURE_HEADER = 'x-api-signature-sha256';
+const WARMUP_SECONDS = 2;
+/** A fault queue longer than any run: every request of the fake waits its latency. */
+const EVERY_REQUEST = 10_000_000;
+
+/** Selects SBP on each link that has no QR yet, `concurrency` at a time (the callback run's links beyond the select run's). */
+async function selectAll(gatewayUrl: string, ids: readonly string[], concurrency: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      const res = await fetch(`${gatewayUrl}/p/${id}/select`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"method":"sbp"}',
+      });
+      if (res.status !== 200) throw new Error(`select of ${id} answered ${res.status}: ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * Live SBP through the real Raiffeisen adapter against its fake (docs/benchmarks.md, "Providers"):
+ * 1. select p99 through the gateway with the fake answering every request after 50 ms: what we add over the provider;
+ * 2. the bank's signed SUCCESS notifications at BENCH_PAYMENT_RATE/s (open loop, from the load process, made by the
+ *    fake for QRs it registered) → the merchant's webhook, beside the sandbox's figure of the `payment` scenario.
+ */
+export async function providersScenario(ctx: BenchContext, fakes: BenchProviderFakes): Promise<void> {
+  const { settings, fixtures, sys } = ctx;
+  const rate = settings.paymentRate;
+  const fake = fakes.raiffeisen;
+  fake.fail('*', { type: 'delay', ms: FAKE_LATENCY_MS }, EVERY_REQUEST);
+  const receiver = await BenchReceiver.start();
+  try {
+    const merchant = await fixtures.merchant();
+    const shopId = await fixtures.shop(merchant.id, { url: receiver.url, secret: 'bench-webhook-secret-0123456789' });
+    const paid = rate * (WARMUP_SECONDS + settings.seconds) + 1;
+    // Generous: at 10 connections and ~60 ms a select, a run takes ~170/s.
+    const pool = await fixtures.seedPending(merchant.id, shopId, Math.max(paid, 400 * (settings.warmupSeconds + settings.seconds)));
+    await fixtures.analyze();
+
+    // 1. Select.
+    ctx.log(
+      `providers: select SBP through the gateway, the Raiffeisen fake answering after ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections`,
+    );
+    const selectCtx: BenchContext = { ...ctx, settings: { ...settings, connections: SELECT_CONNECTIONS } };
+    const { row } = await measureClosed(selectCtx, `providers: select SBP, Raiffeisen fake at ${FAKE_LATENCY_MS} ms`, 'gateway', sys.gatewayUrl, {
+      method: 'POST',
+      path: `/p/${pool[0]}/select`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"method":"sbp"}',
+      paths: pool.map((id) => `/p/${id}/select`),
+      pick: 'once',
+    });
+    const ours = row.p99 === null ? null : Math.round((row.p99 - FAKE_LATENCY_MS) * 10) / 10;
+    ctx.rows.push({ ...row, note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${ours ?? '?'} ms` });
+    ctx.log(`    fake latency ${FAKE_LATENCY_MS} ms, select p99 ${row.p99} ms: ours ${ours} ms at p99 (target ≤ ${OURS_P99_MS} ms)`);
+    check(
+      ctx,
+      `select p99 ≤ the provider's latency + ${OURS_P99_MS} ms (real Raiffeisen adapter, fake at ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections)`,
+      `p99 ${row.p99} ms − fake ${FAKE_LATENCY_MS} ms = ${ours} ms (p50 ${row.p50} ms), ${row.errors} errors`,
+      ours !== null && ours <= OURS_P99_MS && row.errors === 0,
+    );
+
+    // 2. Callbacks: the links the select run reached have their QR; the rest are selected now.
+    const linkOfQr = new Map<string, string>();
+    const unselected: string[] = [];
+    for (const id of pool.slice(0, paid)) {
+      const qr = fake.qrOf(`${id}-1`);
+      if (qr) linkOfQr.set(qr.qrId, id);
+      else unselected.push(id);
+    }
+    await selectAll(sys.gatewayUrl, unselected, SELECT_CONNECTIONS);
+    for (const id of unselected) linkOfQr.set(fake.qrOf(`${id}-1`)!.qrId, id);
+    // The bank's notifications, signed by the fake and held: the load process sends them at the rate.
+    fake.callbackMode = 'hold';
+    for (const qrId of linkOfQr.keys()) await fake.pay(qrId);
+    const notifications = fake.notifier.held.splice(0);
+    const item = (n: (typeof notifications)[number]): PacedSpec['items'][number] => ({
+      key: linkOfQr.get(n.qrId)!,
+      method: 'POST',
+      path: CALLBACK_PATH,
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: n.signature },
+      body: n.body,
+    });
+    const [first, ...rest] = notifications.map(item) as [PacedSpec['items'][number], ...PacedSpec['items']];
+    ctx.log(`providers: Raiffeisen notifications at ${rate}/s for ${settings.seconds} s (+${WARMUP_SECONDS} s warm-up) → webhook, real adapter`);
+    const res = await fetch(`${sys.gatewayUrl}${CALLBACK_PATH}`, { method: 'POST', headers: first.headers, body: first.body });
+    if (res.status !== 200) throw new Error(`the first notification was answered ${res.status}: ${await res.text()}`);
+    await receiver.waitForAll([first.key], 60_000);
+
+    const load = startLoad({ mode: 'paced', url: sys.gatewayUrl, rate, maxSockets: settings.connections, items: rest }, ctx.workDir);
+    await load.measuring;
+    const watch = await observe(ctx, load.pid);
+    let result: PacedResult;
+    try {
+      result = await load.result;
+    } catch (e) {
+      await watch.stop();
+      throw e;
+    }
+    const warm = rate * WARMUP_SECONDS;
+    const measured = result.items.filter((_, i) => i >= warm);
+    const accepted = measured.filter((r) => r.status === 200);
+    await receiver.waitForAll(
+      accepted.map((r) => r.key),
+      30_000,
+    );
+    const { cpu } = await watch.stop();
+    const callback = summarize(accepted.map((r) => r.answeredAt - r.sentAt));
+    const endToEnd = summarize(accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => receiver.firstByLink.get(r.key)! - r.answeredAt));
+    const missing = accepted.length - accepted.filter((r) => receiver.firstByLink.has(r.key)).length;
+    const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;
+    const achieved = Math.round((measured.length / Math.max(sentSpan, 1e-3)) * 10) / 10;
+    const sandbox = (ctx.details.payment as { endToEnd?: { p99: number } } | undefined)?.endToEnd?.p99 ?? null;
+    ctx.rows.push({
+      scenario: `providers: Raiffeisen notification at ${rate}/s`,
+      target: 'system',
+      rps: achieved,
+      p50: callback.p50,
+      p99: callback.p99,
+      errors: measured.length - accepted.length,
+      cpu,
+      cpuMsPerRequest: cpuMsPerRequest(cpu, achieved, 'system'),
+      note: 'callback answered (real adapter verifies the signature); CPU/req covers the webhook too',
+    });
+    ctx.rows.push({
+      scenario: 'providers: Raiffeisen callback answered → webhook received',
+      target: 'system',
+      rps: null,
+      p50: endToEnd.p50,
+      p99: endToEnd.p99,
+      errors: missing,
+      cpu: null,
+      ...(sandbox === null ? {} : { reference: { rps: null, p99: sandbox } }),
+      note: `max ${endToEnd.max} ms; sandbox's p99 in this run ${sandbox ?? 'not measured (run the payment scenario too)'} ms`,
+    });
+    ctx.log(
+      `    notifications ${achieved}/s (send lag max ${result.maxSendLagMs} ms), answered p50 ${callback.p50} / p99 ${callback.p99} ms; ` +
+        `→ webhook p50 ${endToEnd.p50} / p99 ${endToEnd.p99} / max ${endToEnd.max} ms (sandbox p99 ${sandbox ?? '—'} ms); missing ${missing}`,
+    );
+    ctx.details.providers = {
+      fakeLatencyMs: FAKE_LATENCY_MS,
+      select: row,
+      oursAtP99: ours,
+      rate,
+      achieved,
+      callback,
+      endToEnd,
+      missing,
+      sandboxP99: sandbox,
+    };
+    check(
+      ctx,
+      `callback → webhook p99 through the real Raiffeisen adapter ≤ 1.1 × the sandbox's (same run) at ${rate}/s`,
+      `p99 ${endToEnd.p99} ms vs sandbox ${sandbox ?? '—'} ms, ${missing} missing`,
+      sandbox === null ? null : endToEnd.p99 <= sandbox * 1.1 && missing === 0 && accepted.length === measured.length,
+    );
+  } finally {
+    fake.callbackMode = 'deliver';
+    await receiver.close();
+  }
+}
