@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -74,3 +74,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** True when the page is wider than its viewport (horizontal scrolling). */
 export const scrollsSideways = (page: Page): Promise<boolean> =>
   page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+
+/**
+ * The violations axe-core finds in the page as it is now, with every rule of its default set. axe (its minified
+ * build) is put into a document once and run there: @axe-core/playwright, used before, sent its source to the page
+ * twice per check and finished each run in a new blank page, seconds a check where the run takes a tenth of that
+ * (ADR 0027). Only violations are gathered in full (`resultTypes`): the passes are not needed.
+ */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_VIOLATIONS = `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+  id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')),
+})))`;
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/** No serious or critical axe-core violation on the page as it is now. */
+export const expectAccessible = async (page: Page): Promise<void> => {
+  // axe runs in the top document: the dashboard and the checkout page have no frames, and a frame would go unchecked.
+  expect(page.frames()).toHaveLength(1);
+  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<Violation[]>(AXE_VIOLATIONS);
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+};

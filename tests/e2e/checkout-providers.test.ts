@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { CRYPTO_NETWORKS } from '@pl/contracts';
 import { StandInProvider } from '../support/stand-in-provider';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
+import { expectAccessible, foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
 
 /**
  * The checkout of a live link paid through a real provider (docs/providers.md, "The checkout"), in real Chromium:
@@ -73,13 +72,6 @@ const open = async (page: Page, id: string): Promise<void> => {
   const res = await page.goto(`${sys.baseUrl}/p/${id}`);
   expect(res?.status()).toBe(200);
   expect(res?.headers()['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'; style-src 'self'/);
-};
-
-/** No serious or critical axe-core violation on the page as it is now (contrast among them). */
-const expectAccessible = async (page: Page): Promise<void> => {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 };
 
 const callback = (orderId: string, status: 'confirming' | 'partially_paid', remaining?: string) => {

@@ -2,8 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './browser';
+
+/** The one axe check of every browser test (tests/e2e/browser.ts), here beside the dashboard's other checks. */
+export { expectAccessible };
 
 /** What the dashboard's browser tests share: its words per language, the sizes, the accessibility check, the screenshots. */
 
@@ -44,12 +47,18 @@ export const words = (lang: Language): Words => {
     },
   });
 };
-export const COMBOS: { lang: Language; locale: string; size: typeof PHONE }[] = [
-  { lang: 'en', locale: 'en-US', size: DESKTOP },
-  { lang: 'ru', locale: 'ru-RU', size: DESKTOP },
-  { lang: 'en', locale: 'en-US', size: PHONE },
+/**
+ * The combinations each behaviour flow runs in: each language once and each width once, Russian on the phone (the
+ * longer words on the narrower screen) and English at desktop width (the screenshots). A flow checks every state it
+ * reaches at both widths (`checkBothWidths`), and the per-page tests go through every page in all four combinations:
+ * docs/adr/0027-browser-tests-what-runs-in-which-combination.md.
+ */
+export const FLOW_COMBOS: { lang: Language; locale: string; size: typeof PHONE }[] = [
   { lang: 'ru', locale: 'ru-RU', size: PHONE },
+  { lang: 'en', locale: 'en-US', size: DESKTOP },
 ];
+/** Both widths, the one a page was opened at first. */
+const widthsFrom = (size: typeof PHONE): (typeof PHONE)[] => (size === PHONE ? [PHONE, DESKTOP] : [DESKTOP, PHONE]);
 
 /** A port known before the gateway starts, so PUBLIC_BASE_URL (the CSRF check's origin) is the page's origin. */
 export const freePort = async (): Promise<number> => {
@@ -58,13 +67,6 @@ export const freePort = async (): Promise<number> => {
   const { port } = s.address() as AddressInfo;
   await new Promise((r) => s.close(r));
   return port;
-};
-
-/** No serious or critical axe-core violation on the page as it is now. */
-export const expectAccessible = async (page: Page): Promise<void> => {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 };
 
 /**
@@ -104,6 +106,25 @@ export const inspect = async (page: Page, name: string): Promise<void> => {
   await expectFits(page);
   mkdirSync(DOCS, { recursive: true });
   await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: true });
+};
+
+/**
+ * Checks the page as it is now (axe, the fit) at its own width and at the other one, the window resized and then
+ * back, so a state a flow reaches once is checked at 360 px and at desktop width in the flow's language. The
+ * dashboard's layout is CSS alone (no script reads the width), so a resized page is laid out as one opened at that
+ * width. The screenshot, when `screenshot` names one, is taken in English at desktop width (docs/dashboard.md).
+ */
+export const checkBothWidths = async (page: Page, lang: Language, size: typeof PHONE, screenshot?: string): Promise<void> => {
+  for (const width of widthsFrom(size)) {
+    if (width !== size) await page.setViewportSize(width);
+    if (screenshot !== undefined && lang === 'en' && width === DESKTOP) {
+      await inspect(page, screenshot);
+    } else {
+      await expectAccessible(page);
+      await expectFits(page);
+    }
+  }
+  await page.setViewportSize(size);
 };
 
 export const h1 = (page: Page) => page.locator('h1');

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { createClient } from '@pl/client';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { documented } from '../support/openapi-validator';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
+import { expectAccessible, foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
 
 /**
  * A merchant integrating in test mode, end to end in real Chromium: a link made with the test key pair, its
@@ -78,13 +77,6 @@ const open = async (page: Page, id: string): Promise<void> => {
   const res = await page.goto(`${sys.baseUrl}/p/${id}`);
   expect(res?.status()).toBe(200);
   expect(res?.headers()['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'; style-src 'self'/);
-};
-
-/** No serious or critical axe-core violation on the page as it is now (contrast among them). */
-const expectAccessible = async (page: Page): Promise<void> => {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 };
 
 const selectSbp = async (page: Page, sbpName: string, showDetails: string): Promise<void> => {
