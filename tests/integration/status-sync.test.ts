@@ -224,6 +224,8 @@ describe('payment:sync and callbacks for payments never made (sync at its produc
     expect(report).toEqual({
       link_id: id,
       changed: true,
+      attempts_read: 1,
+      refunds_read: 0,
       refunds: [],
       attempts: [
         {
@@ -245,7 +247,7 @@ describe('payment:sync and callbacks for payments never made (sync at its produc
     // The held notification arrives late: 200, nothing changes.
     const late = await w.sys.fakes.raiffeisen.releaseCallbacks();
     expect(late.map((d) => d.status)).toEqual([200]);
-    expect(await syncByAdmin(w, id)).toEqual({ link_id: id, changed: false, refunds: [], attempts: [] });
+    expect(await syncByAdmin(w, id)).toEqual({ link_id: id, changed: false, attempts_read: 0, refunds_read: 0, refunds: [], attempts: [] });
     expect(await outboxEvents(w, id)).toEqual(['payment.succeeded']);
     expect(await latePayments(w, id)).toBe(0);
   });

@@ -49,7 +49,10 @@ export interface RefundSync {
 
 const HORIZON_MS = SYNC_HORIZON_HOURS * 3_600_000;
 const isCode = (e: unknown, code: string): boolean => isAppError(e) && e.code === code;
-const describe = (e: unknown): string => (e instanceof Error ? e.message : 'error');
+/** A read's failure as the report and the log carry it: the error's message, cut (never a provider's body). */
+const describe = (e: unknown): string => (e instanceof Error ? e.message : 'error').slice(0, 500);
+/** A provider's status word as the report carries it. */
+const wordOf = (status: string | null): string | null => (status === null ? null : status.slice(0, 500));
 
 /** Attempt states not yet final on our side (superseded ones may still be paid at their provider). */
 const UNFINISHED: ReadonlySet<string> = new Set(['creating', 'pending', 'unknown']);
@@ -156,6 +159,7 @@ export async function syncAttempt(deps: SyncDeps, attempt: SyncAttempt): Promise
     ...base,
     gateway_payment_id: after?.gatewayPaymentId ?? attempt.gatewayPaymentId,
     ...outcome,
+    provider_status: wordOf(outcome.provider_status),
     state_after: after?.state ?? attempt.state,
     link_status_after: after?.linkStatus ?? attempt.linkStatus,
     error,
@@ -242,7 +246,13 @@ export async function syncRefund(deps: SyncDeps, refund: SyncRefund): Promise<Re
     error = describe(e);
     outcome = { provider_status: null, gateway_refund_id: refund.gatewayRefundId, done: false };
   }
-  return { ...base, ...outcome, status_after: (await deps.sync.refundStatusOf(refund.id)) ?? 'pending', error };
+  return {
+    ...base,
+    ...outcome,
+    provider_status: wordOf(outcome.provider_status),
+    status_after: (await deps.sync.refundStatusOf(refund.id)) ?? 'pending',
+    error,
+  };
 }
 
 /** `payment:sync --link ID`: every attempt and pending refund of the link read now, in order. */

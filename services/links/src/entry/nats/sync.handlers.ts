@@ -1,5 +1,5 @@
 import type { BusServer } from '@pl/bus';
-import { subjects, type PaymentSyncReport } from '@pl/contracts';
+import { PAYMENT_SYNC_REPORT_MAX, subjects, type PaymentSyncReport } from '@pl/contracts';
 import { notFound } from '@pl/errors';
 import { requireService } from '../../domain/access';
 import { LINKS_OWN_MODE } from '../../domain/ports';
@@ -18,6 +18,13 @@ export function registerSyncHandlers(server: BusServer, deps: SyncDeps): void {
     const changed =
       attempts.some((a) => a.state_after !== a.state_before || a.link_status_after !== a.link_status_before || a.canceled) ||
       refunds.some((r) => r.status_after !== r.status_before);
-    return { link_id: link.id, attempts, refunds, changed };
+    return {
+      link_id: link.id,
+      attempts_read: attempts.length,
+      refunds_read: refunds.length,
+      attempts: attempts.slice(-PAYMENT_SYNC_REPORT_MAX),
+      refunds: refunds.slice(-PAYMENT_SYNC_REPORT_MAX),
+      changed,
+    };
   });
 }
