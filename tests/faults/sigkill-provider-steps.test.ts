@@ -54,7 +54,11 @@ async function expectKilled(p: ServiceProcess): Promise<void> {
 const settles = (done: () => Promise<boolean>, what: string) => eventually(done, what, STEP_MS, 50);
 
 async function liveLink(s: TestSystem, merchant: TestMerchant, shop: TestShop, amount: string): Promise<string> {
-  const res = await s.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount, order_id: `kill-${randomUUID()}` }, { headers: merchant.keys });
+  const res = await s.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: shop.id, amount, order_id: `kill-${randomUUID()}` },
+    { headers: merchant.keys },
+  );
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -100,9 +104,16 @@ it('links killed after a Heleket refund and its posting committed, before the re
   expect(selected.status).toBe(200);
   const uuid = selected.body.gateway_payment_id as string;
   heleket.pay(uuid);
-  await settles(async () => (await w.sys.sql<{ status: string }>('SELECT status FROM links.payment_links WHERE id = $1', [id]))[0]?.status === 'paid', 'paid');
+  await settles(
+    async () => (await w.sys.sql<{ status: string }>('SELECT status FROM links.payment_links WHERE id = $1', [id]))[0]?.status === 'paid',
+    'paid',
+  );
 
-  const refunded = await w.sys.http.post(`/merchant/v1/payment-links/${id}/refunds`, { amount: '300.00', destination: TRON_ADDRESS }, { headers: w.merchant.keys });
+  const refunded = await w.sys.http.post(
+    `/merchant/v1/payment-links/${id}/refunds`,
+    { amount: '300.00', destination: TRON_ADDRESS },
+    { headers: w.merchant.keys },
+  );
   expect(refunded.status).not.toBe(201);
   await expectKilled(armed);
   const [refund] = await w.sys.sql<{ id: string; status: string; gateway_refund_id: string | null }>(
@@ -122,7 +133,9 @@ it('links killed after a Heleket refund and its posting committed, before the re
   );
   expect(heleket.count('/v1/payment/refund')).toBe(1);
   expect(heleket.refunds).toEqual([{ uuid, address: TRON_ADDRESS, amount: '300.00', isSubtract: true }]);
-  const events = await w.sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE payload->'data'->>'id' = $1", [refund!.id]);
+  const events = await w.sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE payload->'data'->>'id' = $1", [
+    refund!.id,
+  ]);
   expect(events).toEqual([{ event: 'refund.succeeded' }]);
 });
 
@@ -134,7 +147,10 @@ it('links killed after a Raiffeisen refund committed, before it was sent: sync r
   const selected = await w.sys.http.post(`/p/${id}/select`, { method: 'sbp' });
   expect(selected.status).toBe(200);
   await bank.pay(selected.body.gateway_payment_id as string);
-  await settles(async () => (await w.sys.sql<{ status: string }>('SELECT status FROM links.payment_links WHERE id = $1', [id]))[0]?.status === 'paid', 'paid');
+  await settles(
+    async () => (await w.sys.sql<{ status: string }>('SELECT status FROM links.payment_links WHERE id = $1', [id]))[0]?.status === 'paid',
+    'paid',
+  );
 
   const refunded = await w.sys.http.post(`/merchant/v1/payment-links/${id}/refunds`, { amount: '200.00' }, { headers: w.merchant.keys });
   expect(refunded.status).not.toBe(201);

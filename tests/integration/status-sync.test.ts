@@ -29,7 +29,11 @@ async function startWorld(env: Record<string, string> = {}): Promise<World> {
 }
 
 async function liveLink(w: World, amount = '1000.00'): Promise<string> {
-  const res = await w.sys.http.post('/merchant/v1/payment-links', { shop_id: w.shop.id, amount, order_id: `sync-${randomUUID()}` }, { headers: w.merchant.keys });
+  const res = await w.sys.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: w.shop.id, amount, order_id: `sync-${randomUUID()}` },
+    { headers: w.merchant.keys },
+  );
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -51,9 +55,9 @@ const webhook = (w: World, linkId: string, event: string) =>
 
 /** The events written for a link, oldest first: each is one webhook (the outbox feeds the notifier). */
 const outboxEvents = async (w: World, key: string): Promise<string[]> =>
-  (
-    await w.sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE message_key = $1 ORDER BY created_at", [key])
-  ).map((r) => r.event);
+  (await w.sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE message_key = $1 ORDER BY created_at", [key])).map(
+    (r) => r.event,
+  );
 
 const attemptsOf = (w: World, linkId: string) =>
   w.sys.sql<{ n: number; state: string; gateway_payment_id: string | null }>(

@@ -59,7 +59,11 @@ function isThePaymentThatPaid(link: LinkRecord, command: SettlePaymentCommand, a
   // own repeat) still reads unpaid: a real provider's payment id is the attempt's own, so the link naming it says so.
   const ownPaymentId = attempt?.provider !== 'sandbox' && attempt?.payment?.gatewayPaymentId === command.gateway_payment_id;
   if (attempt)
-    return link.status === 'paid' && (attempt.state === 'paid' || (ownPaymentId && link.gatewayPaymentId === command.gateway_payment_id && link.gatewayProvider === command.provider));
+    return (
+      link.status === 'paid' &&
+      (attempt.state === 'paid' ||
+        (ownPaymentId && link.gatewayPaymentId === command.gateway_payment_id && link.gatewayProvider === command.provider))
+    );
   return link.status === 'paid' && link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
 }
 

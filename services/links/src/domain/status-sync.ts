@@ -65,7 +65,12 @@ const UNFINISHED: ReadonlySet<string> = new Set(['creating', 'pending', 'unknown
 async function settleRead(deps: SyncDeps, provider: PaymentProvider, attempt: SyncAttempt, state: PaymentState): Promise<PaymentState> {
   const judged = judgeArrivedAmount(state, attempt.payerAmount);
   try {
-    await settleVerdict(deps, { provider: provider.name, gateway_payment_id: state.gatewayPaymentId, order_id: attempt.orderId, status: judged.status });
+    await settleVerdict(deps, {
+      provider: provider.name,
+      gateway_payment_id: state.gatewayPaymentId,
+      order_id: attempt.orderId,
+      status: judged.status,
+    });
   } catch (e) {
     if (!isCode(e, 'payment_link.err.not_pending')) throw e;
   }
@@ -103,7 +108,10 @@ async function readAttempt(deps: SyncDeps, attempt: SyncAttempt, now: Date): Pro
     if (callOver) await deps.sync.endUnpaid(attempt, 'unknown');
     return { provider_status: null, canceled: false, done: callOver };
   }
-  const state = await provider.getPayment({ gatewayPaymentId: attempt.gatewayPaymentId ?? '', orderId: attempt.orderId }, { timeoutMs: deps.providerTimeoutMs });
+  const state = await provider.getPayment(
+    { gatewayPaymentId: attempt.gatewayPaymentId ?? '', orderId: attempt.orderId },
+    { timeoutMs: deps.providerTimeoutMs },
+  );
   if (state === null) {
     if (attempt.gatewayPaymentId === null) {
       // The provider never made it: the call's outcome was unknown, and it did nothing.
@@ -121,7 +129,8 @@ async function readAttempt(deps: SyncDeps, attempt: SyncAttempt, now: Date): Pro
     await deps.sync.attemptRead(attempt, true);
     return { provider_status: state.providerStatus, canceled: false, done: true };
   }
-  if (judged.status === 'unpaid') return finishUnpaid(deps, provider, { ...attempt, gatewayPaymentId: state.gatewayPaymentId }, pastHorizon, state.providerStatus);
+  if (judged.status === 'unpaid')
+    return finishUnpaid(deps, provider, { ...attempt, gatewayPaymentId: state.gatewayPaymentId }, pastHorizon, state.providerStatus);
   await deps.sync.attemptRead(attempt, pastHorizon);
   return { provider_status: state.providerStatus, canceled: false, done: pastHorizon };
 }
@@ -192,7 +201,11 @@ async function handOverAgain(deps: SyncDeps, provider: PaymentProvider, refund: 
   );
 }
 
-async function readRefund(deps: SyncDeps, refund: SyncRefund, now: Date): Promise<Pick<RefundSync, 'provider_status' | 'gateway_refund_id' | 'done'>> {
+async function readRefund(
+  deps: SyncDeps,
+  refund: SyncRefund,
+  now: Date,
+): Promise<Pick<RefundSync, 'provider_status' | 'gateway_refund_id' | 'done'>> {
   const provider = deps.providers.byName(refund.provider);
   if (!provider) throw new Error(`provider ${refund.provider} is not configured here`);
   const horizon = Math.max(refund.linkExpiresAt.getTime(), refund.createdAt.getTime()) + HORIZON_MS;
@@ -203,7 +216,12 @@ async function readRefund(deps: SyncDeps, refund: SyncRefund, now: Date): Promis
       refund.gatewayRefundId === null
         ? await handOverAgain(deps, provider, refund)
         : await provider.getRefund(
-            { refundId: refund.id, gatewayRefundId: refund.gatewayRefundId, gatewayPaymentId: refund.linkGatewayPaymentId ?? '', orderId: refund.orderId },
+            {
+              refundId: refund.id,
+              gatewayRefundId: refund.gatewayRefundId,
+              gatewayPaymentId: refund.linkGatewayPaymentId ?? '',
+              orderId: refund.orderId,
+            },
             { timeoutMs: deps.providerTimeoutMs },
           );
   } catch (e) {

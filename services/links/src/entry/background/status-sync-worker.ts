@@ -61,7 +61,10 @@ export class StatusSyncWorker {
         tally.attempts += 1;
         if (read.error !== null) {
           tally.failed += 1;
-          log.warn({ provider: read.provider, order_id: read.order_id, why: read.error }, 'status sync could not read an attempt; it is read again next interval');
+          log.warn(
+            { provider: read.provider, order_id: read.order_id, why: read.error },
+            'status sync could not read an attempt; it is read again next interval',
+          );
         }
       }
       if (attempts.length < batchSize || this.job.isStopped) break;
@@ -73,7 +76,10 @@ export class StatusSyncWorker {
         tally.refunds += 1;
         if (read.error !== null) {
           tally.failed += 1;
-          log.warn({ provider: read.provider, refund_id: read.id, why: read.error }, 'status sync could not read a refund; it is read again next interval');
+          log.warn(
+            { provider: read.provider, refund_id: read.id, why: read.error },
+            'status sync could not read a refund; it is read again next interval',
+          );
         }
       }
       if (refunds.length < batchSize || this.job.isStopped) break;
