@@ -211,9 +211,13 @@ describe('POST /callbacks/v1/sandbox', () => {
     expect(receiver.hitsFor(id)).toHaveLength(0);
   });
 
-  it('answers 404 for a payment no link has', async () => {
-    expectError(await sys.providerCallback(sandboxPaymentId(randomUUID()), 'paid'), 404, 'common.err.not_found');
-    expectError(await sys.providerCallback('sbx_nonsense', 'paid'), 404, 'common.err.not_found');
+  it('answers 200 for a payment no link has, changing nothing (the gateway counts it for operators)', async () => {
+    const before = await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.late_payments');
+    for (const id of [sandboxPaymentId(randomUUID()), 'sbx_nonsense']) {
+      const res = await sys.providerCallback(id, 'paid');
+      expect(res.status).toBe(200);
+    }
+    expect(await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.late_payments')).toEqual(before);
   });
 
   it('sends no signature headers for a shop without a webhook secret', async () => {

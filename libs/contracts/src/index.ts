@@ -11,6 +11,7 @@ export * from './subjects';
 export * from './idempotency';
 export * from './events';
 export * from './refunds';
+export * from './payment-sync';
 export * from './ledger';
 export * from './checkout';
 export * from './deliveries';

@@ -32,6 +32,7 @@ import {
 import { deliveryStatus } from './deliveries';
 import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } from './events';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
+import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 import { paymentAttemptList } from './attempts';
 
@@ -212,6 +213,8 @@ export const subjects = {
   /** Every event of the caller's shops in its mode, newest first, kept 30 days. */
   eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
   eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),
+  /** The operator's `payment:sync` (service identity): a link's attempts and pending refunds read from their providers now. */
+  linksSync: subject('links.sync', paymentSyncCommand, paymentSyncReport),
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
   /** A link's attempts at its providers (merchant identity, the link's own reach), for the dashboard. */
   linksAttemptsList: subject('links.attempts.list', linkIdCommand, paymentAttemptList),

@@ -135,6 +135,8 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
 
   return {
     name: provider.name,
+    ...(provider.readsByOrderId === true ? { readsByOrderId: true } : {}),
+    ...(provider.cancelsPayments === true ? { cancelsPayments: true } : {}),
     get circuitState() {
       return STATE_NAMES[policy.state];
     },

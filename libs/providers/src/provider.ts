@@ -195,6 +195,14 @@ export interface AvailableMethods {
  */
 export interface PaymentProvider {
   readonly name: ProviderName;
+  /**
+   * True when {@link getPayment} can read a payment by its order id alone (`gatewayPaymentId` empty): status sync reads
+   * an attempt whose create answer was lost this way (Heleket's `payment/info` takes `order_id`; Raiffeisen reads by
+   * qrId only).
+   */
+  readonly readsByOrderId?: boolean;
+  /** True when {@link cancelPayment} really cancels (Raiffeisen deletes the QR), not a no-op. */
+  readonly cancelsPayments?: boolean;
   createPayment(request: CreatePaymentRequest, ctx: CallContext): Promise<ProviderPayment>;
   /** The payment's state now, or null while the provider knows nothing of it yet (Raiffeisen 404). */
   getPayment(ref: { readonly gatewayPaymentId: string; readonly orderId: string }, ctx: CallContext): Promise<PaymentState | null>;

@@ -227,11 +227,15 @@ describe('POST /callbacks/v1/{provider}', () => {
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { received: true } });
   });
 
-  it('passes on 404 for an unknown payment and 503 when links is down', async () => {
+  it('answers 200 for a payment the platform never made, counting it, and passes on 503 when links is down', async () => {
     h.on(subjects.linksSettle.name, async () => {
       throw notFound('Payment not found');
     });
-    expectError(await signedCallback(body), 404, 'common.err.not_found');
+    const unknown = await signedCallback(body);
+    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 200, body: { received: true } });
+    const metrics = await (await fetch(`http://127.0.0.1:${h.opsPort}/metrics`)).text();
+    expect(metrics).toMatch(/^provider_callbacks_unknown_total\{[^}]*provider="sandbox"[^}]*\} 1$/m);
+    expect(metrics).toMatch(/^provider_callbacks_unknown_total\{[^}]*provider="heleket"[^}]*\} 0$/m);
     h.on(subjects.linksSettle.name, async () => {
       throw new AppError('unavailable', 'common.err.unavailable', 'db down');
     });

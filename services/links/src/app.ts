@@ -14,6 +14,7 @@ import { LINKS_SCHEMA } from './data/migrate';
 import { outboxPartitions, OutboxRepository } from './data/outbox.repository';
 import { PaymentHealthRepository } from './data/payment-health.repository';
 import { RefundRepository } from './data/refund.repository';
+import { StatusSyncRepository } from './data/status-sync.repository';
 import { ShopClient } from './data/shop.client';
 import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
@@ -22,6 +23,8 @@ import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
+import { registerSyncHandlers } from './entry/nats/sync.handlers';
+import { StatusSyncWorker } from './entry/background/status-sync-worker';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
 import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
 import { latePaymentAlarm } from './late-payment-alarm';
@@ -63,7 +66,8 @@ function registerOutboxGauges(metrics: Registry, outbox: OutboxRepository): void
 
 /**
  * Starts the links service: NATS handlers in queue group `links`, Postgres schema `links`, the outbox
- * relay to Kafka, the expiry sweeper and the ops server. Every replica runs the relay and the sweeper.
+ * relay to Kafka, the expiry sweeper, status sync and the ops server. Every replica runs the relay, the sweeper and
+ * status sync.
  * `crashPoints` is the crash tests' hook (main.ts wires one only when their environment arms it).
  */
 export async function startLinks(
@@ -103,7 +107,10 @@ export async function startLinks(
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
-  registerRefundHandlers(server, { ...deps, refunds: new RefundRepository(db, (entry) => relay.handOver(entry), config.PAYMENT_EVENTS_TOPIC) });
+  const refundDeps = { ...deps, refunds: new RefundRepository(db, (entry) => relay.handOver(entry), config.PAYMENT_EVENTS_TOPIC) };
+  registerRefundHandlers(server, refundDeps);
+  const syncDeps = { ...refundDeps, sync: new StatusSyncRepository(db) };
+  registerSyncHandlers(server, syncDeps);
   registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });
   await nc.flush();
 
@@ -117,8 +124,15 @@ export async function startLinks(
     new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS), idempotencyPartitions], PARTITION_DAYS_AHEAD),
     log.child({ component: 'partition-upkeep' }),
   );
+  const statusSync = new StatusSyncWorker({
+    deps: syncDeps,
+    schedule: { firstDelayMs: config.PROVIDER_SYNC_FIRST_DELAY_MS, intervalMs: config.PROVIDER_SYNC_INTERVAL_MS },
+    batchSize: 100,
+    log: log.child({ component: 'status-sync' }),
+  });
   relay.start();
   sweeper.start();
+  statusSync.start();
   partitions.start();
 
   const ops = await startOpsServer({
@@ -134,7 +148,7 @@ export async function startLinks(
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop(), statusSync.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

@@ -19,6 +19,12 @@ const linksEnv = {
   OUTBOX_MAX_BACKOFF_MS: intSetting({ min: 10, max: 600_000, default: 30_000 }),
   /** Days the outbox keeps the record of a published event (support, a republish by hand); then its day's partition goes. */
   OUTBOX_RETENTION_DAYS: intSetting({ min: 1, max: 3650, default: 7 }),
+  /**
+   * Status sync (docs/providers.md): an unfinished attempt or a pending refund at a real provider is read this long
+   * after it was made, then every interval, until final or 72 hours past its link's expiry.
+   */
+  PROVIDER_SYNC_FIRST_DELAY_MS: intSetting({ min: 10, max: 86_400_000, default: 60_000 }),
+  PROVIDER_SYNC_INTERVAL_MS: intSetting({ min: 10, max: 86_400_000, default: 300_000 }),
   /** Kafka topic of payment events; tests give each system its own. */
   PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
 };

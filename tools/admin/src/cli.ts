@@ -8,6 +8,7 @@ import { merchantList } from './commands/merchant-list';
 import { paymentConfirm } from './commands/payment-confirm';
 import { paymentLate } from './commands/payment-late';
 import { paymentLateResolve } from './commands/payment-late-resolve';
+import { paymentSync } from './commands/payment-sync';
 import { refundSettle } from './commands/refund-settle';
 import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
@@ -31,6 +32,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'payment:late:resolve': paymentLateResolve,
   'ledger:verify': ledgerVerify,
   'refund:settle': refundSettle,
+  'payment:sync': paymentSync,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -53,7 +55,7 @@ ADMIN_MERCHANT_PASSWORD / ADMIN_WEBHOOK_SECRET (with --webhook-secret-from-env).
 --webhook-secret still work, with a warning on stderr.
 
 Environment: DATABASE_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS (every command);
-NATS_URL, IDENTITY_TOKEN_SECRET, BUS_NAMESPACE (payment:confirm, refund:settle); PUBLIC_BASE_URL (link:show).`;
+NATS_URL, IDENTITY_TOKEN_SECRET, BUS_NAMESPACE (payment:confirm, refund:settle, payment:sync); PUBLIC_BASE_URL (link:show).`;
 
 export type CliOutcome =
   /** A check that found a fault (ledger:verify) still prints its result, and exits with `exitCode`. */

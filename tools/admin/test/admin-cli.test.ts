@@ -579,6 +579,7 @@ describe('admin CLI', () => {
         'payment:late:resolve',
         'refund:settle',
         'ledger:verify',
+        'payment:sync',
       ]) {
         expect(run.stdout).toContain(`  ${command} `);
       }

@@ -107,10 +107,16 @@ function paymentOf(result: unknown, request: CreatePaymentRequest): ProviderPaym
 }
 
 /** A Heleket invoice's state from `payment/info`, or null when Heleket does not know the invoice. */
-async function readInvoice(creds: HeleketCredentials, key: string, uuid: string, operation: string, ctx: CallContext): Promise<PaymentState | null> {
+async function readInvoice(
+  creds: HeleketCredentials,
+  key: string,
+  ref: { readonly uuid: string } | { readonly order_id: string },
+  operation: string,
+  ctx: CallContext,
+): Promise<PaymentState | null> {
   let result: unknown;
   try {
-    result = await heleketCall(creds, key, operation, 'payment/info', { uuid }, ctx);
+    result = await heleketCall(creds, key, operation, 'payment/info', ref, ctx);
   } catch (e) {
     if (isNotFound(e)) return null;
     throw e;
@@ -151,8 +157,12 @@ export function heleketProvider(config: HeleketConfig): HeleketProvider {
       return paymentOf(await heleketCall(creds, config.paymentKey, 'create', 'payment', body, ctx), request);
     },
 
+    readsByOrderId: true,
+
+    // An attempt whose create answer was lost has no uuid: `payment/info` finds its invoice by our order id.
     getPayment(ref, ctx) {
-      return readInvoice(creds, config.paymentKey, ref.gatewayPaymentId, 'status', ctx);
+      const by = ref.gatewayPaymentId === '' ? { order_id: ref.orderId } : { uuid: ref.gatewayPaymentId };
+      return readInvoice(creds, config.paymentKey, by, 'status', ctx);
     },
 
     // Heleket has no call to cancel an invoice: it ends unpaid (`cancel`) at the end of its lifetime.
@@ -162,7 +172,7 @@ export function heleketProvider(config: HeleketConfig): HeleketProvider {
 
     async createRefund(request, ctx) {
       if (request.destination === null) throw new ProviderRefusedError('heleket', 'refund', 'A crypto refund needs the address to send it to', 422);
-      const payment = await readInvoice(creds, config.paymentKey, request.gatewayPaymentId, 'refund', ctx);
+      const payment = await readInvoice(creds, config.paymentKey, { uuid: request.gatewayPaymentId }, 'refund', ctx);
       if (payment === null) throw new ProviderRefusedError('heleket', 'refund', 'Payment not found', 404);
       const existing = refundAlreadyThere(payment, request);
       if (existing !== null) return existing;
@@ -177,7 +187,7 @@ export function heleketProvider(config: HeleketConfig): HeleketProvider {
     },
 
     async getRefund(ref: RefundRef, ctx) {
-      const payment = await readInvoice(creds, config.paymentKey, ref.gatewayPaymentId, 'refund_status', ctx);
+      const payment = await readInvoice(creds, config.paymentKey, { uuid: ref.gatewayPaymentId }, 'refund_status', ctx);
       return payment?.refund ?? null;
     },
 

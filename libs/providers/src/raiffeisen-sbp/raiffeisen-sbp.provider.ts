@@ -89,6 +89,7 @@ export function raiffeisenSbpProvider(config: RaiffeisenSbpConfig): PaymentProvi
 
   return {
     name: PROVIDER,
+    cancelsPayments: true,
 
     async createPayment(request: CreatePaymentRequest, ctx: CallContext): Promise<ProviderPayment> {
       // Register is the one call the bank documents without authorization: `sbpMerchantId` names the merchant.

@@ -134,7 +134,11 @@ export type LinksCrashPoint =
   /** A payment's move to paid (and its outbox row) committed, the reply not yet sent. */
   | 'links.after-settle-commit'
   /** An outbox batch acknowledged by Kafka, not yet marked published. */
-  | 'links.after-publish-before-mark';
+  | 'links.after-publish-before-mark'
+  /** A provider made an attempt's payment (its create answered), the answer not yet recorded. */
+  | 'links.after-create-before-record'
+  /** A refund and its posting committed, its provider not yet called. */
+  | 'links.after-refund-commit';
 
 /**
  * Told each time a payment passes one of those steps. Every deployment runs {@link NO_CRASH_POINTS}; only the

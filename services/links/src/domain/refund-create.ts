@@ -58,6 +58,7 @@ function providerOf(deps: RefundDeps, link: LinkRecord): PaymentProvider {
  * provider's idempotency key. A crash between the record and the call leaves the same pending refund.
  */
 async function handToProvider(deps: RefundDeps, provider: PaymentProvider, link: LinkRecord, refund: RefundRecord): Promise<RefundRecord> {
+  deps.crashPoints?.reached('links.after-refund-commit');
   const paid = await deps.attempts.findPaid(link.id);
   let accepted: RefundState;
   try {

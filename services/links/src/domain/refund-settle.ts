@@ -77,3 +77,16 @@ export async function simulateRefund(
     },
   );
 }
+
+/**
+ * A provider's final word on a refund learned by status sync (a read, or a repeated hand-over, in place of a lost
+ * callback): the path the callback takes, so the same checks, posting and event apply, once.
+ */
+export async function settleRefundByProvider(
+  deps: RefundDeps,
+  refundId: string,
+  status: 'succeeded' | 'failed',
+  failureReason: string | null,
+): Promise<RefundRecord> {
+  return settleVerdict(deps, { refundId }, { status, failureReason: status === 'failed' ? displayableReason(failureReason) : null });
+}

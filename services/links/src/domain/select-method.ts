@@ -126,6 +126,7 @@ export async function selectMethod(deps: LinkDeps, identity: Identity, command: 
   });
   if (!attempt) return notPending(deps, link.id);
   const payment = await callProvider(deps, provider, link, attempt, command.network);
+  deps.crashPoints?.reached('links.after-create-before-record');
   const answer = await deps.attempts.recordAnswer(attempt, payment);
   if (answer.kind === 'not_selected') {
     cancelReplaced(deps, [{ ...attempt, payment }]);

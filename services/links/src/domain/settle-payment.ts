@@ -56,7 +56,15 @@ async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand, to
 
 /** The repeat of the callback that paid `link`: it changes nothing and records nothing. */
 function isThePaymentThatPaid(link: LinkRecord, command: SettlePaymentCommand, attempt: Attempt | null): boolean {
-  if (attempt) return link.status === 'paid' && attempt.state === 'paid';
+  // An attempt read before a concurrent word on the same payment paid the link (a callback racing status sync, or its
+  // own repeat) still reads unpaid: a real provider's payment id is the attempt's own, so the link naming it says so.
+  const ownPaymentId = attempt?.provider !== 'sandbox' && attempt?.payment?.gatewayPaymentId === command.gateway_payment_id;
+  if (attempt)
+    return (
+      link.status === 'paid' &&
+      (attempt.state === 'paid' ||
+        (ownPaymentId && link.gatewayPaymentId === command.gateway_payment_id && link.gatewayProvider === command.provider))
+    );
   return link.status === 'paid' && link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
 }
 

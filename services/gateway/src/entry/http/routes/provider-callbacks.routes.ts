@@ -77,6 +77,26 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
   );
 }
 
+/**
+ * A verified callback for a payment the platform never made (links: 404; no attempt has its order id, no link its
+ * payment id): nothing changes, the provider hears 200 (it would retry a refusal for a day), and an operator hears of
+ * it: counted by provider, logged without the body (it may carry buyer data). A refund's is still passed on as 404,
+ * so its provider retries: its callback may overtake the commit of the refund id its provider just gave (and status
+ * sync completes the refund whatever the provider does).
+ */
+async function settleKnown(deps: HttpDeps, res: Response, provider: PaymentProvider, event: CallbackEvent): Promise<void> {
+  try {
+    await settleEvent(deps, res, provider, event);
+  } catch (e) {
+    if (!(event.kind === 'payment' && isAppError(e) && e.code === 'common.err.not_found')) throw e;
+    deps.callbacks.unknown(provider.name);
+    deps.log.warn(
+      { provider: provider.name, request_id: requestIdOf(res) },
+      'verified provider callback for a payment the platform never made: answered 200, nothing changed',
+    );
+  }
+}
+
 const send = (res: Response, reply: CallbackReply): void => {
   res.status(reply.status).type(reply.contentType).send(reply.body);
 };
@@ -99,7 +119,8 @@ function refuse(deps: HttpDeps, req: Request, res: Response, provider: PaymentPr
  * body that is not its shape); a body that is not JSON by its media type is 415, after the signature. Then links
  * settles the payment or the refund. Providers retry until they get a 2xx, so a verdict on something no longer
  * pending (links: 409 not_pending) is answered as accepted too: a repeat changes nothing, and a late payment is
- * recorded by links before it answers, so the provider need not retry either.
+ * recorded by links before it answers, so the provider need not retry either. A verified callback for a payment the
+ * platform never made is answered 200 too, changes nothing, and is counted (`provider_callbacks_unknown_total`).
  */
 export function providerCallbackRoutes(deps: HttpDeps): Router {
   const router = Router();
@@ -118,7 +139,7 @@ export function providerCallbackRoutes(deps: HttpDeps): Router {
       } else if (!verdict.ok) {
         refuse(deps, req, res, provider, verdict.reason, verdict.reply);
       } else {
-        await settleEvent(deps, res, provider, verdict.event);
+        await settleKnown(deps, res, provider, verdict.event);
         deps.callbacks.verified(provider.name);
         send(res, verdict.reply);
       }
