@@ -70,6 +70,10 @@ async function settleRead(deps: SyncDeps, provider: PaymentProvider, attempt: Sy
       gateway_payment_id: state.gatewayPaymentId,
       order_id: attempt.orderId,
       status: judged.status,
+      // As the same callback would carry them: the checkout's confirming and remainder states read them.
+      provider_status: judged.providerStatus,
+      remaining_crypto_amount: judged.remainingCryptoAmount,
+      arrived_crypto_amount: judged.arrivedCryptoAmount,
     });
   } catch (e) {
     if (!isCode(e, 'payment_link.err.not_pending')) throw e;
