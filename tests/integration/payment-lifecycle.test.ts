@@ -354,7 +354,7 @@ describe('admin payment:confirm', () => {
 describe('late payments', () => {
   const lateRows = (linkId: string) =>
     sys.sql<{ link_status: string; provider: string; gateway_payment_id: string; payer_amount: string }>(
-      'SELECT link_status, provider, gateway_payment_id, payer_amount FROM links.late_payments WHERE link_id = $1',
+      'SELECT link_status, provider, gateway_payment_id, payer_amount FROM links.unresolved_payments WHERE link_id = $1',
       [linkId],
     );
 

@@ -18,3 +18,4 @@ export * from './moscow-time';
 export * from './cursor';
 export * from './merchant-shop';
 export * from './account';
+export * from './unresolved';

@@ -105,6 +105,12 @@ export const settlePaymentCommand = z.strictObject({
   gateway_payment_id: z.string().min(1).max(200),
   order_id: z.string().min(1).max(64).nullable().default(null),
   status: z.enum(PROVIDER_PAYMENT_STATUSES),
+  /**
+   * What arrived, as the provider said: the RUB value in kopecks where it gives one (Raiffeisen's amount paid), the
+   * coin amount for crypto (Heleket's callbacks give no RUB value: links values it at the attempt's own rate).
+   */
+  arrived_kopecks: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  arrived_crypto_amount: z.string().min(1).max(64).nullable().optional(),
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 

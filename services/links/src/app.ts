@@ -7,7 +7,7 @@ import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type
 import { kafkaBrokers, type LinksConfig } from './config';
 import { AttemptRepository } from './data/attempt.repository';
 import { IdempotencyRepository } from './data/idempotency.repository';
-import { LatePaymentRepository } from './data/late-payment.repository';
+import { UnresolvedPaymentRepository } from './data/unresolved-payment.repository';
 import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
@@ -86,7 +86,7 @@ export async function startLinks(
 
   const deps: LinkDeps = {
     links,
-    latePayments: new LatePaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' }))),
+    unresolvedPayments: new UnresolvedPaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' })), handOver),
     idempotency,
     shops: new ShopClient(bus),
     now: () => new Date(),

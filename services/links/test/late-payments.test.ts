@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { subjects, type PaymentLink } from '@pl/contracts';
 import { Db } from '@pl/db';
-import { LatePaymentRepository } from '../src/data/late-payment.repository';
+import { LatePaymentRepository } from '../src/data/unresolved-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { LINKS_OWN_MODE } from '../src/domain/ports';
 import { LINKS_SCHEMA } from '../src/data/migrate';
@@ -38,7 +38,7 @@ describe('a paid callback for a link that is no longer pending', () => {
     system.createLink(apiKey(merchant), { shop_id: shopId, amount_kopecks: 100000, order_id: 'order-late' });
   const lateRows = (linkId: string): Promise<LateRow[]> =>
     system.linksDb.query<LateRow>(
-      'SELECT link_id, link_status, provider, gateway_payment_id, payer_amount, received_at FROM late_payments WHERE link_id = $1',
+      'SELECT link_id, link_status, provider, gateway_payment_id, payer_amount, received_at FROM unresolved_payments WHERE link_id = $1',
       [linkId],
     );
   const counter = (linkStatus?: string): Promise<number> =>

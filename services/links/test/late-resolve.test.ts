@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { subjects, type CryptoNetwork, type Identity, type PaymentLink, type Refund } from '@pl/contracts';
-import { LatePaymentRepository } from '../src/data/late-payment.repository';
+import { LatePaymentRepository } from '../src/data/unresolved-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
-import { resolveLatePayment, type LateResolveDeps } from '../src/domain/late-payment';
+import { resolveLatePayment, type UnresolvedResolveDeps } from '../src/domain/unresolved-payment';
+import { RefundRepository } from '../src/data/refund.repository';
 import { parseExchangeRates, ProviderRegistry, SandboxProvider } from '@pl/providers';
 import { apiKey, platform, startLinksSystem, testKey, type LinksSystem } from './support/links-system';
 import { eventTypesOf, outboxEventsOf } from './support/outbox-events';
 
 describe('payment:late:resolve: an operator resolves a late payment once', () => {
   let system: LinksSystem;
-  let deps: LateResolveDeps;
+  let deps: UnresolvedResolveDeps;
   const merchant = randomUUID();
   let shopId: number;
 
@@ -29,7 +30,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     );
     const link: PaymentLink = await system.bus.request(subjects.linksCancel, { id: created.id }, identity);
     await expect(settle(link.id)).rejects.toMatchObject({ code: 'payment_link.err.not_pending' });
-    const [row] = await system.linksDb.query<{ id: string }>('SELECT id FROM late_payments WHERE link_id = $1', [link.id]);
+    const [row] = await system.linksDb.query<{ id: string }>('SELECT id FROM unresolved_payments WHERE link_id = $1', [link.id]);
     if (!row) throw new Error('no late payment was recorded');
     return { lateId: row.id, link };
   };
@@ -52,12 +53,13 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     shopId = await system.createShop(merchant, { crypto_bps: 100, sbp_bps: 300, fee_payer: 'client' });
     const sandbox = new SandboxProvider({ rates: parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'), callbackSecret: 's'.repeat(32) });
     deps = {
-      latePayments: new LatePaymentRepository(system.linksDb),
-      links: new LinkRepository(system.linksDb),
+      unresolvedPayments: new LatePaymentRepository(system.linksDb),
+      refunds: new RefundRepository(system.linksDb),
       providers: new ProviderRegistry(sandbox, { sbp: sandbox, crypto: sandbox }),
       providerTimeoutMs: 1000,
       newId: randomUUID,
       eventsTopic: system.topic,
+      warn: () => undefined,
     };
   });
 
@@ -80,7 +82,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     const settled = (await outboxEventsOf(system.linksDb, link.id))[1];
     const settledAt = (
       await system.linksDb.query<{ at: string }>(
-        `SELECT to_char(resolved_at AT TIME ZONE 'Europe/Moscow', 'YYYY-MM-DD"T"HH24:MI:SS"+03:00"') AS at FROM late_payments WHERE id = $1`,
+        `SELECT to_char(resolved_at AT TIME ZONE 'Europe/Moscow', 'YYYY-MM-DD"T"HH24:MI:SS"+03:00"') AS at FROM unresolved_payments WHERE id = $1`,
         [lateId],
       )
     )[0]?.at;
@@ -207,7 +209,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     const resolved = await resolveLatePayment(deps, { id: lateId, action: 'refund', destination: null });
     const failed = await failRefund(resolved.refundId);
     expect(failed).toMatchObject({ id: resolved.refundId, status: 'failed', failure_reason: 'The card was closed', late_payment_id: lateId });
-    const [record] = await system.linksDb.query('SELECT resolution, resolved_at FROM late_payments WHERE id = $1', [lateId]);
+    const [record] = await system.linksDb.query('SELECT resolution, resolved_at FROM unresolved_payments WHERE id = $1', [lateId]);
     expect(record).toEqual({ resolution: null, resolved_at: null });
     // The refund-out leg booked at resolution is taken back in the failure's transaction: the ledger holds the payment
     // nowhere, as before the resolve, and the shop's balance never moved.
@@ -239,7 +241,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
       platform,
     );
     expect(succeeded).toMatchObject({ status: 'succeeded', late_payment_id: lateId });
-    const [record] = await system.linksDb.query<{ resolution: string }>('SELECT resolution FROM late_payments WHERE id = $1', [lateId]);
+    const [record] = await system.linksDb.query<{ resolution: string }>('SELECT resolution FROM unresolved_payments WHERE id = $1', [lateId]);
     expect(record?.resolution).toBe('refunded');
     expect((await ledgerOf(lateId)).map((t) => t.type)).toEqual(['late_refund', 'late_refund_failed', 'late_refund']);
     expect(await entrySums(lateId)).toEqual([{ types: 'late_refund,late_refund_failed', kind: 'clearing', sum: '0', entries: '6' }]);
@@ -265,7 +267,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     await expect(resolveLatePayment(deps, { id: crypto.lateId, action: 'refund', destination: 'not-an-address' })).rejects.toMatchObject({
       code: 'common.err.validation_failed',
     });
-    const unresolved = await system.linksDb.query<{ resolution: string | null }>('SELECT resolution FROM late_payments WHERE id = ANY($1::uuid[])', [
+    const unresolved = await system.linksDb.query<{ resolution: string | null }>('SELECT resolution FROM unresolved_payments WHERE id = ANY($1::uuid[])', [
       [sbp.lateId, crypto.lateId],
     ]);
     expect(unresolved).toEqual([{ resolution: null }, { resolution: null }]);

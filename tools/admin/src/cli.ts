@@ -13,6 +13,8 @@ import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
 import { shopShow } from './commands/shop-show';
 import { shopUpdate } from './commands/shop-update';
+import { unresolvedList } from './commands/unresolved-list';
+import { unresolvedResolve } from './commands/unresolved-resolve';
 import { loadAdminConfig } from './config';
 import { AdminContext } from './context';
 import type { CliIo } from './secrets';
@@ -31,6 +33,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'payment:late:resolve': paymentLateResolve,
   'ledger:verify': ledgerVerify,
   'refund:settle': refundSettle,
+  'unresolved:list': unresolvedList,
+  'unresolved:resolve': unresolvedResolve,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

@@ -360,8 +360,25 @@ describe('admin CLI', () => {
         }),
       );
       await links.transition(id, status, LINKS_OWN_MODE);
-      const late = { id: randomUUID(), linkId: id, provider: 'sandbox', gatewayPaymentId: `sbx_${id}`, receivedAt: new Date(receivedAt) };
-      await expect(new LatePaymentRepository(linksDb).recordIfLate(late, LINKS_OWN_MODE)).resolves.toMatchObject({ linkStatus: status });
+      const late = {
+        id: randomUUID(),
+        linkId: id,
+        reason: 'late' as const,
+        provider: 'sandbox',
+        gatewayPaymentId: `sbx_${id}`,
+        providerOrderId: null,
+        payerAmount: 101000,
+        amount: 101000,
+        merchantCredit: 100000,
+        platformRevenue: 1000,
+        payerCurrency: null,
+        payerCryptoAmount: null,
+        network: null,
+        receivedAt: new Date(receivedAt),
+      };
+      // The event the links service would write with it (its relay does not run here).
+      const created = () => ({ id: randomUUID(), topic: 'payment-events', key: id, payload: { event: 'unresolved_payment.created' }, headers: {} });
+      await expect(new LatePaymentRepository(linksDb).record(late, created, LINKS_OWN_MODE)).resolves.toMatchObject({ linkStatus: status });
       return id;
     };
 

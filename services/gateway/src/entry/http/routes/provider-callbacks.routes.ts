@@ -38,7 +38,14 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
       'callback for a link no longer pending: a repeat, or a late payment links recorded',
       () =>
         deps.links.settle(
-          { provider: provider.name, gateway_payment_id: state.gatewayPaymentId, order_id: state.orderId, status: state.status },
+          {
+            provider: provider.name,
+            gateway_payment_id: state.gatewayPaymentId,
+            order_id: state.orderId,
+            status: state.status,
+            arrived_kopecks: state.arrivedKopecks,
+            arrived_crypto_amount: state.arrivedCryptoAmount,
+          },
           requestIdOf(res),
         ),
     );
