@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { subjects, type CryptoNetwork, type Identity, type PaymentLink, type Refund } from '@pl/contracts';
 import { LatePaymentRepository } from '../src/data/unresolved-payment.repository';
-import { LinkRepository } from '../src/data/link.repository';
 import { resolveLatePayment, type UnresolvedResolveDeps } from '../src/domain/unresolved-payment';
 import { RefundRepository } from '../src/data/refund.repository';
 import { parseExchangeRates, ProviderRegistry, SandboxProvider } from '@pl/providers';
 import { apiKey, platform, startLinksSystem, testKey, type LinksSystem } from './support/links-system';
 import { eventTypesOf, outboxEventsOf } from './support/outbox-events';
+
+/** A settled late payment's link's events, sorted: its close, the record's creation, and the settle's two. */
+const SETTLED_LATE_EVENTS = ['payment.late_settled', 'payment_link.canceled', 'unresolved_payment.created', 'unresolved_payment.settled'];
 
 describe('payment:late:resolve: an operator resolves a late payment once', () => {
   let system: LinksSystem;
@@ -78,8 +80,9 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     ]);
     expect(resolved.ledgerTransactionId).toEqual(expect.any(String));
     // The link stays as it was: no payment.succeeded for a closed link.
-    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
-    const settled = (await outboxEventsOf(system.linksDb, link.id))[1];
+    // The resolve's two events share its transaction (and its created_at): their order is the ids'.
+    expect((await eventTypesOf(system.linksDb, link.id)).sort()).toEqual(SETTLED_LATE_EVENTS);
+    const settled = (await outboxEventsOf(system.linksDb, link.id)).find((e) => e.event.event === 'payment.late_settled');
     const settledAt = (
       await system.linksDb.query<{ at: string }>(
         `SELECT to_char(resolved_at AT TIME ZONE 'Europe/Moscow', 'YYYY-MM-DD"T"HH24:MI:SS"+03:00"') AS at FROM unresolved_payments WHERE id = $1`,
@@ -121,7 +124,8 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     }
     expect(await available(true)).toBe(after);
     expect(await ledgerOf(lateId)).toHaveLength(1);
-    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
+    // The resolve's two events share its transaction (and its created_at): their order is the ids'.
+    expect((await eventTypesOf(system.linksDb, link.id)).sort()).toEqual(SETTLED_LATE_EVENTS);
   });
 
   it('resolves once under concurrent resolves: one wins, the others are 409, one posting and one event', async () => {
@@ -140,7 +144,8 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
         refunds: 0,
         credited: 150000,
       });
-      expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'payment.late_settled']);
+      // The resolve's two events share its transaction (and its created_at): their order is the ids'.
+    expect((await eventTypesOf(system.linksDb, link.id)).sort()).toEqual(SETTLED_LATE_EVENTS);
     } else {
       expect({ ledger: (await ledgerOf(lateId)).length, refunds: refunds.length, credited: (await available(true)) - before }).toEqual({
         ledger: 1,
@@ -185,7 +190,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     // The link's own refund sums are the merchant's refunds: the late payment's is not one of them.
     const [sums] = await system.linksDb.query('SELECT amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1', [link.id]);
     expect(sums).toEqual({ amount_refunded: '0', amount_refund_pending: '0' });
-    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled']);
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'unresolved_payment.created', 'unresolved_payment.refunded']);
   });
 
   const failRefund = (refundId: string | null): Promise<Refund> =>
@@ -218,8 +223,8 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     expect(await available(true)).toBe(before);
     // The merchant hears of it truthfully: the refund names the late payment, whose money is not the shop's balance.
     const events = await outboxEventsOf(system.linksDb, link.id);
-    expect(events.map((e) => e.event.event)).toEqual(['payment_link.canceled', 'refund.failed']);
-    expect(events[1]?.event.data).toMatchObject({ id: resolved.refundId, status: 'failed', late_payment_id: lateId });
+    expect(events.map((e) => e.event.event)).toEqual(['payment_link.canceled', 'unresolved_payment.created', 'unresolved_payment.refunded', 'refund.failed']);
+    expect(events[3]?.event.data).toMatchObject({ id: resolved.refundId, status: 'failed', late_payment_id: lateId });
     // Resolvable again: an operator settles it now, and the shop is credited once.
     await expect(resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null })).resolves.toMatchObject({
       late: { resolution: 'settled' },
@@ -292,10 +297,8 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     expect(await available(false)).toBe(test + 150000);
     expect(await ledgerOf(lateId)).toEqual([expect.objectContaining({ type: 'late_payment', livemode: false })]);
     const events = await outboxEventsOf(system.linksDb, link.id);
-    expect(events.map((e) => [e.event.event, e.event.livemode])).toEqual([
-      ['payment_link.canceled', false],
-      ['payment.late_settled', false],
-    ]);
+    expect(events.map((e) => e.event.event).sort()).toEqual(SETTLED_LATE_EVENTS);
+    expect(events.every((e) => !e.event.livemode)).toBe(true);
     await expect(resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null })).rejects.toMatchObject({
       code: 'late_payment.err.already_resolved',
     });

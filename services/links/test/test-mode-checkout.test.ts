@@ -175,8 +175,11 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
       );
       await expect(latePayments(link.id)).resolves.toEqual([{ link_status: 'canceled', gateway_payment_id: `sbx_${link.id}` }]);
       await expect(merchantView(link)).resolves.toMatchObject({ status: 'canceled' });
-      // The cancel's event only: the payment that lost wrote none.
-      await expect(outbox(link.id)).resolves.toEqual([{ payload: expect.objectContaining({ event: 'payment_link.canceled' }) }]);
+      // The cancel's event, and the late payment's record: the payment that lost moved nothing.
+      await expect(outbox(link.id)).resolves.toEqual([
+        { payload: expect.objectContaining({ event: 'payment_link.canceled' }) },
+        { payload: expect.objectContaining({ event: 'unresolved_payment.created', livemode: false }) },
+      ]);
     });
 
     it('refuses a merchant identity: only the gateway acts for the checkout', async () => {

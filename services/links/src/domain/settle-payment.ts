@@ -57,11 +57,11 @@ async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand, to
 
 /**
  * The repeat of the callback that moved `link`: it changes nothing and records nothing. A link paid by this payment
- * (its attempt marked paid), or failed by it (an underpayment or a hold of its current attempt).
+ * (its attempt marked paid), or failed by it for the reason this status gives (an underpayment, a hold).
  */
-function isThePaymentThatMoved(link: LinkRecord, command: SettlePaymentCommand, attempt: Attempt | null): boolean {
+function isThePaymentThatMoved(link: LinkRecord, command: SettlePaymentCommand, status: SettlePaymentCommand['status'], attempt: Attempt | null): boolean {
   const showsPayment = link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
-  if (link.status === 'failed') return showsPayment && (attempt === null || attempt.current);
+  if (link.status === 'failed') return showsPayment && link.failureReason !== null && link.failureReason === FAILURE_REASON[status];
   if (attempt) return link.status === 'paid' && attempt.state === 'paid';
   return link.status === 'paid' && showsPayment;
 }
@@ -165,7 +165,7 @@ async function refuseSettled(
   status: SettlePaymentCommand['status'],
   attempt: Attempt | null,
 ): Promise<never> {
-  if (MONEY_ARRIVED.has(status) && !isThePaymentThatMoved(link, command, attempt)) {
+  if (MONEY_ARRIVED.has(status) && !isThePaymentThatMoved(link, command, status, attempt)) {
     const reason: UnresolvedReason = status === 'locked' ? 'aml_hold' : link.status === 'paid' ? 'duplicate' : 'late';
     const amount = arrivedKopecks(command, attempt) ?? (attempt ?? link).payerAmount;
     if (amount > 0) {

@@ -101,9 +101,8 @@ export async function resolveUnresolvedPayment(
   if (command.action === 'settle') {
     resolution = await deps.unresolvedPayments.settle(found.id, (link, settled) => {
       const at = settled.resolvedAt ?? new Date();
-      const events = [unresolvedEvent('unresolved_payment.settled', settled, at, deps.newId(), deps.eventsTopic)];
-      if (settled.reason === 'late') events.push(lateSettled(link, settled, at, deps.newId(), deps.eventsTopic));
-      return events;
+      const events = settled.reason === 'late' ? [lateSettled(link, settled, at, deps.newId(), deps.eventsTopic)] : [];
+      return [...events, unresolvedEvent('unresolved_payment.settled', settled, at, deps.newId(), deps.eventsTopic)];
     });
   } else {
     const destination = refundDestination(found.network, command.destination);
