@@ -94,7 +94,8 @@ function judged(command: SettlePaymentCommand, attempt: Attempt | null): SettleP
 /**
  * The unresolved payment of `amount` kopecks that arrived for `link` (by `attempt`, when known). Settling it credits
  * what arrived less the fee at the attempt's method rate, the fee on the shop whatever its fee_payer (the buyer paid
- * what it paid); a payment of exactly what was asked keeps the amounts the attempt asked (its fee as the link split it).
+ * what it paid); a late or duplicate payment of exactly what was asked keeps the amounts the attempt asked (its fee as
+ * the link split it), as today's late payments do.
  */
 function unresolvedOf(
   deps: LinkDeps,
@@ -106,7 +107,8 @@ function unresolvedOf(
 ): UnresolvedRecording {
   const asked = attempt ?? link;
   const fee = computeFee(amount, attempt?.feeBps ?? link.feeBps);
-  const exact = amount === asked.payerAmount;
+  // A late or duplicate payment of exactly what its attempt asked is that attempt's payment: its amounts as asked.
+  const exact = (reason === 'late' || reason === 'duplicate') && amount === asked.payerAmount;
   const payment = attempt?.payment ?? null;
   const crypto = payment !== null && payment.payerCryptoAmount !== null;
   return {
