@@ -8,6 +8,7 @@ import { parseConfig } from '@pl/config';
 import { LINKS_SCHEMA, RefundRepository, resolveUnresolvedPayment, UnresolvedPaymentRepository } from '@pl/links';
 import { providerEnv, providersFrom } from '@pl/providers';
 import { createLogger } from '@pl/telemetry';
+import { expectError } from '../support/http';
 import { verifyLedger } from '../support/money';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
@@ -15,6 +16,8 @@ let sys: TestSystem;
 let merchant: TestMerchant;
 let shop: TestShop;
 let linksDb: Db;
+/** The merchant's dashboard session (the /api/v1 family). */
+let session: Record<string, string>;
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -23,6 +26,7 @@ beforeAll(async () => {
   merchant = await sys.merchant();
   // The client pays the fee (SBP 300 bps, crypto 100 bps): an unresolved payment's fee falls on the shop all the same.
   shop = await sys.shop(merchant.id, { feePayer: 'client', cryptoBps: 100, sbpBps: 300 });
+  session = { Authorization: `Bearer ${await sys.login(merchant)}` };
   linksDb = new Db({ url: sys.database.url, schema: LINKS_SCHEMA, log: createLogger('unresolved-test', 'silent') });
 });
 afterAll(async () => {
@@ -114,18 +118,26 @@ const resolveDeps = () => ({
 });
 
 /**
- * 20 resolves of one record at once, settles and refunds alternating (settles only with `settleOnly`): exactly one
- * wins, every other is 409 unresolved_payment.err.already_resolved, and exactly one posting of the resolution is written.
+ * 20 resolves of one record at once, settles and refunds alternating: the merchant's through both route families
+ * (each with its own Idempotency-Key), or an operator's settles (`operator`, for an AML hold). Exactly one wins, every
+ * other is 409 unresolved_payment.err.already_resolved, and exactly one posting of the resolution is written.
  */
-async function resolveRacing(id: string, destination: string | null, settleOnly = false): Promise<'settled' | 'refunded'> {
+async function resolveRacing(id: string, destination: string | null, by: 'merchant' | 'operator' = 'merchant'): Promise<'settled' | 'refunded'> {
   const deps = resolveDeps();
+  const viaHttp = async (i: number): Promise<unknown> => {
+    const family = i % 4 < 2 ? '/merchant/v1' : '/api/v1';
+    const headers = { ...(family === '/api/v1' ? session : merchant.keys), 'Idempotency-Key': randomUUID() };
+    const res =
+      i % 2 === 0
+        ? await sys.http.post(`${family}/unresolved-payments/${id}/settle`, {}, { headers })
+        : await sys.http.post(`${family}/unresolved-payments/${id}/refund`, destination === null ? {} : { destination }, { headers });
+    if (res.status !== 200) throw Object.assign(new Error(`HTTP ${res.status}`), { httpStatus: res.status, code: res.body?.error?.code });
+    expect(res.body).toMatchObject({ id, status: i % 2 === 0 ? 'settled' : 'refunded' });
+    return res.body;
+  };
   const outcomes = await Promise.allSettled(
     Array.from({ length: 20 }, (_, i) =>
-      resolveUnresolvedPayment(
-        deps,
-        { kind: 'operator' },
-        i % 2 === 0 || settleOnly ? { id, action: 'settle', destination: null } : { id, action: 'refund', destination },
-      ),
+      by === 'merchant' ? viaHttp(i) : resolveUnresolvedPayment(deps, { kind: 'operator' }, { id, action: 'settle', destination: null }),
     ),
   );
   const won = outcomes.filter((o) => o.status === 'fulfilled');
@@ -205,6 +217,10 @@ describe('unresolved payments from the real providers, each resolved once', () =
     await heleket(() => sys.fakes.heleket.underpay(uuid, sent));
     expect(await records(id)).toHaveLength(1);
     const [record] = await records(id);
+    // A crypto payment goes back to the buyer's address on its network, checked as a refund's is.
+    const refund = `/merchant/v1/unresolved-payments/${record!.id}/refund`;
+    expectError(await sys.http.post(refund, {}, { headers: merchant.keys }), 400, 'common.err.validation_failed');
+    expectError(await sys.http.post(refund, { destination: '0xdAC17F958D2ee523a2206206994597C13D831ec7' }, { headers: merchant.keys }), 400, 'common.err.validation_failed');
     await resolveRacing(record!.id, TRON_ADDRESS);
   });
 
@@ -215,12 +231,19 @@ describe('unresolved payments from the real providers, each resolved once', () =
     expect(await link(id)).toMatchObject({ status: 'failed', failure_reason: 'aml_hold' });
     expect(await records(id)).toEqual([expect.objectContaining({ reason: 'aml_hold', link_status: 'failed', amount: String(asked) })]);
     const [record] = await records(id);
-    const deps = resolveDeps();
-    await expect(
-      resolveUnresolvedPayment(deps, { kind: 'merchant', merchantId: merchant.id, livemode: true }, { id: record!.id, action: 'settle', destination: null }),
-    ).rejects.toMatchObject({ code: 'common.err.forbidden', httpStatus: 403 });
+    // The merchant sees it, but may not resolve it.
+    expect((await sys.http.get(`/merchant/v1/unresolved-payments/${record!.id}`, { headers: merchant.keys })).body).toMatchObject({
+      reason: 'aml_hold',
+      status: 'unresolved',
+    });
+    expectError(await sys.http.post(`/merchant/v1/unresolved-payments/${record!.id}/settle`, {}, { headers: merchant.keys }), 403, 'common.err.forbidden');
+    expectError(
+      await sys.http.post(`/api/v1/unresolved-payments/${record!.id}/refund`, { destination: TRON_ADDRESS }, { headers: session }),
+      403,
+      'common.err.forbidden',
+    );
     // Heleket refunds no held payment; the operator settles it once the checks clear.
-    expect(await resolveRacing(record!.id, TRON_ADDRESS, true)).toBe('settled');
+    expect(await resolveRacing(record!.id, TRON_ADDRESS, 'operator')).toBe('settled');
   });
 
   it('Raiffeisen SUCCESS for more: the link is paid and the surplus is an overpaid record', async () => {
@@ -283,6 +306,38 @@ describe('unresolved payments from the real providers, each resolved once', () =
     const types = (await events(id)).map((e) => e.event);
     if (outcome === 'settled') expect(types).toEqual(expect.arrayContaining(['payment.late_settled', 'unresolved_payment.settled']));
     else expect(types).toContain('unresolved_payment.refunded');
+  });
+
+  it('lists them to the merchant newest first, by reason and status, a cursor page at a time; another merchant sees none', async () => {
+    const all = await sys.http.get('/merchant/v1/unresolved-payments', { headers: merchant.keys });
+    expect(all.status).toBe(200);
+    expect(all.body.unresolved_payments).toHaveLength(7);
+    expect(new Set(all.body.unresolved_payments.map((u: { reason: string }) => u.reason))).toEqual(
+      new Set(['overpaid', 'underpaid', 'aml_hold', 'duplicate', 'late']),
+    );
+    const overpaid = await sys.http.get('/api/v1/unresolved-payments?reason=overpaid', { headers: session });
+    expect(overpaid.body.unresolved_payments.map((u: { reason: string }) => u.reason)).toEqual(['overpaid', 'overpaid']);
+    const first = await sys.http.get(`/merchant/v1/unresolved-payments?limit=4&shop_id=${shop.id}`, { headers: merchant.keys });
+    expect(first.body).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const rest = await sys.http.get(`/merchant/v1/unresolved-payments?limit=4&cursor=${first.body.next_cursor}`, { headers: merchant.keys });
+    expect(rest.body).toMatchObject({ has_more: false, next_cursor: null });
+    expect([...first.body.unresolved_payments, ...rest.body.unresolved_payments]).toEqual(all.body.unresolved_payments);
+    const open = await sys.http.get('/merchant/v1/unresolved-payments?status=unresolved', { headers: merchant.keys });
+    expect(open.body.unresolved_payments).toEqual([]);
+
+    const other = await sys.merchant();
+    expect((await sys.http.get('/merchant/v1/unresolved-payments', { headers: other.keys })).body.unresolved_payments).toEqual([]);
+    const id = all.body.unresolved_payments[0].id as string;
+    expectError(await sys.http.get(`/merchant/v1/unresolved-payments/${id}`, { headers: other.keys }), 403, 'common.err.forbidden');
+    expectError(await sys.http.post(`/merchant/v1/unresolved-payments/${id}/settle`, {}, { headers: other.keys }), 403, 'common.err.forbidden');
+    expectError(await sys.http.get(`/merchant/v1/unresolved-payments?shop_id=${shop.id}`, { headers: other.keys }), 403, 'common.err.forbidden');
+    expectError(await sys.http.get(`/merchant/v1/unresolved-payments/${randomUUID()}`, { headers: merchant.keys }), 404, 'common.err.not_found');
+    // A second resolve of a resolved one: 409.
+    expectError(
+      await sys.http.post(`/merchant/v1/unresolved-payments/${id}/settle`, {}, { headers: merchant.keys }),
+      409,
+      'unresolved_payment.err.already_resolved',
+    );
   });
 
   it('leaves the ledger clean', async () => {

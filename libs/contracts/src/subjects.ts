@@ -31,6 +31,7 @@ import {
 } from './merchant-shop';
 import { deliveryStatus } from './deliveries';
 import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } from './events';
+import { listUnresolvedCommand, resolveUnresolvedCommand, unresolvedIdCommand, unresolvedPayment, unresolvedPaymentPage } from './unresolved';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 
@@ -202,6 +203,10 @@ export const subjects = {
   refundsSettle: subject('links.refunds.settle', settleRefundCommand, refund),
   /** The test-mode simulator, a merchant's own test refund only (a live one is not_found). */
   refundsSimulate: subject('links.refunds.simulate', z.strictObject({ id: uuid, status: z.enum(['succeeded', 'failed']) }), refund),
+  /** Unresolved payments (docs/money.md, "Unresolved payments"): money that did not simply pay a pending link. */
+  unresolvedList: subject('links.unresolved.list', listUnresolvedCommand, unresolvedPaymentPage),
+  unresolvedGet: subject('links.unresolved.get', unresolvedIdCommand, unresolvedPayment),
+  unresolvedResolve: subject('links.unresolved.resolve', resolveUnresolvedCommand, unresolvedPayment),
   /** The shop's balance and statement, in the caller's mode. */
   balanceGet: subject('links.balance.get', balanceCommand, balance),
   balanceTransactionsList: subject('links.balance_transactions.list', listBalanceTransactionsCommand, balanceTransactionPage),

@@ -97,8 +97,7 @@ export const ERROR_CATALOGUE = {
   },
   'unresolved_payment.err.already_resolved': {
     kind: 'conflict',
-    when: "Settling or refunding an unresolved payment that was already settled or refunded (the operators' CLI `unresolved:resolve`).",
-    cliOnly: true,
+    when: "Settling or refunding an unresolved payment that was already settled or refunded (its routes, and the operators' CLI `unresolved:resolve`).",
   },
   'shop.err.not_approved': {
     kind: 'unprocessable',

@@ -8,6 +8,7 @@ import { kafkaBrokers, type LinksConfig } from './config';
 import { AttemptRepository } from './data/attempt.repository';
 import { IdempotencyRepository } from './data/idempotency.repository';
 import { UnresolvedPaymentRepository } from './data/unresolved-payment.repository';
+import { registerUnresolvedHandlers } from './entry/nats/unresolved.handlers';
 import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
@@ -84,9 +85,10 @@ export async function startLinks(
   const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
   const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
 
+  const unresolved = new UnresolvedPaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' })), handOver);
   const deps: LinkDeps = {
     links,
-    unresolvedPayments: new UnresolvedPaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' })), handOver),
+    unresolvedPayments: unresolved,
     idempotency,
     shops: new ShopClient(bus),
     now: () => new Date(),
@@ -100,7 +102,9 @@ export async function startLinks(
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
-  registerRefundHandlers(server, { ...deps, refunds: new RefundRepository(db, (entry) => relay.handOver(entry), config.PAYMENT_EVENTS_TOPIC) });
+  const refunds = new RefundRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
+  registerRefundHandlers(server, { ...deps, refunds });
+  registerUnresolvedHandlers(server, { ...deps, unresolvedPayments: unresolved, unresolvedList: unresolved, refunds });
   registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });
   await nc.flush();
 

@@ -1,3 +1,4 @@
+import type { MerchantIdentity } from '@pl/contracts';
 import { forbidden, invalidField, latePaymentResolved, notFound, unavailable, unresolvedPaymentResolved, type AppError } from '@pl/errors';
 import { ProviderRefusedError, ProviderUnavailableError, type ProviderRegistry, type RefundState } from '@pl/providers';
 import { isAddressOf, isCryptoNetwork } from './crypto-address';
@@ -48,8 +49,8 @@ export interface UnresolvedResolveDeps {
   warn: (fields: Record<string, unknown>, message: string) => void;
 }
 
-/** Who resolves: a merchant (its own shops' records, never an AML hold) or an operator (any). */
-export type Resolver = { kind: 'operator' } | { kind: 'merchant'; merchantId: string; livemode: boolean; shopId?: number };
+/** Who resolves: a merchant (its own records, in its credential's mode; never an AML hold) or an operator (any). */
+export type Resolver = { kind: 'operator' } | { kind: 'merchant'; who: MerchantIdentity };
 
 export type UnresolvedResolveCommand =
   | { id: string; action: 'settle'; destination: null }
@@ -67,15 +68,17 @@ const REFUND_REASON: Readonly<Record<UnresolvedPayment['reason'], string>> = {
   aml_hold: 'Payment held for AML checks; returned to the payer',
 };
 
-/** A record a merchant may see: its own, in its mode (and its shop, for a cashier key); anything else is not found. */
-export function visibleTo(resolver: Resolver, unresolved: UnresolvedPayment | null): unresolved is UnresolvedPayment {
-  if (!unresolved) return false;
-  if (resolver.kind === 'operator') return true;
-  return (
-    unresolved.merchantId === resolver.merchantId &&
-    unresolved.livemode === resolver.livemode &&
-    (resolver.shopId === undefined || unresolved.shopId === resolver.shopId)
-  );
+/**
+ * A record as a merchant may see it, by the links' rule: unknown, or of the other mode, 404; another merchant's (or
+ * another shop's, for a cashier key) 403. An operator sees every one.
+ */
+export function assertUnresolvedVisible(resolver: Resolver, unresolved: UnresolvedPayment | null): asserts unresolved is UnresolvedPayment {
+  if (!unresolved) throw notFound('Unresolved payment not found');
+  if (resolver.kind === 'operator') return;
+  const { who } = resolver;
+  if (unresolved.livemode !== (who.mode === 'live')) throw notFound('Unresolved payment not found');
+  if (unresolved.merchantId !== who.merchant_id) throw forbidden('Unresolved payment belongs to another merchant');
+  if (who.shop_id !== undefined && unresolved.shopId !== who.shop_id) throw forbidden("Unresolved payment belongs to another shop than the cashier key's");
 }
 
 /**
@@ -94,7 +97,7 @@ export async function resolveUnresolvedPayment(
   alreadyResolved: () => AppError = unresolvedPaymentResolved,
 ): Promise<UnresolvedResolution & { kind: 'resolved' }> {
   const found = await deps.unresolvedPayments.findById(command.id);
-  if (!visibleTo(resolver, found)) throw notFound('Unresolved payment not found');
+  assertUnresolvedVisible(resolver, found);
   if (resolver.kind === 'merchant' && found.reason === 'aml_hold') throw forbidden('A payment held for AML checks is resolved by the platform');
   if (found.resolution !== null) throw alreadyResolved();
   let resolution: UnresolvedResolution;
