@@ -83,7 +83,8 @@ const valueAt = (askedKopecks: number, askedCoins: string, arrived: string): num
   return Number((BigInt(askedKopecks) * scaled(arrived, places)) / scaled(askedCoins, places));
 };
 
-interface Row {
+// A type (not an interface): sys.sql's rows are records.
+type Row = {
   id: string;
   reason: string;
   link_status: string;
@@ -93,7 +94,7 @@ interface Row {
   status: string;
   payer_crypto_amount: string | null;
   order_id: string | null;
-}
+};
 const records = (linkId: string) =>
   sys.sql<Row>(
     `SELECT id, reason, link_status, amount, merchant_credit, platform_revenue, status, payer_crypto_amount, order_id
