@@ -38,7 +38,11 @@ afterAll(async () => {
 const kopecks = (text: unknown): number => Math.round(Number(text) * 100);
 
 const liveLink = async (amount: string): Promise<string> => {
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount, order_id: `u-${randomUUID()}` }, { headers: merchant.keys });
+  const res = await sys.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: shop.id, amount, order_id: `u-${randomUUID()}` },
+    { headers: merchant.keys },
+  );
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
@@ -145,7 +149,10 @@ async function resolveRacing(id: string, destination: string | null, by: 'mercha
   expect(won).toHaveLength(1);
   for (const o of outcomes)
     if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'unresolved_payment.err.already_resolved', httpStatus: 409 });
-  const [record] = await sys.sql<{ status: string; refund_id: string | null }>('SELECT status, refund_id FROM links.unresolved_payments WHERE id = $1', [id]);
+  const [record] = await sys.sql<{ status: string; refund_id: string | null }>(
+    'SELECT status, refund_id FROM links.unresolved_payments WHERE id = $1',
+    [id],
+  );
   const postings = await sys.sql<{ type: string }>('SELECT type FROM links.ledger_transactions WHERE late_payment_id = $1', [id]);
   const refunds = await sys.sql<{ id: string }>('SELECT id FROM links.refunds WHERE late_payment_id = $1', [id]);
   if (record?.status === 'settled') {
@@ -214,14 +221,23 @@ describe('unresolved payments from the real providers, each resolved once', () =
     const written = await events(id);
     expect(written.map((e) => e.event).sort()).toEqual(['payment.failed', 'unresolved_payment.created']);
     expect(written.find((e) => e.event === 'payment.failed')?.data).toMatchObject({ failure_reason: 'underpaid' });
-    expect(written.find((e) => e.event === 'unresolved_payment.created')?.data).toMatchObject({ reason: 'underpaid', amount: (arrived / 100).toFixed(2), status: 'unresolved', payer_currency: 'USDT' });
+    expect(written.find((e) => e.event === 'unresolved_payment.created')?.data).toMatchObject({
+      reason: 'underpaid',
+      amount: (arrived / 100).toFixed(2),
+      status: 'unresolved',
+      payer_currency: 'USDT',
+    });
     await heleket(() => sys.fakes.heleket.underpay(uuid, sent));
     expect(await records(id)).toHaveLength(1);
     const [record] = await records(id);
     // A crypto payment goes back to the buyer's address on its network, checked as a refund's is.
     const refund = `/merchant/v1/unresolved-payments/${record!.id}/refund`;
     expectError(await sys.http.post(refund, {}, { headers: merchant.keys }), 400, 'common.err.validation_failed');
-    expectError(await sys.http.post(refund, { destination: '0xdAC17F958D2ee523a2206206994597C13D831ec7' }, { headers: merchant.keys }), 400, 'common.err.validation_failed');
+    expectError(
+      await sys.http.post(refund, { destination: '0xdAC17F958D2ee523a2206206994597C13D831ec7' }, { headers: merchant.keys }),
+      400,
+      'common.err.validation_failed',
+    );
     await resolveRacing(record!.id, TRON_ADDRESS);
   });
 
@@ -237,7 +253,11 @@ describe('unresolved payments from the real providers, each resolved once', () =
       reason: 'aml_hold',
       status: 'unresolved',
     });
-    expectError(await sys.http.post(`/merchant/v1/unresolved-payments/${record!.id}/settle`, {}, { headers: merchant.keys }), 403, 'common.err.forbidden');
+    expectError(
+      await sys.http.post(`/merchant/v1/unresolved-payments/${record!.id}/settle`, {}, { headers: merchant.keys }),
+      403,
+      'common.err.forbidden',
+    );
     expectError(
       await sys.http.post(`/api/v1/unresolved-payments/${record!.id}/refund`, { destination: TRON_ADDRESS }, { headers: session }),
       403,

@@ -370,7 +370,8 @@ const HEADER_COMPONENTS: Record<string, oas31.HeaderObject> = {
 const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
   links: 'Create, list, read and cancel payment links.',
   refunds: "Give a buyer money back from a paid link, from the shop's balance.",
-  unresolved: 'Money that arrived but did not simply pay a pending link (late, duplicate, under- or overpaid, held): settle it to the shop or refund it, once.',
+  unresolved:
+    'Money that arrived but did not simply pay a pending link (late, duplicate, under- or overpaid, held): settle it to the shop or refund it, once.',
   balance: "The shop's balance per mode and its statement: every movement, from a double-entry ledger.",
   events: 'Every state change as an event: the events API and the webhooks that carry them.',
   shops: "The merchant's shops, their webhook secret and cashier key.",

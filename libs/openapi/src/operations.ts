@@ -210,7 +210,7 @@ const listErrors: ErrorCode[] = ['common.err.forbidden', 'common.err.not_found']
 const unresolvedId = z.object({ id: uuid.meta({ description: 'The unresolved payment id (UUID).', examples: [s.sampleUnresolvedPayment.id] }) });
 const unresolvedRead = { status: 200, description: 'The unresolved payment.', schema: unresolvedPayment, example: s.sampleUnresolvedPayment };
 const UNRESOLVED_RULES =
-  'Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant\'s is 403; an unknown one, or one of the other mode, 404.';
+  "Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.";
 
 /** The unresolved payments' four operations of one family (`/merchant/v1` with API keys, `/api/v1` with a session). */
 function unresolvedOperations(prefix: string, auth: Auth, idPrefix: string, family: string): OperationSpec[] {
@@ -225,7 +225,12 @@ function unresolvedOperations(prefix: string, auth: Auth, idPrefix: string, fami
       tag: TAGS.unresolved,
       auth,
       query: listUnresolvedQuery,
-      success: { status: 200, description: 'A page of unresolved payments, newest first.', schema: unresolvedPaymentPage, example: { unresolved_payments: [s.sampleUnresolvedPayment], has_more: false, next_cursor: null } },
+      success: {
+        status: 200,
+        description: 'A page of unresolved payments, newest first.',
+        schema: unresolvedPaymentPage,
+        example: { unresolved_payments: [s.sampleUnresolvedPayment], has_more: false, next_cursor: null },
+      },
       errors: listErrors,
     },
     {
@@ -251,7 +256,11 @@ function unresolvedOperations(prefix: string, auth: Auth, idPrefix: string, fami
       pathParams: unresolvedId,
       body: emptyOptional(settleUnresolvedBody),
       idempotency: 'replay',
-      success: { ...unresolvedRead, description: 'The unresolved payment, settled.', example: { ...s.sampleUnresolvedPayment, status: 'settled', resolved_at: '2026-11-26T11:00:00+03:00' } },
+      success: {
+        ...unresolvedRead,
+        description: 'The unresolved payment, settled.',
+        example: { ...s.sampleUnresolvedPayment, status: 'settled', resolved_at: '2026-11-26T11:00:00+03:00' },
+      },
       errors: ['common.err.forbidden', 'unresolved_payment.err.already_resolved'],
     },
     {

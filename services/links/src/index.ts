@@ -14,11 +14,6 @@ export type { LatePayment, LinkRecord, UnresolvedPayment, UnresolvedReason } fro
 export { LINKS_OWN_MODE, type LinksOwnMode } from './domain/ports';
 export { toPaymentLink } from './domain/link-view';
 // The operators' CLI resolves late payments (payment:late:resolve) and any unresolved one (unresolved:resolve) with the service's own code.
-export {
-  resolveLatePayment,
-  resolveUnresolvedPayment,
-  type LateResolveCommand,
-  type UnresolvedResolveCommand,
-} from './domain/unresolved-payment';
+export { resolveLatePayment, resolveUnresolvedPayment, type LateResolveCommand, type UnresolvedResolveCommand } from './domain/unresolved-payment';
 export { unresolvedView } from './domain/payment-event';
 export { encodeCursor, decodeCursor } from './domain/cursor';

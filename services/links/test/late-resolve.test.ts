@@ -145,7 +145,7 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
         credited: 150000,
       });
       // The resolve's two events share its transaction (and its created_at): their order is the ids'.
-    expect((await eventTypesOf(system.linksDb, link.id)).sort()).toEqual(SETTLED_LATE_EVENTS);
+      expect((await eventTypesOf(system.linksDb, link.id)).sort()).toEqual(SETTLED_LATE_EVENTS);
     } else {
       expect({ ledger: (await ledgerOf(lateId)).length, refunds: refunds.length, credited: (await available(true)) - before }).toEqual({
         ledger: 1,
@@ -190,7 +190,11 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     // The link's own refund sums are the merchant's refunds: the late payment's is not one of them.
     const [sums] = await system.linksDb.query('SELECT amount_refunded, amount_refund_pending FROM payment_links WHERE id = $1', [link.id]);
     expect(sums).toEqual({ amount_refunded: '0', amount_refund_pending: '0' });
-    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'unresolved_payment.created', 'unresolved_payment.refunded']);
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual([
+      'payment_link.canceled',
+      'unresolved_payment.created',
+      'unresolved_payment.refunded',
+    ]);
   });
 
   const failRefund = (refundId: string | null): Promise<Refund> =>
@@ -223,7 +227,12 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     expect(await available(true)).toBe(before);
     // The merchant hears of it truthfully: the refund names the late payment, whose money is not the shop's balance.
     const events = await outboxEventsOf(system.linksDb, link.id);
-    expect(events.map((e) => e.event.event)).toEqual(['payment_link.canceled', 'unresolved_payment.created', 'unresolved_payment.refunded', 'refund.failed']);
+    expect(events.map((e) => e.event.event)).toEqual([
+      'payment_link.canceled',
+      'unresolved_payment.created',
+      'unresolved_payment.refunded',
+      'refund.failed',
+    ]);
     expect(events[3]?.event.data).toMatchObject({ id: resolved.refundId, status: 'failed', late_payment_id: lateId });
     // Resolvable again: an operator settles it now, and the shop is credited once.
     await expect(resolveLatePayment(deps, { id: lateId, action: 'settle', destination: null })).resolves.toMatchObject({
@@ -272,9 +281,10 @@ describe('payment:late:resolve: an operator resolves a late payment once', () =>
     await expect(resolveLatePayment(deps, { id: crypto.lateId, action: 'refund', destination: 'not-an-address' })).rejects.toMatchObject({
       code: 'common.err.validation_failed',
     });
-    const unresolved = await system.linksDb.query<{ resolution: string | null }>('SELECT resolution FROM unresolved_payments WHERE id = ANY($1::uuid[])', [
-      [sbp.lateId, crypto.lateId],
-    ]);
+    const unresolved = await system.linksDb.query<{ resolution: string | null }>(
+      'SELECT resolution FROM unresolved_payments WHERE id = ANY($1::uuid[])',
+      [[sbp.lateId, crypto.lateId]],
+    );
     expect(unresolved).toEqual([{ resolution: null }, { resolution: null }]);
     // Still resolvable.
     await expect(resolveLatePayment(deps, { id: sbp.lateId, action: 'refund', destination: null })).resolves.toMatchObject({

@@ -155,7 +155,11 @@ export class UnresolvedPaymentRepository implements UnresolvedBook, UnresolvedRe
     return rows[0] ? toUnresolved(rows[0]) : null;
   }
 
-  async record(payment: ArrivedPayment, eventOf: (recorded: UnresolvedPayment) => OutboxEntry, _reach: LinksOwnMode): Promise<UnresolvedPayment | null> {
+  async record(
+    payment: ArrivedPayment,
+    eventOf: (recorded: UnresolvedPayment) => OutboxEntry,
+    _reach: LinksOwnMode,
+  ): Promise<UnresolvedPayment | null> {
     const done = await this.db.transaction((client) => insertUnresolved(client, payment, eventOf));
     if (done) this.committed(done.recorded, done.event);
     return done?.recorded ?? null;
@@ -195,12 +199,27 @@ export class UnresolvedPaymentRepository implements UnresolvedBook, UnresolvedRe
    * never reached it. The ledger records it clearing to clearing (type `late_refund`): the payment in and the refund out
    * of the provider's clearing account, two entries that sum to zero; a failure of the refund reverses them.
    */
-  async refund(id: string, refund: UnresolvedRefund, eventOf: (link: LinkRecord, refunded: UnresolvedPayment) => OutboxEntry): Promise<UnresolvedResolution> {
+  async refund(
+    id: string,
+    refund: UnresolvedRefund,
+    eventOf: (link: LinkRecord, refunded: UnresolvedPayment) => OutboxEntry,
+  ): Promise<UnresolvedResolution> {
     const done = await this.resolve(id, 'refunded', async (client, refunded, link) => {
       await client.query(
         `INSERT INTO refunds (id, payment_link_id, merchant_id, shop_id, livemode, amount, reason, destination, provider, late_payment_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [refund.id, link.id, link.merchantId, link.shopId, link.livemode, refunded.amount, refund.reason, refund.destination, refunded.provider, refunded.id],
+        [
+          refund.id,
+          link.id,
+          link.merchantId,
+          link.shopId,
+          link.livemode,
+          refunded.amount,
+          refund.reason,
+          refund.destination,
+          refunded.provider,
+          refunded.id,
+        ],
       );
       await client.query('UPDATE unresolved_payments SET refund_id = $2 WHERE id = $1', [refunded.id, refund.id]);
       const { rows } = await client.query<{ id: string }>(`SELECT ledger_post('late_refund', $1, $2, $3, 0, 0, 0, $4::jsonb) AS id`, [

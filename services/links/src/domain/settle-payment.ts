@@ -59,7 +59,12 @@ async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand, to
  * The repeat of the callback that moved `link`: it changes nothing and records nothing. A link paid by this payment
  * (its attempt marked paid), or failed by it for the reason this status gives (an underpayment, a hold).
  */
-function isThePaymentThatMoved(link: LinkRecord, command: SettlePaymentCommand, status: SettlePaymentCommand['status'], attempt: Attempt | null): boolean {
+function isThePaymentThatMoved(
+  link: LinkRecord,
+  command: SettlePaymentCommand,
+  status: SettlePaymentCommand['status'],
+  attempt: Attempt | null,
+): boolean {
   const showsPayment = link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
   if (link.status === 'failed') return showsPayment && link.failureReason !== null && link.failureReason === FAILURE_REASON[status];
   if (attempt) return link.status === 'paid' && attempt.state === 'paid';
@@ -125,7 +130,7 @@ function unresolvedOf(
       platformRevenue: exact ? asked.platformRevenue : fee,
       payerCurrency: crypto ? payment.payerCurrency : null,
       payerCryptoAmount: crypto ? (command.arrived_crypto_amount ?? payment.payerCryptoAmount) : null,
-      network: crypto ? payment.network : (link.network === 'SBP' ? null : link.network),
+      network: crypto ? payment.network : link.network === 'SBP' ? null : link.network,
       receivedAt: deps.now(),
     },
     eventOf: (recorded) => unresolvedEvent('unresolved_payment.created', recorded, recorded.receivedAt, deps.newId(), deps.eventsTopic),

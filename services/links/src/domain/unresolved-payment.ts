@@ -34,7 +34,11 @@ export type UnresolvedResolution =
 export interface UnresolvedResolutions {
   findById(id: string): Promise<UnresolvedPayment | null>;
   settle(id: string, eventsOf: (link: LinkRecord, settled: UnresolvedPayment) => OutboxEntry[]): Promise<UnresolvedResolution>;
-  refund(id: string, refund: UnresolvedRefund, eventOf: (link: LinkRecord, refunded: UnresolvedPayment) => OutboxEntry): Promise<UnresolvedResolution>;
+  refund(
+    id: string,
+    refund: UnresolvedRefund,
+    eventOf: (link: LinkRecord, refunded: UnresolvedPayment) => OutboxEntry,
+  ): Promise<UnresolvedResolution>;
 }
 
 export interface UnresolvedResolveDeps {
@@ -53,8 +57,7 @@ export interface UnresolvedResolveDeps {
 export type Resolver = { kind: 'operator' } | { kind: 'merchant'; who: MerchantIdentity };
 
 export type UnresolvedResolveCommand =
-  | { id: string; action: 'settle'; destination: null }
-  | { id: string; action: 'refund'; destination: string | null };
+  { id: string; action: 'settle'; destination: null } | { id: string; action: 'refund'; destination: string | null };
 
 /** Today's name of the late payments' resolve command (`payment:late:resolve`). */
 export type LateResolveCommand = UnresolvedResolveCommand;
@@ -78,7 +81,8 @@ export function assertUnresolvedVisible(resolver: Resolver, unresolved: Unresolv
   const { who } = resolver;
   if (unresolved.livemode !== (who.mode === 'live')) throw notFound('Unresolved payment not found');
   if (unresolved.merchantId !== who.merchant_id) throw forbidden('Unresolved payment belongs to another merchant');
-  if (who.shop_id !== undefined && unresolved.shopId !== who.shop_id) throw forbidden("Unresolved payment belongs to another shop than the cashier key's");
+  if (who.shop_id !== undefined && unresolved.shopId !== who.shop_id)
+    throw forbidden("Unresolved payment belongs to another shop than the cashier key's");
 }
 
 /**

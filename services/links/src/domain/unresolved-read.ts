@@ -53,12 +53,18 @@ export async function listUnresolved(deps: UnresolvedApiDeps, identity: Identity
 }
 
 /** A merchant's settle or refund of its unresolved payment, once; the record as it stands after. */
-export async function resolveUnresolved(deps: UnresolvedApiDeps, identity: Identity, command: ResolveUnresolvedCommand): Promise<UnresolvedPaymentView> {
+export async function resolveUnresolved(
+  deps: UnresolvedApiDeps,
+  identity: Identity,
+  command: ResolveUnresolvedCommand,
+): Promise<UnresolvedPaymentView> {
   const who = requireMerchant(identity);
   const resolved = await resolveUnresolvedPayment(
     deps,
     { kind: 'merchant', who },
-    command.action === 'settle' ? { id: command.id, action: 'settle', destination: null } : { id: command.id, action: 'refund', destination: command.destination },
+    command.action === 'settle'
+      ? { id: command.id, action: 'settle', destination: null }
+      : { id: command.id, action: 'refund', destination: command.destination },
   );
   // A refund its provider refused at once has returned the record to unresolved: the merchant sees it as it stands.
   return unresolvedView((await deps.unresolvedPayments.findById(resolved.late.id)) ?? resolved.late);
