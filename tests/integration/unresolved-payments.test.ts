@@ -87,8 +87,8 @@ const valueAt = (askedKopecks: number, askedCoins: string, arrived: string): num
   return Number((BigInt(askedKopecks) * scaled(arrived, places)) / scaled(askedCoins, places));
 };
 
-// A type (not an interface): sys.sql's rows are records.
-type Row = {
+/** A record's row (sys.sql's rows are records). */
+interface Row extends Record<string, unknown> {
   id: string;
   reason: string;
   link_status: string;
@@ -98,7 +98,7 @@ type Row = {
   status: string;
   payer_crypto_amount: string | null;
   order_id: string | null;
-};
+}
 const records = (linkId: string) =>
   sys.sql<Row>(
     `SELECT id, reason, link_status, amount, merchant_credit, platform_revenue, status, payer_crypto_amount, order_id
