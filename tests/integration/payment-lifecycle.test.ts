@@ -205,8 +205,9 @@ describe('POST /callbacks/v1/sandbox', () => {
     expect((await getLink(id)).body).toMatchObject({ status: 'failed', paid_at: null });
     expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).status).toBe(200);
     expect((await getLink(id)).body.status).toBe('failed');
-    // The move has its event (for the events API); the shop is sent payment.succeeded only.
-    expect(await outboxEvents(id)).toEqual(['payment.failed']);
+    // The move has its event (for the events API), the paid after it its late record's; the shop is sent
+    // payment.succeeded only.
+    expect(await outboxEvents(id)).toEqual(['payment.failed', 'unresolved_payment.created']);
     await barrier();
     expect(receiver.hitsFor(id)).toHaveLength(0);
   });
@@ -378,8 +379,8 @@ describe('late payments', () => {
       { link_status: 'expired', provider: 'sandbox', gateway_payment_id: sandboxPaymentId(id), payer_amount: '101500' },
     ]);
     expect((await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' })) - before).toBe(1);
-    // The expiry's event only (read past expires_at); the late payment itself writes none until an operator settles it.
-    expect(await outboxEvents(id)).toEqual(['payment_link.expired']);
+    // The expiry's event (read past expires_at) and the late record's, which the default subscription does not send.
+    expect(await outboxEvents(id)).toEqual(['payment_link.expired', 'unresolved_payment.created']);
     await barrier();
     expect(receiver.hitsFor(id)).toHaveLength(0);
 
