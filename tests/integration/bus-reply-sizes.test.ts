@@ -230,6 +230,24 @@ const fullEvent = (): WebhookEvent => ({
 
 const times = <T>(n: number, make: () => T): T[] => Array.from({ length: n }, make);
 
+/** An unresolved payment at its widest: a long provider payment id and coin amount, every date set. */
+const fullUnresolved = () => ({
+  id: randomUUID(),
+  shop_id: Number.MAX_SAFE_INTEGER,
+  payment_link_id: randomUUID(),
+  reason: 'underpaid' as const,
+  provider: heavy(64),
+  gateway_payment_id: heavy(200),
+  amount: LEDGER_MONEY_MAX,
+  payer_currency: heavy(16),
+  payer_crypto_amount: heavy(64),
+  status: 'refunded' as const,
+  refund_id: randomUUID(),
+  created_at: formatMoscow(latest),
+  resolved_at: formatMoscow(latest),
+  livemode: false,
+});
+
 type AnySubject = SubjectContract<z.ZodType, z.ZodType>;
 
 /** The largest reply data of every request-reply subject. */
@@ -295,6 +313,9 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   refundsList: () => ({ refunds: times(LIST_LIMIT_MAX, fullRefund), has_more: true, next_cursor: fullCursor() }),
   refundsSettle: fullRefund,
   refundsSimulate: fullRefund,
+  unresolvedGet: () => fullUnresolved(),
+  unresolvedResolve: () => fullUnresolved(),
+  unresolvedList: () => ({ unresolved_payments: times(LIST_LIMIT_MAX, fullUnresolved), has_more: true, next_cursor: fullCursor() }),
   balanceGet: () => ({
     shop_id: Number.MAX_SAFE_INTEGER,
     currency: 'RUB',

@@ -146,7 +146,7 @@ describe('a payment for any attempt', () => {
     expect((await callback(`${id}-2`, 'paid')).status).toBe(200);
     expect((await callback(`${id}-2`, 'paid')).status).toBe(200);
     expect((await attempts(id)).map((a) => a.state)).toEqual(['paid', 'duplicate']);
-    expect(await sys.sql('SELECT link_status, gateway_payment_id FROM links.late_payments WHERE link_id = $1', [id])).toEqual([
+    expect(await sys.sql('SELECT link_status, gateway_payment_id FROM links.unresolved_payments WHERE link_id = $1', [id])).toEqual([
       { link_status: 'paid', gateway_payment_id: `sip_${id}-2` },
     ]);
     expect(

@@ -205,19 +205,20 @@ describe('POST /callbacks/v1/sandbox', () => {
     expect((await getLink(id)).body).toMatchObject({ status: 'failed', paid_at: null });
     expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).status).toBe(200);
     expect((await getLink(id)).body.status).toBe('failed');
-    // The move has its event (for the events API); the shop is sent payment.succeeded only.
-    expect(await outboxEvents(id)).toEqual(['payment.failed']);
+    // The move has its event (for the events API), the paid after it its late record's; the shop is sent
+    // payment.succeeded only.
+    expect(await outboxEvents(id)).toEqual(['payment.failed', 'unresolved_payment.created']);
     await barrier();
     expect(receiver.hitsFor(id)).toHaveLength(0);
   });
 
   it('answers 200 for a payment no link has, changing nothing (the gateway counts it for operators)', async () => {
-    const before = await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.late_payments');
+    const before = await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.unresolved_payments');
     for (const id of [sandboxPaymentId(randomUUID()), 'sbx_nonsense']) {
       const res = await sys.providerCallback(id, 'paid');
       expect(res.status).toBe(200);
     }
-    expect(await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.late_payments')).toEqual(before);
+    expect(await sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.unresolved_payments')).toEqual(before);
   });
 
   it('sends no signature headers for a shop without a webhook secret', async () => {
@@ -358,7 +359,7 @@ describe('admin payment:confirm', () => {
 describe('late payments', () => {
   const lateRows = (linkId: string) =>
     sys.sql<{ link_status: string; provider: string; gateway_payment_id: string; payer_amount: string }>(
-      'SELECT link_status, provider, gateway_payment_id, payer_amount FROM links.late_payments WHERE link_id = $1',
+      'SELECT link_status, provider, gateway_payment_id, payer_amount FROM links.unresolved_payments WHERE link_id = $1',
       [linkId],
     );
 
@@ -382,8 +383,8 @@ describe('late payments', () => {
       { link_status: 'expired', provider: 'sandbox', gateway_payment_id: sandboxPaymentId(id), payer_amount: '101500' },
     ]);
     expect((await scrapedSum(sys.linksOpsPort, 'late_payments_total', { link_status: 'expired' })) - before).toBe(1);
-    // The expiry's event only (read past expires_at); the late payment itself writes none until an operator settles it.
-    expect(await outboxEvents(id)).toEqual(['payment_link.expired']);
+    // The expiry's event (read past expires_at) and the late record's, which the default subscription does not send.
+    expect(await outboxEvents(id)).toEqual(['payment_link.expired', 'unresolved_payment.created']);
     await barrier();
     expect(receiver.hitsFor(id)).toHaveLength(0);
 

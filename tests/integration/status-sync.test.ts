@@ -82,7 +82,7 @@ const refundEvents = async (w: World, refundId: string): Promise<string[]> =>
   ).map((r) => r.event);
 
 const latePayments = async (w: World, linkId: string): Promise<number> =>
-  Number((await w.sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.late_payments WHERE link_id = $1', [linkId]))[0]?.n);
+  Number((await w.sys.sql<{ n: string }>('SELECT count(*) AS n FROM links.unresolved_payments WHERE link_id = $1', [linkId]))[0]?.n);
 
 async function syncByAdmin(w: World, linkId: string): Promise<Record<string, unknown>> {
   const io = { readStdin: () => Promise.resolve(''), warn: () => undefined };
@@ -303,7 +303,7 @@ describe('payment:sync and callbacks for payments never made (sync at its produc
     const [delivery] = (await w.sys.fakes.heleket.deliveriesReach(deliveries + 1)).slice(deliveries);
     expect(delivery?.answer).toBe(200);
     expect(await scrapedSum(w.sys.gatewayOpsPort, 'provider_callbacks_unknown_total', { provider: 'heleket' })).toBe(before + 1);
-    const late = await w.sys.sql('SELECT id FROM links.late_payments WHERE gateway_payment_id = $1', [made.gatewayPaymentId]);
+    const late = await w.sys.sql('SELECT id FROM links.unresolved_payments WHERE gateway_payment_id = $1', [made.gatewayPaymentId]);
     expect(late).toEqual([]);
   });
 });

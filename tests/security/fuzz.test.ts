@@ -198,7 +198,7 @@ function expectHandled(res: Answer): void {
 async function stored(): Promise<{ links: number; lateOrDelivered: number; victim: string }> {
   const [row] = await sys.sql<{ links: string; other: string; victim: string }>(
     `SELECT (SELECT count(*) FROM links.payment_links) AS links,
-            (SELECT count(*) FROM links.late_payments) + (SELECT count(*) FROM notifier.deliveries) AS other,
+            (SELECT count(*) FROM links.unresolved_payments) + (SELECT count(*) FROM notifier.deliveries) AS other,
             (SELECT status || updated_at::text FROM links.payment_links WHERE id = $1) AS victim`,
     [linkId],
   );

@@ -168,9 +168,19 @@ export async function expectedAndActualEvents(sys: TestSystem, shopId: number): 
     'SELECT id::text, status FROM links.refunds WHERE shop_id = $1 AND late_payment_id IS NULL',
     [shopId],
   );
+  // Money that did not simply pay a pending link (a payment after a cancel, say) is an unresolved payment: its record's
+  // event, and its resolution's if it has one.
+  const unresolved = await sys.sql<{ id: string; status: string }>(
+    'SELECT p.id::text, p.status FROM links.unresolved_payments p JOIN links.payment_links l ON l.id = p.link_id WHERE l.shop_id = $1',
+    [shopId],
+  );
   const expected = [
     ...links.flatMap((l) => (LINK_STATUS_EVENT[l.status] ? [`${LINK_STATUS_EVENT[l.status]} ${l.id}`] : [])),
     ...refunds.flatMap((r) => (REFUND_STATUS_EVENT[r.status] ? [`${REFUND_STATUS_EVENT[r.status]} ${r.id}`] : [])),
+    ...unresolved.flatMap((u) => [
+      `unresolved_payment.created ${u.id}`,
+      ...(u.status === 'unresolved' ? [] : [`unresolved_payment.${u.status} ${u.id}`]),
+    ]),
   ].sort();
   const actual = (await outboxEvents(sys, shopId)).map((e) => `${e.event} ${e.object_id}`).sort();
   return { expected, actual };

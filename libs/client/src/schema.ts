@@ -1248,6 +1248,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/v1/unresolved-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List unresolved payments
+         * @description With API keys. Money that arrived but did not simply pay a pending link, newest first, in the caller's mode: `late` (after the link was canceled or expired), `duplicate` (another attempt had paid the link), `underpaid`, `overpaid` (the surplus), `aml_hold`. Filters: `shop_id`, `status`, `reason`.
+         */
+        get: operations["merchantListUnresolvedPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/unresolved-payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an unresolved payment
+         * @description Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         */
+        get: operations["merchantGetUnresolvedPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/unresolved-payments/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle an unresolved payment to the shop
+         * @description With API keys. Credits the shop what arrived less the fee at the payment's method rate (the fee on the shop whatever its `fee_payer`): a statement row of type `unresolved_payment` (`late_payment` for a late one), `unresolved_payment.settled` (and `payment.late_settled` for a late one). Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         */
+        post: operations["merchantSettleUnresolvedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/unresolved-payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund an unresolved payment to the payer
+         * @description With API keys. Sends what arrived back to the payer through the provider that took it, without touching the shop's balance. `destination` is the buyer's address for a payment on a crypto network (required and checked as for refunds, 400), refused for any other. The refund is recorded before the provider is called; if the provider fails it, the payment is `unresolved` again (resolvable anew). Sends `unresolved_payment.refunded`. Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         */
+        post: operations["merchantRefundUnresolvedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unresolved-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List unresolved payments
+         * @description With a dashboard session. Money that arrived but did not simply pay a pending link, newest first, in the caller's mode: `late` (after the link was canceled or expired), `duplicate` (another attempt had paid the link), `underpaid`, `overpaid` (the surplus), `aml_hold`. Filters: `shop_id`, `status`, `reason`.
+         */
+        get: operations["listUnresolvedPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unresolved-payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an unresolved payment
+         * @description Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         */
+        get: operations["getUnresolvedPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unresolved-payments/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle an unresolved payment to the shop
+         * @description With a dashboard session. Credits the shop what arrived less the fee at the payment's method rate (the fee on the shop whatever its `fee_payer`): a statement row of type `unresolved_payment` (`late_payment` for a late one), `unresolved_payment.settled` (and `payment.late_settled` for a late one). Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         */
+        post: operations["settleUnresolvedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unresolved-payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund an unresolved payment to the payer
+         * @description With a dashboard session. Sends what arrived back to the payer through the provider that took it, without touching the shop's balance. `destination` is the buyer's address for a payment on a crypto network (required and checked as for refunds, 400), refused for any other. The refund is recorded before the provider is called; if the provider fails it, the payment is `unresolved` again (resolvable anew). Sends `unresolved_payment.refunded`. Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         */
+        post: operations["refundUnresolvedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.succeeded": {
@@ -1384,6 +1544,66 @@ export interface webhooks {
          * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
          */
         post: operations["paymentLateSettledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unresolved_payment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money arrived that did not simply pay a pending link (late, a duplicate, under- or overpaid, held for AML checks): it waits to be settled or refunded
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["unresolvedPaymentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unresolved_payment.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An unresolved payment was credited to the shop, less the fee
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["unresolvedPaymentSettledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unresolved_payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An unresolved payment's refund to the payer was recorded and handed to the provider
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["unresolvedPaymentRefundedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1554,6 +1774,87 @@ export interface components {
                 settled_at: string;
             };
         };
+        UnresolvedPaymentCreatedEvent: {
+            /** @constant */
+            event: "unresolved_payment.created";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                /** Format: uuid */
+                payment_link_id: string;
+                /** @enum {string} */
+                reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                provider: string;
+                gateway_payment_id: string;
+                amount: string;
+                payer_currency: string | null;
+                payer_crypto_amount: string | null;
+                /** @enum {string} */
+                status: "unresolved" | "settled" | "refunded";
+                refund_id: string | null;
+                created_at: string;
+                resolved_at: string | null;
+                livemode: boolean;
+            };
+        };
+        UnresolvedPaymentSettledEvent: {
+            /** @constant */
+            event: "unresolved_payment.settled";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                /** Format: uuid */
+                payment_link_id: string;
+                /** @enum {string} */
+                reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                provider: string;
+                gateway_payment_id: string;
+                amount: string;
+                payer_currency: string | null;
+                payer_crypto_amount: string | null;
+                /** @enum {string} */
+                status: "unresolved" | "settled" | "refunded";
+                refund_id: string | null;
+                created_at: string;
+                resolved_at: string | null;
+                livemode: boolean;
+            };
+        };
+        UnresolvedPaymentRefundedEvent: {
+            /** @constant */
+            event: "unresolved_payment.refunded";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                /** Format: uuid */
+                payment_link_id: string;
+                /** @enum {string} */
+                reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                provider: string;
+                gateway_payment_id: string;
+                amount: string;
+                payer_currency: string | null;
+                payer_crypto_amount: string | null;
+                /** @enum {string} */
+                status: "unresolved" | "settled" | "refunded";
+                refund_id: string | null;
+                created_at: string;
+                resolved_at: string | null;
+                livemode: boolean;
+            };
+        };
         PaymentLink: {
             /** Format: uuid */
             id: string;
@@ -1647,7 +1948,7 @@ export interface components {
             sbp_bps: number;
             webhook_url: string | null;
             webhook_secret_set: boolean;
-            webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
+            webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded")[];
             payment_methods: {
                 sbp: boolean;
                 crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
@@ -1663,7 +1964,7 @@ export interface components {
             payment_link_id: string | null;
             shop_id: number;
             /** @enum {string} */
-            event: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "webhook.test";
+            event: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -1690,7 +1991,7 @@ export interface components {
             id: string;
             shop_id: number;
             /** @enum {string} */
-            type: "payment" | "late_payment" | "refund" | "refund_failed";
+            type: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed";
             amount: string;
             fee: string;
             net: string;
@@ -1724,7 +2025,7 @@ export interface components {
             code: string;
             message: string;
         };
-        Event: components["schemas"]["PaymentSucceededEventOutput"] | components["schemas"]["PaymentFailedEventOutput"] | components["schemas"]["PaymentLinkCanceledEventOutput"] | components["schemas"]["PaymentLinkExpiredEventOutput"] | components["schemas"]["RefundSucceededEventOutput"] | components["schemas"]["RefundFailedEventOutput"] | components["schemas"]["PaymentLateSettledEventOutput"];
+        Event: components["schemas"]["PaymentSucceededEventOutput"] | components["schemas"]["PaymentFailedEventOutput"] | components["schemas"]["PaymentLinkCanceledEventOutput"] | components["schemas"]["PaymentLinkExpiredEventOutput"] | components["schemas"]["RefundSucceededEventOutput"] | components["schemas"]["RefundFailedEventOutput"] | components["schemas"]["PaymentLateSettledEventOutput"] | components["schemas"]["UnresolvedPaymentCreatedEventOutput"] | components["schemas"]["UnresolvedPaymentSettledEventOutput"] | components["schemas"]["UnresolvedPaymentRefundedEventOutput"];
         RefundOutput: {
             /** Format: uuid */
             id: string;
@@ -1864,6 +2165,87 @@ export interface components {
                 late_payment_id: string;
                 gateway_payment_id: string;
                 settled_at: string;
+            };
+        };
+        UnresolvedPaymentCreatedEventOutput: {
+            /** @constant */
+            event: "unresolved_payment.created";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                /** Format: uuid */
+                payment_link_id: string;
+                /** @enum {string} */
+                reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                provider: string;
+                gateway_payment_id: string;
+                amount: string;
+                payer_currency: string | null;
+                payer_crypto_amount: string | null;
+                /** @enum {string} */
+                status: "unresolved" | "settled" | "refunded";
+                refund_id: string | null;
+                created_at: string;
+                resolved_at: string | null;
+                livemode: boolean;
+            };
+        };
+        UnresolvedPaymentSettledEventOutput: {
+            /** @constant */
+            event: "unresolved_payment.settled";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                /** Format: uuid */
+                payment_link_id: string;
+                /** @enum {string} */
+                reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                provider: string;
+                gateway_payment_id: string;
+                amount: string;
+                payer_currency: string | null;
+                payer_crypto_amount: string | null;
+                /** @enum {string} */
+                status: "unresolved" | "settled" | "refunded";
+                refund_id: string | null;
+                created_at: string;
+                resolved_at: string | null;
+                livemode: boolean;
+            };
+        };
+        UnresolvedPaymentRefundedEventOutput: {
+            /** @constant */
+            event: "unresolved_payment.refunded";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                /** Format: uuid */
+                payment_link_id: string;
+                /** @enum {string} */
+                reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                provider: string;
+                gateway_payment_id: string;
+                amount: string;
+                payer_currency: string | null;
+                payer_crypto_amount: string | null;
+                /** @enum {string} */
+                status: "unresolved" | "settled" | "refunded";
+                refund_id: string | null;
+                created_at: string;
+                resolved_at: string | null;
+                livemode: boolean;
             };
         };
     };
@@ -2027,6 +2409,26 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.idempotency_conflict" | "payment_link.err.not_pending";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.idempotency_conflict`: The Idempotency-Key was used with a different request, the first request with it is still in progress, or it was used for a call that revealed a secret (secrets are never replayed).
+         *     - `unresolved_payment.err.already_resolved`: Settling or refunding an unresolved payment that was already settled or refunded (its routes, and the operators' CLI `unresolved:resolve`).
+         */
+        IdempotencyConflictOrUnresolvedPaymentAlreadyResolved: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.idempotency_conflict" | "unresolved_payment.err.already_resolved";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -3197,7 +3599,7 @@ export interface operations {
         parameters: {
             query?: {
                 shop_id?: string;
-                type?: "payment" | "late_payment" | "refund" | "refund_failed";
+                type?: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed";
                 limit?: string;
                 cursor?: string;
             };
@@ -3272,7 +3674,7 @@ export interface operations {
     merchantListEvents: {
         parameters: {
             query?: {
-                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled";
+                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded";
                 shop_id?: string;
                 payment_link_id?: string;
                 limit?: string;
@@ -5438,7 +5840,7 @@ export interface operations {
         parameters: {
             query?: {
                 shop_id?: string;
-                type?: "payment" | "late_payment" | "refund" | "refund_failed";
+                type?: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -5520,7 +5922,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled";
+                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded";
                 shop_id?: string;
                 payment_link_id?: string;
                 limit?: string;
@@ -5932,7 +6334,7 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @enum {string} */
                     fee_payer?: "merchant" | "client" | "split";
-                    webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled")[];
+                    webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded")[];
                     payment_methods?: {
                         sbp?: boolean;
                         crypto_networks?: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
@@ -7286,6 +7688,688 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    merchantListUnresolvedPayments: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                status?: "unresolved" | "settled" | "refunded";
+                reason?: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of unresolved payments, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unresolved_payments": [
+                     *         {
+                     *           "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *           "shop_id": 42,
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "reason": "overpaid",
+                     *           "provider": "heleket",
+                     *           "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *           "amount": "150.00",
+                     *           "payer_currency": "USDT",
+                     *           "payer_crypto_amount": "20.35",
+                     *           "status": "unresolved",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-26T10:00:00+03:00",
+                     *           "resolved_at": null,
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        unresolved_payments: {
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** @enum {string} */
+                            reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                            provider: string;
+                            gateway_payment_id: string;
+                            amount: string;
+                            payer_currency: string | null;
+                            payer_crypto_amount: string | null;
+                            /** @enum {string} */
+                            status: "unresolved" | "settled" | "refunded";
+                            refund_id: string | null;
+                            created_at: string;
+                            resolved_at: string | null;
+                            livemode: boolean;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    merchantGetUnresolvedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+            };
+            path: {
+                /** @description The unresolved payment id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unresolved payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "shop_id": 42,
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "reason": "overpaid",
+                     *       "provider": "heleket",
+                     *       "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *       "amount": "150.00",
+                     *       "payer_currency": "USDT",
+                     *       "payer_crypto_amount": "20.35",
+                     *       "status": "unresolved",
+                     *       "refund_id": null,
+                     *       "created_at": "2026-11-26T10:00:00+03:00",
+                     *       "resolved_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** @enum {string} */
+                        reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                        provider: string;
+                        gateway_payment_id: string;
+                        amount: string;
+                        payer_currency: string | null;
+                        payer_crypto_amount: string | null;
+                        /** @enum {string} */
+                        status: "unresolved" | "settled" | "refunded";
+                        refund_id: string | null;
+                        created_at: string;
+                        resolved_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    merchantSettleUnresolvedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key.Replay"];
+            };
+            path: {
+                /** @description The unresolved payment id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The unresolved payment, settled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "shop_id": 42,
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "reason": "overpaid",
+                     *       "provider": "heleket",
+                     *       "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *       "amount": "150.00",
+                     *       "payer_currency": "USDT",
+                     *       "payer_crypto_amount": "20.35",
+                     *       "status": "settled",
+                     *       "refund_id": null,
+                     *       "created_at": "2026-11-26T10:00:00+03:00",
+                     *       "resolved_at": "2026-11-26T11:00:00+03:00",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** @enum {string} */
+                        reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                        provider: string;
+                        gateway_payment_id: string;
+                        amount: string;
+                        payer_currency: string | null;
+                        payer_crypto_amount: string | null;
+                        /** @enum {string} */
+                        status: "unresolved" | "settled" | "refunded";
+                        refund_id: string | null;
+                        created_at: string;
+                        resolved_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    merchantRefundUnresolvedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key.Replay"];
+            };
+            path: {
+                /** @description The unresolved payment id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "destination": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+                 *     }
+                 */
+                "application/json": {
+                    destination?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The unresolved payment, refunded (`refund_id` names the refund, in the refunds list). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "shop_id": 42,
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "reason": "overpaid",
+                     *       "provider": "heleket",
+                     *       "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *       "amount": "150.00",
+                     *       "payer_currency": "USDT",
+                     *       "payer_crypto_amount": "20.35",
+                     *       "status": "refunded",
+                     *       "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "created_at": "2026-11-26T10:00:00+03:00",
+                     *       "resolved_at": "2026-11-26T11:00:00+03:00",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** @enum {string} */
+                        reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                        provider: string;
+                        gateway_payment_id: string;
+                        amount: string;
+                        payer_currency: string | null;
+                        payer_crypto_amount: string | null;
+                        /** @enum {string} */
+                        status: "unresolved" | "settled" | "refunded";
+                        refund_id: string | null;
+                        created_at: string;
+                        resolved_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listUnresolvedPayments: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                status?: "unresolved" | "settled" | "refunded";
+                reason?: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of unresolved payments, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unresolved_payments": [
+                     *         {
+                     *           "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *           "shop_id": 42,
+                     *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *           "reason": "overpaid",
+                     *           "provider": "heleket",
+                     *           "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *           "amount": "150.00",
+                     *           "payer_currency": "USDT",
+                     *           "payer_crypto_amount": "20.35",
+                     *           "status": "unresolved",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-26T10:00:00+03:00",
+                     *           "resolved_at": null,
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        unresolved_payments: {
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            /** Format: uuid */
+                            payment_link_id: string;
+                            /** @enum {string} */
+                            reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                            provider: string;
+                            gateway_payment_id: string;
+                            amount: string;
+                            payer_currency: string | null;
+                            payer_crypto_amount: string | null;
+                            /** @enum {string} */
+                            status: "unresolved" | "settled" | "refunded";
+                            refund_id: string | null;
+                            created_at: string;
+                            resolved_at: string | null;
+                            livemode: boolean;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getUnresolvedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The unresolved payment id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unresolved payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "shop_id": 42,
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "reason": "overpaid",
+                     *       "provider": "heleket",
+                     *       "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *       "amount": "150.00",
+                     *       "payer_currency": "USDT",
+                     *       "payer_crypto_amount": "20.35",
+                     *       "status": "unresolved",
+                     *       "refund_id": null,
+                     *       "created_at": "2026-11-26T10:00:00+03:00",
+                     *       "resolved_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** @enum {string} */
+                        reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                        provider: string;
+                        gateway_payment_id: string;
+                        amount: string;
+                        payer_currency: string | null;
+                        payer_crypto_amount: string | null;
+                        /** @enum {string} */
+                        status: "unresolved" | "settled" | "refunded";
+                        refund_id: string | null;
+                        created_at: string;
+                        resolved_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    settleUnresolvedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key.Replay"];
+            };
+            path: {
+                /** @description The unresolved payment id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The unresolved payment, settled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "shop_id": 42,
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "reason": "overpaid",
+                     *       "provider": "heleket",
+                     *       "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *       "amount": "150.00",
+                     *       "payer_currency": "USDT",
+                     *       "payer_crypto_amount": "20.35",
+                     *       "status": "settled",
+                     *       "refund_id": null,
+                     *       "created_at": "2026-11-26T10:00:00+03:00",
+                     *       "resolved_at": "2026-11-26T11:00:00+03:00",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** @enum {string} */
+                        reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                        provider: string;
+                        gateway_payment_id: string;
+                        amount: string;
+                        payer_currency: string | null;
+                        payer_crypto_amount: string | null;
+                        /** @enum {string} */
+                        status: "unresolved" | "settled" | "refunded";
+                        refund_id: string | null;
+                        created_at: string;
+                        resolved_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refundUnresolvedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key.Replay"];
+            };
+            path: {
+                /** @description The unresolved payment id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "destination": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+                 *     }
+                 */
+                "application/json": {
+                    destination?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The unresolved payment, refunded (`refund_id` names the refund, in the refunds list). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                     *       "shop_id": 42,
+                     *       "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                     *       "reason": "overpaid",
+                     *       "provider": "heleket",
+                     *       "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                     *       "amount": "150.00",
+                     *       "payer_currency": "USDT",
+                     *       "payer_crypto_amount": "20.35",
+                     *       "status": "refunded",
+                     *       "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *       "created_at": "2026-11-26T10:00:00+03:00",
+                     *       "resolved_at": "2026-11-26T11:00:00+03:00",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        /** Format: uuid */
+                        payment_link_id: string;
+                        /** @enum {string} */
+                        reason: "late" | "duplicate" | "underpaid" | "overpaid" | "aml_hold";
+                        provider: string;
+                        gateway_payment_id: string;
+                        amount: string;
+                        payer_currency: string | null;
+                        payer_crypto_amount: string | null;
+                        /** @enum {string} */
+                        status: "unresolved" | "settled" | "refunded";
+                        refund_id: string | null;
+                        created_at: string;
+                        resolved_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     paymentSucceededWebhook: {
         parameters: {
             query?: never;
@@ -7926,6 +9010,297 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentLateSettledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unresolvedPaymentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example unresolved_payment.created
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example unresolved_payment.created
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "unresolved_payment.created",
+                 *       "event_id": "evt_e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5c",
+                 *       "created_at": "2026-11-26T10:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                 *         "shop_id": 42,
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "reason": "overpaid",
+                 *         "provider": "heleket",
+                 *         "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                 *         "amount": "150.00",
+                 *         "payer_currency": "USDT",
+                 *         "payer_crypto_amount": "20.35",
+                 *         "status": "unresolved",
+                 *         "refund_id": null,
+                 *         "created_at": "2026-11-26T10:00:00+03:00",
+                 *         "resolved_at": null,
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UnresolvedPaymentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unresolvedPaymentSettledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example unresolved_payment.settled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example unresolved_payment.settled
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "unresolved_payment.settled",
+                 *       "event_id": "evt_e2f3a4b5-c6d7-4e8f-9a0b-1c2d3e4f5a6d",
+                 *       "created_at": "2026-11-26T11:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                 *         "shop_id": 42,
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "reason": "overpaid",
+                 *         "provider": "heleket",
+                 *         "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                 *         "amount": "150.00",
+                 *         "payer_currency": "USDT",
+                 *         "payer_crypto_amount": "20.35",
+                 *         "status": "settled",
+                 *         "refund_id": null,
+                 *         "created_at": "2026-11-26T10:00:00+03:00",
+                 *         "resolved_at": "2026-11-26T11:00:00+03:00",
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UnresolvedPaymentSettledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unresolvedPaymentRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example unresolved_payment.refunded
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example unresolved_payment.refunded
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "unresolved_payment.refunded",
+                 *       "event_id": "evt_e3f4a5b6-c7d8-4e9f-8b1c-2d3e4f5a6b7e",
+                 *       "created_at": "2026-11-26T11:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f",
+                 *         "shop_id": 42,
+                 *         "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
+                 *         "reason": "overpaid",
+                 *         "provider": "heleket",
+                 *         "gateway_payment_id": "9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+                 *         "amount": "150.00",
+                 *         "payer_currency": "USDT",
+                 *         "payer_crypto_amount": "20.35",
+                 *         "status": "refunded",
+                 *         "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                 *         "created_at": "2026-11-26T10:00:00+03:00",
+                 *         "resolved_at": "2026-11-26T11:00:00+03:00",
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UnresolvedPaymentRefundedEvent"];
             };
         };
         responses: {

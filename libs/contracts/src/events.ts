@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, failureReason, moneyText, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, uuid } from './fields';
 import { identifierText } from './text';
 import { refund } from './refunds';
+import { unresolvedPayment } from './unresolved';
 
 /** Kafka topic of payment events; the key of every message is the payment link id. */
 export const PAYMENT_EVENTS_TOPIC = 'payment-events';
@@ -15,6 +16,9 @@ export const EVENT_TYPES = [
   'refund.succeeded',
   'refund.failed',
   'payment.late_settled',
+  'unresolved_payment.created',
+  'unresolved_payment.settled',
+  'unresolved_payment.refunded',
 ] as const;
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;
@@ -78,6 +82,9 @@ export const platformEvent = z.discriminatedUnion('event', [
   z.object({ ...envelope, event: z.literal('refund.succeeded'), data: refund }),
   z.object({ ...envelope, event: z.literal('refund.failed'), data: refund }),
   z.object({ ...envelope, event: z.literal('payment.late_settled'), data: lateSettledData }),
+  z.object({ ...envelope, event: z.literal('unresolved_payment.created'), data: unresolvedPayment }),
+  z.object({ ...envelope, event: z.literal('unresolved_payment.settled'), data: unresolvedPayment }),
+  z.object({ ...envelope, event: z.literal('unresolved_payment.refunded'), data: unresolvedPayment }),
 ]);
 export type PlatformEvent = z.infer<typeof platformEvent>;
 
@@ -95,6 +102,9 @@ export const webhookEvent = z.discriminatedUnion('event', [
   bodyOf('refund.succeeded', refund),
   bodyOf('refund.failed', refund),
   bodyOf('payment.late_settled', lateSettledData),
+  bodyOf('unresolved_payment.created', unresolvedPayment),
+  bodyOf('unresolved_payment.settled', unresolvedPayment),
+  bodyOf('unresolved_payment.refunded', unresolvedPayment),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 

@@ -22,3 +22,4 @@ export * from './account';
 export * from './payment-methods';
 export * from './attempts';
 export * from './team';
+export * from './unresolved';

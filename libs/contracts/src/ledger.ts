@@ -14,7 +14,7 @@ export const balance = z.object({
 });
 export type Balance = z.infer<typeof balance>;
 
-export const balanceTransactionType = z.enum(['payment', 'late_payment', 'refund', 'refund_failed']);
+export const balanceTransactionType = z.enum(['payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed']);
 export type BalanceTransactionType = z.infer<typeof balanceTransactionType>;
 
 /**

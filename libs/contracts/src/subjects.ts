@@ -31,6 +31,7 @@ import {
 } from './merchant-shop';
 import { deliveryStatus } from './deliveries';
 import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } from './events';
+import { listUnresolvedCommand, resolveUnresolvedCommand, unresolvedIdCommand, unresolvedPayment, unresolvedPaymentPage } from './unresolved';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
@@ -116,6 +117,11 @@ export const settlePaymentCommand = z.strictObject({
    * the attempt's ask when the provider does not say (a Heleket callback carries no `payer_amount`).
    */
   arrived_crypto_amount: z.string().max(64).nullish(),
+  /**
+   * What arrived, as the provider said: the RUB value in kopecks where it gives one (Raiffeisen's amount paid); for
+   * crypto the coin amount above (Heleket's callbacks give no RUB value: links values it at the attempt's own rate).
+   */
+  arrived_kopecks: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
 });
 export type SettlePaymentCommand = z.infer<typeof settlePaymentCommand>;
 
@@ -207,6 +213,10 @@ export const subjects = {
   refundsSettle: subject('links.refunds.settle', settleRefundCommand, refund),
   /** The test-mode simulator, a merchant's own test refund only (a live one is not_found). */
   refundsSimulate: subject('links.refunds.simulate', z.strictObject({ id: uuid, status: z.enum(['succeeded', 'failed']) }), refund),
+  /** Unresolved payments (docs/money.md, "Unresolved payments"): money that did not simply pay a pending link. */
+  unresolvedList: subject('links.unresolved.list', listUnresolvedCommand, unresolvedPaymentPage),
+  unresolvedGet: subject('links.unresolved.get', unresolvedIdCommand, unresolvedPayment),
+  unresolvedResolve: subject('links.unresolved.resolve', resolveUnresolvedCommand, unresolvedPayment),
   /** The shop's balance and statement, in the caller's mode. */
   balanceGet: subject('links.balance.get', balanceCommand, balance),
   balanceTransactionsList: subject('links.balance_transactions.list', listBalanceTransactionsCommand, balanceTransactionPage),

@@ -95,6 +95,10 @@ export const ERROR_CATALOGUE = {
     when: "The operators' CLI resolving a late payment that was already settled or refunded.",
     cliOnly: true,
   },
+  'unresolved_payment.err.already_resolved': {
+    kind: 'conflict',
+    when: "Settling or refunding an unresolved payment that was already settled or refunded (its routes, and the operators' CLI `unresolved:resolve`).",
+  },
   'shop.err.not_approved': {
     kind: 'unprocessable',
     when: 'Creating a link for a shop that is not approved: in live mode a pending, rejected or blocked shop; in test mode a rejected or blocked one.',

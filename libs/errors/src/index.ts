@@ -123,6 +123,8 @@ export const insufficientBalance = (): AppError =>
   fromCatalogue('refund.err.insufficient_balance', "The shop's available balance does not cover this refund");
 export const refundNotPending = (status: string): AppError => fromCatalogue('refund.err.not_pending', `Refund is ${status}, not pending`);
 export const latePaymentResolved = (): AppError => fromCatalogue('late_payment.err.already_resolved', 'The late payment is already resolved');
+export const unresolvedPaymentResolved = (): AppError =>
+  fromCatalogue('unresolved_payment.err.already_resolved', 'The unresolved payment is already resolved');
 export const noWebhookUrl = (): AppError => fromCatalogue('shop.err.no_webhook_url', 'The shop has no webhook address; set webhook_url first');
 export const apiKeyLimitReached = (max: number): AppError =>
   fromCatalogue('api_key.err.limit_reached', `At most ${max} active API keys; revoke one first`);

@@ -290,6 +290,10 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'refund.failed':
     "A refund failed. Its amount is back in the shop's `available` balance, except for the refund of a late payment (`late_payment_id` set): that money never was in the balance, and the payment now waits with the provider for the operator to settle it to the shop or refund it anew",
   'payment.late_settled': 'An operator credited a payment that arrived after its link closed',
+  'unresolved_payment.created':
+    'Money arrived that did not simply pay a pending link (late, a duplicate, under- or overpaid, held for AML checks): it waits to be settled or refunded',
+  'unresolved_payment.settled': 'An unresolved payment was credited to the shop, less the fee',
+  'unresolved_payment.refunded': "An unresolved payment's refund to the payer was recorded and handed to the provider",
 };
 
 const webhookParameter = (name: string, example: string): oas31.ParameterObject => {
@@ -366,6 +370,8 @@ const HEADER_COMPONENTS: Record<string, oas31.HeaderObject> = {
 const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
   links: 'Create, list, read and cancel payment links.',
   refunds: "Give a buyer money back from a paid link, from the shop's balance.",
+  unresolved:
+    'Money that arrived but did not simply pay a pending link (late, duplicate, under- or overpaid, held): settle it to the shop or refund it, once.',
   balance: "The shop's balance per mode and its statement: every movement, from a double-entry ledger.",
   events: 'Every state change as an event: the events API and the webhooks that carry them.',
   shops: "The merchant's shops, their webhook secret and cashier key.",

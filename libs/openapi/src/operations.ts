@@ -61,6 +61,11 @@ import {
   invitationView,
   createInvitationBody,
   acceptInvitationBody,
+  listUnresolvedQuery,
+  refundUnresolvedBody,
+  settleUnresolvedBody,
+  unresolvedPayment,
+  unresolvedPaymentPage,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -109,6 +114,7 @@ export interface OperationSpec {
 export const TAGS = {
   links: 'Payment links',
   refunds: 'Refunds',
+  unresolved: 'Unresolved payments',
   balance: 'Balance',
   events: 'Events',
   shops: 'Shops',
@@ -217,6 +223,83 @@ const eventsDescription =
 const listErrors: ErrorCode[] = ['common.err.forbidden', 'common.err.not_found'];
 
 /** Every operation the gateway serves. A test checks this list against the routes the gateway's express app mounts. */
+const unresolvedId = z.object({ id: uuid.meta({ description: 'The unresolved payment id (UUID).', examples: [s.sampleUnresolvedPayment.id] }) });
+const unresolvedRead = { status: 200, description: 'The unresolved payment.', schema: unresolvedPayment, example: s.sampleUnresolvedPayment };
+const UNRESOLVED_RULES =
+  "Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.";
+
+/** The unresolved payments' four operations of one family (`/merchant/v1` with API keys, `/api/v1` with a session). */
+function unresolvedOperations(prefix: string, auth: Auth, idPrefix: string, family: string): OperationSpec[] {
+  const op = (name: string): string => (idPrefix === '' ? name : `${idPrefix}${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`);
+  return [
+    {
+      method: 'get',
+      path: `${prefix}/unresolved-payments`,
+      operationId: op('listUnresolvedPayments'),
+      summary: 'List unresolved payments',
+      description: `${family} Money that arrived but did not simply pay a pending link, newest first, in the caller's mode: \`late\` (after the link was canceled or expired), \`duplicate\` (another attempt had paid the link), \`underpaid\`, \`overpaid\` (the surplus), \`aml_hold\`. Filters: \`shop_id\`, \`status\`, \`reason\`.`,
+      tag: TAGS.unresolved,
+      auth,
+      query: listUnresolvedQuery,
+      success: {
+        status: 200,
+        description: 'A page of unresolved payments, newest first.',
+        schema: unresolvedPaymentPage,
+        example: { unresolved_payments: [s.sampleUnresolvedPayment], has_more: false, next_cursor: null },
+      },
+      errors: listErrors,
+    },
+    {
+      method: 'get',
+      path: `${prefix}/unresolved-payments/{id}`,
+      operationId: op('getUnresolvedPayment'),
+      summary: 'Read an unresolved payment',
+      description: "Another merchant's is 403; an unknown one, or one of the other mode, 404.",
+      tag: TAGS.unresolved,
+      auth,
+      pathParams: unresolvedId,
+      success: unresolvedRead,
+      errors: ['common.err.forbidden'],
+    },
+    {
+      method: 'post',
+      path: `${prefix}/unresolved-payments/{id}/settle`,
+      operationId: op('settleUnresolvedPayment'),
+      summary: 'Settle an unresolved payment to the shop',
+      description: `${family} Credits the shop what arrived less the fee at the payment's method rate (the fee on the shop whatever its \`fee_payer\`): a statement row of type \`unresolved_payment\` (\`late_payment\` for a late one), \`unresolved_payment.settled\` (and \`payment.late_settled\` for a late one). ${UNRESOLVED_RULES}`,
+      tag: TAGS.unresolved,
+      auth,
+      pathParams: unresolvedId,
+      body: emptyOptional(settleUnresolvedBody),
+      idempotency: 'replay',
+      success: {
+        ...unresolvedRead,
+        description: 'The unresolved payment, settled.',
+        example: { ...s.sampleUnresolvedPayment, status: 'settled', resolved_at: '2026-11-26T11:00:00+03:00' },
+      },
+      errors: ['common.err.forbidden', 'unresolved_payment.err.already_resolved'],
+    },
+    {
+      method: 'post',
+      path: `${prefix}/unresolved-payments/{id}/refund`,
+      operationId: op('refundUnresolvedPayment'),
+      summary: 'Refund an unresolved payment to the payer',
+      description: `${family} Sends what arrived back to the payer through the provider that took it, without touching the shop's balance. \`destination\` is the buyer's address for a payment on a crypto network (required and checked as for refunds, 400), refused for any other. The refund is recorded before the provider is called; if the provider fails it, the payment is \`unresolved\` again (resolvable anew). Sends \`unresolved_payment.refunded\`. ${UNRESOLVED_RULES}`,
+      tag: TAGS.unresolved,
+      auth,
+      pathParams: unresolvedId,
+      body: { schema: refundUnresolvedBody, optional: true, example: { destination: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } },
+      idempotency: 'replay',
+      success: {
+        ...unresolvedRead,
+        description: 'The unresolved payment, refunded (`refund_id` names the refund, in the refunds list).',
+        example: { ...s.sampleUnresolvedPayment, status: 'refunded', refund_id: s.sampleRefund.id, resolved_at: '2026-11-26T11:00:00+03:00' },
+      },
+      errors: ['common.err.forbidden', 'unresolved_payment.err.already_resolved'],
+    },
+  ];
+}
+
 export const OPERATIONS: readonly OperationSpec[] = [
   // Merchant API: account API key pairs.
   {
@@ -1173,4 +1256,6 @@ export const OPERATIONS: readonly OperationSpec[] = [
     },
     errors: [],
   },
+  ...unresolvedOperations('/merchant/v1', 'apiKey', 'merchant', 'With API keys.'),
+  ...unresolvedOperations('/api/v1', 'session', '', 'With a dashboard session.'),
 ];

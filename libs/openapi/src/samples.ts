@@ -16,6 +16,7 @@ import type {
   Refund,
   RefundPage,
   RotatedSecret,
+  UnresolvedPaymentView,
   WebhookDelivery,
   WebhookEvent,
   WebhookEventPage,
@@ -305,6 +306,24 @@ export const sampleStatementCsv = `\ufeff${[
   ...sampleBalanceTransactionPage.balance_transactions.map((row) => CSV_FIELDS.map((f) => row[f] ?? '').join(',')),
 ].join('\r\n')}\r\n`;
 
+/** An overpayment's surplus of a crypto link, as recorded when the provider's callback arrived. */
+export const sampleUnresolvedPayment: UnresolvedPaymentView = {
+  id: 'c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f',
+  shop_id: 42,
+  payment_link_id: LINK_ID,
+  reason: 'overpaid',
+  provider: 'heleket',
+  gateway_payment_id: '9a1c2e3f-4b5d-4e6f-8a7b-9c0d1e2f3a4b',
+  amount: '150.00',
+  payer_currency: 'USDT',
+  payer_crypto_amount: '20.35',
+  status: 'unresolved',
+  refund_id: null,
+  created_at: '2026-11-26T10:00:00+03:00',
+  resolved_at: null,
+  livemode: true,
+};
+
 const linkEventFields = {
   payment_link_id: LINK_ID,
   id: LINK_ID,
@@ -357,6 +376,21 @@ export const sampleEvents: { [T in EventType]: Extract<WebhookEvent, { event: T 
       gateway_payment_id: 'sbp_7f3a91',
       settled_at: '2026-11-26T10:00:00+03:00',
     },
+  },
+  'unresolved_payment.created': {
+    event: 'unresolved_payment.created',
+    ...event('e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5c', '2026-11-26T10:00:00+03:00'),
+    data: sampleUnresolvedPayment,
+  },
+  'unresolved_payment.settled': {
+    event: 'unresolved_payment.settled',
+    ...event('e2f3a4b5-c6d7-4e8f-9a0b-1c2d3e4f5a6d', '2026-11-26T11:00:00+03:00'),
+    data: { ...sampleUnresolvedPayment, status: 'settled', resolved_at: '2026-11-26T11:00:00+03:00' },
+  },
+  'unresolved_payment.refunded': {
+    event: 'unresolved_payment.refunded',
+    ...event('e3f4a5b6-c7d8-4e9f-8b1c-2d3e4f5a6b7e', '2026-11-26T11:00:00+03:00'),
+    data: { ...sampleUnresolvedPayment, status: 'refunded', refund_id: REFUND_ID, resolved_at: '2026-11-26T11:00:00+03:00' },
   },
 };
 

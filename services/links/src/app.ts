@@ -7,7 +7,8 @@ import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type
 import { kafkaBrokers, type LinksConfig } from './config';
 import { AttemptRepository } from './data/attempt.repository';
 import { idempotencyPartitions, IdempotencyRepository } from './data/idempotency.repository';
-import { LatePaymentRepository } from './data/late-payment.repository';
+import { UnresolvedPaymentRepository } from './data/unresolved-payment.repository';
+import { registerUnresolvedHandlers } from './entry/nats/unresolved.handlers';
 import { LedgerRepository } from './data/ledger.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
@@ -91,9 +92,10 @@ export async function startLinks(
   const links = new LinkRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC, metrics);
   const idempotency = new IdempotencyRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
 
+  const unresolved = new UnresolvedPaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' })), handOver);
   const deps: LinkDeps = {
     links,
-    latePayments: new LatePaymentRepository(db, latePaymentAlarm(metrics, log.child({ component: 'late-payments' }))),
+    unresolvedPayments: unresolved,
     idempotency,
     shops: new ShopClient(bus),
     now: () => new Date(),
@@ -107,8 +109,10 @@ export async function startLinks(
   };
   registerLinkHandlers(server, deps, config.PUBLIC_BASE_URL);
   registerCheckoutHandlers(server, deps, config.PUBLIC_BASE_URL);
-  const refundDeps = { ...deps, refunds: new RefundRepository(db, (entry) => relay.handOver(entry), config.PAYMENT_EVENTS_TOPIC) };
+  const refunds = new RefundRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
+  const refundDeps = { ...deps, refunds };
   registerRefundHandlers(server, refundDeps);
+  registerUnresolvedHandlers(server, { ...refundDeps, unresolvedPayments: unresolved, unresolvedList: unresolved });
   const syncDeps = { ...refundDeps, sync: new StatusSyncRepository(db) };
   registerSyncHandlers(server, syncDeps);
   registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });

@@ -2,16 +2,18 @@
 // the app's wiring (startLinks), so importing it starts nothing and loads no server, broker client or HTTP stack.
 export { loadConfig, kafkaBrokers, type LinksConfig } from './config';
 export { migrateLinks, LINKS_SCHEMA } from './data/migrate';
-// The operators' CLI lists late payments and the benchmarks page through links with the service's own code.
-export { LatePaymentRepository } from './data/late-payment.repository';
+// The operators' CLI lists and resolves late and unresolved payments and the benchmarks page through links with the service's own code.
+export { LatePaymentRepository, UnresolvedPaymentRepository } from './data/unresolved-payment.repository';
+export { RefundRepository } from './data/refund.repository';
 // The operators' CLI shows one link (link:show) and finds the owner of a link's deliveries.
 export { LinkRepository } from './data/link.repository';
 // ledger:verify, and the tests that end with it.
 export { LedgerRepository, verifyLedger } from './data/ledger.repository';
-export type { LatePayment, LinkRecord } from './domain/link';
+export type { LatePayment, LinkRecord, UnresolvedPayment, UnresolvedReason } from './domain/link';
 // An operator reads any link in its own mode: the store's calls must say so.
 export { LINKS_OWN_MODE, type LinksOwnMode } from './domain/ports';
 export { toPaymentLink } from './domain/link-view';
-// The operators' CLI resolves late payments (payment:late:resolve) with the service's own code.
-export { resolveLatePayment, type LateResolveCommand } from './domain/late-payment';
+// The operators' CLI resolves late payments (payment:late:resolve) and any unresolved one (unresolved:resolve) with the service's own code.
+export { resolveLatePayment, resolveUnresolvedPayment, type LateResolveCommand, type UnresolvedResolveCommand } from './domain/unresolved-payment';
+export { unresolvedView } from './domain/payment-event';
 export { encodeCursor, decodeCursor } from './domain/cursor';

@@ -19,6 +19,9 @@ export function latePaymentAlarm(metrics: Registry, log: Logger): (late: LatePay
   });
   for (const status of FINAL_STATUSES) recorded.labels(status).inc(0);
   return (late) => {
+    // A payment for a link no longer pending (closed, or paid by another attempt); the other reasons are counted by the
+    // unresolved payments' gauge.
+    if (late.reason !== 'late' && late.reason !== 'duplicate') return;
     recorded.labels(late.linkStatus).inc();
     log.warn(
       {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { subjects, type PaymentLink } from '@pl/contracts';
 import { Db } from '@pl/db';
-import { LatePaymentRepository } from '../src/data/late-payment.repository';
+import { LatePaymentRepository } from '../src/data/unresolved-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { LINKS_OWN_MODE } from '../src/domain/ports';
 import { LINKS_SCHEMA } from '../src/data/migrate';
@@ -38,7 +38,7 @@ describe('a paid callback for a link that is no longer pending', () => {
     system.createLink(apiKey(merchant), { shop_id: shopId, amount_kopecks: 100000, order_id: 'order-late' });
   const lateRows = (linkId: string): Promise<LateRow[]> =>
     system.linksDb.query<LateRow>(
-      'SELECT link_id, link_status, provider, gateway_payment_id, payer_amount, received_at FROM late_payments WHERE link_id = $1',
+      'SELECT link_id, link_status, provider, gateway_payment_id, payer_amount, received_at FROM unresolved_payments WHERE link_id = $1',
       [linkId],
     );
   const counter = (linkStatus?: string): Promise<number> =>
@@ -126,7 +126,7 @@ describe('a paid callback for a link that is no longer pending', () => {
         }),
       ]);
       // The move's own event; a late payment sends none.
-      expect(await eventTypes(link.id)).toEqual([CLOSING_EVENT[state]]);
+      expect(await eventTypes(link.id)).toEqual([CLOSING_EVENT[state], 'unresolved_payment.created']);
     },
   );
 
@@ -155,7 +155,7 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect.objectContaining({ link_status: 'paid', gateway_payment_id: `sbx_${link.id}`, payer_amount: '101000' }),
     ]);
     expect((await counter('paid')) - before).toBe(1);
-    expect(await eventTypes(link.id)).toEqual(['payment.succeeded']);
+    expect(await eventTypes(link.id)).toEqual(['payment.succeeded', 'unresolved_payment.created']);
   });
 
   it('pays a pending link that shows another payment when the payment is one of its attempts, at that attempt’s amounts', async () => {
@@ -216,8 +216,8 @@ describe('a paid callback for a link that is no longer pending', () => {
       expect(await lateRows(link.id)).toEqual(
         swept ? [expect.objectContaining({ link_status: 'expired', gateway_payment_id: `sbx_${link.id}` })] : [],
       );
-      // Exactly the winner's event: the loser wrote none.
-      expect(await eventTypes(link.id)).toEqual([swept ? 'payment_link.expired' : 'payment.succeeded']);
+      // Exactly the winner's event (and the late payment's record, once): the loser wrote none.
+      expect(await eventTypes(link.id)).toEqual(swept ? ['payment_link.expired', 'unresolved_payment.created'] : ['payment.succeeded']);
       outcomes[swept ? 'late' : 'paid'] += 1;
     }
     expect((await counter()) - before).toBe(outcomes.late);

@@ -161,7 +161,8 @@ describe('links.settle', () => {
     expect(failed.failure_reason).toBe('provider_failed');
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
     await expect(settle(`sbx_${link.id}`, 'failed')).rejects.toMatchObject({ message: 'Payment link is failed, not pending' });
-    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment.failed']);
+    // The paid after the failure is money that arrived: recorded as a late payment, its one event.
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment.failed', 'unresolved_payment.created']);
   });
 
   it('answers 404 for a payment nobody knows and for a provider this service does not know', async () => {
@@ -177,8 +178,8 @@ describe('links.settle', () => {
     const canceled = await system.bus.request(subjects.linksCancel, { id: link.id }, apiKey(merchant));
     await expect(settle(`sbx_${link.id}`)).rejects.toMatchObject({ message: 'Payment link is canceled, not pending' });
     await expect(system.bus.request(subjects.linksGet, { id: link.id }, apiKey(merchant))).resolves.toEqual(canceled);
-    // The cancel's event only.
-    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled']);
+    // The cancel's event, and the late payment's record.
+    expect(await eventTypesOf(system.linksDb, link.id)).toEqual(['payment_link.canceled', 'unresolved_payment.created']);
   });
 
   it('refuses merchants: only the gateway relays provider verdicts', async () => {

@@ -3,7 +3,7 @@ import { buyerLinkView, subjects, type BuyerLinkView, type PaymentLink } from '@
 import type { Db } from '@pl/db';
 import { AttemptRepository } from '../src/data/attempt.repository';
 import { IdempotencyRepository } from '../src/data/idempotency.repository';
-import { LatePaymentRepository } from '../src/data/late-payment.repository';
+import { UnresolvedPaymentRepository } from '../src/data/unresolved-payment.repository';
 import { LinkRepository } from '../src/data/link.repository';
 import { ShopClient } from '../src/data/shop.client';
 import type { LinkRecord } from '../src/domain/link';
@@ -47,7 +47,7 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
     system.linksDb.query<{ payload: Record<string, unknown> }>('SELECT payload FROM outbox WHERE message_key = $1', [linkId]);
   const latePayments = (linkId: string) =>
     system.linksDb.query<{ link_status: string; gateway_payment_id: string }>(
-      'SELECT link_status, gateway_payment_id FROM late_payments WHERE link_id = $1',
+      'SELECT link_status, gateway_payment_id FROM unresolved_payments WHERE link_id = $1',
       [linkId],
     );
   const newTestLink = () => system.createLink(testKey(merchant), { shop_id: shopId, order_id: 'sim-1' });
@@ -55,7 +55,7 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
   /** The service's dependencies, on this system's database and shops, with a real gateway for live payments. */
   const depsWith = (links: LinkRepository): LinkDeps => ({
     links,
-    latePayments: new LatePaymentRepository(system.linksDb),
+    unresolvedPayments: new UnresolvedPaymentRepository(system.linksDb),
     idempotency: new IdempotencyRepository(system.linksDb),
     shops: new ShopClient(system.bus),
     now: () => new Date(),
@@ -175,8 +175,11 @@ describe('test mode at the checkout: the sandbox and the simulator', () => {
       );
       await expect(latePayments(link.id)).resolves.toEqual([{ link_status: 'canceled', gateway_payment_id: `sbx_${link.id}` }]);
       await expect(merchantView(link)).resolves.toMatchObject({ status: 'canceled' });
-      // The cancel's event only: the payment that lost wrote none.
-      await expect(outbox(link.id)).resolves.toEqual([{ payload: expect.objectContaining({ event: 'payment_link.canceled' }) }]);
+      // The cancel's event, and the late payment's record: the payment that lost moved nothing.
+      await expect(outbox(link.id)).resolves.toEqual([
+        { payload: expect.objectContaining({ event: 'payment_link.canceled' }) },
+        { payload: expect.objectContaining({ event: 'unresolved_payment.created', livemode: false }) },
+      ]);
     });
 
     it('refuses a merchant identity: only the gateway acts for the checkout', async () => {

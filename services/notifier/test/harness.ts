@@ -236,6 +236,29 @@ export class TestSystem {
           event: type,
           data: { ...link, status: 'expired', late_payment_id: randomUUID(), gateway_payment_id: 'sbp_late_1', settled_at: at },
         };
+      case 'unresolved_payment.created':
+      case 'unresolved_payment.settled':
+      case 'unresolved_payment.refunded':
+        return {
+          ...envelope,
+          event: type,
+          data: {
+            id: randomUUID(),
+            shop_id: shopId,
+            payment_link_id: linkId,
+            reason: 'overpaid',
+            provider: 'sandbox',
+            gateway_payment_id: 'sbp_over_1',
+            amount: '5.00',
+            payer_currency: null,
+            payer_crypto_amount: null,
+            status: type === 'unresolved_payment.created' ? 'unresolved' : type === 'unresolved_payment.settled' ? 'settled' : 'refunded',
+            refund_id: null,
+            created_at: at,
+            resolved_at: type === 'unresolved_payment.created' ? null : at,
+            livemode: isLive(mode),
+          },
+        };
     }
   }
 

@@ -14,6 +14,8 @@ import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
 import { shopShow } from './commands/shop-show';
 import { shopUpdate } from './commands/shop-update';
+import { unresolvedList } from './commands/unresolved-list';
+import { unresolvedResolve } from './commands/unresolved-resolve';
 import { loadAdminConfig } from './config';
 import { AdminContext } from './context';
 import type { CliIo } from './secrets';
@@ -33,6 +35,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'ledger:verify': ledgerVerify,
   'refund:settle': refundSettle,
   'payment:sync': paymentSync,
+  'unresolved:list': unresolvedList,
+  'unresolved:resolve': unresolvedResolve,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

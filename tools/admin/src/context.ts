@@ -5,7 +5,7 @@ import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
 import { AppError, isAppError, unavailable } from '@pl/errors';
 import { AccountRepository, GATEWAY_SCHEMA } from '@pl/gateway';
-import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA } from '@pl/links';
+import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA, RefundRepository } from '@pl/links';
 import { DeliveryRepository, NOTIFIER_SCHEMA } from '@pl/notifier';
 import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
 import { loadAdminBusConfig, loadAdminSecretKey, type AdminConfig } from './config';
@@ -72,10 +72,15 @@ export class AdminContext {
     }
   }
 
-  /** Late payments, read from the links service's schema (payment:late). */
+  /** Late and other unresolved payments, in the links service's schema (payment:late, unresolved:list). */
   latePayments(): LatePaymentRepository {
     this.latePaymentRepo ??= new LatePaymentRepository(this.open(LINKS_SCHEMA));
     return this.latePaymentRepo;
+  }
+
+  /** Refunds, for the hand-over of an unresolved payment's refund to its provider (payment:late:resolve, unresolved:resolve). */
+  refunds(): RefundRepository {
+    return new RefundRepository(this.open(LINKS_SCHEMA));
   }
 
   /** The ledger, read only (ledger:verify). */

@@ -384,8 +384,25 @@ describe('admin CLI', () => {
         }),
       );
       await links.transition(id, status, LINKS_OWN_MODE);
-      const late = { id: randomUUID(), linkId: id, provider: 'sandbox', gatewayPaymentId: `sbx_${id}`, receivedAt: new Date(receivedAt) };
-      await expect(new LatePaymentRepository(linksDb).recordIfLate(late, LINKS_OWN_MODE)).resolves.toMatchObject({ linkStatus: status });
+      const late = {
+        id: randomUUID(),
+        linkId: id,
+        reason: 'late' as const,
+        provider: 'sandbox',
+        gatewayPaymentId: `sbx_${id}`,
+        providerOrderId: null,
+        payerAmount: 101000,
+        amount: 101000,
+        merchantCredit: 100000,
+        platformRevenue: 1000,
+        payerCurrency: null,
+        payerCryptoAmount: null,
+        network: null,
+        receivedAt: new Date(receivedAt),
+      };
+      // The event the links service would write with it (its relay does not run here).
+      const created = () => ({ id: randomUUID(), topic: 'payment-events', key: id, payload: { event: 'unresolved_payment.created' }, headers: {} });
+      await expect(new LatePaymentRepository(linksDb).record(late, created, LINKS_OWN_MODE)).resolves.toMatchObject({ linkStatus: status });
       return id;
     };
 
@@ -421,6 +438,23 @@ describe('admin CLI', () => {
       expect(await ok(['payment:late', '--since', '2026-11-24T07:00:01Z'])).toEqual({ late_payments: [both.late_payments[1]] });
       expect(await ok(['payment:late', '--since', '2026-11-25'])).toEqual({ late_payments: [both.late_payments[1]] });
       expect(await ok(['payment:late', '--since', '2026-11-26'])).toEqual({ late_payments: [] });
+    });
+
+    it('unresolved:list shows them newest first by reason and status; unresolved:resolve settles one once, then 409', async () => {
+      const listed = (await ok(['unresolved:list', '--reason', 'late', '--status', 'unresolved'])) as { unresolved_payments: { id: string }[] };
+      expect(listed.unresolved_payments).toEqual([
+        expect.objectContaining({ reason: 'late', link_status: 'failed', amount: '1010.00', status: 'unresolved', merchant_id: merchantId }),
+        expect.objectContaining({ reason: 'late', link_status: 'canceled', amount: '1010.00', status: 'unresolved' }),
+      ]);
+      expect(await ok(['unresolved:list', '--reason', 'overpaid'])).toEqual({ unresolved_payments: [] });
+      const id = listed.unresolved_payments[0]!.id;
+      const resolved = await ok(['unresolved:resolve', '--id', id, '--action', 'settle']);
+      expect(resolved).toMatchObject({ unresolved_payment: { id, status: 'settled' }, ledger_transaction_id: expect.any(String), refund_id: null });
+      const again = await fails(['unresolved:resolve', '--id', id, '--action', 'refund']);
+      expect(again.error.code).toBe('unresolved_payment.err.already_resolved');
+      expect(((await ok(['unresolved:list', '--status', 'settled'])) as { unresolved_payments: unknown[] }).unresolved_payments).toHaveLength(1);
+      const bad = await fails(['unresolved:list', '--reason', 'lost']);
+      expect(bad.code).toBe(2);
     });
 
     it.each([

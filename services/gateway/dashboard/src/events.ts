@@ -12,6 +12,9 @@ const LISTED: Record<EventType, true> = {
   'refund.succeeded': true,
   'refund.failed': true,
   'payment.late_settled': true,
+  'unresolved_payment.created': true,
+  'unresolved_payment.settled': true,
+  'unresolved_payment.refunded': true,
 };
 /** Every event type, in the catalogue's order. */
 export const EVENT_TYPES = Object.keys(LISTED) as EventType[];

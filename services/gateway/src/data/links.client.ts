@@ -20,6 +20,10 @@ import {
   type SelectMethodCommand,
   type SettlePaymentCommand,
   type SettleRefundCommand,
+  type ListUnresolvedCommand,
+  type ResolveUnresolvedCommand,
+  type UnresolvedPaymentPage,
+  type UnresolvedPaymentView,
   type SimulatePaymentCommand,
 } from '@pl/contracts';
 
@@ -106,6 +110,19 @@ export class LinksClient {
 
   listRefunds(identity: MerchantIdentity, command: ListRefundsCommand, requestId: string): Promise<RefundPage> {
     return this.bus.request(subjects.refundsList, command, identity, { requestId });
+  }
+
+  listUnresolved(identity: MerchantIdentity, command: ListUnresolvedCommand, requestId: string): Promise<UnresolvedPaymentPage> {
+    return this.bus.request(subjects.unresolvedList, command, identity, { requestId });
+  }
+
+  getUnresolved(identity: MerchantIdentity, id: string, requestId: string): Promise<UnresolvedPaymentView> {
+    return this.bus.request(subjects.unresolvedGet, { id }, identity, { requestId });
+  }
+
+  /** Settles or refunds an unresolved payment, once (links answers 409 to a second resolve). */
+  resolveUnresolved(identity: MerchantIdentity, command: ResolveUnresolvedCommand, requestId: string): Promise<UnresolvedPaymentView> {
+    return this.bus.request(subjects.unresolvedResolve, command, identity, { requestId });
   }
 
   /** The test-mode simulator's verdict on a refund; links answers not found for a live one. */

@@ -17,7 +17,7 @@ export const paidPostingSql = (rows: string): string =>
               jsonb_build_object('account', 'revenue', 'amount', platform_revenue))) AS ledger_transaction_id
      FROM ${rows} WHERE status = 'paid'`;
 
-const STATEMENT_TYPES = `('payment', 'late_payment', 'refund', 'refund_failed')`;
+const STATEMENT_TYPES = `('payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed')`;
 
 interface AccountRow {
   kind: 'available' | 'refund_reserve';

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
+import type { PoolClient } from 'pg';
 import { SharedReads, type Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
 import type { FinalStatus, LinkRecord, NewLink, OutboxEntry, Settlement } from '../domain/link';
 import { activeSpan, type Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
+import { insertUnresolved } from './unresolved-payment.repository';
 import { LinkLookups } from './link-lookups';
 import { COLUMNS, FROM_MICROS, toListedLink, toRecord, type LinkRow, type ListedRow } from './link.row';
 import type { Statement } from './statement';
@@ -122,14 +124,21 @@ export interface MoveEvents {
  * transaction: no move commits without its event, and a move that lost its race (no row) writes none. The events
  * are built from the returned rows, so each reports the time the move stamped (`updated_at`).
  */
-export async function moveWithEvents(db: Db, move: Statement, events: MoveEvents): Promise<LinkRecord[]> {
-  const { moved, entries, traceparent } = await db.transaction(async (client) => {
+export async function moveWithEvents(
+  db: Db,
+  move: Statement,
+  events: MoveEvents,
+  after?: (client: PoolClient, moved: LinkRecord[]) => Promise<OutboxEntry[]>,
+): Promise<LinkRecord[]> {
+  const { moved, entries, traceparent, also } = await db.transaction(async (client) => {
     const { rows } = await client.query<LinkRow>(move.text, move.params);
     const records = rows.map(toRecord);
     const written = records.map((r) => eventOfMove(r, events.topic));
-    return { moved: records, entries: written, traceparent: await insertOutboxEntries(client, written) };
+    const tp = await insertOutboxEntries(client, written);
+    return { moved: records, entries: written, traceparent: tp, also: after ? await after(client, records) : [] };
   });
   for (const entry of entries) events.onEventWritten(committedEntry(entry, traceparent));
+  for (const entry of also) events.onEventWritten(entry);
   return moved;
 }
 
@@ -270,14 +279,19 @@ export class LinkRepository implements LinkStore {
    * `event` is the `paid` one.
    */
   async settle(link: LinkRecord, settlement: Settlement, event: OutboxEntry | null): Promise<LinkRecord | null> {
+    const recordUnresolved = async (client: PoolClient, moved: readonly LinkRecord[]): Promise<OutboxEntry[]> => {
+      if (!settlement.unresolved || moved.length === 0) return [];
+      const done = await insertUnresolved(client, settlement.unresolved.payment, settlement.unresolved.eventOf);
+      return done ? [done.event] : [];
+    };
     if (settlement.to === 'failed') {
-      const [failed] = await moveWithEvents(this.db, failStatement(link, settlement), this.events);
+      const [failed] = await moveWithEvents(this.db, failStatement(link, settlement), this.events, recordUnresolved);
       return failed ?? null;
     }
     const move = MOVES[settlement.to];
     const values = event ? outboxValues(event) : [null, null, null, null, null, null];
-    const rows = await this.db.query<LinkRow>(
-      `WITH settled AS (
+    const statement = {
+      text: `WITH settled AS (
          UPDATE payment_links SET status = $2, updated_at = now(), paid_at = CASE WHEN $2 = 'paid' THEN $7::timestamptz END,
                 gateway_provider = COALESCE(gateway_provider, $3), gateway_payment_id = COALESCE(gateway_payment_id, $4)
           WHERE id = $1 AND status = 'pending' ${move.where}
@@ -289,7 +303,7 @@ export class LinkRepository implements LinkStore {
          ${paidPostingSql('settled')}
        )
        SELECT settled.* FROM settled LEFT JOIN posted ON true`,
-      [
+      params: [
         link.id,
         settlement.to,
         settlement.gatewayProvider,
@@ -299,9 +313,17 @@ export class LinkRepository implements LinkStore {
         settlement.at,
         ...values,
       ],
-    );
+    };
+    // An overpayment's surplus is recorded in the payment's transaction; a plain payment stays one statement.
+    const { rows, also } = settlement.unresolved
+      ? await this.db.transaction(async (client) => {
+          const { rows: moved } = await client.query<LinkRow>(statement.text, statement.params);
+          return { rows: moved, also: await recordUnresolved(client, moved.map(toRecord)) };
+        })
+      : { rows: await this.db.query<LinkRow>(statement.text, statement.params), also: [] };
     const settled = rows[0] ? toRecord(rows[0]) : null;
     if (settled && event) this.events.onEventWritten(committedEntry(event, values[5] as string | null));
+    for (const entry of also) this.events.onEventWritten(entry);
     return settled;
   }
 

@@ -58,16 +58,12 @@ export class PaymentHealthRepository {
     }));
   }
 
-  /**
-   * Today's unresolved payments are the late payments no one has settled or refunded (reason `late`). When the
-   * `unresolved_payments` table replaces them, this reads `SELECT reason, ... FROM unresolved_payments WHERE
-   * status = 'unresolved' GROUP BY reason, livemode` instead, and the gauges keep their names and labels.
-   */
+  /** Unresolved payments no one has settled or refunded yet, by reason and mode (the partial open index serves it). */
   async unresolvedPayments(): Promise<UnresolvedPayments[]> {
     const rows = await this.db.query<UnresolvedRow>(
-      `SELECT 'late' AS reason, CASE WHEN l.livemode THEN 'live' ELSE 'test' END AS mode, count(*)::int AS count,
+      `SELECT p.reason, CASE WHEN l.livemode THEN 'live' ELSE 'test' END AS mode, count(*)::int AS count,
               EXTRACT(EPOCH FROM now() - min(p.received_at))::float8 AS oldest_age_seconds
-         FROM late_payments p JOIN payment_links l ON l.id = p.link_id
+         FROM unresolved_payments p JOIN payment_links l ON l.id = p.link_id
         WHERE p.resolution IS NULL
         GROUP BY 1, 2`,
     );

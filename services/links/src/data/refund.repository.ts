@@ -273,10 +273,10 @@ export class RefundRepository implements RefundStore {
    */
   private async reopenLatePayment(client: PoolClient, refund: RefundRow, latePaymentId: string): Promise<void> {
     const { rowCount } = await client.query(
-      `UPDATE late_payments SET resolution = NULL, resolved_at = NULL WHERE id = $1 AND resolution = 'refunded'`,
+      `UPDATE unresolved_payments SET resolution = NULL, resolved_at = NULL, refund_id = NULL WHERE id = $1 AND resolution = 'refunded'`,
       [latePaymentId],
     );
-    if (rowCount !== 1) throw new Error(`late payment ${latePaymentId} of refund ${refund.id} is not refunded`);
+    if (rowCount !== 1) throw new Error(`unresolved payment ${latePaymentId} of refund ${refund.id} is not refunded`);
     const amount = Number(refund.amount);
     await client.query(`SELECT ledger_post('late_refund_failed', $1, $2, $3, 0, 0, 0, $4::jsonb)`, [
       refund.payment_link_id,

@@ -42,7 +42,7 @@ const REAL_PROVIDER = `provider <> 'sandbox'`;
 const ATTEMPT_COLUMNS = `a.link_id, a.n, a.order_id, a.provider, a.state, a.gateway_payment_id, a.payer_amount, l.status AS link_status,
   l.expires_at, a.provider_canceled_at, a.created_at`;
 const REFUND_COLUMNS = `r.id, r.payment_link_id, r.provider, r.amount, r.destination, r.reason, r.gateway_refund_id, l.amount AS link_amount,
-  COALESCE((SELECT lp.gateway_payment_id FROM late_payments lp WHERE lp.id = r.late_payment_id), l.gateway_payment_id) AS link_gateway_payment_id, l.expires_at, r.created_at,
+  COALESCE((SELECT lp.gateway_payment_id FROM unresolved_payments lp WHERE lp.id = r.late_payment_id), l.gateway_payment_id) AS link_gateway_payment_id, l.expires_at, r.created_at,
   (SELECT count(*) FROM refunds o WHERE o.payment_link_id = r.payment_link_id AND o.id <> r.id) AS other_refunds,
   COALESCE((SELECT p.order_id FROM payment_attempts p WHERE p.link_id = l.id AND p.state = 'paid' ORDER BY p.n DESC LIMIT 1), l.id::text) AS order_id`;
 

@@ -95,6 +95,17 @@ export interface Settlement {
   gatewayPaymentId: string;
   /** When the payment was settled: the link's `paid_at` (and the event's) when paid. */
   at: Date;
+  /**
+   * Money the move leaves unresolved (an overpayment's surplus, an underpayment, an AML hold), recorded with its
+   * `unresolved_payment.created` in the move's transaction; null when there is none.
+   */
+  unresolved?: UnresolvedRecording | null;
+}
+
+/** An unresolved payment to record, and its `unresolved_payment.created` event built from the record as written. */
+export interface UnresolvedRecording {
+  payment: ArrivedPayment;
+  eventOf: (recorded: UnresolvedPayment) => OutboxEntry;
 }
 
 /** An event to publish, written in the same transaction as the state change it reports. */
@@ -108,41 +119,71 @@ export interface OutboxEntry {
   headers: Record<string, string>;
 }
 
-/** A provider's `paid` for a link, as it arrived here: what a late payment is recorded from. */
+/** Why money that arrived did not simply pay a pending link (docs/money.md, "Unresolved payments"). */
+export type UnresolvedReason = 'late' | 'duplicate' | 'underpaid' | 'overpaid' | 'aml_hold';
+
+/**
+ * Money a provider reported for a link, as it arrived here: what an unresolved payment is recorded from, once per
+ * (provider payment, reason). Amounts in kopecks.
+ */
 export interface ArrivedPayment {
   /** The record's id, should it become one. */
   id: string;
   linkId: string;
+  reason: UnresolvedReason;
   provider: string;
   gatewayPaymentId: string;
+  /** The paying attempt's provider order id (`<link id>-<n>`), null when no attempt is known (the sandbox's derived payments). */
+  providerOrderId: string | null;
+  /** What the payment's attempt (or link) asked of the buyer. */
+  payerAmount: number;
+  /** The RUB value that arrived (the surplus for overpaid), and what settling it credits and earns. */
+  amount: number;
+  merchantCredit: number;
+  platformRevenue: number;
+  payerCurrency: string | null;
+  payerCryptoAmount: string | null;
+  /** The crypto network the money came on (a refund goes back on it), null for SBP. */
+  network: string | null;
   /** This service's clock when the callback reached it. */
   receivedAt: Date;
 }
 
 /**
- * A payment confirmed for a link that had already left `pending`: the buyer's money arrived, the link stayed
- * as it was, and an operator refunds or settles it by hand. Amounts in kopecks.
+ * Money that arrived but did not simply pay a pending link (a late payment is one, reason `late`): the link stayed as
+ * the payment left it, and the merchant or an operator settles it to the shop or refunds it, once. Amounts in kopecks.
  */
-export interface LatePayment {
+export interface UnresolvedPayment {
   id: string;
   linkId: string;
-  /** The link's state when the payment arrived. */
-  linkStatus: FinalStatus;
+  reason: UnresolvedReason;
+  /** The link's state once the payment had arrived (an overpayment paid it, an underpayment or hold failed it). */
+  linkStatus: LinkStatus;
   provider: string;
   gatewayPaymentId: string;
-  /** What the buyer was asked to pay, as the link held it then. */
+  providerOrderId: string | null;
+  /** What the buyer was asked to pay, as its attempt (or the link) held it then. */
   payerAmount: number;
-  /** What settling it credits the shop, and what the platform earns, as the link held them then. */
+  /** The RUB that arrived (the surplus for overpaid): what a refund returns. */
+  amount: number;
+  /** What settling it credits the shop, and what the platform earns. */
   merchantCredit: number;
   platformRevenue: number;
-  /** How an operator resolved it (once), and when; null while it waits. */
+  payerCurrency: string | null;
+  payerCryptoAmount: string | null;
+  network: string | null;
+  /** How it was resolved (once), and when; null while it waits. A failed refund makes it null again. */
   resolution: 'settled' | 'refunded' | null;
   resolvedAt: Date | null;
+  refundId: string | null;
   receivedAt: Date;
   /** Whose link it is, so the operator knows whom to talk to. */
   merchantId: string;
   shopId: number;
   orderId: string | null;
-  /** The link's mode: a late test payment is no money to refund, though it is recorded the same way. */
+  /** The link's mode: a test one is no money to refund, though it is recorded the same way. */
   livemode: boolean;
 }
+
+/** Today's late payments are the unresolved payments of reason `late`; their commands and events keep the name. */
+export type LatePayment = UnresolvedPayment;

@@ -1,6 +1,6 @@
-import { formatMoscow, paymentEventHeaders, type PlatformEvent, platformEvent } from '@pl/contracts';
+import { formatMoscow, paymentEventHeaders, type PlatformEvent, platformEvent, type UnresolvedPaymentView } from '@pl/contracts';
 import { formatKopecks } from '@pl/money';
-import type { LatePayment, LinkRecord, OutboxEntry } from './link';
+import type { LatePayment, LinkRecord, OutboxEntry, UnresolvedPayment } from './link';
 
 /** The fields of the contract's `payment.succeeded` data, which every link event carries. */
 const linkFields = (link: LinkRecord) => ({
@@ -99,6 +99,41 @@ export function lateSettled(link: LinkRecord, late: LatePayment, settledAt: Date
       },
     },
     link.id,
+    topic,
+  );
+}
+
+/** The public object of an unresolved payment (its routes' and events' `data`). */
+export function unresolvedView(u: UnresolvedPayment): UnresolvedPaymentView {
+  return {
+    id: u.id,
+    shop_id: u.shopId,
+    payment_link_id: u.linkId,
+    reason: u.reason,
+    provider: u.provider,
+    gateway_payment_id: u.gatewayPaymentId,
+    amount: formatKopecks(u.amount),
+    payer_currency: u.payerCurrency,
+    payer_crypto_amount: u.payerCryptoAmount,
+    status: u.resolution ?? 'unresolved',
+    refund_id: u.refundId,
+    created_at: formatMoscow(u.receivedAt),
+    resolved_at: u.resolvedAt === null ? null : formatMoscow(u.resolvedAt),
+    livemode: u.livemode,
+  };
+}
+
+/** `unresolved_payment.created` / `.settled` / `.refunded`: the record as it stands after the change it reports. */
+export function unresolvedEvent(
+  event: 'unresolved_payment.created' | 'unresolved_payment.settled' | 'unresolved_payment.refunded',
+  u: UnresolvedPayment,
+  at: Date,
+  eventId: string,
+  topic: string,
+): OutboxEntry {
+  return entryOf(
+    { event_id: eventId, event, occurred_at: formatMoscow(at), merchant_id: u.merchantId, livemode: u.livemode, data: unresolvedView(u) },
+    u.linkId,
     topic,
   );
 }

@@ -1,7 +1,7 @@
 import type { Identity, LinkStatus, Mode, ShopView } from '@pl/contracts';
 import type { ProviderRegistry } from '@pl/providers';
 import type { AttemptStore } from './attempt';
-import type { ArrivedPayment, FinalStatus, LatePayment, LinkRecord, NewLink, OutboxEntry, Settlement } from './link';
+import type { FinalStatus, LinkRecord, NewLink, OutboxEntry, Settlement, UnresolvedPayment, UnresolvedReason, UnresolvedRecording } from './link';
 import type { LinkCursor } from './cursor';
 
 /**
@@ -114,14 +114,25 @@ export interface IdempotencyRecords {
  * Payments confirmed for links that had already left `pending`, kept for an operator to refund or settle.
  * At most one record per provider payment.
  */
-export interface LatePaymentBook {
+export interface UnresolvedBook {
   /**
-   * Records `payment` against its link as the link stands now, reading it in the same statement. The new
-   * record, or null and nothing written: the link is still pending, or this payment is recorded already.
+   * Records the payment against its link as the link stands now, reading it in the same statement, with its event. The
+   * new record, or null and nothing written: the link is still pending, or this (payment, reason) is recorded already.
    */
-  recordIfLate(payment: ArrivedPayment, reach: LinksOwnMode): Promise<LatePayment | null>;
+  record(payment: UnresolvedRecording['payment'], eventOf: UnresolvedRecording['eventOf'], reach: LinksOwnMode): Promise<UnresolvedPayment | null>;
   /** Every late payment received at or after `since` (all when null), oldest first, of both modes: the operator's list. */
-  list(since: Date | null): Promise<LatePayment[]>;
+  list(since: Date | null): Promise<UnresolvedPayment[]>;
+}
+
+/** A page of unresolved payments: each filter null when not asked for; `before` the keyset of the last one shown. */
+export interface UnresolvedFilter {
+  merchantId: string | null;
+  livemode: boolean | null;
+  shopId: number | null;
+  reason: UnresolvedReason | null;
+  status: 'unresolved' | 'settled' | 'refunded' | null;
+  before: { receivedAt: Date; id: string } | null;
+  limit: number;
 }
 
 /** Shops as a caller may see them: unknown is not_found, another merchant's (or another shop than a cashier key's) is forbidden. */
@@ -152,7 +163,7 @@ export const NO_CRASH_POINTS: CrashPoints = { reached: () => undefined };
 
 export interface LinkDeps {
   links: LinkStore;
-  latePayments: LatePaymentBook;
+  unresolvedPayments: UnresolvedBook;
   idempotency: IdempotencyRecords;
   shops: ShopDirectory;
   /** Application clock, used only to decide whether to try expiring a link on read. */

@@ -1,10 +1,12 @@
 import type { FailureReason, Identity, SettlePaymentCommand } from '@pl/contracts';
 import { linkNotPending, notFound, unavailable } from '@pl/errors';
+import { computeFee } from '@pl/money';
+import { arrivedKopecksAtAskedRate } from '@pl/providers';
 import { requireService } from './access';
 import type { Attempt } from './attempt';
 import { recordProgress } from './attempt-progress';
-import type { LinkRecord } from './link';
-import { paymentSucceeded } from './payment-event';
+import type { LinkRecord, UnresolvedReason, UnresolvedRecording } from './link';
+import { paymentSucceeded, unresolvedEvent } from './payment-event';
 import { LINKS_OWN_MODE, type LinkDeps } from './ports';
 
 /**
@@ -54,47 +56,134 @@ async function findSettledLink(deps: LinkDeps, command: SettlePaymentCommand, to
   throw notFound('Payment not found');
 }
 
-/** The repeat of the callback that paid `link`: it changes nothing and records nothing. */
-function isThePaymentThatPaid(link: LinkRecord, command: SettlePaymentCommand, attempt: Attempt | null): boolean {
+/**
+ * The repeat of the callback that moved `link`: it changes nothing and records nothing. A link paid by this payment
+ * (its attempt marked paid), or failed by it for the reason this status gives (an underpayment, a hold).
+ */
+function isThePaymentThatMoved(
+  link: LinkRecord,
+  command: SettlePaymentCommand,
+  status: SettlePaymentCommand['status'],
+  attempt: Attempt | null,
+): boolean {
+  const showsPayment = link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
+  if (link.status === 'failed') return showsPayment && link.failureReason !== null && link.failureReason === FAILURE_REASON[status];
   // An attempt read before a concurrent word on the same payment paid the link (a callback racing status sync, or its
   // own repeat) still reads unpaid: a real provider's payment id is the attempt's own, so the link naming it says so.
-  const ownPaymentId = attempt?.provider !== 'sandbox' && attempt?.payment?.gatewayPaymentId === command.gateway_payment_id;
-  if (attempt)
-    return (
-      link.status === 'paid' &&
-      (attempt.state === 'paid' ||
-        (ownPaymentId && link.gatewayPaymentId === command.gateway_payment_id && link.gatewayProvider === command.provider))
-    );
-  return link.status === 'paid' && link.gatewayProvider === command.provider && link.gatewayPaymentId === command.gateway_payment_id;
+  const ownPaymentId = attempt !== null && attempt.provider !== 'sandbox' && attempt.payment?.gatewayPaymentId === command.gateway_payment_id;
+  if (attempt) return link.status === 'paid' && (attempt.state === 'paid' || (ownPaymentId && showsPayment));
+  return link.status === 'paid' && showsPayment;
+}
+
+/** Statuses that say money arrived: a link that can no longer take it leaves it unresolved. */
+const MONEY_ARRIVED: ReadonlySet<SettlePaymentCommand['status']> = new Set(['paid', 'paid_over', 'underpaid', 'locked']);
+
+/**
+ * What arrived, in kopecks: the provider's own RUB figure (Raiffeisen's amount paid), else the coin amount valued at
+ * the attempt's own rate, rounded down (a Heleket callback names no RUB value); null when neither is known.
+ */
+function arrivedKopecks(command: SettlePaymentCommand, attempt: Attempt | null): number | null {
+  if (command.arrived_kopecks != null) return command.arrived_kopecks;
+  const askedCrypto = attempt?.payment?.payerCryptoAmount;
+  if (attempt && askedCrypto && command.arrived_crypto_amount)
+    return arrivedKopecksAtAskedRate({ payerAmountKopecks: attempt.payerAmount, payerCryptoAmount: askedCrypto }, command.arrived_crypto_amount);
+  return null;
+}
+
+/**
+ * The status judged against what the attempt asked: a provider that reports `paid` with the amount paid, not the
+ * amount asked (Raiffeisen's SUCCESS), paid less (`underpaid`) or more (`paid_over`) when the figures differ.
+ */
+function judged(command: SettlePaymentCommand, attempt: Attempt | null): SettlePaymentCommand['status'] {
+  const arrived = command.arrived_kopecks;
+  if (command.status !== 'paid' || attempt === null || arrived == null || arrived === attempt.payerAmount) return command.status;
+  return arrived < attempt.payerAmount ? 'underpaid' : 'paid_over';
+}
+
+/**
+ * The unresolved payment of `amount` kopecks that arrived for `link` (by `attempt`, when known). Settling it credits
+ * what arrived less the fee at the attempt's method rate, the fee on the shop whatever its fee_payer (the buyer paid
+ * what it paid); a late or duplicate payment of exactly what was asked keeps the amounts the attempt asked (its fee as
+ * the link split it), as today's late payments do.
+ */
+function unresolvedOf(
+  deps: LinkDeps,
+  link: LinkRecord,
+  command: SettlePaymentCommand,
+  attempt: Attempt | null,
+  reason: UnresolvedReason,
+  amount: number,
+): UnresolvedRecording {
+  const asked = attempt ?? link;
+  const fee = computeFee(amount, attempt?.feeBps ?? link.feeBps);
+  // A late or duplicate payment of exactly what its attempt asked is that attempt's payment: its amounts as asked.
+  const exact = (reason === 'late' || reason === 'duplicate') && amount === asked.payerAmount;
+  const payment = attempt?.payment ?? null;
+  const crypto = payment !== null && payment.payerCryptoAmount !== null;
+  return {
+    payment: {
+      id: deps.newId(),
+      linkId: link.id,
+      reason,
+      provider: command.provider,
+      gatewayPaymentId: command.gateway_payment_id,
+      providerOrderId: attempt?.orderId ?? null,
+      payerAmount: asked.payerAmount,
+      amount,
+      merchantCredit: exact ? asked.merchantCredit : amount - fee,
+      platformRevenue: exact ? asked.platformRevenue : fee,
+      payerCurrency: crypto ? payment.payerCurrency : null,
+      payerCryptoAmount: crypto ? (command.arrived_crypto_amount ?? payment.payerCryptoAmount) : null,
+      network: crypto ? payment.network : link.network === 'SBP' ? null : link.network,
+      receivedAt: deps.now(),
+    },
+    eventOf: (recorded) => unresolvedEvent('unresolved_payment.created', recorded, recorded.receivedAt, deps.newId(), deps.eventsTopic),
+  };
+}
+
+/**
+ * What a move of a pending link leaves unresolved: an overpayment's surplus (the link is paid at the asked amount),
+ * an underpayment's whole (the link fails `underpaid`), a held payment (the link fails `aml_hold`). Null for the rest,
+ * or when what arrived is not known (nothing to record a figure of).
+ */
+function leftUnresolved(
+  deps: LinkDeps,
+  link: LinkRecord,
+  command: SettlePaymentCommand,
+  status: SettlePaymentCommand['status'],
+  attempt: Attempt | null,
+): UnresolvedRecording | null {
+  const arrived = arrivedKopecks(command, attempt);
+  const asked = (attempt ?? link).payerAmount;
+  if (status === 'paid_over' && arrived !== null && arrived > asked) return unresolvedOf(deps, link, command, attempt, 'overpaid', arrived - asked);
+  if (status === 'underpaid' && arrived !== null && arrived > 0) return unresolvedOf(deps, link, command, attempt, 'underpaid', arrived);
+  if (status === 'locked') return unresolvedOf(deps, link, command, attempt, 'aml_hold', arrived ?? asked);
+  return null;
 }
 
 /**
  * A verdict for a link that has left pending (which it never returns to): 409 and the link stays as it is.
- * A `paid` is the buyer's money, though, so unless it repeats the payment that paid the link it is recorded
- * as a late payment first, once per provider payment (after another attempt paid the link, that is a duplicate
- * payment; after the link closed, a late one). The 409 (which the gateway answers the provider 200) goes only
- * after the record committed: a failed write is an error the provider retries, never an answer that lets it
+ * Money that arrived is the buyer's, though, so unless it repeats the payment that moved the link it is recorded
+ * as an unresolved payment first, once per (provider payment, reason): held for AML checks, `aml_hold`; after another
+ * attempt paid the link, `duplicate`; after the link closed, `late`. The 409 (which the gateway answers the provider 200)
+ * goes only after the record committed: a failed write is an error the provider retries, never an answer that lets it
  * forget the payment.
  */
 async function refuseSettled(
   deps: LinkDeps,
   link: LinkRecord,
   command: SettlePaymentCommand,
-  to: 'paid' | 'failed',
+  status: SettlePaymentCommand['status'],
   attempt: Attempt | null,
 ): Promise<never> {
-  if (to === 'paid' && !isThePaymentThatPaid(link, command, attempt)) {
-    await deps.latePayments.recordIfLate(
-      {
-        id: deps.newId(),
-        linkId: link.id,
-        provider: command.provider,
-        gatewayPaymentId: command.gateway_payment_id,
-        receivedAt: deps.now(),
-      },
-      LINKS_OWN_MODE,
-    );
-    if (attempt) await deps.attempts.markState(attempt, link.status === 'paid' ? 'duplicate' : 'late', command.status);
+  if (MONEY_ARRIVED.has(status) && !isThePaymentThatMoved(link, command, status, attempt)) {
+    const reason: UnresolvedReason = status === 'locked' ? 'aml_hold' : link.status === 'paid' ? 'duplicate' : 'late';
+    const amount = arrivedKopecks(command, attempt) ?? (attempt ?? link).payerAmount;
+    if (amount > 0) {
+      const { payment, eventOf } = unresolvedOf(deps, link, command, attempt, reason, amount);
+      await deps.unresolvedPayments.record(payment, eventOf, LINKS_OWN_MODE);
+    }
+    if (attempt && status !== 'locked') await deps.attempts.markState(attempt, link.status === 'paid' ? 'duplicate' : 'late', command.status);
   }
   throw linkNotPending(link.status);
 }
@@ -138,9 +227,10 @@ export async function settlePayment(deps: LinkDeps, identity: Identity, command:
 
 /** {@link settlePayment} past its access check: the one path every verdict takes, a provider's or the simulator's. */
 export async function settleVerdict(deps: LinkDeps, command: SettlePaymentCommand): Promise<LinkRecord> {
-  const to = LINK_MOVE[command.status];
   if (!deps.providers.byName(command.provider)) throw notFound(`Unknown payment provider ${command.provider}`);
   const attempt = await deps.attempts.findForPayment(command.provider, command.gateway_payment_id, command.order_id);
+  const status = judged(command, attempt);
+  const to = LINK_MOVE[status];
   for (let tries = 1; ; tries += 1) {
     const link = attempt ? await linkOf(deps, attempt) : await findSettledLink(deps, command, to);
     if (to === null) {
@@ -149,8 +239,11 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
       else if (attempt && link.status === 'pending') await recordProgress(deps, attempt, command);
       return link;
     }
-    if (link.status !== 'pending') return refuseSettled(deps, link, command, to, attempt);
+    if (link.status !== 'pending') return refuseSettled(deps, link, command, status, attempt);
     if (to === 'failed' && attempt && !attempt.current) {
+      // The buyer went on to another attempt; what arrived for this one is still theirs to get back.
+      const left = leftUnresolved(deps, link, command, status, attempt);
+      if (left) await deps.unresolvedPayments.record(left.payment, left.eventOf, LINKS_OWN_MODE);
       await deps.attempts.markState(attempt, 'failed', command.status);
       return link;
     }
@@ -165,10 +258,11 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
       link,
       {
         to,
-        failureReason: FAILURE_REASON[command.status] ?? null,
+        failureReason: FAILURE_REASON[status] ?? null,
         gatewayProvider: command.provider,
         gatewayPaymentId: command.gateway_payment_id,
         at,
+        unresolved: leftUnresolved(deps, link, command, status, attempt),
       },
       event,
     );

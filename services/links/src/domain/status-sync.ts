@@ -74,6 +74,7 @@ async function settleRead(deps: SyncDeps, provider: PaymentProvider, attempt: Sy
       provider_status: judged.providerStatus,
       remaining_crypto_amount: judged.remainingCryptoAmount,
       arrived_crypto_amount: judged.arrivedCryptoAmount,
+      arrived_kopecks: judged.arrivedKopecks,
     });
   } catch (e) {
     if (!isCode(e, 'payment_link.err.not_pending')) throw e;

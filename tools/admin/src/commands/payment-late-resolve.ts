@@ -20,7 +20,7 @@ const flags = z
  * The providers of the deployment, from the same settings the services read (a late payment's refund goes to the
  * provider that took it). The sandbox accepts a refund at once as `sbr_<refund id>`.
  */
-const providers = (env: NodeJS.ProcessEnv) => {
+export const providers = (env: NodeJS.ProcessEnv) => {
   const config = parseConfig(providerEnv, env);
   return { registry: providersFrom(config, { publicBaseUrl: env.PUBLIC_BASE_URL }), timeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS };
 };
@@ -54,13 +54,14 @@ late_payment.err.already_resolved. Prints {"late_payment": {...}, "ledger_transa
     const { registry, timeoutMs } = providers(ctx.env);
     const resolved = await resolveLatePayment(
       {
-        latePayments: ctx.latePayments(),
-        links: ctx.links(),
+        unresolvedPayments: ctx.latePayments(),
+        refunds: ctx.refunds(),
         providers: registry,
         providerTimeoutMs: timeoutMs,
         newId: randomUUID,
         // The relay of the links service publishes it from the outbox, to the topic its own config names.
         eventsTopic: ctx.env.PAYMENT_EVENTS_TOPIC ?? PAYMENT_EVENTS_TOPIC,
+        warn: () => undefined,
       },
       command,
     );

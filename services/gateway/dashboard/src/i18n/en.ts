@@ -289,6 +289,7 @@ export const en = {
   balanceType: {
     payment: 'Payment',
     late_payment: 'Late payment',
+    unresolved_payment: 'Unresolved payment settled',
     refund: 'Refund',
     refund_failed: 'Refund returned',
   },
@@ -347,6 +348,9 @@ export const en = {
     'refund.succeeded': 'Refund succeeded',
     'refund.failed': 'Refund failed',
     'payment.late_settled': 'Late payment credited',
+    'unresolved_payment.created': 'Unresolved payment received',
+    'unresolved_payment.settled': 'Unresolved payment credited',
+    'unresolved_payment.refunded': 'Unresolved payment refunded',
   },
   // The events page
   eventsTitle: 'Events',

@@ -277,6 +277,7 @@ export const ru: Messages = {
   balanceType: {
     payment: 'Платёж',
     late_payment: 'Поздний платёж',
+    unresolved_payment: 'Зачисление неразобранного платежа',
     refund: 'Возврат',
     refund_failed: 'Возврат не прошёл',
   },
@@ -332,6 +333,9 @@ export const ru: Messages = {
     'refund.succeeded': 'Возврат прошёл',
     'refund.failed': 'Возврат не прошёл',
     'payment.late_settled': 'Поздний платёж зачислен',
+    'unresolved_payment.created': 'Получен неразобранный платёж',
+    'unresolved_payment.settled': 'Неразобранный платёж зачислен',
+    'unresolved_payment.refunded': 'Неразобранный платёж возвращён',
   },
   eventsTitle: 'События',
   eventsHint: 'Все события ваших магазинов за последние 30 дней, отправленные на вебхук и нет.',

@@ -54,6 +54,8 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
             order_id: state.orderId,
             status: state.status,
             ...progressOf(state),
+            arrived_kopecks: state.arrivedKopecks,
+            arrived_crypto_amount: state.arrivedCryptoAmount?.slice(0, 64) ?? null,
           },
           requestIdOf(res),
         ),
