@@ -36,6 +36,12 @@ const progressOf = (state: PaymentState) =>
       }
     : {};
 
+/** What arrived, where the provider says (links values an unresolved payment by it); absent when it says nothing. */
+const arrivedOf = (state: PaymentState) => ({
+  ...(state.arrivedKopecks !== null ? { arrived_kopecks: state.arrivedKopecks } : {}),
+  ...(state.arrivedCryptoAmount !== null ? { arrived_crypto_amount: state.arrivedCryptoAmount.slice(0, 64) } : {}),
+});
+
 /** Hands a verified callback's event to links: a payment's state to `links.settle`, a refund's to `links.refunds.settle`. */
 function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, event: CallbackEvent): Promise<void> {
   if (event.kind === 'payment') {
@@ -54,8 +60,7 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
             order_id: state.orderId,
             status: state.status,
             ...progressOf(state),
-            arrived_kopecks: state.arrivedKopecks,
-            arrived_crypto_amount: state.arrivedCryptoAmount?.slice(0, 64) ?? null,
+            ...arrivedOf(state),
           },
           requestIdOf(res),
         ),
