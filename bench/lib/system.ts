@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createTestDatabase, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import type { Lifecycle } from './lifecycle';
 import { OtlpSink } from './otlp-sink';
-import { startBenchProviderFakes, type BenchProviderFakes } from './provider-fakes';
+import { startLocalProviderFakes, type LocalProviderFakes } from '@pl/provider-fakes';
 import { adopt, spawnLogged, stopProcess, waitUntilReady, type BenchProcess } from './processes';
 import { int } from './settings';
 
@@ -276,11 +276,11 @@ export async function startBench(
   life: Lifecycle,
   logDir: string,
   options: { providerFakes?: boolean } = {},
-): Promise<{ sys: BenchSystem; sink: OtlpSink; fakes: BenchProviderFakes | undefined }> {
+): Promise<{ sys: BenchSystem; sink: OtlpSink; fakes: LocalProviderFakes | undefined }> {
   const sink = await OtlpSink.start();
   life.defer(() => sink.close());
   // With the providers scenario, live SBP and crypto go through the real adapters to fakes in this process.
-  const fakes = options.providerFakes ? await startBenchProviderFakes() : undefined;
+  const fakes = options.providerFakes ? await startLocalProviderFakes() : undefined;
   if (fakes) life.defer(() => fakes.stop());
   const sys = await startBenchSystem({ otlpEndpoint: sink.url, logDir, ...(fakes ? { extraEnv: fakes.env } : {}) });
   life.defer(() => sys.stop());

@@ -12,7 +12,7 @@ import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/t
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
-import { startProviderFakes, type ProviderFakes } from './provider-fakes';
+import { startLocalProviderFakes, type LocalProviderFakes } from '@pl/provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -120,7 +120,7 @@ export interface TestSystem {
   /** The environment every service of this system was started with (for the admin CLI, say). */
   env: Record<string, string>;
   /** The providers' fakes, when started with `providerFakes`; throws otherwise. */
-  fakes: ProviderFakes;
+  fakes: LocalProviderFakes;
   /** The SMTP catcher the gateway sends this system's mail to (SMTP_URL): await a mail with `mail.waitForMailTo(address)`. */
   mail: MailCatcher;
   stop(): Promise<void>;
@@ -155,7 +155,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const faults = options.faults ? { postgres: await proxyFor(pgHostUrl), redis: await proxyFor(redisUrl), nats: await proxyFor(natsUrl) } : undefined;
   const namespace = uniqueNamespace('it');
   const fakesPort = options.providerFakes ? await freePort() : null;
-  const fakes = fakesPort === null ? undefined : await startProviderFakes(`http://127.0.0.1:${fakesPort}`);
+  const fakes = fakesPort === null ? undefined : await startLocalProviderFakes(`http://127.0.0.1:${fakesPort}`);
   const mail = await MailCatcher.start();
   const env: Record<string, string> = {
     NODE_ENV: 'test',

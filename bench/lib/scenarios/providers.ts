@@ -1,7 +1,7 @@
 import { check, cpuMsPerRequest, measureClosed, observe, type BenchContext } from '../context';
 import { startLoad } from '../load';
 import type { PacedResult, PacedSpec } from '../load-spec';
-import type { BenchProviderFakes } from '../provider-fakes';
+import type { LocalProviderFakes } from '@pl/provider-fakes';
 import { BenchReceiver } from '../receivers';
 import { summarize } from '../stats';
 
@@ -40,7 +40,7 @@ async function selectAll(gatewayUrl: string, ids: readonly string[], concurrency
  * 2. the bank's signed SUCCESS notifications at BENCH_PAYMENT_RATE/s (open loop, from the load process, made by the
  *    fake for QRs it registered) → the merchant's webhook, beside the sandbox's figure of the `payment` scenario.
  */
-export async function providersScenario(ctx: BenchContext, fakes: BenchProviderFakes): Promise<void> {
+export async function providersScenario(ctx: BenchContext, fakes: LocalProviderFakes): Promise<void> {
   const { settings, fixtures, sys } = ctx;
   const rate = settings.paymentRate;
   const fake = fakes.raiffeisen;

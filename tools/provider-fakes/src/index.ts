@@ -15,3 +15,4 @@ export {
   type RefundRecord,
   type Service,
 } from './heleket';
+export { startLocalProviderFakes, type LocalProviderFakes } from './local-fakes';

@@ -1,28 +1,31 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { HeleketFake, RaiffeisenSbpFake } from '@pl/provider-fakes';
+import { HeleketFake } from './heleket';
+import { RaiffeisenSbpFake } from './raiffeisen';
 
-/** The providers' local fakes in the bench's own process, and the environment that points the services' real adapters at them. */
-export interface BenchProviderFakes {
+/**
+ * Both providers' fakes in this process, on free ports with fresh keys, and the environment that points the services'
+ * real adapters at them (tests and the bench; `npm start` runs them as a process instead).
+ */
+export interface LocalProviderFakes {
   readonly raiffeisen: RaiffeisenSbpFake;
   readonly heleket: HeleketFake;
-  readonly env: Record<string, string>;
-  /** The secret Raiffeisen signs its notifications with (the bench sends them at a fixed rate itself). */
-  readonly raiffeisenSecret: string;
+  /** PAYMENT_PROVIDER_SBP=raiffeisen, PAYMENT_PROVIDER_CRYPTO=heleket, their URLs and credentials. */
+  readonly env: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
-/** Both fakes on free ports with fresh keys; Raiffeisen's callback address is set once the gateway's is known. */
-export async function startBenchProviderFakes(): Promise<BenchProviderFakes> {
+/** `publicBaseUrl` is the gateway's, where Raiffeisen notifies; without it, set `raiffeisen.callbackUrl` once known. */
+export async function startLocalProviderFakes(publicBaseUrl?: string): Promise<LocalProviderFakes> {
   const secret = () => randomBytes(24).toString('hex');
   const raiffeisenKeys = { secretKey: secret(), sbpMerchantId: `MA${randomBytes(5).toString('hex').toUpperCase()}` };
   const heleketKeys = { merchantId: randomUUID(), paymentKey: secret(), payoutKey: secret() };
-  const raiffeisen = new RaiffeisenSbpFake(raiffeisenKeys);
+  const callbackUrl = publicBaseUrl === undefined ? null : `${publicBaseUrl}/callbacks/v1/raiffeisen-sbp`;
+  const raiffeisen = new RaiffeisenSbpFake({ ...raiffeisenKeys, callbackUrl });
   await raiffeisen.start();
   const heleket = await HeleketFake.start(heleketKeys);
   return {
     raiffeisen,
     heleket,
-    raiffeisenSecret: raiffeisenKeys.secretKey,
     env: {
       PAYMENT_PROVIDER_SBP: 'raiffeisen',
       PAYMENT_PROVIDER_CRYPTO: 'heleket',
