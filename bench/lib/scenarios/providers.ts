@@ -35,6 +35,19 @@ async function selectAll(gatewayUrl: string, ids: readonly string[], concurrency
 }
 
 /**
+ * The QR of a link's newest attempt (order `<link>-<n>`): a link the select run reached more than once (its warm-up and
+ * its measured part both pick from the pool) has its earlier QRs canceled, which no buyer can pay.
+ */
+function newestQr(fake: LocalProviderFakes['raiffeisen'], linkId: string) {
+  let newest;
+  for (let n = 1; ; n++) {
+    const qr = fake.qrOf(`${linkId}-${n}`);
+    if (!qr) return newest;
+    newest = qr;
+  }
+}
+
+/**
  * Live SBP through the real Raiffeisen adapter against its fake (docs/benchmarks.md, "Providers"):
  * 1. select p99 through the gateway with the fake answering every request after 50 ms: what we add over the provider;
  * 2. the bank's signed SUCCESS notifications at BENCH_PAYMENT_RATE/s (open loop, from the load process, made by the
@@ -81,12 +94,12 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
     const linkOfQr = new Map<string, string>();
     const unselected: string[] = [];
     for (const id of pool.slice(0, paid)) {
-      const qr = fake.qrOf(`${id}-1`);
+      const qr = newestQr(fake, id);
       if (qr) linkOfQr.set(qr.qrId, id);
       else unselected.push(id);
     }
     await selectAll(sys.gatewayUrl, unselected, SELECT_CONNECTIONS);
-    for (const id of unselected) linkOfQr.set(fake.qrOf(`${id}-1`)!.qrId, id);
+    for (const id of unselected) linkOfQr.set(newestQr(fake, id)!.qrId, id);
     // The bank's notifications, signed by the fake and held: the load process sends them at the rate.
     fake.callbackMode = 'hold';
     for (const qrId of linkOfQr.keys()) await fake.pay(qrId);

@@ -33,7 +33,8 @@ export interface JsonAnswer {
 /** Requests, counts by kind, and queued faults: what every provider fake keeps. */
 export class RequestLedger {
   readonly requests: RecordedRequest[] = [];
-  private readonly faults = new Map<string, Fault[]>();
+  /** Per kind, runs of one fault with how many requests each still meets: a run of millions is one entry, not millions. */
+  private readonly faults = new Map<string, { fault: Fault; left: number }[]>();
 
   private waiters: { kind: string; count: number; resolve: () => void }[] = [];
 
@@ -61,13 +62,22 @@ export class RequestLedger {
 
   /** The next `times` requests of `kind` (or of any kind, `*`) meet `fault`. */
   inject(kind: string, fault: Fault, times = 1): void {
+    if (times <= 0) return;
     const queue = this.faults.get(kind) ?? [];
-    for (let i = 0; i < times; i++) queue.push(fault);
+    queue.push({ fault, left: times });
     this.faults.set(kind, queue);
   }
 
   takeFault(kind: string): Fault | undefined {
-    return this.faults.get(kind)?.shift() ?? this.faults.get('*')?.shift();
+    return this.take(kind) ?? this.take('*');
+  }
+
+  private take(kind: string): Fault | undefined {
+    const queue = this.faults.get(kind);
+    const run = queue?.[0];
+    if (!run) return undefined;
+    if (--run.left === 0) queue.shift();
+    return run.fault;
   }
 
   clear(): void {
