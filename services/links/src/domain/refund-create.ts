@@ -161,7 +161,8 @@ export async function createRefund(deps: RefundDeps, identity: Identity, command
       // Our write failed only after the key's first request committed, so its refund is there.
       const kept = key ? await keptRefund(deps, key) : null;
       if (!kept) throw internal('An Idempotency-Key was taken but has no record');
-      return kept;
+      // The first request may not have handed it over yet (or died before): the same hand-over as a repeat's.
+      return handedOver(deps, who.mode, kept);
     }
     case 'not_paid':
       throw linkNotPaid(outcome.status);
