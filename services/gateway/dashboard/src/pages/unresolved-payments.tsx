@@ -88,14 +88,8 @@ export function UnresolvedPaymentsPage() {
               </Link>
             ),
           },
-          {
-            header: t.attemptProvider,
-            cell: (u) => (
-              <>
-                {u.provider} <span class="mono small">{u.gateway_payment_id}</span>
-              </>
-            ),
-          },
+          // The provider's payment id is on the link's page, with its attempts: here it would crowd out the rest.
+          { header: t.attemptProvider, cell: (u) => u.provider },
           {
             header: t.status,
             cell: (u) => (
@@ -103,7 +97,7 @@ export function UnresolvedPaymentsPage() {
                 <Badge kind={u.status}>{t.unresolvedStatus[u.status]}</Badge> <TestBadge livemode={u.livemode} />
                 {u.resolved_at !== null && (
                   <>
-                    {' '}
+                    <br />
                     <DateTime value={u.resolved_at} />
                   </>
                 )}
@@ -152,10 +146,12 @@ function ArrivedAmount({ payment }: { payment: UnresolvedPaymentView }) {
     <>
       <Money value={payment.amount} />
       {payment.payer_crypto_amount !== null && (
-        <span class="small">
-          {' '}
-          ({payment.payer_crypto_amount} {payment.payer_currency})
-        </span>
+        <>
+          <br />
+          <span class="small">
+            {payment.payer_crypto_amount} {payment.payer_currency}
+          </span>
+        </>
       )}
     </>
   );
