@@ -1337,7 +1337,7 @@ export interface paths {
         };
         /**
          * List unresolved payments
-         * @description With a dashboard session. Money that arrived but did not simply pay a pending link, newest first, in the caller's mode: `late` (after the link was canceled or expired), `duplicate` (another attempt had paid the link), `underpaid`, `overpaid` (the surplus), `aml_hold`. Filters: `shop_id`, `status`, `reason`.
+         * @description With a dashboard session: reading needs a role that reads money, settling and refunding one that moves it (owner, admin, finance); any other role is 403 `common.err.forbidden`. Money that arrived but did not simply pay a pending link, newest first, in the caller's mode: `late` (after the link was canceled or expired), `duplicate` (another attempt had paid the link), `underpaid`, `overpaid` (the surplus), `aml_hold`. Filters: `shop_id`, `status`, `reason`.
          */
         get: operations["listUnresolvedPayments"];
         put?: never;
@@ -1379,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Settle an unresolved payment to the shop
-         * @description With a dashboard session. Credits the shop what arrived less the fee at the payment's method rate (the fee on the shop whatever its `fee_payer`): a statement row of type `unresolved_payment` (`late_payment` for a late one), `unresolved_payment.settled` (and `payment.late_settled` for a late one). Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         * @description With a dashboard session: reading needs a role that reads money, settling and refunding one that moves it (owner, admin, finance); any other role is 403 `common.err.forbidden`. Credits the shop what arrived less the fee at the payment's method rate (the fee on the shop whatever its `fee_payer`): a statement row of type `unresolved_payment` (`late_payment` for a late one), `unresolved_payment.settled` (and `payment.late_settled` for a late one). Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
          */
         post: operations["settleUnresolvedPayment"];
         delete?: never;
@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Refund an unresolved payment to the payer
-         * @description With a dashboard session. Sends what arrived back to the payer through the provider that took it, without touching the shop's balance. `destination` is the buyer's address for a payment on a crypto network (required and checked as for refunds, 400), refused for any other. The refund is recorded before the provider is called; if the provider fails it, the payment is `unresolved` again (resolvable anew). Sends `unresolved_payment.refunded`. Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
+         * @description With a dashboard session: reading needs a role that reads money, settling and refunding one that moves it (owner, admin, finance); any other role is 403 `common.err.forbidden`. Sends what arrived back to the payer through the provider that took it, without touching the shop's balance. `destination` is the buyer's address for a payment on a crypto network (required and checked as for refunds, 400), refused for any other. The refund is recorded before the provider is called; if the provider fails it, the payment is `unresolved` again (resolvable anew). Sends `unresolved_payment.refunded`. Each resolves once: a second resolve (settle or refund) is 409 `unresolved_payment.err.already_resolved`; a payment held for AML checks (`aml_hold`) is 403 to merchants (the platform resolves it). Another merchant's is 403; an unknown one, or one of the other mode, 404.
          */
         post: operations["refundUnresolvedPayment"];
         delete?: never;

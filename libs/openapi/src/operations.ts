@@ -1257,5 +1257,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: [],
   },
   ...unresolvedOperations('/merchant/v1', 'apiKey', 'merchant', 'With API keys.'),
-  ...unresolvedOperations('/api/v1', 'session', '', 'With a dashboard session.'),
+  ...unresolvedOperations(
+    '/api/v1',
+    'session',
+    '',
+    'With a dashboard session: reading needs a role that reads money, settling and refunding one that moves it (owner, admin, finance); any other role is 403 `common.err.forbidden`.',
+  ),
 ];

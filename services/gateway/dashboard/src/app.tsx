@@ -14,6 +14,7 @@ import { LinksPage } from './pages/links';
 import { LoginPage } from './pages/login';
 import { ShopDetailPage } from './pages/shop-detail';
 import { ShopsPage } from './pages/shops';
+import { UnresolvedPaymentsPage } from './pages/unresolved-payments';
 import { SignedIn } from './session';
 import type { MeView } from './types';
 
@@ -129,6 +130,7 @@ function LoginLayout() {
 const NAV: readonly (readonly [string, keyof Messages & `nav${string}`])[] = [
   ['/links', 'navLinks'],
   ['/balance', 'navBalance'],
+  ['/unresolved-payments', 'navUnresolved'],
   ['/events', 'navEvents'],
   ['/shops', 'navShops'],
   ['/api-keys', 'navApiKeys'],
@@ -194,6 +196,7 @@ function Shell({ me }: { me: MeView }) {
           <Route path="/links/new" component={CreateLinkPage} />
           <Route path="/links/:id">{(params: { id: string }) => <LinkDetailPage id={params.id} />}</Route>
           <Route path="/balance" component={BalancePage} />
+          <Route path="/unresolved-payments" component={UnresolvedPaymentsPage} />
           <Route path="/events" component={EventsPage} />
           <Route path="/shops" component={ShopsPage} />
           <Route path="/shops/:id">{(params: { id: string }) => <ShopDetailPage id={params.id} />}</Route>

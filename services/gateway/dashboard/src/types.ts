@@ -18,6 +18,8 @@ export type {
   Refund,
   RefundPage,
   RotatedSecret,
+  UnresolvedPaymentPage,
+  UnresolvedPaymentView,
   WebhookDelivery,
   WebhookDeliveryList,
   WebhookEvent,

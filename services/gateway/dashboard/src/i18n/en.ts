@@ -262,6 +262,7 @@ export const en = {
     'refund.err.amount_exceeds_refundable': 'That is more than is left to refund on this link.',
     'refund.err.insufficient_balance': 'The shop’s available balance does not cover this refund.',
     'refund.err.not_pending': 'This refund already has its final status.',
+    'unresolved_payment.err.already_resolved': 'This payment is already resolved (settled or refunded).',
   },
   fieldIssue: {
     too_big: 'Too long or too large',
@@ -326,6 +327,40 @@ export const en = {
   simulateTitle: 'Test refund: simulate the provider’s answer',
   simulateSucceeded: 'Simulate success',
   simulateFailed: 'Simulate failure',
+  // Unresolved payments (docs/money.md)
+  navUnresolved: 'Unresolved payments',
+  unresolvedTitle: 'Unresolved payments',
+  unresolvedHint:
+    'Money that arrived but did not simply pay a link: after it was canceled or expired, a second payment, too little or too much. Each is settled to the shop’s balance or refunded to the payer, once.',
+  unresolvedReadOnly: 'Settling and refunding them is for the owner, admins and finance.',
+  unresolvedEmpty: 'No unresolved payments match.',
+  unresolvedReceived: 'Received',
+  unresolvedReasonLabel: 'Reason',
+  anyReason: 'Any reason',
+  unresolvedReason: {
+    late: 'Paid late',
+    duplicate: 'Paid twice',
+    underpaid: 'Underpaid',
+    overpaid: 'Overpaid (the surplus)',
+    aml_hold: 'Held for AML checks',
+  },
+  unresolvedStatus: { unresolved: 'Unresolved', settled: 'Settled', refunded: 'Refunded' },
+  unresolvedByPlatform: 'Resolved by the platform',
+  unresolvedResolveOf: (link: string) => `Resolve the payment of link ${link}`,
+  unresolvedSettle: 'Settle',
+  unresolvedRefund: 'Refund',
+  unresolvedSettleTitle: 'Settle to the shop’s balance',
+  unresolvedSettleConfirm: (amount: string) =>
+    `Credit ${amount} to the shop’s available balance, less the fee at the payment method’s rate? This cannot be undone.`,
+  unresolvedSettleYes: 'Yes, settle',
+  unresolvedRefundTitle: 'Refund to the payer',
+  unresolvedRefundConfirm: (amount: string) =>
+    `Send ${amount} back to the payer through the provider that took it? The shop’s balance is not touched. This cannot be undone.`,
+  unresolvedRefundYes: 'Yes, refund',
+  unresolvedDestinationHint: (currency: string) => `The buyer’s ${currency} address on the network the payment came on`,
+  unresolvedDestinationInvalid: 'Not a valid address on the payment’s network; check it with the buyer',
+  unresolvedSettled: 'Settled to the shop’s balance',
+  unresolvedRefunded: 'Refund to the payer created',
   // The shop's payment methods
   paymentMethodsTitle: 'Payment methods',
   paymentMethodsHint:

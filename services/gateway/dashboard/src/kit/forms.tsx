@@ -63,6 +63,17 @@ export function placeApiError<T extends FieldValues>(e: unknown, t: Messages, se
   return known.length === e.details.length ? null : e;
 }
 
+/**
+ * Puts the API's complaint about one field beside it in our words (the server judges some values, such as a crypto
+ * address, in English only). Returns what is left for the form as a whole: the error without that field, or null.
+ */
+export function placeFieldInWords<T extends FieldValues>(e: unknown, field: Path<T>, words: string, setError: UseFormSetError<T>): unknown {
+  if (!(e instanceof ApiError) || !e.details.some((d) => d.field === field)) return e;
+  setError(field, { type: 'server', message: words }, { shouldFocus: true });
+  const rest = e.details.filter((d) => d.field !== field);
+  return rest.length === 0 ? null : new ApiError(e.status, e.code, e.message, rest);
+}
+
 /** Live or test, as two radio buttons under one legend (a key's mode: API key create, cashier-key reissue). */
 export function ModeChoice({
   name,

@@ -1,14 +1,13 @@
 import { formatKopecks, parseAmountText } from '@pl/money';
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { ApiError } from '../api/client';
 import { createRefund, listRefunds, simulateRefund, type RefundInput } from '../api/money';
 import { formatRub } from '../format';
 import { useI18n } from '../i18n';
 import { Badge, DateTime, ErrorMessage, Loading, Money, Notice } from '../kit/common';
 import { ConfirmDialog } from '../kit/dialog';
 import { Facts } from '../kit/fields';
-import { described, Field, placeApiError } from '../kit/forms';
+import { described, Field, placeApiError, placeFieldInWords } from '../kit/forms';
 import { useAction, useLoad } from '../kit/use-load';
 import type { PaymentLink, Refund } from '../types';
 
@@ -97,12 +96,7 @@ function RefundForm({ link, refundable, onCreated }: { link: PaymentLink; refund
     formState: { errors },
   } = useForm<RefundForm>({ defaultValues: { amount: max, reason: '', destination: '' } });
   /** The server judges the address (format and checksum) in English; the merchant reads it in the page's language. Null when nothing else is left to show. */
-  const withAddressInWords = (e: unknown): unknown => {
-    if (!(e instanceof ApiError) || !e.details.some((d) => d.field === 'destination')) return e;
-    setError('destination', { type: 'server', message: t.destinationInvalid(link.network ?? '') }, { shouldFocus: true });
-    const rest = e.details.filter((d) => d.field !== 'destination');
-    return rest.length === 0 ? null : new ApiError(e.status, e.code, e.message, rest);
-  };
+  const withAddressInWords = (e: unknown): unknown => placeFieldInWords(e, 'destination', t.destinationInvalid(link.network ?? ''), setError);
   const create = async () => {
     if (!confirming) return;
     try {

@@ -1,10 +1,11 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { refundUnresolvedBody, settleUnresolvedBody } from '@pl/contracts';
 import { listUnresolvedInput, toUnresolvedId } from '../../../domain/unresolved-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -15,15 +16,19 @@ import { route } from '../route';
  * The unresolved payments' routes (docs/money.md, "Unresolved payments") behind whichever authentication their mount
  * point takes; links checks ownership and mode, and resolves each record once (a second resolve is 409, an AML hold
  * 403). An Idempotency-Key is bound to the record the path names: a retry of a resolve that succeeded gets its answer.
+ * A session member reads them with `read_money` and resolves them with `move_money` (domain/roles.ts); keys pass.
  */
 function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyPrefix: string): Router {
   const router = Router();
   const caller = [authenticate, limitByCredential(deps.rateLimits)];
+  const recordExists = (req: Request, res: Response) => deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res));
+  const reader = [...caller, allow('read_money')];
+  const resolver = [...caller, allow('move_money', recordExists)];
   router
     .route('/')
     .get(
       chain(
-        ...caller,
+        ...reader,
         route({
           query: listUnresolvedInput,
           handle: async ({ res, query }) => {
@@ -36,7 +41,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
   router
     .route('/:id')
     .get(
-      chain(...caller, async (req, res) => {
+      chain(...reader, async (req, res) => {
         res.json(await deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res)));
       }),
     )
@@ -45,7 +50,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .route('/:id/settle')
     .post(
       chain(
-        ...caller,
+        ...resolver,
         route({
           body: settleUnresolvedBody,
           emptyBodyAs: {},
@@ -62,7 +67,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .route('/:id/refund')
     .post(
       chain(
-        ...caller,
+        ...resolver,
         route({
           body: refundUnresolvedBody,
           emptyBodyAs: {},
