@@ -78,7 +78,8 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
         gateway_refund_id: state.gatewayRefundId,
         refund_id: null,
         status,
-        failure_reason: status === 'failed' ? (state.failureReason ?? null) : null,
+        // As status sync and the refund's own hand-over say it: the provider's reason, else its word (`refund_fail`).
+        failure_reason: status === 'failed' ? (state.failureReason ?? state.providerStatus) : null,
       },
       requestIdOf(res),
     ),
