@@ -2,8 +2,8 @@
 // adapters against their local fakes, across the real gateway, links, shops and notifier, Postgres, NATS and Kafka
 // (docs/providers.md, "Heleket" and "Raiffeisen SBP"): each signed callback reaches the gateway over HTTP, is answered
 // 200, and leaves the link, its attempt, the outbox and the shop's webhooks as the spec says; a repeat changes nothing.
-// (paid, paid_over, wrong_amount, locked: live-providers and unresolved-payments; confirm_check and
-// wrong_amount_waiting: heleket-methods; refund_*: provider-refunds.)
+// (paid, paid_over, wrong_amount, locked: also live-providers and unresolved-payments; the checkout's view of
+// confirm_check and wrong_amount_waiting: heleket-methods; refund_*: provider-refunds.)
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES } from '@pl/contracts';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -98,6 +98,26 @@ describe('Heleket statuses that leave the link pending', () => {
     await succeeded;
     expect((await events(id)).map((e) => e.event)).toEqual(['payment.succeeded']);
     expect(await attempts(id)).toEqual([{ n: 1, state: 'paid', provider_status: 'paid' }]);
+  });
+
+  it('confirm_check and wrong_amount_waiting: the link pending with no event; the rest arrives, paid, and the shop hears payment.succeeded once', async () => {
+    const id = await liveLink('900.00');
+    const uuid = await selectCrypto(id);
+    const asked = sys.fakes.heleket.invoices.get(uuid)!.payerAmount;
+    expect(await heleketSays(uuid, 'confirm_check', asked)).toBe(200);
+    expect(await attempts(id)).toEqual([{ n: 1, state: 'pending', provider_status: 'confirm_check' }]);
+    expect(await heleketSays(uuid, 'wrong_amount_waiting', '1.000000')).toBe(200);
+    expect(await attempts(id)).toEqual([{ n: 1, state: 'pending', provider_status: 'wrong_amount_waiting' }]);
+    expect(await link(id)).toMatchObject({ status: 'pending', failure_reason: null });
+    expect(await events(id)).toEqual([]);
+    expect(webhooksOf(id)).toEqual([]);
+
+    const succeeded = receiver.waitFor((h) => h.json?.event === 'payment.succeeded' && h.json?.data?.payment_link_id === id);
+    expect(await heleketSays(uuid, 'paid', asked)).toBe(200);
+    expect((await succeeded).json.data).toMatchObject({ status: 'paid', amount: '900.00' });
+    expect((await events(id)).map((e) => e.event)).toEqual(['payment.succeeded']);
+    expect(await attempts(id)).toEqual([{ n: 1, state: 'paid', provider_status: 'paid' }]);
+    expect(await unresolved(id)).toEqual([]);
   });
 
   it('cancel: the attempt ended unpaid, the link stays pending with no event; the buyer selects again and pays', async () => {
