@@ -143,6 +143,25 @@ describe('Heleket statuses that leave the link pending', () => {
   });
 });
 
+describe("Heleket cancel and the link's own expiry", () => {
+  it('a canceled invoice leaves the link pending until its expires_at, when it expires as any link does (payment_link.expired)', async () => {
+    const id = await liveLink();
+    const uuid = await selectCrypto(id);
+    expect(await heleketSays(uuid, 'cancel')).toBe(200);
+    expect(await link(id)).toMatchObject({ status: 'pending' });
+    // Its time comes (the sweeper moves it; a read already says so).
+    await sys.sql(
+      "UPDATE links.payment_links SET created_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = $1",
+      [id],
+    );
+    const expired = receiver.waitFor((h) => h.json?.event === 'payment_link.expired' && h.json?.data?.payment_link_id === id);
+    expect((await expired).json.data).toMatchObject({ status: 'expired' });
+    expect(await link(id)).toMatchObject({ status: 'expired', failure_reason: null });
+    expect((await events(id)).map((e) => e.event)).toEqual(['payment_link.expired']);
+    expect(await attempts(id)).toEqual([{ n: 1, state: 'ended_unpaid', provider_status: 'cancel' }]);
+  });
+});
+
 describe.each(['fail', 'system_fail'] as const)('Heleket %s', (status) => {
   it('fails the link provider_failed: payment.failed with failure_reason reaches the shop, nothing is posted or left unresolved; a repeat changes nothing', async () => {
     const id = await liveLink();
