@@ -121,6 +121,7 @@ test('the alerts the issue asks for exist, each with a severity and a runbook se
   expect(reads('LatePaymentReceived')).toEqual(new Set(['late_payments_total']));
   expect(reads('ProviderCircuitOpen')).toEqual(new Set(['provider_circuit_state']));
   expect(reads('ProviderCallbacksRefused')).toEqual(new Set(['provider_callbacks_total']));
+  expect(reads('ProviderCallbacksUnknown')).toEqual(new Set(['provider_callbacks_unknown_total']));
   expect(reads('PaymentAttemptUnfinishedPastExpiry')).toEqual(new Set(['payment_attempts_unfinished_past_expiry_seconds']));
   expect(reads('UnresolvedPaymentTooOld')).toEqual(new Set(['unresolved_payments_oldest_age_seconds']));
   expect(reads('MailQueueStuck')).toEqual(new Set(['mail_queue_oldest_age_seconds']));

@@ -247,6 +247,13 @@ describe('unresolved payments from the real providers, each resolved once', () =
     await heleket(() => sys.fakes.heleket.lock(uuid));
     expect(await link(id)).toMatchObject({ status: 'failed', failure_reason: 'aml_hold' });
     expect(await records(id)).toEqual([expect.objectContaining({ reason: 'aml_hold', link_status: 'failed', amount: String(asked) })]);
+    const written = await events(id);
+    expect(written.map((e) => e.event).sort()).toEqual(['payment.failed', 'unresolved_payment.created']);
+    expect(written.find((e) => e.event === 'payment.failed')?.data).toMatchObject({ status: 'failed', failure_reason: 'aml_hold' });
+    // Heleket repeats it: nothing is recorded twice.
+    await heleket(() => sys.fakes.heleket.lock(uuid));
+    expect(await records(id)).toHaveLength(1);
+    expect(await events(id)).toHaveLength(2);
     const [record] = await records(id);
     // The merchant sees it, but may not resolve it.
     expect((await sys.http.get(`/merchant/v1/unresolved-payments/${record!.id}`, { headers: merchant.keys })).body).toMatchObject({

@@ -180,7 +180,7 @@ describe('POST /callbacks/v1/{provider}', () => {
     expect(h.calls).toEqual([
       {
         subject: subjects.linksSettle.name,
-        payload: { provider: 'sandbox', gateway_payment_id: 'sbx_abc', order_id: null, status: 'paid' },
+        payload: { provider: 'sandbox', gateway_payment_id: 'sbx_abc', order_id: null, status: 'paid', provider_status: 'paid' },
         identity: { kind: 'service', service: 'gateway' },
         requestId: expect.any(String),
       },

@@ -82,7 +82,7 @@ describe('POST /callbacks/v1/sandbox with a refund verdict', () => {
     const res = await signedCallback(JSON.stringify({ gateway_payment_id: 'sbx_abc', status: 'paid' }));
     expect({ status: res.status, body: res.body }).toEqual(RECEIVED);
     expect(h.calls.map((c) => [c.subject, c.payload])).toEqual([
-      [subjects.linksSettle.name, { provider: 'sandbox', gateway_payment_id: 'sbx_abc', order_id: null, status: 'paid' }],
+      [subjects.linksSettle.name, { provider: 'sandbox', gateway_payment_id: 'sbx_abc', order_id: null, status: 'paid', provider_status: 'paid' }],
     ]);
   });
 

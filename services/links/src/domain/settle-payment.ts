@@ -33,6 +33,12 @@ const LINK_MOVE: Readonly<Record<SettlePaymentCommand['status'], 'paid' | 'faile
   ended_unpaid: null,
 };
 
+/**
+ * What the attempt keeps as its provider's last word: the provider's own (`fail`, `SUCCESS`, `cancel`), as operators
+ * and the dashboard read it; the platform's status only for a verdict that names none (the simulator's).
+ */
+const providerWordOf = (command: SettlePaymentCommand): string => command.provider_status ?? command.status;
+
 /** Reads and settles attempted before giving up on a link whose selection keeps changing under the payment. */
 const MAX_TRIES = 3;
 
@@ -183,7 +189,8 @@ async function refuseSettled(
       const { payment, eventOf } = unresolvedOf(deps, link, command, attempt, reason, amount);
       await deps.unresolvedPayments.record(payment, eventOf, LINKS_OWN_MODE);
     }
-    if (attempt && status !== 'locked') await deps.attempts.markState(attempt, link.status === 'paid' ? 'duplicate' : 'late', command.status);
+    if (attempt && status !== 'locked')
+      await deps.attempts.markState(attempt, link.status === 'paid' ? 'duplicate' : 'late', providerWordOf(command));
   }
   throw linkNotPending(link.status);
 }
@@ -235,7 +242,7 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
     const link = attempt ? await linkOf(deps, attempt) : await findSettledLink(deps, command, to);
     if (to === null) {
       if (attempt && command.status === 'ended_unpaid' && link.status === 'pending')
-        await deps.attempts.markState(attempt, 'ended_unpaid', command.status);
+        await deps.attempts.markState(attempt, 'ended_unpaid', providerWordOf(command));
       else if (attempt && link.status === 'pending') await recordProgress(deps, attempt, command);
       return link;
     }
@@ -244,7 +251,7 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
       // The buyer went on to another attempt; what arrived for this one is still theirs to get back.
       const left = leftUnresolved(deps, link, command, status, attempt);
       if (left) await deps.unresolvedPayments.record(left.payment, left.eventOf, LINKS_OWN_MODE);
-      await deps.attempts.markState(attempt, 'failed', command.status);
+      await deps.attempts.markState(attempt, 'failed', providerWordOf(command));
       return link;
     }
     if (tries > MAX_TRIES) throw unavailable('The payment link kept changing while the payment was settled; retry');
@@ -269,7 +276,7 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
     if (settled) {
       deps.crashPoints?.reached('links.after-settle-commit');
       // After the link's move committed: a crash here leaves the attempt unfinished, which status sync reads again.
-      if (attempt) await deps.attempts.markState(attempt, to, command.status);
+      if (attempt) await deps.attempts.markState(attempt, to, providerWordOf(command));
       return settled;
     }
   }

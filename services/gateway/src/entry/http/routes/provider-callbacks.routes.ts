@@ -26,11 +26,10 @@ async function settleOnce(
   }
 }
 
-/** A status that leaves the link pending: the provider's word and what remains to send, which the checkout shows. */
+/** A status that leaves the link pending: what remains to send and what arrived, which the checkout shows. */
 const progressOf = (state: PaymentState) =>
   state.status === 'confirming' || state.status === 'partially_paid' || state.status === 'unpaid'
     ? {
-        provider_status: state.providerStatus.slice(0, 200),
         remaining_crypto_amount: state.remainingCryptoAmount?.slice(0, 64) ?? null,
         arrived_crypto_amount: state.arrivedCryptoAmount?.slice(0, 64) ?? null,
       }
@@ -59,6 +58,8 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
             gateway_payment_id: state.gatewayPaymentId,
             order_id: state.orderId,
             status: state.status,
+            // Every status, final ones too: the attempt keeps the provider's own last word (`fail`, `SUCCESS`).
+            provider_status: state.providerStatus.slice(0, 200),
             ...progressOf(state),
             ...arrivedOf(state),
           },
@@ -77,7 +78,8 @@ function settleEvent(deps: HttpDeps, res: Response, provider: PaymentProvider, e
         gateway_refund_id: state.gatewayRefundId,
         refund_id: null,
         status,
-        failure_reason: status === 'failed' ? (state.failureReason ?? null) : null,
+        // As status sync and the refund's own hand-over say it: the provider's reason, else its word (`refund_fail`).
+        failure_reason: status === 'failed' ? (state.failureReason ?? state.providerStatus) : null,
       },
       requestIdOf(res),
     ),
