@@ -201,18 +201,18 @@ describe('Heleket fail of an attempt the link no longer shows', () => {
 });
 
 describe('Raiffeisen DECLINED', () => {
-  it('ends the attempt unpaid and leaves the link pending with no event; the buyer pays with a new attempt', async () => {
+  it("fails the attempt (its own state, not the link's), leaves the link pending with no event; the buyer pays with a new attempt", async () => {
     const id = await liveLink('1259.19');
     const first = await selectSbp(id, 1);
     const [declined] = await sys.fakes.raiffeisen.decline(first);
     expect(declined?.status).toBe(200);
     expect(await link(id)).toMatchObject({ status: 'pending', failure_reason: null });
-    expect(await attempts(id)).toEqual([{ n: 1, state: 'ended_unpaid', provider_status: 'DECLINED' }]);
+    expect(await attempts(id)).toEqual([{ n: 1, state: 'failed', provider_status: 'DECLINED' }]);
     expect(await events(id)).toEqual([]);
     // The bank repeats it: 200, nothing changes.
     const [again] = await sys.fakes.raiffeisen.redeliver(first);
     expect(again?.status).toBe(200);
-    expect((await attempts(id)).map((a) => a.state)).toEqual(['ended_unpaid']);
+    expect((await attempts(id)).map((a) => a.state)).toEqual(['failed']);
 
     const second = await selectSbp(id, 2);
     const succeeded = receiver.waitFor((h) => h.json?.event === 'payment.succeeded' && h.json?.data?.payment_link_id === id);
@@ -220,7 +220,7 @@ describe('Raiffeisen DECLINED', () => {
     expect(paid?.status).toBe(200);
     expect((await succeeded).json.data).toMatchObject({ status: 'paid', amount: '1259.19' });
     expect(await link(id)).toMatchObject({ status: 'paid', gateway_provider: 'raiffeisen_sbp', gateway_payment_id: second });
-    expect((await attempts(id)).map((a) => a.state)).toEqual(['ended_unpaid', 'paid']);
+    expect((await attempts(id)).map((a) => a.state)).toEqual(['failed', 'paid']);
     expect((await events(id)).map((e) => e.event)).toEqual(['payment.succeeded']);
   });
 });

@@ -95,6 +95,7 @@ export const PROVIDER_PAYMENT_STATUSES = [
   'paid_over',
   'underpaid',
   'ended_unpaid',
+  'declined',
   'failed',
   'locked',
 ] as const;

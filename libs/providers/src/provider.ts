@@ -62,14 +62,25 @@ export interface ProviderPayment {
  * - `paid`: paid in full; `paid_over`: paid, with a surplus;
  * - `underpaid`: final, less than asked arrived (Heleket `wrong_amount`; Raiffeisen `SUCCESS` for less, which its
  *   adapter reports as `paid` and {@link judgeArrivedAmount} turns into `underpaid`, or `paid_over` for more);
- * - `ended_unpaid`: the attempt ended with nothing paid; the link stays pending (Heleket `cancel`, Raiffeisen `DECLINED`);
+ * - `ended_unpaid`: the attempt ended with nothing paid; the link stays pending (Heleket `cancel`);
+ * - `declined`: the provider declined the payer's payment of this attempt, which fails; the link stays pending and the
+ *   buyer may pay again in a new attempt (Raiffeisen `DECLINED`);
  * - `failed`: the provider failed the payment (Heleket `fail`, `system_fail`);
  * - `locked`: what arrived is held for AML checks (Heleket `locked`).
  */
-export type PaymentStatus = 'unpaid' | 'confirming' | 'partially_paid' | 'paid' | 'paid_over' | 'underpaid' | 'ended_unpaid' | 'failed' | 'locked';
+export type PaymentStatus =
+  'unpaid' | 'confirming' | 'partially_paid' | 'paid' | 'paid_over' | 'underpaid' | 'ended_unpaid' | 'declined' | 'failed' | 'locked';
 
 /** Statuses after which the provider will not change the payment again (sync stops reading it). */
-export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set(['paid', 'paid_over', 'underpaid', 'ended_unpaid', 'failed', 'locked']);
+export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set([
+  'paid',
+  'paid_over',
+  'underpaid',
+  'ended_unpaid',
+  'declined',
+  'failed',
+  'locked',
+]);
 
 export interface PaymentState {
   readonly provider: ProviderName;

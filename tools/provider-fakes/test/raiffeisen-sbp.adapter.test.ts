@@ -170,13 +170,13 @@ describe('payment state', () => {
     expect(judgeArrivedAmount(read!, 125919)).toMatchObject({ status: 'underpaid', arrivedKopecks: 125918 });
   });
 
-  it('reads a DECLINED payment as an attempt that ended unpaid', async () => {
+  it('reads a DECLINED payment as a declined attempt', async () => {
     const request = attempt();
     const { gatewayPaymentId } = await provider.createPayment(request, CTX);
     const [delivery] = await fake.decline(gatewayPaymentId);
     expect(delivery?.status).toBe(200);
-    expect(receiver.verdicts.at(-1)).toMatchObject({ ok: true, event: { state: { status: 'ended_unpaid', providerStatus: 'DECLINED' } } });
-    await expect(provider.getPayment({ gatewayPaymentId, orderId: request.orderId }, CTX)).resolves.toMatchObject({ status: 'ended_unpaid' });
+    expect(receiver.verdicts.at(-1)).toMatchObject({ ok: true, event: { state: { status: 'declined', providerStatus: 'DECLINED' } } });
+    await expect(provider.getPayment({ gatewayPaymentId, orderId: request.orderId }, CTX)).resolves.toMatchObject({ status: 'declined' });
   });
 
   it('answers 401 to a callback signed with another key, and the fake sees it refused', async () => {

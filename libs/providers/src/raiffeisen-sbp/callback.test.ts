@@ -142,10 +142,10 @@ describe('Raiffeisen callback verification', () => {
     expect(verifyRaiffeisenCallback(callback(notification('1e2'), docSignature('1e2')), docKeys())).toMatchObject({ reason: 'malformed' });
   });
 
-  it('reads DECLINED as an attempt that ended unpaid', () => {
+  it('reads DECLINED as a declined attempt (it fails; the link stays pending)', () => {
     const verdict = verifyRaiffeisenCallback(callback(notification('10', 'DECLINED'), docSignature('10', 'DECLINED')), docKeys());
     expect(verdict.ok && verdict.event.kind === 'payment' && verdict.event.state).toMatchObject({
-      status: 'ended_unpaid',
+      status: 'declined',
       providerStatus: 'DECLINED',
       arrivedKopecks: null,
     });
@@ -183,7 +183,7 @@ describe('a SUCCESS judged against the attempt', () => {
   });
 
   it('leaves a state that is not paid as it is', () => {
-    const declined: PaymentState = { ...paid(0), status: 'ended_unpaid', arrivedKopecks: null };
+    const declined: PaymentState = { ...paid(0), status: 'declined', arrivedKopecks: null };
     expect(judgeArrivedAmount(declined, 10050)).toBe(declined);
   });
 });

@@ -94,7 +94,7 @@ describe('Raiffeisen refund request', () => {
 describe('Raiffeisen words', () => {
   it.each([
     ['SUCCESS', 'paid'],
-    ['DECLINED', 'ended_unpaid'],
+    ['DECLINED', 'declined'],
     ['IN_PROGRESS', 'unpaid'],
     ['NO_INFO', 'unpaid'],
     ['PAID', undefined],

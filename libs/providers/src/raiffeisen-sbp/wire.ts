@@ -73,7 +73,7 @@ export function paymentStatusOf(word: string): PaymentStatus | undefined {
     case 'SUCCESS':
       return 'paid';
     case 'DECLINED':
-      return 'ended_unpaid';
+      return 'declined';
     case 'IN_PROGRESS':
     case 'NO_INFO':
       return 'unpaid';

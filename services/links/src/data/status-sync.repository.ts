@@ -183,7 +183,7 @@ export class StatusSyncRepository implements StatusSyncStore {
     ]);
   }
 
-  async endUnpaid(attempt: SyncAttempt, state: 'ended_unpaid' | 'unknown'): Promise<void> {
+  async endUnpaid(attempt: SyncAttempt, state: 'ended_unpaid' | 'failed' | 'unknown'): Promise<void> {
     await this.db.query(
       `UPDATE payment_attempts SET state = $3, sync_due_at = 'infinity', updated_at = now()
         WHERE link_id = $1 AND n = $2 AND state IN ('creating', 'pending', 'unknown')`,

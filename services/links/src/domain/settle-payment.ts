@@ -31,6 +31,13 @@ const LINK_MOVE: Readonly<Record<SettlePaymentCommand['status'], 'paid' | 'faile
   confirming: null,
   partially_paid: null,
   ended_unpaid: null,
+  declined: null,
+};
+
+/** Final words that end the attempt alone, the link staying pending for another: a cancel ends it, a decline fails it. */
+const ATTEMPT_ENDS: Partial<Record<SettlePaymentCommand['status'], 'ended_unpaid' | 'failed'>> = {
+  ended_unpaid: 'ended_unpaid',
+  declined: 'failed',
 };
 
 /**
@@ -241,8 +248,8 @@ export async function settleVerdict(deps: LinkDeps, command: SettlePaymentComman
   for (let tries = 1; ; tries += 1) {
     const link = attempt ? await linkOf(deps, attempt) : await findSettledLink(deps, command, to);
     if (to === null) {
-      if (attempt && command.status === 'ended_unpaid' && link.status === 'pending')
-        await deps.attempts.markState(attempt, 'ended_unpaid', providerWordOf(command));
+      const ended = ATTEMPT_ENDS[command.status];
+      if (attempt && ended && link.status === 'pending') await deps.attempts.markState(attempt, ended, providerWordOf(command));
       else if (attempt && link.status === 'pending') await recordProgress(deps, attempt, command);
       return link;
     }

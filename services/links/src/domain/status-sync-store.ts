@@ -70,7 +70,7 @@ export interface StatusSyncStore {
    * The attempt ended with nothing paid while still unfinished here (its provider says so, or it can neither be read
    * nor paid): its state becomes `state`, and it is never read again.
    */
-  endUnpaid(attempt: SyncAttempt, state: 'ended_unpaid' | 'unknown'): Promise<void>;
+  endUnpaid(attempt: SyncAttempt, state: 'ended_unpaid' | 'failed' | 'unknown'): Promise<void>;
   /** Its provider confirmed the cancel of the unpaid attempt. */
   recordCanceled(attempt: SyncAttempt): Promise<void>;
   /** The attempt's state, its payment id and its link's status now. */

@@ -130,7 +130,8 @@ async function readAttempt(deps: SyncDeps, attempt: SyncAttempt, now: Date): Pro
   const judged = await settleRead(deps, provider, { ...attempt, gatewayPaymentId: state.gatewayPaymentId }, state);
   if (FINAL_PAYMENT_STATUSES.has(judged.status)) {
     // The provider will not change it again; an attempt its link's verdict did not finish ends here.
-    if (judged.status === 'ended_unpaid') await deps.sync.endUnpaid(attempt, 'ended_unpaid');
+    if (judged.status === 'ended_unpaid' || judged.status === 'declined')
+      await deps.sync.endUnpaid(attempt, judged.status === 'declined' ? 'failed' : 'ended_unpaid');
     await deps.sync.attemptRead(attempt, true);
     return { provider_status: state.providerStatus, canceled: false, done: true };
   }
