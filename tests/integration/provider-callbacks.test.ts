@@ -7,7 +7,9 @@
 // - foreign (a sender outside the allowlist: named by the proxy, straight to the gateway, or written into
 //   X-Forwarded-For by a client the proxy does not vouch for): 401, nothing changed, counted as refused `address`;
 // - the genuine callback through the proxy pays the link; replayed byte for byte it is answered 200 again (both
-//   providers retry anything else) and changes nothing: one event, one posting, one webhook.
+//   providers retry anything else) and changes nothing: one event, one posting, one webhook;
+// - rate limits never refuse a callback from an allowed address: the failed-authentication budget per address is 1
+//   here, and the sender's own forged callbacks before it leave its genuine one answered.
 import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { RAIFFEISEN_FAKE_SIGNATURE_HEADER } from '@pl/provider-fakes';
@@ -28,7 +30,12 @@ beforeAll(async () => {
   [sys, receiver] = await Promise.all([
     startSystem({
       providerFakes: true,
-      env: { RAIFFEISEN_CALLBACK_IPS: RAIFFEISEN_IP, HELEKET_CALLBACK_IPS: HELEKET_IP, TRUSTED_PROXIES: '127.0.0.1' },
+      env: {
+        RAIFFEISEN_CALLBACK_IPS: RAIFFEISEN_IP,
+        HELEKET_CALLBACK_IPS: HELEKET_IP,
+        TRUSTED_PROXIES: '127.0.0.1',
+        RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1',
+      },
     }),
     WebhookReceiver.start(),
   ]);
