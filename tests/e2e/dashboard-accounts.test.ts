@@ -102,6 +102,13 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       .locator('#password-error')
       .filter({ hasText: t.with('tooShort', 12) })
       .waitFor();
+    // A common one is refused by the server, beside the same field, in the page's words.
+    await page.getByLabel(t('password'), { exact: true }).fill('password1234');
+    await page.getByRole('button', { name: t('signUp'), exact: true }).click();
+    await page
+      .locator('#password-error')
+      .filter({ hasText: t('fieldIssue', 'common_password') })
+      .waitFor();
     await check(page, 'accounts-sign-up-en');
     await page.getByLabel(t('password'), { exact: true }).fill(password);
     await page.getByRole('button', { name: t('signUp'), exact: true }).click();
@@ -247,9 +254,6 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       // Forced: the pages a viewer is not shown answer the server's refusal, in words.
       await joiner.goto(`${sys.baseUrl}/dashboard/api-keys`);
       await alert(joiner, t('errors', 'common.err.forbidden')).waitFor();
-      await joiner.goto(`${sys.baseUrl}/dashboard/team`);
-      await alert(joiner, t('errors', 'common.err.forbidden')).first().waitFor();
-      expect(await joiner.getByRole('button', { name: t('invite'), exact: true }).count()).toBe(0);
       await joiner.goto(`${sys.baseUrl}/dashboard/links/new`);
       await joiner.getByLabel(`${t('amount')}, ₽`).fill('100');
       await joiner.getByRole('button', { name: t('create'), exact: true }).click();

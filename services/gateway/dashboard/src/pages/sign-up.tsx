@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
+import { ApiError } from '../api/client';
 import { signUp } from '../api/sign-up';
 import { useI18n } from '../i18n';
 import { ErrorMessage, Notice, PageTitle } from '../kit/common';
@@ -19,8 +20,16 @@ interface SignUpForm {
 export function SignUpPage() {
   const { t, lang } = useI18n();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [closed, setClosed] = useState(false);
   const form = useApiForm<SignUpForm>({ email: '', password: '', account_name: '' }, ['email', 'password', 'account_name'], async (v) => {
-    await signUp({ email: v.email.trim(), password: v.password, account_name: v.account_name.trim(), language: lang });
+    try {
+      await signUp({ email: v.email.trim(), password: v.password, account_name: v.account_name.trim(), language: lang });
+    } catch (e) {
+      // 403 here means one thing: this deployment lets no one sign up (SIGNUP_ENABLED=false).
+      if (!(e instanceof ApiError && e.code === 'common.err.forbidden')) throw e;
+      setClosed(true);
+      return;
+    }
     setSentTo(v.email.trim());
   });
   const { errors, isSubmitting } = form.formState;
@@ -61,6 +70,11 @@ export function SignUpPage() {
             })}
           />
           <ErrorMessage error={form.formError} />
+          {closed && (
+            <p class="error" role="alert">
+              {t.signUpClosed}
+            </p>
+          )}
           <button type="submit" class="primary" disabled={isSubmitting}>
             {isSubmitting ? t.signingUp : t.signUp}
           </button>
