@@ -215,6 +215,10 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       await page.getByRole('button', { name: t('invite'), exact: true }).click();
       await page.getByText(t.with('invitationSent', email)).waitFor();
       await page.getByTestId('invitations-table').getByText(email).waitFor();
+      // The guide to the roles, from the table the dashboard decides by: a viewer reads, and only reads.
+      await page.getByText(t('roleGuideTitle')).click();
+      const guide = page.getByTestId('role-guide').locator('div', { has: page.locator('dt', { hasText: t('roles', 'viewer') }) });
+      expect(await guide.locator('dd').innerText()).toBe(`${t('roleAction', 'read')}; ${t('roleAction', 'read_money')}`);
       await check(page, 'accounts-team-en');
       const link = await mailedLink(email, 'invitation');
       expect(link).toMatch(/^\/dashboard\/invitation\?token=/);
@@ -247,7 +251,10 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
           .count(),
       ).toBe(0);
       await joiner.getByRole('link', { name: t('navAccount') }).click();
-      await joiner.getByText(email).waitFor();
+      await joiner
+        .getByTestId('account-role')
+        .filter({ hasText: t('roles', 'viewer') })
+        .waitFor();
       expect(await joiner.getByText(t('auditTitle')).count()).toBe(0);
       await check(joiner, 'accounts-viewer-en');
 

@@ -21,6 +21,8 @@ export function AccountPage() {
       <Facts
         facts={[
           { label: t.email, value: me.email, testId: 'account-email' },
+          { label: t.accountSwitchLabel, value: me.memberships.find((m) => m.merchant_id === me.account.merchant_id)?.name ?? t.none },
+          { label: t.yourRole, value: t.roles[me.account.role], testId: 'account-role' },
           { label: t.emailConfirmed, value: me.email_confirmed ? t.yes : t.no },
           { label: t.memberSince, value: <DateTime value={me.created_at} /> },
         ]}

@@ -3,10 +3,11 @@ import { changeMemberRole, invite, listInvitations, listMembers, removeMember, r
 import { useI18n } from '../i18n';
 import { DateTime, ErrorMessage, Notice, PageTitle } from '../kit/common';
 import { DataTable } from '../kit/data-table';
+import { Facts } from '../kit/fields';
 import { ConfirmDialog } from '../kit/dialog';
 import { Field, TextField, useApiForm } from '../kit/forms';
 import { useLoad } from '../kit/use-load';
-import { mayManageRole, rolesGivenBy } from '../roles';
+import { ACCOUNT_ROLES, mayManageRole, roleMay, ROLE_ACTIONS, rolesGivenBy, type RoleAction } from '../roles';
 import { Allowed, useSession } from '../session';
 import type { AccountRole, InvitationView, MemberView } from '../types';
 
@@ -30,6 +31,7 @@ export function TeamPage() {
     <>
       <PageTitle title={t.teamTitle}>{t.teamTitle}</PageTitle>
       {notice !== null && <Notice>{notice}</Notice>}
+      <RoleGuide />
       <section aria-labelledby="members-title">
         <h2 id="members-title">{t.membersTitle}</h2>
         <DataTable
@@ -227,5 +229,26 @@ function InviteForm({ actor, onInvited }: { actor: AccountRole; onInvited: (emai
         {isSubmitting ? t.inviting : t.invite}
       </button>
     </form>
+  );
+}
+
+/** What each role may do, in words, from the same table that decides what the dashboard shows each role (roles.ts). */
+function RoleGuide() {
+  const { t } = useI18n();
+  const actions = Object.keys(ROLE_ACTIONS) as RoleAction[];
+  return (
+    <details class="card role-guide">
+      <summary>{t.roleGuideTitle}</summary>
+      <Facts
+        testId="role-guide"
+        facts={ACCOUNT_ROLES.map((role) => ({
+          label: t.roles[role],
+          value: actions
+            .filter((a) => roleMay(role, a))
+            .map((a) => t.roleAction[a])
+            .join('; '),
+        }))}
+      />
+    </details>
   );
 }
