@@ -1,20 +1,31 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
-import { setRequestMode } from './api/client';
+import { setRequestMode, setUnauthorizedHandler } from './api/client';
 import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language, type Messages } from './i18n';
 import { keepFocusOnNextTitle, PageTitle } from './kit/common';
 import { initialMode, ModeContext, rememberMode, useMode, type Mode, type ModeState } from './mode';
 import { AccountPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
 import { BalancePage } from './pages/balance';
+import { ConfirmEmailPage } from './pages/confirm-email';
 import { CreateLinkPage } from './pages/create-link';
 import { EventsPage } from './pages/events';
+import { ForgotPasswordPage } from './pages/forgot-password';
+import { InvitationPage } from './pages/invitation';
 import { LinkDetailPage } from './pages/link-detail';
 import { LinksPage } from './pages/links';
 import { LoginPage } from './pages/login';
+import { ResetPasswordPage } from './pages/reset-password';
 import { ShopDetailPage } from './pages/shop-detail';
 import { ShopsPage } from './pages/shops';
 import { UnresolvedPaymentsPage } from './pages/unresolved-payments';
+import { SignUpPage } from './pages/sign-up';
+import { TeamPage } from './pages/team';
+import { mayOpenPage } from './roles';
+import { AccountSwitcher } from './frame/account-switcher';
+import { EmailBanner } from './frame/email-banner';
+import { SignInLinks } from './frame/sign-in-links';
 import { SignedIn } from './session';
 import type { MeView } from './types';
 
@@ -59,8 +70,35 @@ export function App() {
             <Route path="/login">
               <LoginLayout />
             </Route>
+            {/* The pages of mail links and of a person without a session (docs/dashboard.md: the mails' addresses). */}
+            <Route path="/signup">
+              <PublicLayout>
+                <SignUpPage />
+              </PublicLayout>
+            </Route>
+            <Route path="/confirm-email">
+              <PublicLayout>
+                <ConfirmEmailPage />
+              </PublicLayout>
+            </Route>
+            <Route path="/forgot-password">
+              <PublicLayout>
+                <ForgotPasswordPage />
+              </PublicLayout>
+            </Route>
+            <Route path="/reset-password">
+              <PublicLayout>
+                <ResetPasswordPage />
+              </PublicLayout>
+            </Route>
+            <Route path="/invitation">
+              <PublicLayout>
+                <InvitationPage />
+              </PublicLayout>
+            </Route>
             <Route>
-              <SignedIn>{(me) => <Shell me={me} />}</SignedIn>
+              {/* Keyed by the account: a switch to another one renders every page anew, loading that account's data. */}
+              <SignedIn>{(me) => <Shell key={me.account.merchant_id} me={me} />}</SignedIn>
             </Route>
           </Switch>
         </Router>
@@ -108,8 +146,22 @@ function ModeSwitch() {
 }
 
 function LoginLayout() {
-  const { t } = useI18n();
   const [, navigate] = useLocation();
+  return (
+    <PublicLayout>
+      <LoginPage onSignedIn={() => navigate('/links', { replace: true })} />
+      <SignInLinks />
+    </PublicLayout>
+  );
+}
+
+/**
+ * A page for a person without a session (sign-in, sign-up, mail links). A 401 here is an answer the page shows, not
+ * a reason to leave for the sign-in page, as it is behind the sign-in.
+ */
+function PublicLayout({ children }: { children: ComponentChildren }) {
+  const { t } = useI18n();
+  useEffect(() => setUnauthorizedHandler(() => undefined), []);
   return (
     <>
       <a class="skip" href="#main">
@@ -120,7 +172,7 @@ function LoginLayout() {
         <LanguageSwitch />
       </header>
       <main id="main" class="narrow">
-        <LoginPage onSignedIn={() => navigate('/links', { replace: true })} />
+        {children}
       </main>
     </>
   );
@@ -134,6 +186,7 @@ const NAV: readonly (readonly [string, keyof Messages & `nav${string}`])[] = [
   ['/events', 'navEvents'],
   ['/shops', 'navShops'],
   ['/api-keys', 'navApiKeys'],
+  ['/team', 'navTeam'],
   ['/account', 'navAccount'],
 ];
 
@@ -167,7 +220,7 @@ function Shell({ me }: { me: MeView }) {
           <span class="brand">{t.appName}</span>
           <nav aria-label={t.navLabel}>
             <ul>
-              {NAV.map(([href, words]) => (
+              {NAV.filter(([href]) => mayOpenPage(me.account.role, href)).map(([href, words]) => (
                 <li key={href}>
                   <NavLink href={href}>{t[words]}</NavLink>
                 </li>
@@ -175,6 +228,7 @@ function Shell({ me }: { me: MeView }) {
             </ul>
           </nav>
           <div class="head-controls">
+            <AccountSwitcher />
             <ModeSwitch />
             <LanguageSwitch />
           </div>
@@ -187,7 +241,7 @@ function Shell({ me }: { me: MeView }) {
       </header>
       {/* Keyed by the mode: a switch re-renders the page from scratch, so every list, filter and cursor is the new mode's. */}
       <main id="main" key={mode}>
-        {!me.email_confirmed && <p class="banner">{t.emailNotConfirmed}</p>}
+        <EmailBanner />
         <Switch>
           <Route path="/">
             <Redirect to="/links" replace />
@@ -201,6 +255,7 @@ function Shell({ me }: { me: MeView }) {
           <Route path="/shops" component={ShopsPage} />
           <Route path="/shops/:id">{(params: { id: string }) => <ShopDetailPage id={params.id} />}</Route>
           <Route path="/api-keys" component={ApiKeysPage} />
+          <Route path="/team" component={TeamPage} />
           <Route path="/account" component={AccountPage} />
           <Route>
             <NotFound />

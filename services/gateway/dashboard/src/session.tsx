@@ -3,14 +3,18 @@ import { useContext, useEffect } from 'preact/hooks';
 import { Redirect, useLocation } from 'wouter-preact';
 import { getMe, signOut } from './api/account';
 import { ApiError, setUnauthorizedHandler } from './api/client';
+import { switchAccount } from './api/team';
 import { ErrorMessage, Loading } from './kit/common';
 import { useLoad } from './kit/use-load';
+import { roleMay, type RoleAction } from './roles';
 import type { MeView } from './types';
 
 /** The signed-in merchant, for every page behind the sign-in. */
 export interface Session {
   me: MeView;
   signOut: () => Promise<void>;
+  /** Moves the session to another of the user's accounts and shows that account from its links page, every page anew. */
+  switchAccount: (merchantId: string) => Promise<void>;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -44,6 +48,25 @@ export function SignedIn({ children }: { children: (me: MeView) => ComponentChil
       await signOut();
       navigate('/login', { replace: true });
     },
+    switchAccount: async (merchantId) => {
+      const next = await switchAccount(merchantId);
+      navigate('/links');
+      me.setData(next);
+    },
   };
   return <SessionContext.Provider value={session}>{children(me.data)}</SessionContext.Provider>;
+}
+
+/**
+ * Whether the signed-in member's role in the active account may do an action (roles.ts): what a page asks before it
+ * shows a button or a section. The server decides anyway.
+ */
+export const useMay = (): ((action: RoleAction) => boolean) => {
+  const { me } = useSession();
+  return (action) => roleMay(me.account.role, action);
+};
+
+/** Its children for a member whose role may do `action`, nothing for the others. */
+export function Allowed({ to, children }: { to: RoleAction; children: ComponentChildren }) {
+  return useMay()(to) ? <>{children}</> : null;
 }

@@ -1,6 +1,7 @@
 // The session API's shapes the pages hold, from the contracts the gateway validates against (types only: nothing of them
 // is bundled). What a call answers is typed by @pl/client, from docs/openapi.json.
 export type {
+  AccountRole,
   ApiKeyView,
   ApiKeyWithSecret,
   AuditEvent,
@@ -8,6 +9,8 @@ export type {
   CryptoNetwork,
   BalanceTransactionPage,
   EventType,
+  InvitationView,
+  MemberView,
   MeView,
   MerchantShop,
   MerchantShopPage,

@@ -4,7 +4,7 @@ import type { AccountRole } from '@pl/contracts';
  * What a member may do in an account, by role: the one table every session route is checked against
  * (docs/accounts-and-teams.md). API keys and cashier keys act for the account itself and are not members.
  */
-const ROLE_ACTIONS = {
+export const ROLE_ACTIONS = {
   /** Read links, shops, deliveries and events. */
   read: ['owner', 'admin', 'developer', 'finance', 'support', 'viewer'],
   /** Create and cancel links, resend webhooks. */

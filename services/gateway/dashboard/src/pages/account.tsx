@@ -5,9 +5,11 @@ import { useI18n, wordFor } from '../i18n';
 import { DateTime, ErrorMessage, Notice, PageTitle } from '../kit/common';
 import { DataTable } from '../kit/data-table';
 import { Facts } from '../kit/fields';
+import { newPasswordRules } from '../kit/credentials';
 import { TextField, useApiForm } from '../kit/forms';
 import { useAction, usePagedLoad } from '../kit/use-load';
 import { useSession } from '../session';
+import { Allowed } from '../session';
 
 export function AccountPage() {
   const { t } = useI18n();
@@ -19,6 +21,8 @@ export function AccountPage() {
       <Facts
         facts={[
           { label: t.email, value: me.email, testId: 'account-email' },
+          { label: t.accountSwitchLabel, value: me.memberships.find((m) => m.merchant_id === me.account.merchant_id)?.name ?? t.none },
+          { label: t.yourRole, value: t.roles[me.account.role], testId: 'account-role' },
           { label: t.emailConfirmed, value: me.email_confirmed ? t.yes : t.no },
           { label: t.memberSince, value: <DateTime value={me.created_at} /> },
         ]}
@@ -30,17 +34,12 @@ export function AccountPage() {
       </div>
       <ErrorMessage error={leave.error} />
       <ChangePassword />
-      <AuditEvents />
+      <Allowed to="read_audit">
+        <AuditEvents />
+      </Allowed>
     </>
   );
 }
-
-/** The server counts a password's length in code points. */
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
 
 interface PasswordForm {
   current_password: string;
@@ -82,10 +81,7 @@ function ChangePassword() {
         {...password('new_password', 'new-password')}
         label={t.newPassword}
         hint={t.newPasswordHint}
-        field={form.register('new_password', {
-          required: t.required,
-          validate: (v) => (codePoints(v) >= 8 ? codePoints(v) <= 256 || t.tooLong(256) : t.tooShort(8)),
-        })}
+        field={form.register('new_password', newPasswordRules(t))}
       />
       <TextField
         {...password('repeat', 'new-password')}

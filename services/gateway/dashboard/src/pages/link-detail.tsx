@@ -14,6 +14,7 @@ import { LinkAttempts } from '../sections/link-attempts';
 import { LinkDeliveries } from '../sections/link-deliveries';
 import { LinkRefunds } from '../sections/link-refunds';
 import type { PaymentLink } from '../types';
+import { Allowed } from '../session';
 
 export function LinkDetailPage({ id }: { id: string }) {
   const { t } = useI18n();
@@ -43,16 +44,22 @@ export function LinkDetailPage({ id }: { id: string }) {
           {link.data.status === 'pending' && (
             <section class="card" aria-label={t.checkoutUrl}>
               <CheckoutUrl url={link.data.checkout_url} />
-              <div class="actions">
-                <button type="button" class="danger" onClick={() => setConfirming(true)}>
-                  {t.cancelLink}
-                </button>
-              </div>
+              <Allowed to="operate_links">
+                <div class="actions">
+                  <button type="button" class="danger" onClick={() => setConfirming(true)}>
+                    {t.cancelLink}
+                  </button>
+                </div>
+              </Allowed>
             </section>
           )}
           {canceled && <Notice>{t.linkCanceled}</Notice>}
           <LinkFacts link={link.data} />
-          {link.data.status === 'paid' && <LinkRefunds link={link.data} onChanged={link.reload} />}
+          {link.data.status === 'paid' && (
+            <Allowed to="read_money">
+              <LinkRefunds link={link.data} onChanged={link.reload} />
+            </Allowed>
+          )}
           <LinkAttempts linkId={id} />
           <LinkDeliveries linkId={id} />
         </>

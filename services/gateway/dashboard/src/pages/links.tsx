@@ -8,6 +8,7 @@ import { DataTable } from '../kit/data-table';
 import { FilterForm, FilterSelect } from '../kit/filters';
 import { usePagedLoad } from '../kit/use-load';
 import { useShops } from '../loaders/shops';
+import { Allowed } from '../session';
 
 const STATUSES = ['pending', 'paid', 'expired', 'canceled', 'failed'] as const;
 const NO_FILTERS: LinkFilters = { status: '', shop_id: '', order_id: '' };
@@ -24,9 +25,11 @@ export function LinksPage() {
     <>
       <div class="page-head">
         <PageTitle title={t.linksTitle}>{t.linksTitle}</PageTitle>
-        <Link href="/links/new" class="button primary">
-          {t.newLink}
-        </Link>
+        <Allowed to="operate_links">
+          <Link href="/links/new" class="button primary">
+            {t.newLink}
+          </Link>
+        </Allowed>
       </div>
       <FilterForm
         onApply={(e) => void handleSubmit(apply)(e)}

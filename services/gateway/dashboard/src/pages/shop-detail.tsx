@@ -15,6 +15,7 @@ import { ShopBalance, WebhookEvents } from '../sections/shop-money';
 import { PaymentMethods } from '../sections/shop-methods';
 import { ShopForm } from '../sections/shop-fields';
 import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
+import { Allowed } from '../session';
 
 export function ShopDetailPage({ id }: { id: string }) {
   const { t, lang } = useI18n();
@@ -38,13 +39,17 @@ export function ShopDetailPage({ id }: { id: string }) {
               { label: t.created, value: <DateTime value={s.created_at} /> },
             ]}
           />
-          <ShopBalance shopId={s.id} />
-          <ShopForm id="shop" title={t.settings} shop={s} save={(body) => updateShop(s.id, body)} submitLabel={t.save} onSaved={shop.setData} />
-          <PaymentMethods shop={s} onSaved={shop.setData} />
-          <WebhookEvents shop={s} onSaved={shop.setData} />
-          <WebhookSecret shop={s} onRotated={shop.reload} />
-          <TestWebhook shopId={s.id} />
-          <CashierKey shopId={s.id} />
+          <Allowed to="read_money">
+            <ShopBalance shopId={s.id} />
+          </Allowed>
+          <Allowed to="integrate">
+            <ShopForm id="shop" title={t.settings} shop={s} save={(body) => updateShop(s.id, body)} submitLabel={t.save} onSaved={shop.setData} />
+            <PaymentMethods shop={s} onSaved={shop.setData} />
+            <WebhookEvents shop={s} onSaved={shop.setData} />
+            <WebhookSecret shop={s} onRotated={shop.reload} />
+            <TestWebhook shopId={s.id} />
+            <CashierKey shopId={s.id} />
+          </Allowed>
         </>
       )}
     </>

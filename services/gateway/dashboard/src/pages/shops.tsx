@@ -7,6 +7,7 @@ import { DataTable } from '../kit/data-table';
 import { usePagedLoad } from '../kit/use-load';
 import { ShopForm } from '../sections/shop-fields';
 import type { MerchantShop } from '../types';
+import { Allowed } from '../session';
 
 export function ShopsPage() {
   const { t } = useI18n();
@@ -18,9 +19,11 @@ export function ShopsPage() {
       <div class="page-head">
         <PageTitle title={t.shopsTitle}>{t.shopsTitle}</PageTitle>
         {!creating && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            {t.newShop}
-          </button>
+          <Allowed to="integrate">
+            <button type="button" class="primary" onClick={() => setCreating(true)}>
+              {t.newShop}
+            </button>
+          </Allowed>
         )}
       </div>
       {creating && (

@@ -12,7 +12,7 @@ import { FilterForm, FilterSelect } from '../kit/filters';
 import { placeFieldInWords, TextField } from '../kit/forms';
 import { usePagedLoad } from '../kit/use-load';
 import { useShops } from '../loaders/shops';
-import { useMay } from '../may';
+import { useMay } from '../session';
 import type { UnresolvedPaymentView } from '../types';
 
 const STATUSES = ['unresolved', 'settled', 'refunded'] as const;
@@ -28,7 +28,7 @@ type Action = 'settle' | 'refund';
  */
 export function UnresolvedPaymentsPage() {
   const { t } = useI18n();
-  const mayResolve = useMay('move_money');
+  const mayResolve = useMay()('move_money');
   const [filters, setFilters] = useState<UnresolvedFilters>(NO_FILTERS);
   const shops = useShops();
   const rows = usePagedLoad((cursor) => listUnresolved(filters, cursor), JSON.stringify(filters));

@@ -4,6 +4,7 @@ import { Badge, DateTime, ErrorMessage } from '../kit/common';
 import { ListStates, Table } from '../kit/data-table';
 import { useAction, useLoad } from '../kit/use-load';
 import type { WebhookDelivery } from '../types';
+import { Allowed } from '../session';
 
 /** A link's webhook deliveries: each event sent, its attempts, and a resend. */
 export function LinkDeliveries({ linkId }: { linkId: string }) {
@@ -54,13 +55,15 @@ function DeliveryCard({ delivery, onResent }: { delivery: WebhookDelivery; onRes
         />
       )}
       {delivery.attempts_omitted > 0 && <p class="small">{t.attemptsOmitted(delivery.attempts_omitted)}</p>}
-      <div class="actions">
-        <button type="button" onClick={() => resend.run()} disabled={resend.busy} aria-busy={resend.busy}>
-          {t.resend}
-        </button>
-        {resend.done && <span role="status">{t.resent}</span>}
-      </div>
-      <ErrorMessage error={resend.error} />
+      <Allowed to="operate_links">
+        <div class="actions">
+          <button type="button" onClick={() => resend.run()} disabled={resend.busy} aria-busy={resend.busy}>
+            {t.resend}
+          </button>
+          {resend.done && <span role="status">{t.resent}</span>}
+        </div>
+        <ErrorMessage error={resend.error} />
+      </Allowed>
     </article>
   );
 }

@@ -10,6 +10,7 @@ import { Facts } from '../kit/fields';
 import { described, Field, placeApiError, placeFieldInWords } from '../kit/forms';
 import { useAction, useLoad } from '../kit/use-load';
 import type { PaymentLink, Refund } from '../types';
+import { useMay } from '../session';
 
 /**
  * @pl/contracts' CRYPTO_NETWORKS, written out (a value import would bundle zod): a link paid on one of them refunds to
@@ -32,6 +33,7 @@ const refundableOf = (link: PaymentLink, refunds: readonly Refund[]): number =>
 /** A paid link's refunds, and the action to make one. `onChanged` reloads the link (its amount_refunded moved). */
 export function LinkRefunds({ link, onChanged }: { link: PaymentLink; onChanged: () => void }) {
   const { t } = useI18n();
+  const may = useMay();
   const list = useLoad(() => listRefunds(link.id), link.id);
   const [created, setCreated] = useState<Refund | null>(null);
   const refunds = list.data?.refunds ?? [];
@@ -54,7 +56,7 @@ export function LinkRefunds({ link, onChanged }: { link: PaymentLink; onChanged:
         />
       )}
       {created && <Notice>{t.refundCreated}</Notice>}
-      {list.data && link.status === 'paid' && refundable > 0 && (
+      {list.data && link.status === 'paid' && refundable > 0 && may('move_money') && (
         <RefundForm
           key={refundable}
           link={link}
@@ -187,6 +189,7 @@ function RefundForm({ link, refundable, onCreated }: { link: PaymentLink; refund
 
 function RefundCard({ refund, onSettled }: { refund: Refund; onSettled: (r: Refund) => void }) {
   const { t } = useI18n();
+  const may = useMay();
   const simulate = useAction(async (status: 'succeeded' | 'failed') => onSettled(await simulateRefund(refund.id, status)));
   const titleId = `refund-${refund.id}`;
   return (
@@ -203,7 +206,7 @@ function RefundCard({ refund, onSettled }: { refund: Refund; onSettled: (r: Refu
           { label: t.refundId, value: <span class="small">{refund.id}</span>, mono: true },
         ]}
       />
-      {!refund.livemode && refund.status === 'pending' && (
+      {!refund.livemode && refund.status === 'pending' && may('move_money') && (
         <div class="actions" role="group" aria-label={t.simulateTitle}>
           <button type="button" onClick={() => simulate.run('succeeded')} disabled={simulate.busy} aria-busy={simulate.busy}>
             {t.simulateSucceeded}
