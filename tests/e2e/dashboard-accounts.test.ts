@@ -238,7 +238,7 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
         .waitFor();
 
       // A viewer's menu and buttons: reading only.
-      expect(await menu(joiner)).toEqual([t('navLinks'), t('navBalance'), t('navEvents'), t('navShops'), t('navAccount')]);
+      expect(await menu(joiner)).toEqual([t('navLinks'), t('navBalance'), t('navUnresolved'), t('navEvents'), t('navShops'), t('navAccount')]);
       expect(await joiner.getByRole('link', { name: t('newLink') }).count()).toBe(0);
       await joiner.getByRole('link', { name: t('navShops') }).click();
       await joiner.getByRole('link', { name: 'Test shop' }).click();
