@@ -10,6 +10,7 @@ import type {
   EventType,
   MerchantShop,
   MeView,
+  SessionView,
   MemberView,
   InvitationView,
   PaymentLink,
@@ -189,6 +190,15 @@ export const sampleMe: MeView = {
   account: { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', role: 'owner' },
   memberships: [{ merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', role: 'owner' }],
   created_at: '2026-11-01T12:00:00+03:00',
+};
+
+export const sampleSession: SessionView = {
+  id: '4c8e1f2a-6b3d-4e7f-9a0c-1d2e3f4a5b6c',
+  ip: '203.0.113.7',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36',
+  created_at: '2026-11-25T09:12:00+03:00',
+  last_seen_at: '2026-11-25T10:40:00+03:00',
+  current: true,
 };
 
 export const sampleApiKey: ApiKeyView = {
