@@ -1078,7 +1078,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Credential changes and sign-ins from new addresses, newest first.
+         * @description Credential and team changes and sign-ins from new addresses, newest first, each with who made it: the user (their id and email now), the role they acted in, the address and the user agent.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -2079,6 +2079,10 @@ export interface components {
             at: string;
             ip: string | null;
             subject: string | null;
+            user_id: string | null;
+            user_email: string | null;
+            role: ("owner" | "admin" | "developer" | "finance" | "support" | "viewer") | null;
+            user_agent: string | null;
         };
         FieldIssue: {
             field: string;
@@ -7277,7 +7281,11 @@ export interface operations {
                      *           "type": "api_key.created",
                      *           "at": "2026-11-25T01:40:00+03:00",
                      *           "ip": "203.0.113.7",
-                     *           "subject": "pk_live_5TqN8vW2xY4zA6bC"
+                     *           "subject": "pk_live_5TqN8vW2xY4zA6bC",
+                     *           "user_id": "7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43",
+                     *           "user_email": "owner@shop.example",
+                     *           "role": "owner",
+                     *           "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36"
                      *         }
                      *       ],
                      *       "has_more": false,

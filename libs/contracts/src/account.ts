@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { moscowDate, pageQueryFields, uuid } from './fields';
 import { identifierText } from './text';
 import { mode } from './mode';
-import { newPassword } from './team';
+import { accountRole, newPassword } from './team';
 
 export const API_KEY_LABEL_MAX_LENGTH = 100;
 /** A merchant holds at most this many API keys that are neither revoked nor expired. */
@@ -86,6 +86,14 @@ export const auditEvent = z.object({
   ip: z.string().nullable(),
   /** Which credential or shop: ids and public keys only. */
   subject: z.string().nullable(),
+  /** The user who made the change; null for an API key or an operator. */
+  user_id: uuid.nullable(),
+  /** That user's email now. */
+  user_email: z.string().nullable(),
+  /** The role the user acted in, in this account. */
+  role: accountRole.nullable(),
+  /** The client's `User-Agent` (at most 512 characters); null when it sent none. */
+  user_agent: z.string().nullable(),
 });
 export type AuditEvent = z.infer<typeof auditEvent>;
 

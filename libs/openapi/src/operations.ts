@@ -1112,7 +1112,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/audit-events',
     operationId: 'listAuditEvents',
     summary: 'List audit events',
-    description: 'Credential changes and sign-ins from new addresses, newest first.',
+    description:
+      'Credential and team changes and sign-ins from new addresses, newest first, each with who made it: the user (their id and email now), the role they acted in, the address and the user agent.',
     tag: TAGS.audit,
     auth: 'session',
     query: listAuditEventsQuery,

@@ -233,6 +233,10 @@ const sampleAuditEvent: AuditEvent = {
   at: AT,
   ip: '203.0.113.7',
   subject: 'pk_live_5TqN8vW2xY4zA6bC',
+  user_id: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
+  user_email: 'owner@shop.example',
+  role: 'owner',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36',
 };
 
 export const sampleAuditPage = { audit_events: [sampleAuditEvent], has_more: false, next_cursor: null };

@@ -15,6 +15,8 @@ export interface RequestActor {
   userId?: string;
   /** The role the session's user holds in the account the request acts for. */
   role?: AccountRole;
+  /** The account the request acts for, the one `role` is held in. */
+  merchantId?: string;
 }
 
 /** A user agent is the client's own text: kept, but never more than this. */
@@ -31,10 +33,11 @@ export function runAsRequest<T>(client: { ip: string | null; userAgent: string |
 /** The current request's actor; undefined outside a request (a worker, the operators' CLI, a test). */
 export const requestActor = (): RequestActor | undefined => storage.getStore();
 
-/** Names the session's user and role on the current request, once authentication has found them. */
-export function actAs(userId: string, role: AccountRole): void {
+/** Names the session's user, and their role in the account it acts for, on the current request once authentication has found them. */
+export function actAs(userId: string, role: AccountRole, merchantId: string): void {
   const actor = storage.getStore();
   if (!actor) return;
   actor.userId = userId;
   actor.role = role;
+  actor.merchantId = merchantId;
 }

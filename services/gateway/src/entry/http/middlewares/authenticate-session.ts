@@ -48,7 +48,7 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   const mode = sessionMode(res.req);
   setIdentity(res, { kind: 'merchant', merchant_id: session.merchantId, auth: 'session', mode, email_confirmed: user.emailConfirmed }, token);
   setMember(res, { userId: user.id, role: user.role });
-  actAs(user.id, user.role);
+  actAs(user.id, user.role, session.merchantId);
   // The idle clock moves on use; the store writes it at most once a minute (docs/adr/0030).
   await deps.sessions.markSeen(token, session);
 }
