@@ -5,6 +5,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow, type ExistenceProbe } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -19,11 +20,14 @@ import { route } from '../route';
 function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyPrefix: string): Router {
   const router = Router();
   const caller = [authenticate, limitByCredential(deps.rateLimits)];
+  // Unresolved payments are money: read as the balance is, resolved as refunds are (a session's role; keys pass).
+  const exists: ExistenceProbe = (req, res) => deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res));
   router
     .route('/')
     .get(
       chain(
         ...caller,
+        allow('read_money'),
         route({
           query: listUnresolvedInput,
           handle: async ({ res, query }) => {
@@ -36,7 +40,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
   router
     .route('/:id')
     .get(
-      chain(...caller, async (req, res) => {
+      chain(...caller, allow('read_money', exists), async (req, res) => {
         res.json(await deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res)));
       }),
     )
@@ -46,6 +50,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .post(
       chain(
         ...caller,
+        allow('move_money', exists),
         route({
           body: settleUnresolvedBody,
           emptyBodyAs: {},
@@ -63,6 +68,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .post(
       chain(
         ...caller,
+        allow('move_money', exists),
         route({
           body: refundUnresolvedBody,
           emptyBodyAs: {},
