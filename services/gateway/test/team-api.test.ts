@@ -178,9 +178,37 @@ describe('members', () => {
     expect((await call('DELETE', `/api/v1/members/${finance.userId}`, { headers: o.auth })).status).toBe(204);
     expectError(await callOn('GET', '/api/v1/me', { headers: finance.auth }), 401, 'common.err.unauthorized');
     expectError(await call('GET', '/api/v1/me', { headers: finance.auth }), 401, 'common.err.unauthorized');
-    // Their own account is still theirs: signing in again opens it.
+    // Their own account is still theirs: signing in again opens it, and the session in the account they left is
+    // not among their sessions any more.
     const again = bearer(await g.signIn(finance, 1));
     expect((await callOn('GET', '/api/v1/me', { headers: again })).body.memberships).toHaveLength(1);
+    const sessions = (await callOn('GET', '/api/v1/me/sessions', { headers: again })).body.sessions as { current: boolean }[];
+    expect(sessions.map((s) => s.current)).toEqual([true]);
+  });
+
+  it('refuses a removed member on the other replica within a second of the removal', async () => {
+    const o = await owner();
+    const dev = await member(o.merchantId, 'developer', 1);
+    expect((await callOn('GET', '/api/v1/api-keys', { headers: dev.auth })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/members/${dev.userId}`, { headers: o.auth })).status).toBe(204);
+    const removedAt = performance.now();
+    expectError(await callOn('GET', '/api/v1/api-keys', { headers: dev.auth }), 401, 'common.err.unauthorized');
+    expect(performance.now() - removedAt).toBeLessThan(1000);
+  });
+
+  it('applies a role change on the other replica at once, both ways', async () => {
+    const o = await owner();
+    const dev = await member(o.merchantId, 'developer', 1);
+    expect((await callOn('GET', '/api/v1/api-keys', { headers: dev.auth })).status).toBe(200);
+    // Demoted on one replica: the next request on the other is refused in the new role.
+    expect((await call('PATCH', `/api/v1/members/${dev.userId}`, { headers: o.auth, body: { role: 'viewer' } })).status).toBe(200);
+    const demotedAt = performance.now();
+    expectError(await callOn('GET', '/api/v1/api-keys', { headers: dev.auth }), 403, 'common.err.forbidden');
+    expect(performance.now() - demotedAt).toBeLessThan(1000);
+    expect((await callOn('GET', '/api/v1/me', { headers: dev.auth })).body.account.role).toBe('viewer');
+    // Promoted back: allowed again at once, in the same session.
+    expect((await callOn('PATCH', `/api/v1/members/${dev.userId}`, { headers: o.auth, body: { role: 'admin' } })).status).toBe(200);
+    expect((await call('GET', '/api/v1/members', { headers: dev.auth })).status).toBe(200);
   });
 
   it('answers an unknown member 404 before any refusal by role, and a member of another account 404', async () => {
