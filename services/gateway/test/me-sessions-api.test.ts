@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectError } from '../../../tests/support/http';
+import { sessionTokenDigest } from '../src/domain/session-token';
 import { bearer, startGateways, type Gateways } from './gateways';
 
 jest.setTimeout(30_000);
@@ -117,5 +118,46 @@ describe('the user’s sessions', () => {
     expect(changed.status).toBe(204);
     expectError(await first('GET', '/api/v1/me', { headers: old }), 401, 'common.err.unauthorized');
     expect((await list(changer)).map((s) => s.user_agent)).toEqual(['Changer']);
+  });
+});
+
+describe('the idle timeout', () => {
+  const tokenOf = (auth: Record<string, string>): string => auth.Authorization!.slice('Bearer '.length);
+  const keyOf = (auth: Record<string, string>): string => `${g.keyPrefix}session:${sessionTokenDigest(tokenOf(auth))}`;
+  const record = async (auth: Record<string, string>): Promise<{ last_seen: number }> =>
+    JSON.parse((await g.redis.get(keyOf(auth))) ?? 'null') as { last_seen: number };
+  /** Moves the session's idle clock back, as if it had last been used `ms` ago (the key's TTL is left as it is). */
+  const lastUsedAgo = async (auth: Record<string, string>, ms: number): Promise<number> => {
+    const stored = (await record(auth)) as unknown as Record<string, unknown>;
+    const at = Date.now() - ms;
+    await g.redis.set(keyOf(auth), JSON.stringify({ ...stored, last_seen: at }), { KEEPTTL: true });
+    return at;
+  };
+
+  it('writes the clock at most once a minute, and then gives the session a whole idle timeout again', async () => {
+    const m = await g.merchant();
+    const auth = await signIn(m, '198.51.100.71', 'Idle test');
+    const recent = await lastUsedAgo(auth, 30_000);
+    expect((await first('GET', '/api/v1/me', { headers: auth })).status).toBe(200);
+    expect((await record(auth)).last_seen).toBe(recent);
+    const old = await lastUsedAgo(auth, 61_000);
+    await g.redis.pExpire(keyOf(auth), 10_000);
+    expect((await second('GET', '/api/v1/me', { headers: auth })).status).toBe(200);
+    expect((await record(auth)).last_seen).toBeGreaterThan(old + 60_000);
+    // The default idle timeout is 2 hours: the key now lives that long again.
+    expect(await g.redis.pTTL(keyOf(auth))).toBeGreaterThan(7_190_000);
+    // The list shows when it was last seen, as the clock was last written.
+    const listed = (await list(auth))[0]!;
+    expect(Math.abs(Date.parse(listed.last_seen_at) - (await record(auth)).last_seen)).toBeLessThan(1000);
+  });
+
+  it('ends a session unused for 2 hours on every replica, though it is younger than 12', async () => {
+    const m = await g.merchant();
+    const auth = await signIn(m, '198.51.100.72', 'Left open');
+    const kept = await signIn(m, '198.51.100.73', 'In use');
+    await lastUsedAgo(auth, 2 * 3600 * 1000);
+    expectError(await first('GET', '/api/v1/me', { headers: auth }), 401, 'common.err.unauthorized');
+    expectError(await second('GET', '/api/v1/me', { headers: auth }), 401, 'common.err.unauthorized');
+    expect((await list(kept)).map((s) => s.user_agent)).toEqual(['In use']);
   });
 });
