@@ -116,6 +116,8 @@ async function join(role: Role): Promise<Member> {
   return { userId: user!.id, email: m.email, password: m.password, auth };
 }
 
+/** The member of a role whose session the read-only cells use. */
+const inRole = (role: Role): Member => members.get(cellName({ role }))!;
 const memberOf = async (cell: Cell, row: Row): Promise<Member> => (row.freshMember ? join(cell.role) : members.get(cellName(cell))!);
 
 const createLink = async (keys: Record<string, string> = owner.keys): Promise<string> => {
@@ -435,4 +437,39 @@ describe.each(Object.entries(ROWS))('%s', (route, row) => {
       expect(answers).toEqual(CELLS.map((cell) => ({ cell: cellName(cell), status: E404[0], code: E404[1] })));
     });
   }
+});
+
+describe('a refusal by role comes before any state', () => {
+  it.each<[string, Role, Role, (m: Member, key: string) => Promise<ApiResponse>, number]>([
+    [
+      'POST /api/v1/payment-links',
+      'viewer',
+      'support',
+      (m, key) => post('/api/v1/payment-links', m, { shop_id: shop.id, amount: 2 }, { 'Idempotency-Key': key }),
+      201,
+    ],
+    [
+      'POST /api/v1/api-keys',
+      'finance',
+      'developer',
+      (m, key) => post('/api/v1/api-keys', m, { label: 'before state' }, { 'Idempotency-Key': key }),
+      201,
+    ],
+  ])('%s: a %s claims no Idempotency-Key, so a %s then uses it afresh', async (_route, refused, allowed, call, success) => {
+    const key = `role-${randomUUID()}`;
+    const first = await call(inRole(refused), key);
+    expect([first.status, first.body?.error?.code]).toEqual(E403);
+    const second = await call(inRole(allowed), key);
+    expect(second.status).toBe(success);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    await revokeExtraKeys();
+  });
+
+  it('a refused settle leaves the unresolved payment unresolved, for a role that may to settle', async () => {
+    const id = await unresolvedPayment();
+    const refused = await post(`/api/v1/unresolved-payments/${id}/settle`, inRole('developer'));
+    expect([refused.status, refused.body?.error?.code]).toEqual(E403);
+    expect((await get(`/api/v1/unresolved-payments/${id}`, inRole('owner'))).body.status).toBe('unresolved');
+    expect((await post(`/api/v1/unresolved-payments/${id}/settle`, inRole('finance'))).body.status).toBe('settled');
+  });
 });
