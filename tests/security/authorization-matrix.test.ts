@@ -231,10 +231,22 @@ const changePassword = async (c: Credential) => {
   return sys.http.post('/api/v1/auth/password', body(me.merchant.password), { headers: headersFor(c, 'api') });
 };
 
+/** The listed id of the session a token opened. */
+const sessionIdOf = async (token: string): Promise<string> => {
+  const res = await sys.http.get('/api/v1/me/sessions', { headers: { Authorization: `Bearer ${token}` } });
+  const current = (res.body.sessions as { id: string; current: boolean }[]).find((s) => s.current);
+  if (!current) throw new Error('no current session listed');
+  return current.id;
+};
+let kept: Promise<string> | undefined;
+/** One more session of mine that only cells refused to end it name. */
+const keptSessionId = (): Promise<string> => (kept ??= sys.login(me.merchant).then(sessionIdOf));
+
 type Outcome = [number, string | null];
 const OK = (status: number): Outcome => [status, null];
 const E401: Outcome = [401, 'common.err.unauthorized'];
 const E403: Outcome = [403, 'common.err.forbidden'];
+const E404: Outcome = [404, 'common.err.not_found'];
 
 /** For one route family, what each credential gets: API-key routes accept only the pair. */
 const apiKeyOnly =
@@ -407,6 +419,27 @@ const ROWS: Row[] = [
     route: 'GET /api/v1/me',
     call: (c) => sys.http.get('/api/v1/me', { headers: headersFor(c, 'api') }),
     expected: sessionRead(OK(200), OK(200)),
+  },
+  {
+    route: 'GET /api/v1/me/sessions',
+    call: (c) => sys.http.get('/api/v1/me/sessions', { headers: headersFor(c, 'api') }),
+    expected: sessionRead(OK(200), OK(200)),
+  },
+  {
+    route: 'DELETE /api/v1/me/sessions/{another session of mine}',
+    call: async (c) => {
+      const live = LIVE_COUNTERPART[c] ?? c;
+      // A cell that may end it ends a session of its own; the others all name one that stays.
+      const id = live === 'session' || live === 'session cookie' ? await sessionIdOf(await sys.login(me.merchant)) : await keptSessionId();
+      return sys.http.call('DELETE', `/api/v1/me/sessions/${id}`, { headers: headersFor(c, 'api') });
+    },
+    // Sessions are the user's own: another user's id names nothing of theirs (404), as an unknown one.
+    expected: sessionChange(OK(204), E404),
+  },
+  {
+    route: 'POST /api/v1/me/sessions/revoke-others',
+    call: (c) => sys.http.post('/api/v1/me/sessions/revoke-others', {}, { headers: headersFor(c, 'api') }),
+    expected: sessionChange(OK(204), OK(204)),
   },
   {
     route: 'POST /api/v1/auth/password',

@@ -358,6 +358,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's sessions
+         * @description Every dashboard session of the user still in force, in any of their accounts, newest first: the address and user agent it was opened from, when, when it was last used (to the minute) and whether it is this request's. A session ends 12 hours after sign-in (`SESSION_TTL_SECONDS`) or after 2 hours unused (`SESSION_IDLE_SECONDS`). Any role.
+         */
+        get: operations["listMySessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of the signed-in user’s sessions
+         * @description Ends it at once, on every replica. Ending this request's own session signs out (the `sid` cookie is cleared). Another user's session, an ended one or an unknown id is 404.
+         */
+        delete: operations["endMySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the signed-in user but this one
+         * @description In every account of the user; this session goes on.
+         */
+        post: operations["endMyOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/switch": {
         parameters: {
             query?: never;
@@ -1018,7 +1078,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Credential changes and sign-ins from new addresses, newest first.
+         * @description Credential and team changes and sign-ins from new addresses, newest first, each with who made it: the user (their id and email now), the role they acted in, the address and the user agent.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -2019,6 +2079,10 @@ export interface components {
             at: string;
             ip: string | null;
             subject: string | null;
+            user_id: string | null;
+            user_email: string | null;
+            role: ("owner" | "admin" | "developer" | "finance" | "support" | "viewer") | null;
+            user_agent: string | null;
         };
         FieldIssue: {
             field: string;
@@ -4408,6 +4472,141 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's sessions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "id": "4c8e1f2a-6b3d-4e7f-9a0c-1d2e3f4a5b6c",
+                     *           "ip": "203.0.113.7",
+                     *           "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36",
+                     *           "created_at": "2026-11-25T09:12:00+03:00",
+                     *           "last_seen_at": "2026-11-25T10:40:00+03:00",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        sessions: {
+                            /** Format: uuid */
+                            id: string;
+                            ip: string | null;
+                            user_agent: string | null;
+                            created_at: string;
+                            last_seen_at: string;
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endMySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The session id (UUID) from the list: not its token. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended (the `sid` cookie cleared when it was this one). */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The session cookie `sid` (HttpOnly, SameSite=Lax); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endMyOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -7082,7 +7281,11 @@ export interface operations {
                      *           "type": "api_key.created",
                      *           "at": "2026-11-25T01:40:00+03:00",
                      *           "ip": "203.0.113.7",
-                     *           "subject": "pk_live_5TqN8vW2xY4zA6bC"
+                     *           "subject": "pk_live_5TqN8vW2xY4zA6bC",
+                     *           "user_id": "7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43",
+                     *           "user_email": "owner@shop.example",
+                     *           "role": "owner",
+                     *           "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36"
                      *         }
                      *       ],
                      *       "has_more": false,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { moscowDate, pageQueryFields, uuid } from './fields';
 import { identifierText } from './text';
 import { mode } from './mode';
-import { newPassword } from './team';
+import { accountRole, newPassword } from './team';
 
 export const API_KEY_LABEL_MAX_LENGTH = 100;
 /** A merchant holds at most this many API keys that are neither revoked nor expired. */
@@ -43,6 +43,24 @@ export const changePasswordBody = z.strictObject({
   new_password: newPassword,
 });
 
+/** One of the user's dashboard sessions, as their Security page lists it: never its token. */
+export const sessionView = z.object({
+  /** The id the session is revoked by (`DELETE /api/v1/me/sessions/{id}`): random, unrelated to the token. */
+  id: uuid,
+  /** The client address it was opened from, as the gateway saw it. */
+  ip: z.string().nullable(),
+  /** The browser or client that opened it (its `User-Agent`, cut to 512 characters). */
+  user_agent: z.string().nullable(),
+  created_at: moscowDate,
+  /** When it was last used, to the minute: the idle clock moves at most once a minute. */
+  last_seen_at: moscowDate,
+  /** The session this request came with. */
+  current: z.boolean(),
+});
+export type SessionView = z.infer<typeof sessionView>;
+
+export const sessionList = z.object({ sessions: z.array(sessionView) });
+
 /** What an audit event records: credential changes and sign-ins from a new address. Never a secret. */
 export const auditEventType = z.enum([
   'api_key.created',
@@ -68,6 +86,14 @@ export const auditEvent = z.object({
   ip: z.string().nullable(),
   /** Which credential or shop: ids and public keys only. */
   subject: z.string().nullable(),
+  /** The user who made the change; null for an API key or an operator. */
+  user_id: uuid.nullable(),
+  /** That user's email now. */
+  user_email: z.string().nullable(),
+  /** The role the user acted in, in this account. */
+  role: accountRole.nullable(),
+  /** The client's `User-Agent` (at most 512 characters); null when it sent none. */
+  user_agent: z.string().nullable(),
 });
 export type AuditEvent = z.infer<typeof auditEvent>;
 

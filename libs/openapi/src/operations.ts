@@ -66,6 +66,7 @@ import {
   settleUnresolvedBody,
   unresolvedPayment,
   unresolvedPaymentPage,
+  sessionList,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -139,6 +140,7 @@ const shopId = z.object({
 const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery id (UUID).', examples: [s.sampleDelivery.id] }) });
 const memberUserId = z.object({ user_id: uuid.meta({ description: "The member's user id (UUID).", examples: [s.sampleMember.user_id] }) });
 const invitationId = z.object({ id: uuid.meta({ description: 'The invitation id (UUID).', examples: [s.sampleInvitation.id] }) });
+const sessionId = z.object({ id: uuid.meta({ description: 'The session id (UUID) from the list: not its token.', examples: [s.sampleSession.id] }) });
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
 const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
 const eventId = z.object({
@@ -541,6 +543,43 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: TAGS.auth,
     auth: 'session',
     success: { status: 200, description: 'The user and the active account.', schema: meView, example: s.sampleMe },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/me/sessions',
+    operationId: 'listMySessions',
+    summary: "List the signed-in user's sessions",
+    description:
+      "Every dashboard session of the user still in force, in any of their accounts, newest first: the address and user agent it was opened from, when, when it was last used (to the minute) and whether it is this request's. A session ends 12 hours after sign-in (`SESSION_TTL_SECONDS`) or after 2 hours unused (`SESSION_IDLE_SECONDS`). Any role.",
+    tag: TAGS.auth,
+    auth: 'session',
+    success: { status: 200, description: "The user's sessions.", schema: sessionList, example: { sessions: [s.sampleSession] } },
+    errors: [],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/me/sessions/{id}',
+    operationId: 'endMySession',
+    summary: 'End one of the signed-in user’s sessions',
+    description:
+      "Ends it at once, on every replica. Ending this request's own session signs out (the `sid` cookie is cleared). Another user's session, an ended one or an unknown id is 404.",
+    tag: TAGS.auth,
+    auth: 'session',
+    pathParams: sessionId,
+    success: { status: 204, description: 'Ended (the `sid` cookie cleared when it was this one).', setsCookie: true },
+    errors: ['common.err.not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/sessions/revoke-others',
+    operationId: 'endMyOtherSessions',
+    summary: 'End every session of the signed-in user but this one',
+    description: 'In every account of the user; this session goes on.',
+    tag: TAGS.auth,
+    auth: 'session',
+    body: emptyOptional(emptyBody),
+    success: { status: 204, description: 'Ended.' },
     errors: [],
   },
   {
@@ -1073,7 +1112,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/audit-events',
     operationId: 'listAuditEvents',
     summary: 'List audit events',
-    description: 'Credential changes and sign-ins from new addresses, newest first.',
+    description:
+      'Credential and team changes and sign-ins from new addresses, newest first, each with who made it: the user (their id and email now), the role they acted in, the address and the user agent.',
     tag: TAGS.audit,
     auth: 'session',
     query: listAuditEventsQuery,

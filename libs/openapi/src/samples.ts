@@ -10,6 +10,7 @@ import type {
   EventType,
   MerchantShop,
   MeView,
+  SessionView,
   MemberView,
   InvitationView,
   PaymentLink,
@@ -191,6 +192,15 @@ export const sampleMe: MeView = {
   created_at: '2026-11-01T12:00:00+03:00',
 };
 
+export const sampleSession: SessionView = {
+  id: '4c8e1f2a-6b3d-4e7f-9a0c-1d2e3f4a5b6c',
+  ip: '203.0.113.7',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36',
+  created_at: '2026-11-25T09:12:00+03:00',
+  last_seen_at: '2026-11-25T10:40:00+03:00',
+  current: true,
+};
+
 export const sampleApiKey: ApiKeyView = {
   id: '9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   label: 'Online store',
@@ -223,6 +233,10 @@ const sampleAuditEvent: AuditEvent = {
   at: AT,
   ip: '203.0.113.7',
   subject: 'pk_live_5TqN8vW2xY4zA6bC',
+  user_id: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
+  user_email: 'owner@shop.example',
+  role: 'owner',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0 Safari/537.36',
 };
 
 export const sampleAuditPage = { audit_events: [sampleAuditEvent], has_more: false, next_cursor: null };

@@ -100,7 +100,7 @@ export async function startGateway(
       assertUncommonPassword,
       signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,
-      sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS),
+      sessions: new SessionStore(redis, config.REDIS_KEY_PREFIX, config.SESSION_TTL_SECONDS, config.SESSION_IDLE_SECONDS),
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
       rateLimits: new RateLimits(redis, config.REDIS_KEY_PREFIX, rateLimitSettings(config), log),
       trustProxyHops: config.TRUST_PROXY_HOPS,

@@ -27,7 +27,10 @@ const gatewayEnv = {
     .max(64)
     .regex(/^[A-Za-z0-9_:.-]*$/)
     .default('pl:'),
+  /** A dashboard session's absolute lifetime (12 h), however much it is used. */
   SESSION_TTL_SECONDS: positiveSeconds(43_200),
+  /** A dashboard session ends after this long without a request (2 h); its clock moves at most once a minute. */
+  SESSION_IDLE_SECONDS: positiveSeconds(7_200),
   IDEMPOTENCY_TTL_SECONDS: positiveSeconds(86_400),
   /** Request budgets, shared by all replicas through Redis. */
   RATE_LIMIT_API_KEY_PER_MINUTE: intSetting({ min: 1, default: 1200 }),

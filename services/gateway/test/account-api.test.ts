@@ -390,6 +390,11 @@ describe('audit events', () => {
       // This request came without X-Forwarded-For: the address is the socket's.
       ip: '127.0.0.1',
       subject: made[2].public_key,
+      // Who: the session's user, in the role they acted in, and their client (fetch's own User-Agent here).
+      user_id: expect.any(String),
+      user_email: m.email,
+      role: 'owner',
+      user_agent: expect.any(String),
     });
     const second = await call('GET', `/api/v1/audit-events?limit=2&cursor=${first.body.next_cursor}`, { headers: m.auth });
     expect(second.body.audit_events.map((e: { type: string }) => e.type)).toEqual(['api_key.created', 'account.sign_in_new_address']);

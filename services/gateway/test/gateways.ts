@@ -66,6 +66,9 @@ export async function startGateways(count: number, env: Record<string, string> =
     /** One call function per gateway. */
     clients,
     db,
+    /** The Redis these gateways share, and the prefix of their keys (to read or age a stored record). */
+    redis,
+    keyPrefix: `${namespace}:`,
     /** Every Idempotency-Key record these gateways keep in Redis, as stored. */
     async idempotencyRecords(): Promise<string[]> {
       const keys = await redis.keys(`${namespace}:idem:*`);

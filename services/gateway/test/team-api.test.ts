@@ -178,9 +178,37 @@ describe('members', () => {
     expect((await call('DELETE', `/api/v1/members/${finance.userId}`, { headers: o.auth })).status).toBe(204);
     expectError(await callOn('GET', '/api/v1/me', { headers: finance.auth }), 401, 'common.err.unauthorized');
     expectError(await call('GET', '/api/v1/me', { headers: finance.auth }), 401, 'common.err.unauthorized');
-    // Their own account is still theirs: signing in again opens it.
+    // Their own account is still theirs: signing in again opens it, and the session in the account they left is
+    // not among their sessions any more.
     const again = bearer(await g.signIn(finance, 1));
     expect((await callOn('GET', '/api/v1/me', { headers: again })).body.memberships).toHaveLength(1);
+    const sessions = (await callOn('GET', '/api/v1/me/sessions', { headers: again })).body.sessions as { current: boolean }[];
+    expect(sessions.map((s) => s.current)).toEqual([true]);
+  });
+
+  it('refuses a removed member on the other replica within a second of the removal', async () => {
+    const o = await owner();
+    const dev = await member(o.merchantId, 'developer', 1);
+    expect((await callOn('GET', '/api/v1/api-keys', { headers: dev.auth })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/members/${dev.userId}`, { headers: o.auth })).status).toBe(204);
+    const removedAt = performance.now();
+    expectError(await callOn('GET', '/api/v1/api-keys', { headers: dev.auth }), 401, 'common.err.unauthorized');
+    expect(performance.now() - removedAt).toBeLessThan(1000);
+  });
+
+  it('applies a role change on the other replica at once, both ways', async () => {
+    const o = await owner();
+    const dev = await member(o.merchantId, 'developer', 1);
+    expect((await callOn('GET', '/api/v1/api-keys', { headers: dev.auth })).status).toBe(200);
+    // Demoted on one replica: the next request on the other is refused in the new role.
+    expect((await call('PATCH', `/api/v1/members/${dev.userId}`, { headers: o.auth, body: { role: 'viewer' } })).status).toBe(200);
+    const demotedAt = performance.now();
+    expectError(await callOn('GET', '/api/v1/api-keys', { headers: dev.auth }), 403, 'common.err.forbidden');
+    expect(performance.now() - demotedAt).toBeLessThan(1000);
+    expect((await callOn('GET', '/api/v1/me', { headers: dev.auth })).body.account.role).toBe('viewer');
+    // Promoted back: allowed again at once, in the same session.
+    expect((await callOn('PATCH', `/api/v1/members/${dev.userId}`, { headers: o.auth, body: { role: 'admin' } })).status).toBe(200);
+    expect((await call('GET', '/api/v1/members', { headers: dev.auth })).status).toBe(200);
   });
 
   it('answers an unknown member 404 before any refusal by role, and a member of another account 404', async () => {
@@ -255,5 +283,63 @@ describe('roles on the account routes', () => {
     const dev = await member(o.merchantId, 'developer');
     expectError(await call('GET', '/api/v1/balance-transactions', { headers: dev.auth }), 403, 'common.err.forbidden');
     expectError(await call('GET', '/api/v1/refunds', { headers: dev.auth }), 403, 'common.err.forbidden');
+  });
+});
+
+describe('who made each audited change', () => {
+  interface Entry {
+    type: string;
+    ip: string | null;
+    user_id: string | null;
+    user_email: string | null;
+    role: string | null;
+    user_agent: string | null;
+  }
+  const entries = async (auth: Record<string, string>): Promise<Entry[]> => {
+    const res = await call('GET', '/api/v1/audit-events?limit=100', { headers: auth });
+    expect(res.status).toBe(200);
+    return res.body.audit_events as Entry[];
+  };
+  const who = (e: Entry | undefined) => e && [e.type, e.user_email, e.role, e.ip, e.user_agent];
+
+  it('names the user, the role they acted in, their address and user agent on every kind of write', async () => {
+    const o = await owner();
+    const admin = await member(o.merchantId, 'admin');
+    const client = { 'X-Forwarded-For': '203.0.113.71', 'User-Agent': 'Admin browser/7' };
+    // A change recorded inside its repository's transaction, the actor taken from the request.
+    expect((await call('POST', '/api/v1/api-keys', { headers: { ...admin.auth, ...client }, body: {} })).status).toBe(201);
+    const dev = await member(o.merchantId, 'developer');
+    expect((await call('PATCH', `/api/v1/members/${dev.userId}`, { headers: { ...admin.auth, ...client }, body: { role: 'viewer' } })).status).toBe(
+      200,
+    );
+    // An existing user of another account, signed in there, accepts an invitation: they joined in the invited role.
+    const existing = await owner();
+    await call('POST', '/api/v1/invitations', { headers: o.auth, body: { email: existing.email, role: 'finance' } });
+    const { token } = await invitationMail(existing.email);
+    const joinedFrom = { 'X-Forwarded-For': '203.0.113.72', 'User-Agent': 'Finance laptop' };
+    expect((await call('POST', '/api/v1/invitations/accept', { headers: { ...existing.auth, ...joinedFrom }, body: { token } })).status).toBe(200);
+
+    const log = await entries(o.auth);
+    expect(who(log.find((e) => e.type === 'api_key.created'))).toEqual(['api_key.created', admin.email, 'admin', '203.0.113.71', 'Admin browser/7']);
+    expect(who(log.find((e) => e.type === 'member.role_changed'))).toEqual([
+      'member.role_changed',
+      admin.email,
+      'admin',
+      '203.0.113.71',
+      'Admin browser/7',
+    ]);
+    expect(who(log.find((e) => e.type === 'member.joined'))).toEqual(['member.joined', existing.email, 'finance', '203.0.113.72', 'Finance laptop']);
+    expect(who(log.find((e) => e.type === 'member.invited'))?.slice(0, 3)).toEqual(['member.invited', o.email, 'owner']);
+    // A sign-in writes before any session exists: the role is the user's in the account it opens.
+    const signIn = log.find((e) => e.type === 'account.sign_in_new_address');
+    expect(signIn).toMatchObject({ user_email: o.email, role: 'owner', ip: '198.51.100.10' });
+  });
+
+  it('keeps a user agent to 512 characters', async () => {
+    const o = await owner();
+    const long = `Agent/${'x'.repeat(2000)}`;
+    expect((await call('POST', '/api/v1/api-keys', { headers: { ...o.auth, 'User-Agent': long }, body: {} })).status).toBe(201);
+    const [created] = await entries(o.auth);
+    expect(created?.user_agent).toBe(long.slice(0, 512));
   });
 });

@@ -11,9 +11,9 @@ export const ROLE_ACTIONS = {
   operate_links: ['owner', 'admin', 'developer', 'finance', 'support'],
   /** API keys, webhook settings and secrets, cashier keys, shop settings, creating shops. */
   integrate: ['owner', 'admin', 'developer'],
-  /** Read the balance, statements and refunds. */
+  /** Read the balance, statements, refunds and unresolved payments. */
   read_money: ['owner', 'admin', 'finance', 'support', 'viewer'],
-  /** Refund, settle or refund unresolved payments. */
+  /** Refund, settle or refund unresolved payments (and settle a test refund in the simulator). */
   move_money: ['owner', 'admin', 'finance'],
   /** Payout destinations and payouts (create). */
   payouts: ['owner', 'admin', 'finance'],

@@ -5,6 +5,7 @@ import type { HttpDeps } from './http/deps';
 import { chain } from './http/middlewares/chain';
 import { errorHandler } from './http/middlewares/error-handler';
 import { routeNotFound } from './http/middlewares/not-found';
+import { requestActor } from './http/middlewares/request-actor';
 import { requestId } from './http/middlewares/request-id';
 import { parseQuery, undecodablePathAsText } from './http/strict-query';
 import { authRoutes } from './http/routes/auth.routes';
@@ -26,6 +27,7 @@ import { merchantUnresolvedRoutes, sessionUnresolvedRoutes } from './http/routes
 
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { teamRoutes } from './http/routes/team.routes';
+import { meSessionsRoutes } from './http/routes/me-sessions.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
 
@@ -44,8 +46,9 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxyHops);
   app.set('query parser', parseQuery);
-  // One layer (one span when traced) for what every response gets: its id, its access log line, security headers.
-  app.use(chain(requestId(deps.log), helmet(), undecodablePathAsText));
+  // One layer (one span when traced) for what every response gets: its id, its access log line, security headers,
+  // and its actor (address, user agent; the user once authenticated) for what it writes.
+  app.use(chain(requestId(deps.log), requestActor, helmet(), undecodablePathAsText));
   app.use('/merchant/v1/payment-links', merchantLinksRoutes(deps));
   app.use('/api/v1/payment-links', dashboardLinksRoutes(deps));
   app.use('/api/v1/merchant/payments', cashierPaymentsRoutes(deps));
@@ -66,6 +69,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/unresolved-payments', sessionUnresolvedRoutes(deps));
   app.use('/merchant/v1/events', merchantEventsRoutes(deps));
   app.use('/api/v1/events', sessionEventsRoutes(deps));
+  app.use('/api/v1/me/sessions', meSessionsRoutes(deps));
   // `/api/v1/me` and `/api/v1/auth/password`.
   app.use('/api/v1', accountRoutes(deps));
   // `/api/v1/members` and `/api/v1/invitations`.

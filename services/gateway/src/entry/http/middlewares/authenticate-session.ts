@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { unauthorized } from '@pl/errors';
 import type { SessionStore } from '../../../data/session.store';
 import type { UserRepository } from '../../../data/user.repository';
+import { actAs } from '../../../domain/request-context';
 import { looksLikeSessionToken } from '../../../domain/session-token';
 import { setIdentity, setMember } from '../context';
 import { bearerToken, sessionCookie } from './credentials';
@@ -47,6 +48,9 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   const mode = sessionMode(res.req);
   setIdentity(res, { kind: 'merchant', merchant_id: session.merchantId, auth: 'session', mode, email_confirmed: user.emailConfirmed }, token);
   setMember(res, { userId: user.id, role: user.role });
+  actAs(user.id, user.role, session.merchantId);
+  // The idle clock moves on use; the store writes it at most once a minute (docs/adr/0030).
+  await deps.sessions.markSeen(token, session);
 }
 
 /** `/api/v1/*` (dashboard): a session token as `Authorization: Bearer` or cookie `sid`. */

@@ -15,7 +15,17 @@ const DEFAULT_LIMIT = 20;
 /** Opaque to clients: base64url of `v1:<seq>`; anything else is 400 `common.err.validation_failed` on `cursor`. */
 const auditCursor = cursorCodec<{ seq: bigint }>({ seq: cursorBigint(19) });
 
-const view = (e: AuditEventRecord): AuditEvent => ({ id: e.seq, type: e.type, at: formatMoscow(e.at), ip: e.ip, subject: e.subject });
+const view = (e: AuditEventRecord): AuditEvent => ({
+  id: e.seq,
+  type: e.type,
+  at: formatMoscow(e.at),
+  ip: e.ip,
+  subject: e.subject,
+  user_id: e.userId,
+  user_email: e.userEmail,
+  role: e.role,
+  user_agent: e.userAgent,
+});
 
 /** `GET /api/v1/audit-events`: the merchant's audit log, newest first, dashboard session only. */
 export function auditEventsRoutes(deps: HttpDeps): Router {

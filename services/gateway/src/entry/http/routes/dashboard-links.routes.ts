@@ -33,7 +33,7 @@ export function dashboardLinksRoutes(deps: HttpDeps): Router {
     .all(wrongMethod(['GET']));
   router
     .route('/:id/attempts')
-    .get(chain(...session, listAttempts(deps.links)))
+    .get(chain(...session, allow('read'), listAttempts(deps.links)))
     .all(wrongMethod(['GET']));
   router
     .route('/:id/cancel')

@@ -40,6 +40,7 @@ function refundRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyR
   const router = Router();
   const caller = [authenticate, limitByCredential(deps.rateLimits)];
   const linkExists = (req: Request, res: Response) => deps.links.get(identityOf(res), toLinkId(req.params.id), requestIdOf(res));
+  const refundExists = (req: Request, res: Response) => deps.links.getRefund(identityOf(res), toRefundId(req.params.id), requestIdOf(res));
   router
     .route('/payment-links/:id/refunds')
     .post(chain(...caller, allow('move_money', linkExists), createRefund(deps, idempotencyRoute)))
@@ -62,7 +63,7 @@ function refundRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyR
   router
     .route('/refunds/:id')
     .get(
-      chain(...caller, allow('read_money'), async (req, res) => {
+      chain(...caller, allow('read_money', refundExists), async (req, res) => {
         res.json(await deps.links.getRefund(identityOf(res), toRefundId(req.params.id), requestIdOf(res)));
       }),
     )

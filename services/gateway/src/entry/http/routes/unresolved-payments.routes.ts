@@ -5,7 +5,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
-import { allow } from '../middlewares/authorize';
+import { allow, type ExistenceProbe } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -21,14 +21,14 @@ import { route } from '../route';
 function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyPrefix: string): Router {
   const router = Router();
   const caller = [authenticate, limitByCredential(deps.rateLimits)];
-  const recordExists = (req: Request, res: Response) => deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res));
-  const reader = [...caller, allow('read_money')];
-  const resolver = [...caller, allow('move_money', recordExists)];
+  // Unresolved payments are money: read as the balance is, resolved as refunds are (a session's role; keys pass).
+  const exists: ExistenceProbe = (req, res) => deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res));
   router
     .route('/')
     .get(
       chain(
-        ...reader,
+        ...caller,
+        allow('read_money'),
         route({
           query: listUnresolvedInput,
           handle: async ({ res, query }) => {
@@ -41,7 +41,7 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
   router
     .route('/:id')
     .get(
-      chain(...reader, async (req, res) => {
+      chain(...caller, allow('read_money', exists), async (req, res) => {
         res.json(await deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res)));
       }),
     )
@@ -50,7 +50,8 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .route('/:id/settle')
     .post(
       chain(
-        ...resolver,
+        ...caller,
+        allow('move_money', exists),
         route({
           body: settleUnresolvedBody,
           emptyBodyAs: {},
@@ -67,7 +68,8 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .route('/:id/refund')
     .post(
       chain(
-        ...resolver,
+        ...caller,
+        allow('move_money', exists),
         route({
           body: refundUnresolvedBody,
           emptyBodyAs: {},
