@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { refundUnresolvedBody, settleUnresolvedBody } from '@pl/contracts';
 import { listUnresolvedInput, toUnresolvedId } from '../../../domain/unresolved-commands';
 import { identityOf, requestIdOf } from '../context';
