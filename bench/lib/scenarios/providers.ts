@@ -3,6 +3,7 @@ import { startLoad } from '../load';
 import type { PacedResult, PacedSpec } from '../load-spec';
 import type { LocalProviderFakes } from '@pl/provider-fakes';
 import { BenchReceiver } from '../receivers';
+import { selectStages } from '../select-stages';
 import { summarize } from '../stats';
 
 /** How long the Raiffeisen fake takes to answer every API request, as a provider on a good day might. */
@@ -72,6 +73,9 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       `providers: select SBP through the gateway, the Raiffeisen fake answering after ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections`,
     );
     const selectCtx: BenchContext = { ...ctx, settings: { ...settings, connections: SELECT_CONNECTIONS } };
+    // BENCH_STAGES=1: keep every span of the select run and time each stage of a select (costs the bench CPU).
+    const stagesWanted = process.env.BENCH_STAGES === '1';
+    if (stagesWanted) ctx.sink.startRecording();
     const { row } = await measureClosed(selectCtx, `providers: select SBP, Raiffeisen fake at ${FAKE_LATENCY_MS} ms`, 'gateway', sys.gatewayUrl, {
       method: 'POST',
       path: `/p/${pool[0]}/select`,
@@ -80,6 +84,17 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       paths: pool.map((id) => `/p/${id}/select`),
       pick: 'once',
     });
+    // Spans leave the services in batches (every 5 s at the latest); wait for the last ones before timing.
+    if (stagesWanted) await new Promise((r) => setTimeout(r, 6000));
+    const stages = stagesWanted ? selectStages(ctx.sink.stopRecording()) : null;
+    if (stages) {
+      ctx.log(
+        `    stages of ${stages.selects} selects (p50 / p99 ms), ${stages.statementsPerSelect.p50} statements a select (max ${stages.statementsPerSelect.max}):`,
+      );
+      for (const st of stages.stages) ctx.log(`      ${st.stage.padEnd(56)} ${String(st.p50).padStart(7)} / ${st.p99}`);
+      for (const st of stages.statements)
+        ctx.log(`      ${String(st.count).padStart(6)} × ${st.stage.padEnd(60)} ${String(st.p50).padStart(7)} / ${st.p99}`);
+    }
     const ours = row.p99 === null ? null : Math.round((row.p99 - FAKE_LATENCY_MS) * 10) / 10;
     ctx.rows.push({ ...row, note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${ours ?? '?'} ms` });
     ctx.log(`    fake latency ${FAKE_LATENCY_MS} ms, select p99 ${row.p99} ms: ours ${ours} ms at p99 (target ≤ ${OURS_P99_MS} ms)`);
@@ -170,6 +185,7 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
     ctx.details.providers = {
       fakeLatencyMs: FAKE_LATENCY_MS,
       select: row,
+      selectStages: stages,
       oursAtP99: ours,
       rate,
       achieved,
