@@ -13,7 +13,7 @@ interface SelectTrace {
   statements: RecordedSpan[];
 }
 
-export interface StageFigures {
+interface StageFigures {
   stage: string;
   p50: number;
   p99: number;
