@@ -13,12 +13,22 @@ export interface RecordedSpan {
   traceId: string;
   startMs: number;
   endMs: number;
+  /** A database span's statement (its `db.statement` or `db.query.text` attribute), when it has one. */
+  statement?: string;
 }
 
 interface OtlpBody {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value?: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: { traceId: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string }[] }[];
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        name: string;
+        startTimeUnixNano: string;
+        endTimeUnixNano: string;
+        attributes?: { key: string; value?: { stringValue?: string } }[];
+      }[];
+    }[];
   }[];
 }
 
@@ -93,7 +103,15 @@ export class OtlpSink {
       const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value?.stringValue ?? 'unknown';
       for (const ss of rs.scopeSpans ?? []) {
         for (const sp of ss.spans ?? []) {
-          into.push({ service, name: sp.name, traceId: sp.traceId, startMs: ms(sp.startTimeUnixNano), endMs: ms(sp.endTimeUnixNano) });
+          const statement = sp.attributes?.find((a) => a.key === 'db.statement' || a.key === 'db.query.text')?.value?.stringValue;
+          into.push({
+            service,
+            name: sp.name,
+            traceId: sp.traceId,
+            startMs: ms(sp.startTimeUnixNano),
+            endMs: ms(sp.endTimeUnixNano),
+            ...(statement === undefined ? {} : { statement }),
+          });
         }
       }
     }

@@ -6,6 +6,8 @@ export interface Settings {
   warmupSeconds: number;
   connections: number;
   paymentRate: number;
+  /** Selects per second of the providers scenario's open-loop run (BENCH_SELECT_RATE). */
+  selectRate: number;
   notifierSeconds: number;
   notifierRate: number;
   notifierEndpoints: number;
@@ -44,7 +46,8 @@ Scenarios (all when none is named): ${SCENARIOS.join(', ')}
 
 Environment (defaults): BENCH_SECONDS (12) measured seconds per side of a scenario, split into BENCH_ROUNDS (3)
 slices taking turns among the gateway and the two references (1 process, every core), BENCH_WARMUP_SECONDS (3),
-BENCH_CONNECTIONS (50), BENCH_PAYMENT_RATE (200), BENCH_NOTIFIER_SECONDS (300: the memory target is judged from 300 up),
+BENCH_CONNECTIONS (50), BENCH_PAYMENT_RATE (200), BENCH_SELECT_RATE (50: the providers scenario's open-loop selects),
+BENCH_NOTIFIER_SECONDS (300: the memory target is judged from 300 up),
 BENCH_NOTIFIER_RATE (600), BENCH_NOTIFIER_ENDPOINTS (100), BENCH_SCALE_LINKS (1000000), BENCH_DUE_LINKS (100000),
 BENCH_LOG_LEVEL (the services' default, info), BENCH_KAFKA_BROKERS (else a Kafka mock of the bench's own),
 BENCH_GATEWAY_REPLICAS (1: gateway processes sharing its port, as replicas on one host),
@@ -66,6 +69,7 @@ export function parseArgs(argv: string[]): { scenarios: ScenarioName[]; settings
       warmupSeconds: int('BENCH_WARMUP_SECONDS', 3, 0),
       connections: int('BENCH_CONNECTIONS', 50),
       paymentRate: int('BENCH_PAYMENT_RATE', 200),
+      selectRate: int('BENCH_SELECT_RATE', 50),
       notifierSeconds: int('BENCH_NOTIFIER_SECONDS', 300, 10),
       notifierRate: int('BENCH_NOTIFIER_RATE', 600),
       notifierEndpoints: int('BENCH_NOTIFIER_ENDPOINTS', 100),

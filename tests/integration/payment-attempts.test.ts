@@ -2,6 +2,7 @@
 // links, shops and notifier, Postgres, NATS and Kafka. The live provider is a stand-in implementing the provider
 // interface (per-attempt payment ids, an outage, a refusal), wired as a real adapter is; the sandbox keeps test links.
 import { randomUUID } from 'node:crypto';
+import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { StandInProvider } from '../support/stand-in-provider';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -130,6 +131,52 @@ describe('the provider down or refusing', () => {
     expect(res.body.error.details).toEqual([{ field: 'method', code: 'provider_refused', message: 'Amount exceeds the limit' }]);
     expect(await link(id)).toMatchObject({ gateway_provider: null, gateway_payment_id: null, status: 'pending' });
     expect((await attempts(id)).map((a) => a.state)).toEqual(['refused']);
+  });
+});
+
+describe('an answer that arrives after the link moved on', () => {
+  /** A create the stand-in holds until `release()`: the select waits on its provider meanwhile. */
+  const hold = () => {
+    let release!: () => void;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    provider.mode = { kind: 'held', until };
+    return release;
+  };
+  const createArrived = (orderId: string) =>
+    eventually(() => provider.creates.some((c) => c.orderId === orderId), `the create of ${orderId} at the provider`, 10_000);
+
+  it('shows a newer select’s payment when that select overtook the held one, whose payment is superseded and canceled', async () => {
+    const id = await createLink();
+    const release = hold();
+    const first = select(id, { method: 'sbp' });
+    await createArrived(`${id}-1`);
+    provider.mode = { kind: 'up' };
+    const second = await select(id, { method: 'crypto', network: 'USDT-TRC20' });
+    expect(second.body).toMatchObject({ gateway_payment_id: `sip_${id}-2`, payer_amount: '1010.00' });
+    release();
+    // The buyer of the overtaken select sees the link as the newer one left it.
+    const res = await first;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ gateway_payment_id: `sip_${id}-2`, payer_amount: '1010.00', network: 'USDT-TRC20', payment_progress: null });
+    await provider.canceled(`sip_${id}-1`);
+    expect((await attempts(id)).map((a) => [a.state, a.gateway_payment_id])).toEqual([
+      ['superseded', `sip_${id}-1`],
+      ['pending', `sip_${id}-2`],
+    ]);
+    expect(await link(id)).toMatchObject({ status: 'pending', gateway_payment_id: `sip_${id}-2` });
+  });
+
+  it('answers 409 not_pending when the link was canceled during the call, its payment superseded and canceled, nothing shown', async () => {
+    const id = await createLink();
+    const release = hold();
+    const pending = select(id, { method: 'sbp' });
+    await createArrived(`${id}-1`);
+    expect((await sys.http.post(`/merchant/v1/payment-links/${id}/cancel`, {}, { headers: merchant.keys })).status).toBe(200);
+    release();
+    expectError(await pending, 409, 'payment_link.err.not_pending');
+    await provider.canceled(`sip_${id}-1`);
+    expect((await attempts(id)).map((a) => [a.state, a.gateway_payment_id])).toEqual([['superseded', `sip_${id}-1`]]);
+    expect(await link(id)).toMatchObject({ status: 'canceled', gateway_provider: null, gateway_payment_id: null });
   });
 });
 

@@ -18,8 +18,11 @@ import {
 } from '@pl/providers';
 import { unauthorized, invalidJson } from '@pl/errors';
 
-/** How the stand-in answers its next calls. */
-export type StandInMode = { kind: 'up' } | { kind: 'down' } | { kind: 'refusing'; message: string };
+/**
+ * How the stand-in answers its next calls. `held`: a create made now answers (as `up`) only once `until` resolves, so a
+ * test can move the link while the provider is still making the payment.
+ */
+export type StandInMode = { kind: 'up' } | { kind: 'down' } | { kind: 'refusing'; message: string } | { kind: 'held'; until: Promise<void> };
 
 /** The body the stand-in's callbacks carry: the attempt's order id, its payment id and a status. */
 export interface StandInCallback {
@@ -61,7 +64,7 @@ export class StandInProvider implements PaymentProvider {
     if (this.mode.kind === 'down') return Promise.reject(new ProviderUnavailableError(this.name, 'create_payment', 'http_5xx'));
     if (this.mode.kind === 'refusing') return Promise.reject(new ProviderRefusedError(this.name, 'create_payment', this.mode.message, 422));
     const id = StandInProvider.paymentIdOf(request.orderId);
-    return Promise.resolve({
+    const payment: ProviderPayment = {
       gatewayPaymentId: id,
       depositAddress: `https://qr.example.test/${id}`,
       qr: `https://qr.example.test/${id}`,
@@ -69,7 +72,8 @@ export class StandInProvider implements PaymentProvider {
       payerCurrency: 'RUB',
       payerCryptoAmount: null,
       network: request.method === 'sbp' ? 'SBP' : (request.network ?? 'SBP'),
-    });
+    };
+    return this.mode.kind === 'held' ? this.mode.until.then(() => payment) : Promise.resolve(payment);
   }
 
   getPayment(ref: { gatewayPaymentId: string; orderId: string }): Promise<PaymentState | null> {

@@ -1,8 +1,10 @@
 import { check, cpuMsPerRequest, measureClosed, observe, type BenchContext } from '../context';
+import type { Row } from '../report';
 import { startLoad } from '../load';
 import type { PacedResult, PacedSpec } from '../load-spec';
 import type { LocalProviderFakes } from '@pl/provider-fakes';
 import { BenchReceiver } from '../receivers';
+import { selectStages } from '../select-stages';
 import { summarize } from '../stats';
 
 /** How long the Raiffeisen fake takes to answer every API request, as a provider on a good day might. */
@@ -16,6 +18,54 @@ const SIGNATURE_HEADER = 'x-api-signature-sha256';
 const WARMUP_SECONDS = 2;
 /** A fault queue longer than any run: every request of the fake waits its latency. */
 const EVERY_REQUEST = 10_000_000;
+
+/**
+ * Selects at `rate` per second, open loop (each sent on schedule whatever came back before), one link each, for the
+ * warm-up and `seconds`: the latency a checkout sees at a steady rate below what the machine can do, beside the closed
+ * loop's, which keeps 10 selects in flight however long each takes and so measures the system near its limit.
+ */
+async function pacedSelects(ctx: BenchContext, ids: readonly string[], rate: number): Promise<{ row: Row; achieved: number; maxSendLagMs: number }> {
+  const { settings, sys } = ctx;
+  const items = ids.map((id) => ({
+    key: id,
+    method: 'POST' as const,
+    path: `/p/${id}/select`,
+    headers: { 'content-type': 'application/json' },
+    body: '{"method":"sbp"}',
+  }));
+  const load = startLoad({ mode: 'paced', url: sys.gatewayUrl, rate, maxSockets: settings.connections, items }, ctx.workDir);
+  await load.measuring;
+  const watch = await observe(ctx, load.pid);
+  let result: PacedResult;
+  try {
+    result = await load.result;
+  } catch (e) {
+    await watch.stop();
+    throw e;
+  }
+  const { cpu, pg } = await watch.stop();
+  const measured = result.items.filter((_, i) => i >= rate * WARMUP_SECONDS);
+  const ok = measured.filter((r) => r.status === 200);
+  const latency = summarize(ok.map((r) => r.answeredAt - r.sentAt));
+  const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;
+  const achieved = Math.round((measured.length / Math.max(sentSpan, 1e-3)) * 10) / 10;
+  ctx.log(
+    `    ${achieved} selects/s sent (send lag max ${result.maxSendLagMs} ms), p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms, ` +
+      `errors ${measured.length - ok.length}`,
+  );
+  ctx.log(`    postgres: ${pg.slice(0, 3).join(' | ') || 'no statement in flight when sampled'}`);
+  const row: Row = {
+    scenario: `providers: select SBP paced at ${rate}/s (open loop), Raiffeisen fake at ${FAKE_LATENCY_MS} ms`,
+    target: 'gateway',
+    rps: achieved,
+    p50: latency.p50,
+    p99: latency.p99,
+    errors: measured.length - ok.length,
+    cpu,
+    cpuMsPerRequest: cpuMsPerRequest(cpu, achieved, 'gateway'),
+  };
+  return { row, achieved, maxSendLagMs: result.maxSendLagMs };
+}
 
 /** Selects SBP on each link that has no QR yet, `concurrency` at a time (the callback run's links beyond the select run's). */
 async function selectAll(gatewayUrl: string, ids: readonly string[], concurrency: number): Promise<void> {
@@ -63,8 +113,10 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
     const merchant = await fixtures.merchant();
     const shopId = await fixtures.shop(merchant.id, { url: receiver.url, secret: 'bench-webhook-secret-0123456789' });
     const paid = rate * (WARMUP_SECONDS + settings.seconds) + 1;
-    // Generous: at 10 connections and ~60 ms a select, a run takes ~170/s.
-    const pool = await fixtures.seedPending(merchant.id, shopId, Math.max(paid, 400 * (settings.warmupSeconds + settings.seconds)));
+    // Generous: at 10 connections and ~60 ms a select, a run takes ~170/s; then the paced run's, each link once.
+    const closedPool = 400 * (settings.warmupSeconds + settings.seconds);
+    const pacedCount = settings.selectRate * (WARMUP_SECONDS + settings.seconds);
+    const pool = await fixtures.seedPending(merchant.id, shopId, Math.max(paid, closedPool + pacedCount));
     await fixtures.analyze();
 
     // 1. Select.
@@ -72,14 +124,34 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       `providers: select SBP through the gateway, the Raiffeisen fake answering after ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections`,
     );
     const selectCtx: BenchContext = { ...ctx, settings: { ...settings, connections: SELECT_CONNECTIONS } };
-    const { row } = await measureClosed(selectCtx, `providers: select SBP, Raiffeisen fake at ${FAKE_LATENCY_MS} ms`, 'gateway', sys.gatewayUrl, {
-      method: 'POST',
-      path: `/p/${pool[0]}/select`,
-      headers: { 'content-type': 'application/json' },
-      body: '{"method":"sbp"}',
-      paths: pool.map((id) => `/p/${id}/select`),
-      pick: 'once',
-    });
+    // BENCH_STAGES=1: keep every span of the select run and time each stage of a select (costs the bench CPU).
+    const stagesWanted = process.env.BENCH_STAGES === '1';
+    if (stagesWanted) ctx.sink.startRecording();
+    const { row, result: closed } = await measureClosed(
+      selectCtx,
+      `providers: select SBP, Raiffeisen fake at ${FAKE_LATENCY_MS} ms`,
+      'gateway',
+      sys.gatewayUrl,
+      {
+        method: 'POST',
+        path: `/p/${pool[0]}/select`,
+        headers: { 'content-type': 'application/json' },
+        body: '{"method":"sbp"}',
+        paths: pool.slice(0, closedPool).map((id) => `/p/${id}/select`),
+        pick: 'once',
+      },
+    );
+    // Spans leave the services in batches (every 5 s at the latest); wait for the last ones before timing.
+    if (stagesWanted) await new Promise((r) => setTimeout(r, 6000));
+    const stages = stagesWanted ? selectStages(ctx.sink.stopRecording()) : null;
+    if (stages) {
+      ctx.log(
+        `    stages of ${stages.selects} selects (p50 / p99 ms), ${stages.statementsPerSelect.p50} statements a select (max ${stages.statementsPerSelect.max}):`,
+      );
+      for (const st of stages.stages) ctx.log(`      ${st.stage.padEnd(56)} ${String(st.p50).padStart(7)} / ${st.p99}`);
+      for (const st of stages.statements)
+        ctx.log(`      ${String(st.count).padStart(6)} × ${st.stage.padEnd(60)} ${String(st.p50).padStart(7)} / ${st.p99}`);
+    }
     const ours = row.p99 === null ? null : Math.round((row.p99 - FAKE_LATENCY_MS) * 10) / 10;
     ctx.rows.push({ ...row, note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${ours ?? '?'} ms` });
     ctx.log(`    fake latency ${FAKE_LATENCY_MS} ms, select p99 ${row.p99} ms: ours ${ours} ms at p99 (target ≤ ${OURS_P99_MS} ms)`);
@@ -88,6 +160,19 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       `select p99 ≤ the provider's latency + ${OURS_P99_MS} ms (real Raiffeisen adapter, fake at ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections)`,
       `p99 ${row.p99} ms − fake ${FAKE_LATENCY_MS} ms = ${ours} ms (p50 ${row.p50} ms), ${row.errors} errors`,
       ours !== null && ours <= OURS_P99_MS && row.errors === 0,
+    );
+
+    // 1b. The same select at a steady rate, open loop, on links the closed loop did not reach.
+    ctx.log(`providers: select SBP paced at ${settings.selectRate}/s for ${settings.seconds} s (+${WARMUP_SECONDS} s warm-up), open loop`);
+    const pacedIds = pool.slice(Math.min(closed.picked, closedPool), Math.min(closed.picked, closedPool) + pacedCount);
+    const paced = await pacedSelects(ctx, pacedIds, settings.selectRate);
+    const pacedOurs = paced.row.p99 === null ? null : Math.round((paced.row.p99 - FAKE_LATENCY_MS) * 10) / 10;
+    ctx.rows.push({ ...paced.row, note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${pacedOurs ?? '?'} ms` });
+    check(
+      ctx,
+      `select p99 ≤ the provider's latency + ${OURS_P99_MS} ms, paced at ${settings.selectRate}/s (open loop; beside the closed-loop target, not instead)`,
+      `p99 ${paced.row.p99} ms − fake ${FAKE_LATENCY_MS} ms = ${pacedOurs} ms (p50 ${paced.row.p50} ms), ${paced.row.errors} errors`,
+      pacedOurs !== null && pacedOurs <= OURS_P99_MS && paced.row.errors === 0,
     );
 
     // 2. Callbacks: the links the select run reached have their QR; the rest are selected now.
@@ -170,7 +255,9 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
     ctx.details.providers = {
       fakeLatencyMs: FAKE_LATENCY_MS,
       select: row,
+      selectStages: stages,
       oursAtP99: ours,
+      paced: { rate: settings.selectRate, row: paced.row, oursAtP99: pacedOurs, maxSendLagMs: paced.maxSendLagMs },
       rate,
       achieved,
       callback,

@@ -78,19 +78,22 @@ export function selectionOf(
   };
 }
 
-/** How recording a provider's answer ended: the link shows it, or the link moved on (left pending, or a newer attempt). */
-export type AnswerOutcome = { kind: 'selected'; link: LinkRecord; superseded: Attempt[] } | { kind: 'not_selected' };
+/**
+ * How recording a provider's answer ended: the link shows it (with what the provider has said of the attempt so far,
+ * as the answer found it), or the link moved on (left pending, or a newer attempt).
+ */
+export type AnswerOutcome =
+  { kind: 'selected'; link: LinkRecord; superseded: Attempt[]; progress: AttemptProgress | null } | { kind: 'not_selected' };
 
 /**
- * Attempts in the links schema. Each write is its own short statement or transaction: no provider is ever called
- * while one is open.
+ * Attempts in the links schema. Each write is its own short statement: no provider is ever called while one is open.
  */
 export interface AttemptStore {
   /** Attempt n+1 of a pending, not yet due link, committed; null when the link is not (then nothing is written). */
   open(linkId: string, draft: AttemptDraft): Promise<Attempt | null>;
   /**
-   * The provider made the payment: in one transaction the attempt records it, the link shows it if the attempt is
-   * still its newest and the link still pending and not due, and the link's earlier unpaid attempts become
+   * The provider made the payment: atomically (one statement) the attempt records it, the link shows it if the attempt
+   * is still its newest and the link still pending and not due, and the link's earlier unpaid attempts become
    * `superseded` (returned, to be canceled at their provider).
    */
   recordAnswer(attempt: Attempt, payment: ProviderPayment): Promise<AnswerOutcome>;

@@ -1,4 +1,4 @@
-import { modeOfLivemode, type Identity, type SelectMethodCommand } from '@pl/contracts';
+import { modeOfLivemode, type Identity, type SelectMethodCommand, type ShopView } from '@pl/contracts';
 import { invalidField, linkNotPending, methodUnavailable, providerUnavailable } from '@pl/errors';
 import { computeAmounts } from '@pl/money';
 import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider } from '@pl/providers';
@@ -19,10 +19,10 @@ export interface BuyerLink {
 
 /**
  * The shop's name, and for a pending link the methods offered now and what the provider last said of the selected
- * payment (a link that left pending offers nothing, and asks no provider).
+ * payment (a link that left pending offers nothing, and asks no provider). A caller that read the shop passes it.
  */
-export async function withShopName(deps: LinkDeps, link: LinkRecord): Promise<BuyerLink> {
-  const shop = await deps.shops.getShop(link.shopId, LINKS_SERVICE_IDENTITY);
+export async function withShopName(deps: LinkDeps, link: LinkRecord, shopInHand?: ShopView): Promise<BuyerLink> {
+  const shop = shopInHand ?? (await deps.shops.getShop(link.shopId, LINKS_SERVICE_IDENTITY));
   if (link.status !== 'pending') return { link, shopName: shop.name, checkout: { methods: shop.payment_methods, progress: null } };
   const [methods, progress] = await Promise.all([
     offeredMethods(deps, link, shop.payment_methods),
@@ -100,7 +100,7 @@ async function callProvider(deps: LinkDeps, provider: PaymentProvider, link: Lin
  * The buyer picks how to pay (docs/product-decisions.md, "attempts"). Only a pending link can be selected (a due one reads
  * as expired), and the buyer may change their mind while it stays pending. Each select is an attempt: attempt n is
  * committed first (with the amounts asked, at the method's rate), then the provider of the link's mode and method is
- * called outside any transaction, then its answer is written on the attempt and on the link, in one transaction and
+ * called outside any transaction, then its answer is written on the attempt and on the link, in one statement and
  * only if the link is still pending and this is still its newest attempt. A provider that is down is a 503 and a
  * refusal a 422; either way the link keeps what it showed before. The attempts this one replaces are canceled at
  * their provider. A test link's attempts go to the sandbox, never to a real provider.
@@ -133,10 +133,13 @@ export async function selectMethod(deps: LinkDeps, identity: Identity, command: 
     // A newer select overtook this one: the buyer sees the link as that one left it.
     const now = await loadLink(deps, link.id);
     if (now.status !== 'pending') throw linkNotPending(now.status);
-    return withShopName(deps, now);
+    return withShopName(deps, now, shop);
   }
   cancelReplaced(deps, answer.superseded);
-  return withShopName(deps, answer.link);
+  // The answer is built from what the select holds (the link as its answer left it, the shop it read, the attempt's
+  // progress as the answer found it): reading them again would cost round trips and show nothing newer.
+  const methods = await offeredMethods(deps, answer.link, shop.payment_methods);
+  return { link: answer.link, shopName: shop.name, checkout: { methods, progress: answer.progress } };
 }
 
 /** The checkout page's read: the buyer-safe view, a due link already expired. */
