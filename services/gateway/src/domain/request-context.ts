@@ -20,7 +20,7 @@ export interface RequestActor {
 }
 
 /** A user agent is the client's own text: kept, but never more than this. */
-export const USER_AGENT_MAX = 512;
+const USER_AGENT_MAX = 512;
 
 const storage = new AsyncLocalStorage<RequestActor>();
 
