@@ -1,7 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
 import type { ApiResponse } from './http';
 
-type Call = (method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }) => Promise<ApiResponse>;
+/** A call to the gateway as the test helpers make it (tests/support/http, the gateway tests' harness). */
+type Reply = Pick<ApiResponse, 'status' | 'body' | 'text'>;
+type Call = (method: string, path: string, options?: { headers?: Record<string, string>; body?: object }) => Promise<Reply>;
 
 /** What a test user enrolled: their TOTP secret, and the recovery codes not used yet. */
 interface Enrolled {
@@ -19,7 +21,7 @@ export const totpCode = (secret: string, at: Date = new Date()): string =>
 /** The secret and unused recovery codes of a user these helpers enrolled. */
 export const enrolledFactors = (email: string): Enrolled | undefined => enrolledUsers.get(email.toLowerCase());
 
-const check = (res: ApiResponse, status: number, what: string): ApiResponse => {
+const check = (res: Reply, status: number, what: string): Reply => {
   if (res.status !== status) throw new Error(`${what} answered ${res.status}: ${res.text}`);
   return res;
 };
