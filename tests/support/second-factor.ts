@@ -18,7 +18,6 @@ const enrolledUsers = new Map<string, Enrolled>();
 export const totpCode = (secret: string, at: Date = new Date()): string =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
 
-
 const check = (res: Reply, status: number, what: string): Reply => {
   if (res.status !== status) throw new Error(`${what} answered ${res.status}: ${res.text}`);
   return res;
