@@ -122,7 +122,9 @@ export async function startGateway(
       auditLog,
       credentials,
       secondFactorStore,
-      factors: new SecondFactors(builtInVerifiers(secondFactorStore)),
+      factors: new SecondFactors(
+        builtInVerifiers(secondFactorStore, (userId) => log.warn({ user_id: userId }, 'a TOTP code was used again: refused (it may have been seen)')),
+      ),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 

@@ -119,23 +119,24 @@ export class SecondFactorRepository {
   }
 
   /**
-   * Takes a TOTP code: true when it is right for a step newer than the last one used, which it then marks used, in
-   * one conditional update (of two requests with one code, one wins).
+   * Takes a TOTP code: `accepted` when it is right for a step newer than the last one used, which it then marks used,
+   * in one conditional update (of two requests with one code, one wins); `reused` when it is right but of a step
+   * already used (or older); `wrong` otherwise.
    */
-  async useTotp(userId: string, code: string, now: Date): Promise<boolean> {
+  async useTotp(userId: string, code: string, now: Date): Promise<'accepted' | 'reused' | 'wrong'> {
     const rows = await this.db.query<{ secret_box: Buffer }>('SELECT secret_box FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL', [
       userId,
     ]);
     const row = rows[0];
-    if (!row) return false;
+    if (!row) return 'wrong';
     const step = totpStepOf(this.box.open(row.secret_box), code, now);
-    if (step === null) return false;
+    if (step === null) return 'wrong';
     const taken = await this.db.query(
       `UPDATE user_totp SET last_used_step = $2
         WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2) RETURNING user_id`,
       [userId, step],
     );
-    return taken.length > 0;
+    return taken.length > 0 ? 'accepted' : 'reused';
   }
 
   /** Takes a recovery code once: true when it was one of the user's unused codes (found by its hash). */

@@ -1,5 +1,5 @@
 import { isAppError } from '@pl/errors';
-import { proofOf, SecondFactors, type SecondFactorVerifier } from './second-factor';
+import { builtInVerifiers, proofOf, SecondFactors, type SecondFactorVerifier } from './second-factor';
 import { totpCodeAt, totpStepOf, newTotpSecret, totpUri } from './totp';
 
 /** A verifier that knows one right proof and counts its uses: the shape a passkeys module plugs in. */
@@ -43,6 +43,28 @@ describe('SecondFactors', () => {
     expect(proofOf({ code: '123456' })).toEqual({ method: 'totp', code: '123456' });
     expect(proofOf({ recovery_code: 'abcd' })).toEqual({ method: 'recovery_code', code: 'abcd' });
     expect(proofOf({ passkey: { id: 'x' } })).toEqual({ method: 'passkey', assertion: { id: 'x' } });
+  });
+});
+
+describe('builtInVerifiers', () => {
+  it('refuses a reused TOTP code like a wrong one, and says so', async () => {
+    const outcomes = ['accepted', 'reused', 'wrong'] as const;
+    let next = 0;
+    const reused: string[] = [];
+    const [totp] = builtInVerifiers(
+      {
+        totpEnabled: async () => true,
+        useTotp: async () => outcomes[next++] ?? 'wrong',
+        recoveryCodesLeft: async () => 0,
+        useRecoveryCode: async () => false,
+      },
+      (userId) => reused.push(userId),
+    );
+    const proof = { method: 'totp' as const, code: '123456' };
+    const context = { purpose: 'step_up' as const, challenge: null };
+    const results = [await totp?.verify('u-1', proof, context), await totp?.verify('u-1', proof, context), await totp?.verify('u-1', proof, context)];
+    expect(results).toEqual([true, false, false]);
+    expect(reused).toEqual(['u-1']);
   });
 });
 
