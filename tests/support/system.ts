@@ -12,6 +12,7 @@ import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/t
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
+import { steppedUpSession } from './second-factor';
 import { startLocalProviderFakes, type LocalProviderFakes } from '@pl/provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -105,7 +106,11 @@ export interface TestSystem {
   shop(merchantId: string, options?: ShopOptions): Promise<TestShop>;
   /** A merchant with an approved shop, the usual starting point. */
   merchantWithShop(options?: ShopOptions & { emailConfirmed?: boolean }): Promise<{ merchant: TestMerchant; shop: TestShop }>;
-  login(merchant: TestMerchant): Promise<string>;
+  /**
+   * A session of the merchant's user that may also do what needs step-up (the user gets TOTP on their first sign-in
+   * here). `passwordOnly`: the plain sign-in of a user without a second factor, spending none of the session's budget.
+   */
+  login(merchant: TestMerchant, options?: { passwordOnly?: boolean }): Promise<string>;
   /**
    * Posts a sandbox provider callback to the gateway, signed with the system's provider secret
    * (or `signWith`), exactly as the provider would send it.
@@ -281,9 +286,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       const m = await merchant(o.emailConfirmed === undefined ? {} : { emailConfirmed: o.emailConfirmed });
       return { merchant: m, shop: await shop(m.id, o) };
     },
-    async login(m) {
+    async login(m, { passwordOnly = false } = {}) {
+      if (!passwordOnly) return steppedUpSession(http.call, m);
       const res = await http.post('/api/v1/auth/login', { email: m.email, password: m.password });
-      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+      if (res.status !== 200 || typeof res.body.session_token !== 'string') throw new Error(`login failed: ${res.status} ${res.text}`);
       return res.body.session_token as string;
     },
     async stop() {

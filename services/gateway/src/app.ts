@@ -11,6 +11,10 @@ import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
 import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
 import { TeamRepository } from './data/team.repository';
+import { SecretBox } from '@pl/config';
+import { LoginChallengeStore } from './data/login-challenge.store';
+import { SecondFactorRepository } from './data/second-factor.repository';
+import { builtInVerifiers, SecondFactors } from './domain/second-factor';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
@@ -92,6 +96,7 @@ export async function startGateway(
     const auditLog = new AuditLogRepository(db);
     // The common-password list is read before serving: the first sign-up takes no longer than any other.
     isCommonPassword('');
+    const secondFactorStore = new SecondFactorRepository(db, twoFactorBox(config.TWO_FACTOR_SECRET_KEY), enqueueMail);
     const app = createHttpApp({
       log,
       accounts,
@@ -116,6 +121,11 @@ export async function startGateway(
       audit: auditLog,
       auditLog,
       credentials,
+      secondFactorStore,
+      factors: new SecondFactors(
+        builtInVerifiers(secondFactorStore, (userId) => log.warn({ user_id: userId }, 'a TOTP code was used again: refused (it may have been seen)')),
+      ),
+      loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 
     const server = createServer(observeRequests(app, metrics));
@@ -163,6 +173,9 @@ export async function startGateway(
   }
 }
 
+/** The box TOTP secrets are sealed in: bound to their purpose, so no other box opens as one. */
+const twoFactorBox = (key: string): SecretBox => new SecretBox(Buffer.from(key, 'base64'), 'gateway.totp_secret.v1');
+
 const rateLimitSettings = (config: GatewayConfig) => ({
   apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
   cashierPerMinute: config.RATE_LIMIT_CASHIER_PER_MINUTE,
@@ -174,4 +187,6 @@ const rateLimitSettings = (config: GatewayConfig) => ({
   authFailuresPerIpPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
   loginLockoutFailures: config.LOGIN_LOCKOUT_FAILURES,
   loginLockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+  twoFactorLockoutFailures: config.TWO_FACTOR_LOCKOUT_FAILURES,
+  twoFactorLockoutSeconds: config.TWO_FACTOR_LOCKOUT_SECONDS,
 });

@@ -360,6 +360,8 @@ export const en = {
     approve_payouts: 'approve payouts (finance: not their own)',
     manage_members: 'the team and the account’s settings (admin: not owners)',
     read_audit: 'the security events',
+    self: 'their own password and second factors',
+    account_policy: 'require a second factor of every member',
   },
   yourRole: 'Your role',
   // Money after a payment (docs/dashboard.md)
