@@ -378,6 +378,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/2fa/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey
+         * @description WebAuthn options for `navigator.credentials.create()` (pass them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser): the relying party is `PUBLIC_BASE_URL`'s host, no attestation is asked for, user verification is preferred, and the user's passkeys are excluded. The challenge works once, for 5 minutes, for this user only.
+         */
+        post: operations["createPasskeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the user's passkeys
+         * @description Passkeys are the signed-in user's, whatever the account and role.
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey
+         * @description `response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description It stops working as a second factor at once; the user is mailed that a second factor was removed. Another user's passkey is 404.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a passkey
+         * @description Another user's passkey is 404, as an unknown one.
+         */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -2015,7 +2083,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined";
+            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "account.passkey_added" | "account.passkey_removed";
             at: string;
             ip: string | null;
             subject: string | null;
@@ -2491,6 +2559,40 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description - `passkey.err.already_registered`: Registering an authenticator credential that is already registered. */
+        PasskeyAlreadyRegistered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "passkey.err.already_registered";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `passkey.err.limit_reached`: Registering a passkey while the user already has the most passkeys allowed (10). */
+        PasskeyLimitReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "passkey.err.limit_reached";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
         PayloadTooLarge: {
             headers: {
@@ -2889,6 +2991,28 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `passkey.err.verification_failed`: A passkey registration whose response does not verify: its challenge is unknown, used or older than 5 minutes, or it was made for another site, or its signature or data is wrong.
+         *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+         */
+        "ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "passkey.err.verification_failed";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -4510,6 +4634,382 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    createPasskeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "q7X2mNc9LrT4vB8yKp1sWd6gHf3jZa0e",
+                     *       "rp": {
+                     *         "name": "Payment links",
+                     *         "id": "pay.example.com"
+                     *       },
+                     *       "user": {
+                     *         "id": "ey2eTzocTouduW9sDC4bHQ",
+                     *         "name": "owner@shop.example",
+                     *         "displayName": "owner@shop.example"
+                     *       },
+                     *       "pubKeyCredParams": [
+                     *         {
+                     *           "alg": -7,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -8,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -257,
+                     *           "type": "public-key"
+                     *         }
+                     *       ],
+                     *       "timeout": 300000,
+                     *       "attestation": "none",
+                     *       "excludeCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "authenticatorSelection": {
+                     *         "residentKey": "preferred",
+                     *         "userVerification": "preferred",
+                     *         "requireResidentKey": false
+                     *       },
+                     *       "extensions": {
+                     *         "credProps": true
+                     *       },
+                     *       "hints": []
+                     *     }
+                     */
+                    "application/json": {
+                        rp: {
+                            id?: string;
+                            name: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        challenge: string;
+                        pubKeyCredParams: {
+                            /** @constant */
+                            type: "public-key";
+                            alg: number;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        authenticatorSelection?: {
+                            [key: string]: unknown;
+                        };
+                        attestation?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "passkeys": [
+                     *         {
+                     *           "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *           "name": "Work laptop",
+                     *           "created_at": "2026-11-20T10:00:00+03:00",
+                     *           "last_used_at": "2026-11-21T09:15:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        passkeys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Work laptop",
+                 *       "response": {
+                 *         "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                 *         "rawId": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoicTdYMm1OYzlMclQ0dkI4eUtwMXNXZDZnSGYzalphMGUifQ",
+                 *           "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF",
+                 *           "transports": [
+                 *             "internal",
+                 *             "hybrid"
+                 *           ]
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {
+                 *           "credProps": {
+                 *             "rk": true
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey as stored (never its key). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *       "name": "Work laptop",
+                     *       "created_at": "2026-11-20T10:00:00+03:00",
+                     *       "last_used_at": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["PasskeyAlreadyRegistered"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PasskeyLimitReached"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The passkey id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The passkey id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Old phone"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey with its new name. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *       "name": "Old phone",
+                     *       "created_at": "2026-11-20T10:00:00+03:00",
+                     *       "last_used_at": "2026-11-21T09:15:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listMembers: {

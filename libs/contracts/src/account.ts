@@ -57,6 +57,8 @@ export const auditEventType = z.enum([
   'member.role_changed',
   'member.removed',
   'member.joined',
+  'account.passkey_added',
+  'account.passkey_removed',
 ]);
 export type AuditEventType = z.infer<typeof auditEventType>;
 

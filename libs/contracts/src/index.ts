@@ -23,3 +23,4 @@ export * from './payment-methods';
 export * from './attempts';
 export * from './team';
 export * from './unresolved';
+export * from './passkeys';

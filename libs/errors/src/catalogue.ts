@@ -126,6 +126,12 @@ export const ERROR_CATALOGUE = {
     kind: 'validation',
     when: 'A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.',
   },
+  'passkey.err.verification_failed': {
+    kind: 'validation',
+    when: 'A passkey registration whose response does not verify: its challenge is unknown, used or older than 5 minutes, or it was made for another site, or its signature or data is wrong.',
+  },
+  'passkey.err.already_registered': { kind: 'conflict', when: 'Registering an authenticator credential that is already registered.' },
+  'passkey.err.limit_reached': { kind: 'unprocessable', when: 'Registering a passkey while the user already has the most passkeys allowed (10).' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

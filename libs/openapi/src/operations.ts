@@ -66,6 +66,11 @@ import {
   settleUnresolvedBody,
   unresolvedPayment,
   unresolvedPaymentPage,
+  passkeyList,
+  passkeyRegistrationOptions,
+  passkeyView,
+  registerPasskeyBody,
+  renamePasskeyBody,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -139,6 +144,7 @@ const shopId = z.object({
 const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery id (UUID).', examples: [s.sampleDelivery.id] }) });
 const memberUserId = z.object({ user_id: uuid.meta({ description: "The member's user id (UUID).", examples: [s.sampleMember.user_id] }) });
 const invitationId = z.object({ id: uuid.meta({ description: 'The invitation id (UUID).', examples: [s.sampleInvitation.id] }) });
+const passkeyId = z.object({ id: uuid.meta({ description: 'The passkey id (UUID).', examples: [s.samplePasskey.id] }) });
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
 const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
 const eventId = z.object({
@@ -554,6 +560,78 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: switchAccountBody, example: { merchant_id: s.sampleMe.merchant_id } },
     success: { status: 200, description: 'The user and the new active account.', schema: meView, example: s.sampleMe },
     errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/passkeys/registration-options',
+    operationId: 'createPasskeyRegistrationOptions',
+    summary: 'Start registering a passkey',
+    description:
+      "WebAuthn options for `navigator.credentials.create()` (pass them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser): the relying party is `PUBLIC_BASE_URL`'s host, no attestation is asked for, user verification is preferred, and the user's passkeys are excluded. The challenge works once, for 5 minutes, for this user only.",
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 200, description: 'The options.', schema: passkeyRegistrationOptions, example: s.samplePasskeyRegistrationOptions },
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/passkeys',
+    operationId: 'registerPasskey',
+    summary: 'Register a passkey',
+    description:
+      "`response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.",
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    body: { schema: registerPasskeyBody, example: { name: 'Work laptop', response: s.samplePasskeyRegistrationResponse } },
+    success: {
+      status: 201,
+      description: 'The passkey as stored (never its key).',
+      schema: passkeyView,
+      example: { ...s.samplePasskey, last_used_at: null },
+    },
+    errors: ['passkey.err.verification_failed', 'passkey.err.already_registered', 'passkey.err.limit_reached'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/me/2fa/passkeys',
+    operationId: 'listPasskeys',
+    summary: "List the user's passkeys",
+    description: "Passkeys are the signed-in user's, whatever the account and role.",
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    success: { status: 200, description: 'The passkeys, oldest first.', schema: passkeyList, example: { passkeys: [s.samplePasskey] } },
+    errors: [],
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/me/2fa/passkeys/{id}',
+    operationId: 'renamePasskey',
+    summary: 'Rename a passkey',
+    description: "Another user's passkey is 404, as an unknown one.",
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    pathParams: passkeyId,
+    body: { schema: renamePasskeyBody, example: { name: 'Old phone' } },
+    success: { status: 200, description: 'The passkey with its new name.', schema: passkeyView, example: { ...s.samplePasskey, name: 'Old phone' } },
+    errors: [],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/me/2fa/passkeys/{id}',
+    operationId: 'removePasskey',
+    summary: 'Remove a passkey',
+    description: "It stops working as a second factor at once; the user is mailed that a second factor was removed. Another user's passkey is 404.",
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    pathParams: passkeyId,
+    success: { status: 204, description: 'Removed.' },
+    errors: [],
   },
   {
     method: 'get',

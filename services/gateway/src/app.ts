@@ -11,6 +11,9 @@ import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
 import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
 import { TeamRepository } from './data/team.repository';
+import { PasskeyRepository } from './data/passkey.repository';
+import { WebAuthnChallenges } from './data/webauthn-challenges';
+import { Passkeys, relyingPartyOf } from './domain/passkeys';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
@@ -92,11 +95,15 @@ export async function startGateway(
     const auditLog = new AuditLogRepository(db);
     // The common-password list is read before serving: the first sign-up takes no longer than any other.
     isCommonPassword('');
+    const passkeyStore = new PasskeyRepository(db, enqueueMail);
+    const passkeys = new Passkeys(passkeyStore, new WebAuthnChallenges(redis, config.REDIS_KEY_PREFIX), relyingPartyOf(config.PUBLIC_BASE_URL));
     const app = createHttpApp({
       log,
       accounts,
       users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
       team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      passkeys,
+      passkeyStore,
       assertUncommonPassword,
       signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,

@@ -26,6 +26,7 @@ import { merchantUnresolvedRoutes, sessionUnresolvedRoutes } from './http/routes
 
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { teamRoutes } from './http/routes/team.routes';
+import { passkeysRoutes } from './http/routes/passkeys.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
 
@@ -66,6 +67,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/unresolved-payments', sessionUnresolvedRoutes(deps));
   app.use('/merchant/v1/events', merchantEventsRoutes(deps));
   app.use('/api/v1/events', sessionEventsRoutes(deps));
+  app.use('/api/v1/me/2fa/passkeys', passkeysRoutes(deps));
   // `/api/v1/me` and `/api/v1/auth/password`.
   app.use('/api/v1', accountRoutes(deps));
   // `/api/v1/members` and `/api/v1/invitations`.
