@@ -7,6 +7,7 @@ import { DataTable } from '../kit/data-table';
 import { Facts } from '../kit/fields';
 import { TextField, useApiForm } from '../kit/forms';
 import { useAction, usePagedLoad } from '../kit/use-load';
+import { PasskeysSection } from '../sections/passkeys';
 import { useSession } from '../session';
 
 export function AccountPage() {
@@ -30,6 +31,7 @@ export function AccountPage() {
       </div>
       <ErrorMessage error={leave.error} />
       <ChangePassword />
+      <PasskeysSection />
       <AuditEvents />
     </>
   );
