@@ -3,7 +3,7 @@ import type { ChallengePurpose } from '../domain/passkeys';
 import { redisCall, type Redis } from './redis';
 
 /** How long a user has to answer a WebAuthn challenge (the options' `timeout` says the same to the browser). */
-export const CHALLENGE_TTL_SECONDS = 300;
+const CHALLENGE_TTL_SECONDS = 300;
 
 /**
  * WebAuthn challenges waiting for their answer, in Redis: each is bound to one user and one purpose, lives 5 minutes

@@ -40,7 +40,7 @@ export type AddOutcome = { outcome: 'added'; passkey: Passkey } | { outcome: 'li
 export type ChallengePurpose = 'registration' | 'authentication';
 
 /** A user may keep this many passkeys (a few devices and security keys, with room to spare). */
-export const MAX_PASSKEYS_PER_USER = 10;
+const MAX_PASSKEYS_PER_USER = 10;
 
 /** ES256 first (every platform authenticator has it), then Ed25519 and RS256 (some security keys, Windows Hello). */
 const ALGORITHMS = [-7, -8, -257];
