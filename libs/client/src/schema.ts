@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the dashboard
-         * @description Answers a session token and sets it as the `sid` cookie. Failed sign-ins are limited per address and per email.
+         * @description Answers a session token and sets it as the `sid` cookie. A user with a second factor gets no session yet: `two_factor_required`, a `challenge` (5 minutes, 5 tries) and the `methods` they can answer it with at `POST /api/v1/auth/login/2fa`. Failed sign-ins are limited per address and per email.
          */
         post: operations["login"];
         delete?: never;
@@ -356,6 +356,130 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign-in's second step: a second factor for the challenge
+         * @description Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is 400 `common.err.validation_failed` until passkeys are available.
+         */
+        post: operations["loginSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a second factor for the actions that move money or credentials
+         * @description Exactly one of `code` (TOTP) or `passkey`. For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.
+         */
+        post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning on TOTP: a secret, its otpauth URI and QR
+         * @description TOTP is on once a code is confirmed (`/confirm`); a new start replaces a secret not yet confirmed. TOTP already on is 409.
+         */
+        post: operations["startTotp"];
+        /**
+         * Turn TOTP off
+         * @description Needs step-up. With no other second factor left, the recovery codes go too. Mails the user.
+         */
+        delete: operations["disableTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn TOTP on with a first code; get 10 recovery codes
+         * @description The code of the secret from `POST /api/v1/me/2fa/totp` (this 30-second step or a neighbour). The recovery codes are shown once and work once each. Confirming counts as verifying a second factor: the session is stepped up for 10 minutes. Mails the user.
+         */
+        post: operations["confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make 10 new recovery codes; the old ones stop working
+         * @description Needs step-up. Shown once; only their hashes are kept.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the account's settings: require a second factor of every member
+         * @description Owners only (others 403), with step-up. While required, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`).
+         */
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/api/v1/auth/switch": {
@@ -542,7 +666,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation with the token from the mailed link
-         * @description With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers. An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.
+         * @description With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers (a user with a second factor gets sign-in's challenge instead, for `POST /api/v1/auth/login/2fa`). An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -2083,7 +2207,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "account.passkey_added" | "account.passkey_removed";
+            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "two_factor.totp_enabled" | "two_factor.totp_disabled" | "two_factor.recovery_codes_regenerated" | "account.two_factor_policy_changed" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "refund.created_over_step_up_limit" | "account.passkey_added" | "account.passkey_removed";
             at: string;
             ip: string | null;
             subject: string | null;
@@ -2369,6 +2493,23 @@ export interface components {
                 };
             };
         };
+        /** @description - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served. */
+        AuthTwoFactorRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "auth.err.two_factor_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
         Forbidden: {
             headers: {
@@ -2400,6 +2541,90 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.forbidden" | "account.err.email_not_confirmed";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `account.err.email_not_confirmed`: The account email is not confirmed yet, for an action that needs it: creating links (from the dashboard), shops or API keys, rotating a webhook secret, reissuing a key.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         */
+        ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "account.err.email_not_confirmed" | "auth.err.two_factor_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `account.err.email_not_confirmed`: The account email is not confirmed yet, for an action that needs it: creating links (from the dashboard), shops or API keys, rotating a webhook secret, reissuing a key.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         *     - `auth.err.step_up_required`: An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.
+         */
+        ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "account.err.email_not_confirmed" | "auth.err.two_factor_required" | "auth.err.step_up_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         */
+        ForbiddenOrAuthTwoFactorRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "auth.err.two_factor_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         *     - `auth.err.step_up_required`: An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.
+         */
+        ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "auth.err.two_factor_required" | "auth.err.step_up_required";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -2736,6 +2961,60 @@ export interface components {
                 };
             };
         };
+        /** @description - `two_factor.err.already_enabled`: Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first). */
+        TwoFactorAlreadyEnabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "two_factor.err.already_enabled";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `two_factor.err.already_enabled`: Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first).
+         *     - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor.
+         */
+        TwoFactorAlreadyEnabledOrTwoFactorNotEnabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "two_factor.err.already_enabled" | "two_factor.err.not_enabled";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor. */
+        TwoFactorNotEnabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "two_factor.err.not_enabled";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.unauthorized`: Credentials are missing, unknown, revoked, expired or of the wrong kind for the route; a provider callback with a bad signature. */
         Unauthorized: {
             headers: {
@@ -2979,7 +3258,29 @@ export interface components {
         /**
          * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
          *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.
+         *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+         */
+        "ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_code";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.
          */
         ValidationFailedOrInvalidJsonOrAuthInvalidToken: {
             headers: {
@@ -2991,6 +3292,28 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.
+         */
+        ValidationFailedOrInvalidJsonOrAuthInvalidTokenOrAuthInvalidCode: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token" | "auth.err.invalid_code";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -4343,7 +4666,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description Signed in, or the second step of sign-in is due. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4364,6 +4687,11 @@ export interface operations {
                     "application/json": {
                         session_token: string;
                         expires_at: string;
+                    } | {
+                        /** @constant */
+                        two_factor_required: true;
+                        challenge: string;
+                        methods: ("totp" | "recovery_code" | "passkey")[];
                     };
                 };
             };
@@ -4445,7 +4773,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -4535,6 +4863,382 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    loginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                    code?: string;
+                    recovery_code?: string;
+                    passkey?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The session cookie `sid` (HttpOnly, SameSite=Lax); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session_token": "sess_Gm4Xn7Qw2Rt9Yb5Kp1Lc8Vz3",
+                     *       "expires_at": "2026-12-09T01:40:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        session_token: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidTokenOrAuthInvalidCode"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stepUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    code?: string;
+                    passkey?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Verified: step-up holds for 10 minutes. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The secret, shown until confirmed. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauth_uri": "otpauth://totp/Payment%20links:owner%40shop.example?issuer=Payment%20links&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
+                     *       "qr_data_url": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4="
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_data_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["TwoFactorAlreadyEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    disableTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TOTP is off. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    confirmTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TOTP is on. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "k7qm-xxx0-p2rt-zd4w",
+                     *         "k7qm-xxx1-p2rt-zd4w",
+                     *         "k7qm-xxx2-p2rt-zd4w",
+                     *         "k7qm-xxx3-p2rt-zd4w",
+                     *         "k7qm-xxx4-p2rt-zd4w",
+                     *         "k7qm-xxx5-p2rt-zd4w",
+                     *         "k7qm-xxx6-p2rt-zd4w",
+                     *         "k7qm-xxx7-p2rt-zd4w",
+                     *         "k7qm-xxx8-p2rt-zd4w",
+                     *         "k7qm-xxx9-p2rt-zd4w"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["TwoFactorAlreadyEnabledOrTwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The new codes. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "k7qm-xxx0-p2rt-zd4w",
+                     *         "k7qm-xxx1-p2rt-zd4w",
+                     *         "k7qm-xxx2-p2rt-zd4w",
+                     *         "k7qm-xxx3-p2rt-zd4w",
+                     *         "k7qm-xxx4-p2rt-zd4w",
+                     *         "k7qm-xxx5-p2rt-zd4w",
+                     *         "k7qm-xxx6-p2rt-zd4w",
+                     *         "k7qm-xxx7-p2rt-zd4w",
+                     *         "k7qm-xxx8-p2rt-zd4w",
+                     *         "k7qm-xxx9-p2rt-zd4w"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "require_two_factor": true
+                 *     }
+                 */
+                "application/json": {
+                    require_two_factor: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The account settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *       "name": "Shop Example LLC",
+                     *       "require_two_factor": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        merchant_id: string;
+                        name: string;
+                        require_two_factor: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     switchAccount: {
@@ -4752,7 +5456,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -4807,6 +5511,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -4904,7 +5609,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             409: components["responses"]["PasskeyAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4942,7 +5647,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5004,7 +5709,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5061,7 +5766,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -5095,7 +5800,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountLastOwner"];
             429: components["responses"]["RateLimited"];
@@ -5160,7 +5865,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountLastOwner"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5223,7 +5928,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -5291,7 +5996,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5327,7 +6032,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5357,7 +6062,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Joined; a session in the account. */
+            /** @description Joined; a session in the account, or the second step of sign-in. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5375,6 +6080,11 @@ export interface operations {
                     "application/json": {
                         session_token: string;
                         expires_at: string;
+                    } | {
+                        /** @constant */
+                        two_factor_required: true;
+                        challenge: string;
+                        methods: ("totp" | "recovery_code" | "passkey")[];
                     };
                 };
             };
@@ -5717,7 +6427,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5811,7 +6521,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.CashierOrSession"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5889,7 +6599,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5972,7 +6682,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6054,7 +6764,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrPaymentLinkNotPending"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6129,7 +6839,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrPaymentLinkNotPaid"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6202,7 +6912,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6258,7 +6968,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6326,7 +7036,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["RefundNotPending"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6412,7 +7122,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6503,7 +7213,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6565,7 +7275,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6642,6 +7352,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -6721,7 +7432,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequired"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6790,7 +7501,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6885,7 +7596,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6935,7 +7646,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6998,7 +7709,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7058,7 +7769,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7124,7 +7835,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7199,7 +7910,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -7256,7 +7967,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7322,7 +8033,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -7398,7 +8109,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7478,7 +8189,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrApiKeyInactive"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7538,7 +8249,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ApiKeyInactive"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7598,7 +8309,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -8610,7 +9321,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -8685,7 +9396,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -8768,7 +9479,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8860,7 +9571,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
             413: components["responses"]["PayloadTooLarge"];

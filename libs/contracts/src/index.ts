@@ -24,3 +24,4 @@ export * from './attempts';
 export * from './team';
 export * from './unresolved';
 export * from './passkeys';
+export * from './two-factor';

@@ -124,7 +124,27 @@ export const ERROR_CATALOGUE = {
   },
   'auth.err.invalid_token': {
     kind: 'validation',
-    when: 'A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.',
+    when: "A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.",
+  },
+  'auth.err.invalid_code': {
+    kind: 'validation',
+    when: 'A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.',
+  },
+  'auth.err.two_factor_required': {
+    kind: 'forbidden',
+    when: 'The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.',
+  },
+  'auth.err.step_up_required': {
+    kind: 'forbidden',
+    when: 'An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.',
+  },
+  'two_factor.err.already_enabled': {
+    kind: 'conflict',
+    when: 'Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first).',
+  },
+  'two_factor.err.not_enabled': {
+    kind: 'conflict',
+    when: 'Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor.',
   },
   'passkey.err.verification_failed': {
     kind: 'validation',

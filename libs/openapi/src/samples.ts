@@ -454,6 +454,25 @@ export const sampleInvitation: InvitationView = {
   expires_at: '2026-11-23T10:00:00+03:00',
 };
 
+export const sampleLoginChallenge = {
+  two_factor_required: true as const,
+  challenge: 'Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6',
+  methods: ['totp' as const, 'recovery_code' as const],
+};
+
+export const sampleTotpEnrollment = {
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  otpauth_uri:
+    'otpauth://totp/Payment%20links:owner%40shop.example?issuer=Payment%20links&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+  qr_data_url: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+};
+
+export const sampleRecoveryCodes = {
+  recovery_codes: Array.from({ length: 10 }, (_, i) => `k7qm-${String(i).padStart(4, 'x')}-p2rt-zd4w`),
+};
+
+export const sampleAccountSettings = { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', require_two_factor: true };
+
 export const samplePasskey: PasskeyView = {
   id: '5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24',
   name: 'Work laptop',

@@ -14,6 +14,10 @@ import { TeamRepository } from './data/team.repository';
 import { PasskeyRepository } from './data/passkey.repository';
 import { WebAuthnChallenges } from './data/webauthn-challenges';
 import { Passkeys, relyingPartyOf } from './domain/passkeys';
+import { SecretBox } from '@pl/config';
+import { LoginChallengeStore } from './data/login-challenge.store';
+import { SecondFactorRepository } from './data/second-factor.repository';
+import { builtInVerifiers, SecondFactors } from './domain/second-factor';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
@@ -97,6 +101,7 @@ export async function startGateway(
     isCommonPassword('');
     const passkeyStore = new PasskeyRepository(db, enqueueMail);
     const passkeys = new Passkeys(passkeyStore, new WebAuthnChallenges(redis, config.REDIS_KEY_PREFIX), relyingPartyOf(config.PUBLIC_BASE_URL));
+    const secondFactorStore = new SecondFactorRepository(db, twoFactorBox(config.TWO_FACTOR_SECRET_KEY), enqueueMail);
     const app = createHttpApp({
       log,
       accounts,
@@ -123,6 +128,9 @@ export async function startGateway(
       audit: auditLog,
       auditLog,
       credentials,
+      secondFactorStore,
+      factors: new SecondFactors(builtInVerifiers(secondFactorStore)),
+      loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 
     const server = createServer(observeRequests(app, metrics));
@@ -170,6 +178,9 @@ export async function startGateway(
   }
 }
 
+/** The box TOTP secrets are sealed in: bound to their purpose, so no other box opens as one. */
+const twoFactorBox = (key: string): SecretBox => new SecretBox(Buffer.from(key, 'base64'), 'gateway.totp_secret.v1');
+
 const rateLimitSettings = (config: GatewayConfig) => ({
   apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
   cashierPerMinute: config.RATE_LIMIT_CASHIER_PER_MINUTE,
@@ -181,4 +192,6 @@ const rateLimitSettings = (config: GatewayConfig) => ({
   authFailuresPerIpPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
   loginLockoutFailures: config.LOGIN_LOCKOUT_FAILURES,
   loginLockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+  twoFactorLockoutFailures: config.TWO_FACTOR_LOCKOUT_FAILURES,
+  twoFactorLockoutSeconds: config.TWO_FACTOR_LOCKOUT_SECONDS,
 });

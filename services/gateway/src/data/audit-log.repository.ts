@@ -44,10 +44,11 @@ export class AuditLogRepository implements AuditRecorder {
 
   /** Up to `limit` events of a merchant older than `before` (a sequence number), newest first, and whether more follow. */
   async page(merchantId: string, limit: number, before: bigint | null): Promise<{ events: AuditEventRecord[]; hasMore: boolean }> {
+    // Ordered by the column, qualified: a bare `seq` would name the text alias, and '9' sorts after '10'.
     const rows = await this.db.query<AuditEventRecord>(
-      `SELECT seq::text AS seq, type, at, ip, subject FROM audit_events
-        WHERE merchant_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)
-        ORDER BY seq DESC LIMIT $3`,
+      `SELECT e.seq::text AS seq, e.type, e.at, e.ip, e.subject FROM audit_events e
+        WHERE e.merchant_id = $1 AND ($2::bigint IS NULL OR e.seq < $2::bigint)
+        ORDER BY e.seq DESC LIMIT $3`,
       [merchantId, before === null ? null : before.toString(), limit + 1],
     );
     return { events: rows.slice(0, limit), hasMore: rows.length > limit };

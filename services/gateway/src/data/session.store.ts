@@ -13,6 +13,8 @@ export interface Session {
    * so every session opened before it stops at once, on every replica (the user row is read per request).
    */
   epoch: number;
+  /** When a second factor was last verified in this session (sign-in's second step, step-up, a confirmed enrollment). */
+  secondFactorAt: Date | null;
 }
 
 interface StoredSession {
@@ -23,7 +25,17 @@ interface StoredSession {
   expires: number;
   /** Absent in sessions stored before epochs existed: they count as epoch 0, the column's default. */
   epoch?: number;
+  /** Unix milliseconds of the last second factor verified in the session; absent: none yet. */
+  second_factor_at?: number;
 }
+
+const toStored = (s: Session): StoredSession => ({
+  merchant_id: s.merchantId,
+  user_id: s.userId,
+  expires: s.expiresAt.getTime(),
+  epoch: s.epoch,
+  ...(s.secondFactorAt && { second_factor_at: s.secondFactorAt.getTime() }),
+});
 
 /** Dashboard sessions in Redis, keyed by a digest of the token; the token itself is never stored. */
 export class SessionStore {
@@ -37,12 +49,23 @@ export class SessionStore {
     return `${this.prefix}session:${sessionTokenDigest(token)}`;
   }
 
-  async create(userId: string, merchantId: string, epoch = 0, now = new Date()): Promise<{ token: string; session: Session }> {
+  /** `secondFactorAt`: the session opens after a second factor was verified (sign-in's second step). */
+  async create(
+    userId: string,
+    merchantId: string,
+    epoch = 0,
+    now = new Date(),
+    secondFactorAt: Date | null = null,
+  ): Promise<{ token: string; session: Session }> {
     const token = newSessionToken();
-    const expires = now.getTime() + this.ttlSeconds * 1000;
-    const stored: StoredSession = { merchant_id: merchantId, user_id: userId, expires, epoch };
-    await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(stored), { EX: this.ttlSeconds }));
-    return { token, session: { userId, merchantId, expiresAt: new Date(expires), epoch } };
+    const session: Session = { userId, merchantId, expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000), epoch, secondFactorAt };
+    await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(toStored(session)), { EX: this.ttlSeconds }));
+    return { token, session };
+  }
+
+  /** Records a second factor verified now in the session (step-up lasts from it); only while the session exists. */
+  async recordSecondFactor(token: string, at = new Date()): Promise<void> {
+    await this.rewrite(token, (s) => ({ ...s, secondFactorAt: at }));
   }
 
   /**
@@ -61,8 +84,7 @@ export class SessionStore {
   private async rewrite(token: string, change: (s: Session) => Session): Promise<void> {
     const session = await this.find(token);
     if (!session) return;
-    const next = change(session);
-    const stored: StoredSession = { merchant_id: next.merchantId, user_id: next.userId, expires: next.expiresAt.getTime(), epoch: next.epoch };
+    const stored = toStored(change(session));
     await redisCall('Session store', () => this.redis.set(this.key(token), JSON.stringify(stored), { XX: true, KEEPTTL: true }));
   }
 
@@ -80,7 +102,8 @@ export class SessionStore {
     }
     const epoch = typeof stored.epoch === 'number' ? stored.epoch : 0;
     const userId = typeof stored.user_id === 'string' ? stored.user_id : stored.merchant_id;
-    return { userId, merchantId: stored.merchant_id, expiresAt: new Date(stored.expires), epoch };
+    const secondFactorAt = typeof stored.second_factor_at === 'number' ? new Date(stored.second_factor_at) : null;
+    return { userId, merchantId: stored.merchant_id, expiresAt: new Date(stored.expires), epoch, secondFactorAt };
   }
 
   async delete(token: string): Promise<void> {

@@ -27,6 +27,7 @@ import { merchantUnresolvedRoutes, sessionUnresolvedRoutes } from './http/routes
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { teamRoutes } from './http/routes/team.routes';
 import { passkeysRoutes } from './http/routes/passkeys.routes';
+import { twoFactorRoutes } from './http/routes/two-factor.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
 
@@ -68,8 +69,9 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/merchant/v1/events', merchantEventsRoutes(deps));
   app.use('/api/v1/events', sessionEventsRoutes(deps));
   app.use('/api/v1/me/2fa/passkeys', passkeysRoutes(deps));
-  // `/api/v1/me` and `/api/v1/auth/password`.
+  // `/api/v1/me`, `/api/v1/auth/password` and `/api/v1/account`.
   app.use('/api/v1', accountRoutes(deps));
+  app.use('/api/v1/me/2fa', twoFactorRoutes(deps));
   // `/api/v1/members` and `/api/v1/invitations`.
   app.use('/api/v1', teamRoutes(deps));
   app.use('/dashboard', dashboardRoutes(deps));

@@ -17,6 +17,9 @@ import type { UserRepository } from '../../data/user.repository';
 import type { TeamRepository } from '../../data/team.repository';
 import type { PasskeyRepository } from '../../data/passkey.repository';
 import type { Passkeys } from '../../domain/passkeys';
+import type { LoginChallengeStore } from '../../data/login-challenge.store';
+import type { SecondFactorRepository } from '../../data/second-factor.repository';
+import type { SecondFactors } from '../../domain/second-factor';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -60,6 +63,12 @@ export interface HttpDeps {
   audit: AuditRecorder;
   /** The same log, read back (`GET /api/v1/audit-events`). */
   auditLog: Pick<AuditLogRepository, 'page'>;
+  /** Users' TOTP and recovery codes, and the accounts' two-factor policy. */
+  secondFactorStore: SecondFactorRepository;
+  /** Every second-factor verifier by method: the seam the passkeys module plugs into (domain/second-factor.ts). */
+  factors: SecondFactors;
+  /** Sign-in challenges between the password and the second factor. */
+  loginChallenges: LoginChallengeStore;
   /** Revocations and reissues of API keys, announced to every gateway replica. */
   credentials: Pick<CredentialChanges, 'changed'>;
 }

@@ -5,14 +5,16 @@ import type { SessionMember } from '../context';
 
 /** `GET /api/v1/me` (and the answer of a switch): the user, the session's account and every account of the user. */
 export async function meView(
-  deps: Pick<HttpDeps, 'users' | 'accounts' | 'passkeyStore'>,
+  deps: Pick<HttpDeps, 'users' | 'accounts' | 'secondFactorStore' | 'passkeyStore'>,
   identity: MerchantIdentity,
   member: SessionMember,
 ): Promise<MeView> {
-  const [user, merchant, memberships, passkeys] = await Promise.all([
+  const [user, merchant, memberships, totp, recoveryCodesLeft, passkeys] = await Promise.all([
     deps.users.findById(member.userId),
     deps.accounts.findById(identity.merchant_id),
     deps.users.memberships(member.userId),
+    deps.secondFactorStore.totpEnabled(member.userId),
+    deps.secondFactorStore.recoveryCodesLeft(member.userId),
     deps.passkeyStore.count(member.userId),
   ]);
   if (!user || !merchant) throw unauthorized('Missing, invalid or expired session');
@@ -20,8 +22,7 @@ export async function meView(
     user_id: user.id,
     email: user.email,
     email_confirmed: user.emailConfirmed,
-    // TOTP and recovery codes come with their own slice.
-    two_factor: { totp: false, passkeys, recovery_codes_left: 0 },
+    two_factor: { totp, passkeys, recovery_codes_left: recoveryCodesLeft },
     merchant_id: merchant.id,
     account: { merchant_id: merchant.id, role: member.role },
     memberships: memberships.map((m) => ({ merchant_id: m.merchantId, name: m.name, role: m.role })),

@@ -1,10 +1,11 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { refundUnresolvedBody, settleUnresolvedBody } from '@pl/contracts';
 import { listUnresolvedInput, toUnresolvedId } from '../../../domain/unresolved-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow, recordStepUpAction } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -19,6 +20,7 @@ import { route } from '../route';
 function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyPrefix: string): Router {
   const router = Router();
   const caller = [authenticate, limitByCredential(deps.rateLimits)];
+  const recordExists = (req: Request, res: Response) => deps.links.getUnresolved(identityOf(res), toUnresolvedId(req.params.id), requestIdOf(res));
   router
     .route('/')
     .get(
@@ -46,13 +48,16 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .post(
       chain(
         ...caller,
+        allow('move_money', recordExists),
         route({
           body: settleUnresolvedBody,
           emptyBodyAs: {},
           idempotency: idempotency(deps.idempotency, `${idempotencyPrefix}-settle`, deps.log, pathIdAndBody),
           handle: async ({ req, res }) => {
             const command = { id: toUnresolvedId(req.params.id), action: 'settle' as const, destination: null };
-            res.json(await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res)));
+            const resolved = await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res));
+            await recordStepUpAction(req, res, deps.audit);
+            res.json(resolved);
           },
         }),
       ),
@@ -63,13 +68,16 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
     .post(
       chain(
         ...caller,
+        allow('move_money', recordExists),
         route({
           body: refundUnresolvedBody,
           emptyBodyAs: {},
           idempotency: idempotency(deps.idempotency, `${idempotencyPrefix}-refund`, deps.log, pathIdAndBody),
           handle: async ({ req, res, body }) => {
             const command = { id: toUnresolvedId(req.params.id), action: 'refund' as const, destination: body.destination ?? null };
-            res.json(await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res)));
+            const resolved = await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res));
+            await recordStepUpAction(req, res, deps.audit);
+            res.json(resolved);
           },
         }),
       ),
