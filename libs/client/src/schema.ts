@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Sign-in's second step: a second factor for the challenge
-         * @description Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is 400 `common.err.validation_failed` until passkeys are available.
+         * @description Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is what `startAuthentication` answered for options from `/login/2fa/passkey-options`.
          */
         post: operations["loginSecondFactor"];
         delete?: never;
@@ -389,9 +389,49 @@ export interface paths {
         put?: never;
         /**
          * Verify a second factor for the actions that move money or credentials
-         * @description Exactly one of `code` (TOTP) or `passkey`. For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.
+         * @description Exactly one of `code` (TOTP) or `passkey` (answering options from `/step-up/passkey-options`). For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.
          */
         post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/2fa/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for sign-in's second step
+         * @description WebAuthn request options for `startAuthentication({ optionsJSON })` of @simplewebauthn/browser, naming the user's passkeys; their assertion goes to `/login/2fa` as `passkey`. Fetching them takes none of the challenge's 5 tries. The options' challenge works once, for 5 minutes. An unknown, expired, used or spent sign-in challenge is 400 `auth.err.invalid_token`; a user without passkeys 409 `two_factor.err.not_enabled`.
+         */
+        post: operations["loginPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/step-up/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for step-up
+         * @description WebAuthn request options naming the session user's passkeys; their assertion goes to `/step-up` as `passkey`. A user without passkeys is 409 `two_factor.err.not_enabled`.
+         */
+        post: operations["stepUpPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -558,7 +598,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a passkey
-         * @description It stops working as a second factor at once; the user is mailed that a second factor was removed. Another user's passkey is 404.
+         * @description It stops working as a second factor at once; the user is mailed that a second factor was removed, and with the user's last second factor go their recovery codes. Turning a factor off needs step-up, checked before the passkey is looked up; another user's passkey is 404.
          */
         delete: operations["removePasskey"];
         options?: never;
@@ -2980,7 +3020,7 @@ export interface components {
         };
         /**
          * @description - `two_factor.err.already_enabled`: Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first).
-         *     - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor.
+         *     - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey.
          */
         TwoFactorAlreadyEnabledOrTwoFactorNotEnabled: {
             headers: {
@@ -2998,7 +3038,7 @@ export interface components {
                 };
             };
         };
-        /** @description - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor. */
+        /** @description - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey. */
         TwoFactorNotEnabled: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3258,7 +3298,7 @@ export interface components {
         /**
          * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
          *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).
          *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
          */
         "ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session": {
@@ -3302,7 +3342,7 @@ export interface components {
          * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
          *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
          *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.
-         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).
          */
         ValidationFailedOrInvalidJsonOrAuthInvalidTokenOrAuthInvalidCode: {
             headers: {
@@ -4887,6 +4927,25 @@ export interface operations {
                     code?: string;
                     recovery_code?: string;
                     passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -4946,6 +5005,25 @@ export interface operations {
                 "application/json": {
                     code?: string;
                     passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -4966,6 +5044,163 @@ export interface operations {
             400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loginPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rpId": "pay.example.com",
+                     *       "challenge": "Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidToken"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rpId": "pay.example.com",
+                     *       "challenge": "Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5456,7 +5691,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5511,7 +5746,6 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["AuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -5609,7 +5843,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["PasskeyAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5647,7 +5881,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5709,7 +5943,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moscowDate, uuid } from './fields';
-import { visibleName } from './text';
+import { identifierText, visibleName } from './text';
 
 /**
  * Passkeys (WebAuthn credentials) as a second factor, docs/adr/0029-passkeys.md. The WebAuthn objects are the
@@ -82,6 +82,8 @@ const passkeyName = visibleName(PASSKEY_NAME_MAX_LENGTH);
 
 export const registerPasskeyBody = z.strictObject({ name: passkeyName, response: passkeyRegistrationResponse });
 export const renamePasskeyBody = z.strictObject({ name: passkeyName });
+/** `POST /api/v1/auth/login/2fa/passkey-options`: the sign-in challenge that `login` answered names the user. */
+export const loginPasskeyOptionsBody = z.strictObject({ challenge: identifierText(128) });
 
 /** A passkey as the user sees it: never its public key or credential id. */
 export const passkeyView = z.object({

@@ -21,7 +21,7 @@ import type {
   WebhookEvent,
   WebhookEventPage,
 } from '@pl/contracts';
-import type { PasskeyView, reissuedCashierKey } from '@pl/contracts';
+import type { PasskeyAuthenticationOptions, PasskeyView, reissuedCashierKey } from '@pl/contracts';
 import type { z } from 'zod';
 
 /**
@@ -513,4 +513,13 @@ export const samplePasskeyRegistrationResponse = {
   },
   authenticatorAttachment: 'platform',
   clientExtensionResults: { credProps: { rk: true } },
+};
+
+/** What `generateAuthenticationOptions` answers, for `startAuthentication` in the browser. */
+export const samplePasskeyAuthenticationOptions: PasskeyAuthenticationOptions = {
+  rpId: 'pay.example.com',
+  challenge: 'Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ',
+  timeout: 300000,
+  userVerification: 'preferred',
+  allowCredentials: [{ id: sampleCredentialId, type: 'public-key', transports: ['internal', 'hybrid'] }],
 };

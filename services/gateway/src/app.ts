@@ -13,7 +13,7 @@ import { assertUncommonPassword, isCommonPassword } from './data/common-password
 import { TeamRepository } from './data/team.repository';
 import { PasskeyRepository } from './data/passkey.repository';
 import { WebAuthnChallenges } from './data/webauthn-challenges';
-import { Passkeys, relyingPartyOf } from './domain/passkeys';
+import { passkeyVerifier, Passkeys, relyingPartyOf } from './domain/passkeys';
 import { SecretBox } from '@pl/config';
 import { LoginChallengeStore } from './data/login-challenge.store';
 import { SecondFactorRepository } from './data/second-factor.repository';
@@ -129,7 +129,7 @@ export async function startGateway(
       auditLog,
       credentials,
       secondFactorStore,
-      factors: new SecondFactors(builtInVerifiers(secondFactorStore)),
+      factors: new SecondFactors([...builtInVerifiers(secondFactorStore), passkeyVerifier(passkeys, passkeyStore)]),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 

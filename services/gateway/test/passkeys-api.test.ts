@@ -6,6 +6,7 @@ import { PasskeyRepository } from '../src/data/passkey.repository';
 import { createRedis, type Redis } from '../src/data/redis';
 import { WebAuthnChallenges } from '../src/data/webauthn-challenges';
 import { Passkeys, relyingPartyOf } from '../src/domain/passkeys';
+import { sessionTokenDigest } from '../src/domain/session-token';
 import { bearer, PUBLIC_ORIGIN, startGateways, type Gateways } from './gateways';
 import { SoftwareAuthenticator } from './software-authenticator';
 
@@ -33,15 +34,30 @@ const PASSKEYS = '/api/v1/me/2fa/passkeys';
 interface User {
   userId: string;
   email: string;
+  password: string;
+  token: string;
   merchantId: string;
   auth: Record<string, string>;
 }
 
+/** A user signed in and stepped up as the gateway tests' helper does it: TOTP on, confirmed in this session. */
 async function signedIn(): Promise<User> {
   const m = await g.merchant();
-  const auth = bearer(await g.signIn(m));
+  return sessionOf(m, await g.signIn(m));
+}
+
+/** A user with no second factor, signed in with the password alone. */
+async function passwordOnly(): Promise<User> {
+  const m = await g.merchant();
+  const login = await call('POST', '/api/v1/auth/login', { body: { email: m.email, password: m.password } });
+  expect(login.status).toBe(200);
+  return sessionOf(m, login.body.session_token as string);
+}
+
+async function sessionOf(m: { id: string; email: string; password: string }, token: string): Promise<User> {
+  const auth = bearer(token);
   const me = await call('GET', '/api/v1/me', { headers: auth });
-  return { userId: me.body.user_id as string, email: m.email, merchantId: m.id, auth };
+  return { userId: me.body.user_id as string, email: m.email, password: m.password, token, merchantId: m.id, auth };
 }
 
 async function registrationOptions(u: User): Promise<{ challenge: string } & Record<string, unknown>> {
@@ -59,8 +75,12 @@ async function addPasskey(u: User, name = 'Laptop'): Promise<{ authenticator: So
   return { authenticator, id: res.body.id as string };
 }
 
+/** The passkey mails queued for `to` (the test users' TOTP has its own). */
 const mailsTo = (to: string, template: string) =>
-  g.db.query<{ params: Record<string, string> }>('SELECT params FROM mail_queue WHERE recipient = $1 AND template = $2', [to, template]);
+  g.db.query<{ params: Record<string, string> }>(
+    `SELECT params FROM mail_queue WHERE recipient = $1 AND template = $2 AND params->>'factor' = 'passkey'`,
+    [to, template],
+  );
 /** The passkey events of the user's audit log in their account (the sign-in is there too). */
 const auditTypes = async (u: User): Promise<string[]> =>
   (
@@ -293,5 +313,111 @@ describe('the passkey second factor (the seam of sign-in and step-up)', () => {
     if (!fresh) throw new Error('no options');
     expect((await call('DELETE', `${PASSKEYS}/${mine.id}`, { headers: u.auth })).status).toBe(204);
     expect(await seam.verifyAssertion(u.userId, mine.authenticator.assert(fresh))).toBe(false);
+  });
+});
+
+describe('passkeys as the second factor of sign-in and step-up', () => {
+  const TEN_MINUTES = 10 * 60 * 1000;
+
+  /** Moves the session's last verified second factor `ms` into the past, as if that much time had gone by. */
+  async function verifiedAgo(u: User, ms: number): Promise<void> {
+    const [key] = await redis.keys(`*:session:${sessionTokenDigest(u.token)}`);
+    if (!key) throw new Error('no session in Redis');
+    const stored = JSON.parse((await redis.get(key)) ?? '{}') as Record<string, unknown>;
+    await redis.set(key, JSON.stringify({ ...stored, second_factor_at: Date.now() - ms }), { KEEPTTL: true });
+  }
+
+  /** The password step: the challenge and the methods offered. */
+  async function passwordStep(u: User): Promise<{ challenge: string; methods: string[] }> {
+    const login = await call('POST', '/api/v1/auth/login', { body: { email: u.email, password: u.password } });
+    expect(login.status).toBe(200);
+    expect(login.body.two_factor_required).toBe(true);
+    return login.body;
+  }
+
+  const loginOptions = (challenge: string) => call('POST', '/api/v1/auth/login/2fa/passkey-options', { body: { challenge } });
+
+  it('signs in with a passkey: the login offers it, its options name the passkeys, one assertion opens one session', async () => {
+    const u = await signedIn();
+    const { authenticator } = await addPasskey(u);
+    const step = await passwordStep(u);
+    expect(step.methods).toEqual(['totp', 'recovery_code', 'passkey']);
+    const options = await loginOptions(step.challenge);
+    expect(options.status).toBe(200);
+    expect(options.body).toMatchObject({ rpId: 'localhost', allowCredentials: [{ id: authenticator.id, type: 'public-key' }] });
+    const assertion = authenticator.assert(options.body);
+    const signedInWithPasskey = await call('POST', '/api/v1/auth/login/2fa', { body: { challenge: step.challenge, passkey: assertion } });
+    expect(signedInWithPasskey.status).toBe(200);
+    const me = await call('GET', '/api/v1/me', { headers: bearer(signedInWithPasskey.body.session_token as string) });
+    expect(me.body).toMatchObject({ user_id: u.userId, two_factor: { totp: true, passkeys: 1 } });
+    // The same assertion on another sign-in: its options' challenge was taken.
+    const again = await passwordStep(u);
+    expectError(
+      await call('POST', '/api/v1/auth/login/2fa', { body: { challenge: again.challenge, passkey: assertion } }),
+      400,
+      'auth.err.invalid_code',
+    );
+  });
+
+  it('refuses a wrong assertion (400 invalid_code), a malformed one (400), a dead challenge (400 invalid_token), and options for a user without passkeys (409)', async () => {
+    const u = await signedIn();
+    const { authenticator } = await addPasskey(u);
+    const step = await passwordStep(u);
+    // Options take none of the challenge's 5 tries.
+    for (let i = 0; i < 6; i++) expect((await loginOptions(step.challenge)).status).toBe(200);
+    const options = (await loginOptions(step.challenge)).body;
+    const forged = authenticator.assert(options, { origin: 'https://evil.example' });
+    expectError(await call('POST', '/api/v1/auth/login/2fa', { body: { challenge: step.challenge, passkey: forged } }), 400, 'auth.err.invalid_code');
+    const malformed = { ...authenticator.assert(options), response: { signature: 'x' } };
+    expectError(
+      await call('POST', '/api/v1/auth/login/2fa', { body: { challenge: step.challenge, passkey: malformed } }),
+      400,
+      'common.err.validation_failed',
+    );
+    const fresh = (await loginOptions(step.challenge)).body;
+    expect((await call('POST', '/api/v1/auth/login/2fa', { body: { challenge: step.challenge, passkey: authenticator.assert(fresh) } })).status).toBe(
+      200,
+    );
+    // The sign-in challenge is used now: no more options for it.
+    expectError(await loginOptions(step.challenge), 400, 'auth.err.invalid_token');
+    expectError(await loginOptions('never-issued-challenge'), 400, 'auth.err.invalid_token');
+    const totpOnly = await signedIn();
+    expectError(await loginOptions((await passwordStep(totpOnly)).challenge), 409, 'two_factor.err.not_enabled');
+  });
+
+  it('steps up with a passkey, which removing a passkey needs', async () => {
+    const u = await signedIn();
+    const { authenticator, id } = await addPasskey(u);
+    await verifiedAgo(u, TEN_MINUTES);
+    expectError(await call('DELETE', `${PASSKEYS}/${id}`, { headers: u.auth }), 403, 'auth.err.step_up_required');
+    const options = await call('POST', '/api/v1/auth/step-up/passkey-options', { headers: u.auth });
+    expect(options.status).toBe(200);
+    const wrong = authenticator.assert(options.body, { foreignKey: true });
+    expectError(await call('POST', '/api/v1/auth/step-up', { headers: u.auth, body: { passkey: wrong } }), 400, 'auth.err.invalid_code');
+    const next = await call('POST', '/api/v1/auth/step-up/passkey-options', { headers: u.auth });
+    expect((await call('POST', '/api/v1/auth/step-up', { headers: u.auth, body: { passkey: authenticator.assert(next.body) } })).status).toBe(204);
+    expect((await call('DELETE', `${PASSKEYS}/${id}`, { headers: u.auth })).status).toBe(204);
+  });
+
+  it('makes a passkey a second factor of its own: recovery codes back it up, and go with the last one', async () => {
+    const u = await passwordOnly();
+    // No second factor yet: removing one is refused before anything is looked up, and there are no options.
+    expectError(await call('DELETE', `${PASSKEYS}/${randomUUID()}`, { headers: u.auth }), 403, 'auth.err.two_factor_required');
+    expectError(await call('POST', '/api/v1/auth/step-up/passkey-options', { headers: u.auth }), 409, 'two_factor.err.not_enabled');
+    // Registering counts as verifying: the session is stepped up at once.
+    const { authenticator, id } = await addPasskey(u);
+    expect((await call('POST', '/api/v1/me/2fa/recovery-codes', { headers: u.auth })).status).toBe(201);
+    expect((await call('GET', '/api/v1/me', { headers: u.auth })).body.two_factor).toEqual({ totp: false, passkeys: 1, recovery_codes_left: 10 });
+    const step = await passwordStep(u);
+    expect(step.methods).toEqual(['recovery_code', 'passkey']);
+    const options = (await loginOptions(step.challenge)).body;
+    expect(
+      (await call('POST', '/api/v1/auth/login/2fa', { body: { challenge: step.challenge, passkey: authenticator.assert(options) } })).status,
+    ).toBe(200);
+
+    expect((await call('DELETE', `${PASSKEYS}/${id}`, { headers: u.auth })).status).toBe(204);
+    expect((await call('GET', '/api/v1/me', { headers: u.auth })).body.two_factor).toEqual({ totp: false, passkeys: 0, recovery_codes_left: 0 });
+    const plain = await call('POST', '/api/v1/auth/login', { body: { email: u.email, password: u.password } });
+    expect(plain.body).toMatchObject({ session_token: expect.any(String) });
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@pl/db';
 import type { UserLanguage } from '@pl/contracts';
 import { appendAuditEvent } from './audit-log.repository';
+import { HAS_SECOND_FACTOR } from './has-second-factor';
 import type { EnqueueMail } from './user.repository';
 import type { Tx } from './account.repository';
 import type { AddOutcome, NewPasskey, Passkey, PasskeyActor } from '../domain/passkeys';
@@ -107,6 +108,9 @@ export class PasskeyRepository {
       );
       const owner = deleted.rows[0];
       if (!owner) return false;
+      // Recovery codes back up a second factor: with the last one gone, so are they (as when TOTP is turned off).
+      const left = await c.query<{ any: boolean }>(`SELECT ${HAS_SECOND_FACTOR('$1::uuid')} AS any`, [actor.userId]);
+      if (!left.rows[0]?.any) await c.query('DELETE FROM user_recovery_codes WHERE user_id = $1', [actor.userId]);
       await this.changed(c, actor, 'removed', id, owner);
       return true;
     });

@@ -8,7 +8,9 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { passkeyAssertion } from '@pl/contracts';
 import { isAppError, passkeyAlreadyRegistered, passkeyLimitReached, passkeyVerificationFailed } from '@pl/errors';
+import type { SecondFactorVerifier } from './second-factor';
 
 /** A stored passkey: what verifying an assertion needs, and what its owner sees. */
 export interface Passkey {
@@ -199,4 +201,22 @@ export class Passkeys {
     }
     return this.store.recordUse(passkey.id, newCounter);
   }
+}
+
+/**
+ * Passkeys as the `passkey` second factor of sign-in and step-up (domain/second-factor.ts): a user with a passkey is
+ * enrolled, and a proof is an assertion answering options from `authenticationOptions` (fetched at
+ * `POST /api/v1/auth/login/2fa/passkey-options` or `/step-up/passkey-options`). The body's schema already checked the
+ * assertion's shape; it is checked again here, where it is used.
+ */
+export function passkeyVerifier(passkeys: Passkeys, store: { count(userId: string): Promise<number> }): SecondFactorVerifier {
+  return {
+    method: 'passkey',
+    enrolled: async (userId) => (await store.count(userId)) > 0,
+    verify: async (userId, proof) => {
+      if (proof.method !== 'passkey') return false;
+      const assertion = passkeyAssertion.safeParse(proof.assertion);
+      return assertion.success && passkeys.verifyAssertion(userId, assertion.data);
+    },
+  };
 }

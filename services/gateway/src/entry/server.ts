@@ -27,6 +27,7 @@ import { merchantUnresolvedRoutes, sessionUnresolvedRoutes } from './http/routes
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { teamRoutes } from './http/routes/team.routes';
 import { passkeysRoutes } from './http/routes/passkeys.routes';
+import { passkeyOptionsRoutes } from './http/routes/passkey-options.routes';
 import { twoFactorRoutes } from './http/routes/two-factor.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
@@ -51,6 +52,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/merchant/v1/payment-links', merchantLinksRoutes(deps));
   app.use('/api/v1/payment-links', dashboardLinksRoutes(deps));
   app.use('/api/v1/merchant/payments', cashierPaymentsRoutes(deps));
+  // `/api/v1/auth/login/2fa/passkey-options` and `/step-up/passkey-options`, beside sign-in's other steps.
+  app.use('/api/v1/auth', passkeyOptionsRoutes(deps));
   app.use('/api/v1/auth', authRoutes(deps));
   app.use('/merchant/v1/webhook-deliveries', webhookDeliveriesRoutes(deps));
   app.use('/merchant/v1/shops', merchantShopsRoutes(deps));

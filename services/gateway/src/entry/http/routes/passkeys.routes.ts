@@ -4,8 +4,9 @@ import { notFound, unauthorized } from '@pl/errors';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Passkey, PasskeyActor } from '../../../domain/passkeys';
 import type { HttpDeps } from '../deps';
-import { identityOf, memberOf } from '../context';
+import { identityOf, memberOf, sessionTokenOf } from '../context';
 import { authenticateSession } from '../middlewares/authenticate-session';
+import { allow } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { wrongMethod } from '../middlewares/not-found';
 import { limitByCredential } from '../middlewares/rate-limit';
@@ -33,10 +34,12 @@ const actorOf = (req: Request, res: Response): PasskeyActor => ({
 
 /**
  * `/api/v1/me/2fa/passkeys`: the signed-in user's passkeys (docs/adr/0029-passkeys.md). They are the user's, not
- * the account's: every role manages its own, and another user's passkey is 404 as if it did not exist.
+ * the account's: every role manages its own, and another user's passkey is 404 as if it did not exist. Removing one
+ * turns a second factor off, so it needs step-up, checked before the passkey is looked up.
  */
 export function passkeysRoutes(deps: HttpDeps): Router {
-  const session = [authenticateSession(deps), limitByCredential(deps.rateLimits)];
+  // `allow('self')`: every role manages its own passkeys; removing one needs step-up (domain/step-up.ts).
+  const session = [authenticateSession(deps), limitByCredential(deps.rateLimits), allow('self')];
   const router = Router();
   router
     .route('/registration-options')
@@ -72,6 +75,9 @@ export function passkeysRoutes(deps: HttpDeps): Router {
             // by the library more narrowly than the open record the schema lets through).
             const response = body.response as RegistrationResponseJSON;
             const passkey = await deps.passkeys.register(actorOf(req, res), body.name, response);
+            // Registering a new factor counts as verifying one: the session is stepped up from now.
+            const token = sessionTokenOf(res);
+            if (token !== undefined) await deps.sessions.recordSecondFactor(token);
             res.status(201).json(passkeyView(passkey));
           },
         }),
