@@ -6,7 +6,8 @@ import { DESKTOP, expectAccessible, expectFits, freePort, h1, words } from './da
 /**
  * Passkeys in the dashboard with a real browser's WebAuthn (docs/adr/0029-passkeys.md): Chromium's virtual
  * authenticator (DevTools Protocol `WebAuthn.*`) stands in for a phone or a security key, and the dashboard's own code
- * (@simplewebauthn/browser) registers a passkey with it, which the gateway verifies. One combination: English at
+ * (@simplewebauthn/browser) registers a passkey with it, which the gateway verifies, and signs in with it at the sign-in's
+ * second step. One combination: English at
  * desktop width (the account page's other states are the page tests').
  *
  * WebAuthn needs a domain for its relying party (an IP address is refused), so this system's public address, and the
@@ -80,7 +81,7 @@ async function openAccount(page: Page): Promise<void> {
 const passkeyNames = (page: Page): Promise<string[]> => page.getByTestId('passkeys-table').locator('tbody tr td:first-child').allInnerTexts();
 
 describe('passkeys on the account page, en at desktop width', () => {
-  it('adds a passkey through the browser (not twice on one device), renames it and removes it, each change mailed', async () => {
+  it('adds a passkey through the browser (not twice on one device), signs in with it, renames it and removes it, each change mailed', async () => {
     const m = await sys.merchant();
     const { page, cdp, authenticatorId } = await tabWithAuthenticator();
     await signIn(page, m);
@@ -108,6 +109,28 @@ describe('passkeys on the account page, en at desktop width', () => {
     await section.getByText(pk('alreadyOnDevice')).waitFor();
     expect(await passkeyNames(page)).toEqual(['Work laptop']);
     expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+
+    // Signed out, the password alone no longer signs in: the second step takes the passkey, through the browser.
+    await page.getByRole('button', { name: t('signOut') }).click();
+    await h1(page)
+      .filter({ hasText: t('signInTitle') })
+      .waitFor();
+    await page.getByLabel(t('email')).fill(m.email);
+    await page.getByLabel(t('password')).fill(m.password);
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await h1(page)
+      .filter({ hasText: t('secondStep', 'title') })
+      .waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: t('secondStep', 'usePasskey') }).click();
+    await h1(page)
+      .filter({ hasText: t('linksTitle') })
+      .waitFor();
+    const [used] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    expect(used?.signCount).toBeGreaterThan(0);
+    await openAccount(page);
+    await section.getByRole('cell', { name: 'Work laptop', exact: true }).waitFor();
+    expect(await section.getByTestId('passkeys-table').getByText(pk('never'), { exact: true }).count()).toBe(0);
 
     await section.getByRole('button', { name: `${pk('rename')}: Work laptop` }).click();
     const renameDialog = page.getByRole('dialog');

@@ -43,6 +43,17 @@ export const en = {
   password: 'Password',
   signIn: 'Sign in',
   signingIn: 'Signing in…',
+  // Sign-in's second step (pages/login.tsx)
+  secondStep: {
+    title: 'Second factor',
+    intro: 'Your account has a second factor. Use a passkey, or enter a code from your authenticator app or a recovery code.',
+    usePasskey: 'Use a passkey',
+    code: 'Code',
+    codeHint: '6 digits from the app, or a recovery code',
+    verify: 'Verify',
+    passkeyCancelled: 'The browser did not use a passkey (cancelled or timed out). Try again or enter a code.',
+    startOver: 'Sign in again',
+  },
   // Links
   linksTitle: 'Payment links',
   newLink: 'New payment link',
@@ -266,6 +277,7 @@ export const en = {
   badUrl: 'A URL starting with http:// or https://',
   // API error codes
   errors: {
+    'auth.err.invalid_code': 'That second factor is not right, or was used already. Try again.',
     'passkey.err.verification_failed': 'The passkey could not be checked; try adding it again.',
     'passkey.err.already_registered': 'This passkey is already added.',
     'passkey.err.limit_reached': 'You have the most passkeys allowed (10); remove one first.',
