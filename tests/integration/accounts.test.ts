@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expectError } from '../support/http';
+import { enrollTotp } from '../support/second-factor';
 import { startSystem, type TestSystem } from '../support/system';
 
 /**
@@ -43,7 +44,9 @@ it('signs up, confirms the email from the mailed link, and runs the account as i
   expect((await sys.http.post('/api/v1/auth/confirm-email', { token })).status).toBe(200);
   const me = (await sys.http.get('/api/v1/me', { headers: auth })).body;
   expect(me).toMatchObject({ email_confirmed: true, memberships: [{ name: 'Tea House', role: 'owner' }] });
-  // A confirmed owner may make API keys, and they work on /merchant/v1.
+  // A confirmed owner with a second factor (turning it on steps the session up) may make API keys, which work on
+  // /merchant/v1.
+  await enrollTotp(sys.http.call, (auth.Authorization ?? '').replace('Bearer ', ''), email);
   const key = await sys.http.post('/api/v1/api-keys', { label: 'shop' }, { headers: auth });
   expect(key.status).toBe(201);
   const links = await sys.http.get('/merchant/v1/payment-links', {
@@ -69,7 +72,7 @@ it('resets a forgotten password from the mailed link: the old sessions end, the 
 
 it('invites a colleague by mail who joins with the role given, and loses the account when removed', async () => {
   const { merchant, shop } = await sys.merchantWithShop();
-  const ownerAuth = await signIn(merchant.email, merchant.password);
+  const ownerAuth = bearer(await sys.login(merchant));
   const email = newEmail();
   expect((await sys.http.post('/api/v1/invitations', { email, role: 'viewer' }, { headers: ownerAuth })).status).toBe(201);
   const mail = await sys.mail.waitForMailTo(email);

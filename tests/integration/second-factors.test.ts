@@ -2,7 +2,7 @@ import { randomBytes, createHash, randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { expectError, type ApiResponse } from '../support/http';
 import { enrollTotp, totpCode } from '../support/second-factor';
-import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
+import { sandboxPaymentId, startSystem, type TestMerchant, type TestSystem } from '../support/system';
 
 /**
  * Second factors and step-up (docs/adr/0028), through real HTTP: TOTP and recovery codes, sign-in's second step and
@@ -276,46 +276,69 @@ describe('step-up', () => {
     expect((await sys.http.post('/api/v1/api-keys', {}, { headers: bearer(token) })).status).toBe(201);
   });
 
-  it('guards every listed action of a session: refused when stale, done when verified within 10 minutes', async () => {
+  it('guards every listed action of a session after the role: refused when stale, done when verified within 10 minutes', async () => {
     const { merchant: m, shop } = await sys.merchantWithShop();
     const token = (await passwordLogin(m)).body.session_token as string;
     await enrollTotp(sys.http.call, token, m.email);
     const key = await sys.http.post('/api/v1/api-keys', {}, { headers: bearer(token) });
     const other = await member(token, 'developer');
-    const h = { headers: bearer(token) };
     const missing = randomUUID();
-    const actions: [string, () => Promise<ApiResponse>, number][] = [
-      ['API key create', () => sys.http.post('/api/v1/api-keys', {}, h), 201],
-      ['API key reissue', () => sys.http.post(`/api/v1/api-keys/${key.body.id}/reissue`, { grace_minutes: 5 }, h), 201],
-      ['API key revoke', () => sys.http.post(`/api/v1/api-keys/${key.body.id}/revoke`, {}, h), 200],
-      ['webhook secret rotation', () => sys.http.post(`/api/v1/shops/${shop.id}/webhook-secret/rotate`, {}, h), 200],
-      ['cashier key reissue', () => sys.http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, {}, h), 200],
+    /** Each listed action as a session does it; `ok`: its answer once stepped up; `viewer`: a viewer's (no factor). */
+    const actions: [string, (h: { headers: Record<string, string> }) => Promise<ApiResponse>, number, string | number][] = [
+      ['API key create', (h) => sys.http.post('/api/v1/api-keys', {}, h), 201, 'common.err.forbidden'],
+      ['API key reissue', (h) => sys.http.post(`/api/v1/api-keys/${key.body.id}/reissue`, { grace_minutes: 5 }, h), 201, 'common.err.forbidden'],
+      ['API key revoke', (h) => sys.http.post(`/api/v1/api-keys/${key.body.id}/revoke`, {}, h), 200, 'common.err.forbidden'],
+      ['webhook secret rotation', (h) => sys.http.post(`/api/v1/shops/${shop.id}/webhook-secret/rotate`, {}, h), 200, 'common.err.forbidden'],
+      ['cashier key reissue', (h) => sys.http.post(`/api/v1/shops/${shop.id}/cashier-key/reissue`, {}, h), 200, 'common.err.forbidden'],
       [
         'inviting a member',
-        () => sys.http.post('/api/v1/invitations', { email: `x-${randomBytes(4).toString('hex')}@example.com`, role: 'viewer' }, h),
+        (h) => sys.http.post('/api/v1/invitations', { email: `x-${randomBytes(4).toString('hex')}@example.com`, role: 'viewer' }, h),
         201,
+        'common.err.forbidden',
       ],
-      ['changing a member', () => sys.http.call('PATCH', `/api/v1/members/${other.userId}`, { ...h, body: { role: 'finance' } }), 200],
-      ['removing a member', () => sys.http.call('DELETE', `/api/v1/members/${other.userId}`, h), 204],
-      // Past the gate, the links service looks for the record: 404 proves the gate let it through.
-      ['settling an unresolved payment', () => sys.http.post(`/api/v1/unresolved-payments/${missing}/settle`, {}, h), 404],
-      ['refunding an unresolved payment', () => sys.http.post(`/api/v1/unresolved-payments/${missing}/refund`, {}, h), 404],
-      ['a refund over 10,000.00 RUB', () => sys.http.post(`/api/v1/payment-links/${missing}/refunds`, { amount: '10000.01' }, h), 404],
-      ['new recovery codes', () => sys.http.post('/api/v1/me/2fa/recovery-codes', {}, h), 201],
-      ['the account policy', () => sys.http.call('PATCH', '/api/v1/account', { ...h, body: { require_two_factor: false } }), 200],
+      [
+        'changing a member',
+        (h) => sys.http.call('PATCH', `/api/v1/members/${other.userId}`, { ...h, body: { role: 'finance' } }),
+        200,
+        'common.err.forbidden',
+      ],
+      ['removing a member', (h) => sys.http.call('DELETE', `/api/v1/members/${other.userId}`, h), 204, 'common.err.forbidden'],
+      // Past the gate, the links service looks for the record: 404 proves the gate let it through (and for a viewer,
+      // existence is checked before the role).
+      ['settling an unresolved payment', (h) => sys.http.post(`/api/v1/unresolved-payments/${missing}/settle`, {}, h), 404, 404],
+      ['refunding an unresolved payment', (h) => sys.http.post(`/api/v1/unresolved-payments/${missing}/refund`, {}, h), 404, 404],
+      ['a refund over 10,000.00 RUB', (h) => sys.http.post(`/api/v1/payment-links/${missing}/refunds`, { amount: '10000.01' }, h), 404, 404],
+      ['new recovery codes', (h) => sys.http.post('/api/v1/me/2fa/recovery-codes', {}, h), 201, 'auth.err.two_factor_required'],
+      [
+        'the account policy',
+        (h) => sys.http.call('PATCH', '/api/v1/account', { ...h, body: { require_two_factor: false } }),
+        200,
+        'common.err.forbidden',
+      ],
       [
         'changing the password',
-        () => sys.http.post('/api/v1/auth/password', { current_password: m.password, new_password: 'a brand new passphrase' }, h),
+        (h) => sys.http.post('/api/v1/auth/password', { current_password: m.password, new_password: 'a brand new passphrase' }, h),
         204,
+        'auth.err.two_factor_required',
       ],
-      ['turning a second factor off', () => sys.http.call('DELETE', '/api/v1/me/2fa/totp', h), 204],
+      ['turning a second factor off', (h) => sys.http.call('DELETE', '/api/v1/me/2fa/totp', h), 204, 'auth.err.two_factor_required'],
     ];
+    // The role first: a viewer is refused by role without being asked for a factor; what every role may do for
+    // itself (its password, its factors) asks a viewer with none to enroll one.
+    const viewer = { headers: bearer((await member(token, 'viewer')).token) };
+    for (const [name, act, , refusal] of actions) {
+      const res = await act(viewer);
+      expect([name, res.status, res.body?.error?.code]).toEqual(
+        typeof refusal === 'number' ? [name, refusal, 'common.err.not_found'] : [name, 403, refusal],
+      );
+    }
+    const h = { headers: bearer(token) };
     for (const [name, act, ok] of actions) {
       await verifiedAgo(token, TEN_MINUTES);
-      const refused = await act();
+      const refused = await act(h);
       expect([name, refused.status, refused.body?.error?.code]).toEqual([name, 403, 'auth.err.step_up_required']);
       await verifiedAgo(token, TEN_MINUTES - 5000);
-      const done = await act();
+      const done = await act(h);
       expect([name, done.status]).toEqual([name, ok]);
     }
     // A refund at the limit needs no step-up.
@@ -338,6 +361,34 @@ describe('step-up', () => {
     ]) {
       expect([t, types.has(t)]).toEqual([t, true]);
     }
+  });
+
+  it('asks for step-up on a refund over 10,000.00 RUB only, a refund of all that is left judged by what is left, and audits it', async () => {
+    const { merchant: m, shop } = await sys.merchantWithShop();
+    const token = await sys.login(m);
+    const h = { headers: bearer(token) };
+    const paidLink = async (amount: string): Promise<string> => {
+      const created = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount }, { headers: m.keys });
+      expect((await sys.providerCallback(sandboxPaymentId(created.body.id as string), 'paid')).status).toBe(200);
+      return created.body.id as string;
+    };
+    const big = await paidLink('20000.00');
+    const exact = await paidLink('10000.00');
+    await verifiedAgo(token, TEN_MINUTES);
+    expectError(await sys.http.post(`/api/v1/payment-links/${big}/refunds`, {}, h), 403, 'auth.err.step_up_required');
+    expectError(await sys.http.post(`/api/v1/payment-links/${big}/refunds`, { amount: '10000.01' }, h), 403, 'auth.err.step_up_required');
+    expect((await sys.http.post(`/api/v1/payment-links/${big}/refunds`, { amount: '10000.00' }, h)).status).toBe(201);
+    expect((await sys.http.post(`/api/v1/payment-links/${exact}/refunds`, {}, h)).status).toBe(201);
+    // API keys never step up.
+    expect((await sys.http.post(`/merchant/v1/payment-links/${big}/refunds`, { amount: '5000.00' }, { headers: m.keys })).status).toBe(201);
+    await verifiedAgo(token, 60_000);
+    const topped = await paidLink('30000.00');
+    expect((await sys.http.post(`/api/v1/payment-links/${topped}/refunds`, { amount: '10000.01' }, h)).status).toBe(201);
+    const audited = await sys.sql<{ subject: string }>(
+      `SELECT subject FROM gateway.audit_events WHERE merchant_id = $1 AND type = 'refund.created_over_step_up_limit'`,
+      [m.id],
+    );
+    expect(audited.map((a) => a.subject)).toEqual([topped]);
   });
 
   it('never asks an API key pair for a second factor', async () => {

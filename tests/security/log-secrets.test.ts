@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../support/processes';
 import { httpClient } from '../support/http';
+import { totpCode } from '../support/second-factor';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestSystem } from '../support/system';
 import { uniqueNamespace } from '@pl/testing';
 
@@ -35,7 +36,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-it('writes no API secret, cashier key, session token, password, webhook secret or provider secret to any log line, nor any secret the session API reveals', async () => {
+it('writes no API secret, cashier key, session token, password, webhook secret, provider secret, TOTP secret or code, recovery code or sign-in challenge to any log line, nor any secret the session API reveals', async () => {
   const gateway = processes.find((p) => p.name === 'gateway')!;
   const http = httpClient(`http://127.0.0.1:${gateway.started.port as number}`);
   const webhookSecret = 'whsec-very-secret-value-0123456789';
@@ -60,8 +61,20 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
   expect((await http.post('/callbacks/v1/sandbox', body, { headers: { 'X-Provider-Signature': signature } })).status).toBe(200);
   await receiver.nthFor(created.body.id, 1);
 
-  // The session API's calls that reveal a secret, once each, and a password change.
+  // Second factors: TOTP turned on (its secret, URI and first code), a wrong code, a step-up.
   const bearer = { Authorization: `Bearer ${session}` };
+  const enrollment = await http.post('/api/v1/me/2fa/totp', {}, { headers: bearer });
+  expect(enrollment.status).toBe(201);
+  const totpSecret = enrollment.body.secret as string;
+  const confirmCode = totpCode(totpSecret);
+  const confirmed = await http.post('/api/v1/me/2fa/totp/confirm', { code: confirmCode }, { headers: bearer });
+  expect(confirmed.status).toBe(200);
+  const recoveryCodes = confirmed.body.recovery_codes as string[];
+  const stepUpCode = totpCode(totpSecret, new Date(Date.now() + 30_000));
+  expect((await http.post('/api/v1/auth/step-up', { code: confirmCode }, { headers: bearer })).status).toBe(400);
+  expect((await http.post('/api/v1/auth/step-up', { code: stepUpCode }, { headers: bearer })).status).toBe(204);
+
+  // The session API's calls that reveal a secret, once each, and a password change.
   const newKey = await http.post('/api/v1/api-keys', { label: 'log scan' }, { headers: bearer });
   expect(newKey.status).toBe(201);
   const reissuedKey = await http.post(`/api/v1/api-keys/${newKey.body.id as string}/reissue`, { grace_minutes: 5 }, { headers: bearer });
@@ -88,6 +101,15 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
   expect((await http.post('/api/v1/auth/logout', undefined, { headers: { Cookie: `sid=${session}`, Origin: 'http://localhost:8080' } })).status).toBe(
     204,
   );
+  // Sign-in's second step: its challenge, a wrong recovery code, then a right one.
+  const challenged = await http.post('/api/v1/auth/login', { email: merchant.email, password: newPassword });
+  expect(challenged.body.two_factor_required).toBe(true);
+  const challenge = challenged.body.challenge as string;
+  expect((await http.post('/api/v1/auth/login/2fa', { challenge, recovery_code: 'wxyz-wxyz-wxyz-wxyz' })).status).toBe(400);
+  const secondStep = await http.post('/api/v1/auth/login/2fa', { challenge, recovery_code: recoveryCodes[0] });
+  expect(secondStep.status).toBe(200);
+  const newCodes = await http.post('/api/v1/me/2fa/recovery-codes', {}, { headers: { Authorization: `Bearer ${secondStep.body.session_token}` } });
+  expect(newCodes.status).toBe(201);
 
   const secrets: Record<string, string> = {
     'API secret': merchant.apiSecret,
@@ -103,7 +125,16 @@ it('writes no API secret, cashier key, session token, password, webhook secret o
     'reissued cashier key': reissuedCashier.body.cashier_key,
     'new password': newPassword,
     'identity token secret': sys.env.IDENTITY_TOKEN_SECRET ?? 'dev-only-identity-token-secret-change-me-0123456789',
+    'TOTP secret': totpSecret,
+    'otpauth URI': enrollment.body.otpauth_uri,
+    'sign-in challenge': challenge,
+    'second-step session token': secondStep.body.session_token,
+    'wrong recovery code': 'wxyz-wxyz-wxyz-wxyz',
+    // A 6-digit code could match any number by chance (a timestamp, say): looked for as a JSON string.
+    'TOTP confirmation code': `"${confirmCode}"`,
+    'TOTP step-up code': `"${stepUpCode}"`,
   };
+  for (const [i, code] of [...recoveryCodes, ...(newCodes.body.recovery_codes as string[])].entries()) secrets[`recovery code ${i}`] = code;
   const lines = processes.flatMap((p) => p.lines.map((l) => `${p.name}: ${l}`));
   expect(lines.length).toBeGreaterThan(10); // debug logging really ran
   for (const [what, secret] of Object.entries(secrets)) {

@@ -18,9 +18,6 @@ const enrolledUsers = new Map<string, Enrolled>();
 export const totpCode = (secret: string, at: Date = new Date()): string =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
 
-/** The secret and unused recovery codes of a user these helpers enrolled. */
-export const enrolledFactors = (email: string): Enrolled | undefined => enrolledUsers.get(email.toLowerCase());
-
 const check = (res: Reply, status: number, what: string): Reply => {
   if (res.status !== status) throw new Error(`${what} answered ${res.status}: ${res.text}`);
   return res;
@@ -53,7 +50,7 @@ export async function steppedUpSession(call: Call, user: { email: string; passwo
     await enrollTotp(call, token, user.email);
     return token;
   }
-  const enrolled = enrolledFactors(user.email);
+  const enrolled = enrolledUsers.get(user.email.toLowerCase());
   if (!enrolled) throw new Error(`${user.email} has a second factor these helpers did not enroll`);
   const recoveryCode = enrolled.recoveryCodes.pop();
   const second = await call('POST', '/api/v1/auth/login/2fa', { headers, body: { challenge: login.body.challenge, recovery_code: recoveryCode } });

@@ -106,7 +106,11 @@ export interface TestSystem {
   shop(merchantId: string, options?: ShopOptions): Promise<TestShop>;
   /** A merchant with an approved shop, the usual starting point. */
   merchantWithShop(options?: ShopOptions & { emailConfirmed?: boolean }): Promise<{ merchant: TestMerchant; shop: TestShop }>;
-  login(merchant: TestMerchant): Promise<string>;
+  /**
+   * A session of the merchant's user that may also do what needs step-up (the user gets TOTP on their first sign-in
+   * here). `passwordOnly`: the plain sign-in of a user without a second factor, spending none of the session's budget.
+   */
+  login(merchant: TestMerchant, options?: { passwordOnly?: boolean }): Promise<string>;
   /**
    * Posts a sandbox provider callback to the gateway, signed with the system's provider secret
    * (or `signWith`), exactly as the provider would send it.
@@ -282,8 +286,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       const m = await merchant(o.emailConfirmed === undefined ? {} : { emailConfirmed: o.emailConfirmed });
       return { merchant: m, shop: await shop(m.id, o) };
     },
-    // A session that may also do what needs step-up: the user gets TOTP on their first sign-in here.
-    login: (m) => steppedUpSession(http.call, m),
+    async login(m, { passwordOnly = false } = {}) {
+      if (!passwordOnly) return steppedUpSession(http.call, m);
+      const res = await http.post('/api/v1/auth/login', { email: m.email, password: m.password });
+      if (res.status !== 200 || typeof res.body.session_token !== 'string') throw new Error(`login failed: ${res.status} ${res.text}`);
+      return res.body.session_token as string;
+    },
     async stop() {
       for (const s of services.reverse()) await s.stop();
       await accountsDb.close();

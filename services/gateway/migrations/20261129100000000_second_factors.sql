@@ -10,7 +10,7 @@ CREATE TABLE user_totp (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
--- Recovery codes: only their SHA-256 (80 random bits each: a slow hash adds nothing a lookup by hash needs), each
+-- Recovery codes: only their SHA-256, salted with the user id (80 random bits each: a slow hash adds nothing), each
 -- used once; a new set replaces the whole old one.
 CREATE TABLE user_recovery_codes (
   user_id uuid NOT NULL REFERENCES users (id),

@@ -129,7 +129,12 @@ export async function startGateway(
       auditLog,
       credentials,
       secondFactorStore,
-      factors: new SecondFactors([...builtInVerifiers(secondFactorStore), passkeyVerifier(passkeys, passkeyStore)]),
+      factors: new SecondFactors([
+        ...builtInVerifiers(secondFactorStore, (userId) =>
+          log.warn({ user_id: userId }, 'a TOTP code was used again: refused (it may have been seen)'),
+        ),
+        passkeyVerifier(passkeys, passkeyStore),
+      ]),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 

@@ -19,8 +19,11 @@ export interface FactorActor {
 /** A recovery code: 80 random bits as 16 base32 characters, in groups of four. */
 const newRecoveryCode = (): string => new Secret({ size: 10 }).base32.toLowerCase().replace(/(.{4})(?=.)/g, '$1-');
 
-/** A code as typed: case, spaces and dashes forgiven. */
-const normalizedRecoveryCode = (code: string): string => code.toLowerCase().replace(/[^a-z0-9]/g, '');
+/**
+ * What is stored of a recovery code: SHA-256 of the code as typed (case, spaces and dashes forgiven), salted with the
+ * user's random id, so one precomputed table serves no two users (ASVS 2.6.2 asks a salt below 112 bits of entropy).
+ */
+const recoveryCodeHash = (userId: string, code: string): Buffer => sha256(`${userId}:${code.toLowerCase().replace(/[^a-z0-9]/g, '')}`);
 
 /**
  * Users' second factors: the TOTP secret (sealed with TWO_FACTOR_SECRET_KEY), the recovery codes (SHA-256 only) and
@@ -116,30 +119,31 @@ export class SecondFactorRepository {
   }
 
   /**
-   * Takes a TOTP code: true when it is right for a step newer than the last one used, which it then marks used, in
-   * one conditional update (of two requests with one code, one wins).
+   * Takes a TOTP code: `accepted` when it is right for a step newer than the last one used, which it then marks used,
+   * in one conditional update (of two requests with one code, one wins); `reused` when it is right but of a step
+   * already used (or older); `wrong` otherwise.
    */
-  async useTotp(userId: string, code: string, now: Date): Promise<boolean> {
+  async useTotp(userId: string, code: string, now: Date): Promise<'accepted' | 'reused' | 'wrong'> {
     const rows = await this.db.query<{ secret_box: Buffer }>('SELECT secret_box FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL', [
       userId,
     ]);
     const row = rows[0];
-    if (!row) return false;
+    if (!row) return 'wrong';
     const step = totpStepOf(this.box.open(row.secret_box), code, now);
-    if (step === null) return false;
+    if (step === null) return 'wrong';
     const taken = await this.db.query(
       `UPDATE user_totp SET last_used_step = $2
         WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2) RETURNING user_id`,
       [userId, step],
     );
-    return taken.length > 0;
+    return taken.length > 0 ? 'accepted' : 'reused';
   }
 
   /** Takes a recovery code once: true when it was one of the user's unused codes (found by its hash). */
   async useRecoveryCode(userId: string, code: string): Promise<boolean> {
     const rows = await this.db.query(
       'UPDATE user_recovery_codes SET used_at = now() WHERE user_id = $1 AND code_sha256 = $2 AND used_at IS NULL RETURNING user_id',
-      [userId, sha256(normalizedRecoveryCode(code))],
+      [userId, recoveryCodeHash(userId, code)],
     );
     return rows.length > 0;
   }
@@ -186,7 +190,7 @@ async function replaceRecoveryCodes(c: Tx, userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODES_PER_SET }, newRecoveryCode);
   await c.query('INSERT INTO user_recovery_codes (user_id, code_sha256) SELECT $1, unnest($2::bytea[])', [
     userId,
-    codes.map((code) => sha256(normalizedRecoveryCode(code))),
+    codes.map((code) => recoveryCodeHash(userId, code)),
   ]);
   return codes;
 }

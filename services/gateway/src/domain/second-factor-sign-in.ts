@@ -10,7 +10,7 @@ export interface ChallengePort {
 }
 
 /** Failed second factors per user: a try takes a point first, a success gives it back (as the password lockout). */
-export interface SecondFactorLimiter<D extends { allowed: boolean }> {
+interface SecondFactorLimiter<D extends { allowed: boolean }> {
   attempt(userId: string): Promise<D>;
   succeeded(userId: string): Promise<void>;
 }
@@ -27,7 +27,7 @@ export type VerifyResult<D> = { outcome: 'verified' } | { outcome: 'locked_out';
  * Checks one second factor of a user under the per-user budget: 10 failures in 15 minutes and every further try is
  * refused (429) for the rest of the window, right or wrong. A wrong or used proof is 400 `auth.err.invalid_code`.
  */
-export async function verifySecondFactor<D extends { allowed: boolean }>(
+async function verifySecondFactor<D extends { allowed: boolean }>(
   ports: SecondFactorPorts<D>,
   userId: string,
   proof: SecondFactorProof,

@@ -75,17 +75,29 @@ export function proofOf(body: {
 /** What the TOTP and recovery-code verifiers read and consume (the second-factor repository). */
 export interface BuiltInFactorStore {
   totpEnabled(userId: string): Promise<boolean>;
-  useTotp(userId: string, code: string, now: Date): Promise<boolean>;
+  useTotp(userId: string, code: string, now: Date): Promise<'accepted' | 'reused' | 'wrong'>;
   recoveryCodesLeft(userId: string): Promise<number>;
   useRecoveryCode(userId: string, code: string): Promise<boolean>;
 }
 
-/** The second factors the gateway has of its own: TOTP, and recovery codes as its backup. */
-export const builtInVerifiers = (store: BuiltInFactorStore, clock: () => Date = () => new Date()): SecondFactorVerifier[] => [
+/**
+ * The second factors the gateway has of its own: TOTP, and recovery codes as its backup. `onReuse`: a right TOTP code
+ * came again (refused like a wrong one): someone else may have seen it (ASVS 2.8.5 asks that it be logged).
+ */
+export const builtInVerifiers = (
+  store: BuiltInFactorStore,
+  onReuse: (userId: string) => void,
+  clock: () => Date = () => new Date(),
+): SecondFactorVerifier[] => [
   {
     method: 'totp',
     enrolled: (userId) => store.totpEnabled(userId),
-    verify: async (userId, proof) => proof.method === 'totp' && store.useTotp(userId, proof.code, clock()),
+    verify: async (userId, proof) => {
+      if (proof.method !== 'totp') return false;
+      const outcome = await store.useTotp(userId, proof.code, clock());
+      if (outcome === 'reused') onReuse(userId);
+      return outcome === 'accepted';
+    },
   },
   {
     method: 'recovery_code',

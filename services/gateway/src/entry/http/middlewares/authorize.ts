@@ -34,7 +34,7 @@ export function allow(action: RoleAction, probe?: ExistenceProbe): RequestHandle
 }
 
 /** The step-up entry of the route a request matched, if any (`METHOD /base/path` as Express mounted it). */
-export function stepUpRouteOf(req: Request): StepUpRoute | undefined {
+function stepUpRouteOf(req: Request): StepUpRoute | undefined {
   // Express types the matched route as `any`; its `path` is the pattern the router was given.
   const pattern = (req.route as { path?: unknown } | undefined)?.path;
   const path = typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : req.baseUrl;
