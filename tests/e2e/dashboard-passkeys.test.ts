@@ -1,4 +1,5 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
+import { enrollTotp, totpCode } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
 import { DESKTOP, expectAccessible, expectFits, freePort, h1, words } from './dashboard-kit';
@@ -146,6 +147,34 @@ describe('passkeys on the account page, en at desktop width', () => {
       .click();
     await section.getByText(pk('empty')).waitFor();
     expect((await sys.mail.waitForMailTo(m.email, 2)).subject).toMatch(/второй фактор|second factor/);
+  });
+
+  it('takes a typed TOTP code at the same second step, saying so when it is wrong', async () => {
+    const m = await sys.merchant();
+    const login = await sys.http.post('/api/v1/auth/login', { email: m.email, password: m.password });
+    const { secret } = await enrollTotp(sys.http.call, login.body.session_token as string, m.email);
+    const { page } = await tabWithAuthenticator();
+    await page.goto(`${origin}/dashboard/login`);
+    await page.getByLabel(t('email')).fill(m.email);
+    await page.getByLabel(t('password')).fill(m.password);
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await h1(page)
+      .filter({ hasText: t('secondStep', 'title') })
+      .waitFor();
+    // No passkey on this account: only the code is offered.
+    expect(await page.getByRole('button', { name: t('secondStep', 'usePasskey') }).count()).toBe(0);
+    await page.getByLabel(t('secondStep', 'code'), { exact: true }).fill('000000' === totpCode(secret) ? '111111' : '000000');
+    await page.getByRole('button', { name: t('secondStep', 'verify') }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: t('errors', 'auth.err.invalid_code') })
+      .waitFor();
+    // The confirmation used the current step's code; the next step's is the next one the server takes.
+    await page.getByLabel(t('secondStep', 'code'), { exact: true }).fill(totpCode(secret, new Date(Date.now() + 30_000)));
+    await page.getByRole('button', { name: t('secondStep', 'verify') }).click();
+    await h1(page)
+      .filter({ hasText: t('linksTitle') })
+      .waitFor();
   });
 });
 
