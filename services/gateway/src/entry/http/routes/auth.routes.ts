@@ -6,17 +6,16 @@ import {
   loginBody,
   loginSecondFactorBody,
   passwordResetBody,
-  stepUpBody,
   passwordResetConfirmBody,
+  stepUpBody,
   signupBody,
   switchAccountBody,
 } from '@pl/contracts';
 import { forbidden, rateLimited, unauthorized } from '@pl/errors';
-import type { MailingAction } from '../../../data/rate-limits';
+import type { LimitDecision, MailingAction } from '../../../data/rate-limits';
 import { openSession, signIn } from '../../../domain/sign-in';
 import { proofOf } from '../../../domain/second-factor';
 import { completeSecondStep, secondStepOf, stepUp } from '../../../domain/second-factor-sign-in';
-import type { LimitDecision } from '../../../data/rate-limits';
 import { confirmEmail, requestPasswordReset, resendConfirmation, resetPassword, signUp, type SignUpPorts } from '../../../domain/sign-up';
 import type { HttpDeps } from '../deps';
 import { identityOf, memberOf, sessionTokenOf } from '../context';
@@ -29,7 +28,7 @@ import { wrongMethod } from '../middlewares/not-found';
 import { route } from '../route';
 
 /**
- * `POST /api/v1/auth/login`, `/logout` and `/switch`: dashboard sessions; `/signup`, `/confirm-email` (+ `/resend`),
+ * `POST /api/v1/auth/login` (+ `/2fa`, its second step), `/step-up`, `/logout` and `/switch`: dashboard sessions; `/signup`, `/confirm-email` (+ `/resend`),
  * `/password-reset` (+ `/confirm`): accounts merchants open and recover themselves, none of which tells whether an
  * email is known.
  */

@@ -1,15 +1,14 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { paymentLink, simulateRefundBody, type IdempotentRefundReply } from '@pl/contracts';
+import { parseAmountText } from '@pl/money';
 import { toLinkId } from '../../../domain/link-commands';
 import { createRefundInput, listRefundsInput, toRefundId } from '../../../domain/refund-commands';
-import { identityOf, requestIdOf } from '../context';
+import { STEP_UP_REFUND_OVER_KOPECKS } from '../../../domain/step-up';
+import { identityOf, requestIdOf, secondFactorOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
 import { allow, assertSteppedUp, recordStepUpAction } from '../middlewares/authorize';
-import { parseAmountText } from '@pl/money';
-import { STEP_UP_REFUND_OVER_KOPECKS } from '../../../domain/step-up';
-import { secondFactorOf } from '../context';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
