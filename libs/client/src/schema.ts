@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Sign-in's second step: a second factor for the challenge
-         * @description Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is 400 `common.err.validation_failed` until passkeys are available.
+         * @description Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is what `startAuthentication` answered for options from `/login/2fa/passkey-options`.
          */
         post: operations["loginSecondFactor"];
         delete?: never;
@@ -389,9 +389,49 @@ export interface paths {
         put?: never;
         /**
          * Verify a second factor for the actions that move money or credentials
-         * @description Exactly one of `code` (TOTP) or `passkey`. For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.
+         * @description Exactly one of `code` (TOTP) or `passkey` (answering options from `/step-up/passkey-options`). For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.
          */
         post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/2fa/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for sign-in's second step
+         * @description WebAuthn request options for `startAuthentication({ optionsJSON })` of @simplewebauthn/browser, naming the user's passkeys; their assertion goes to `/login/2fa` as `passkey`. Fetching them takes none of the challenge's 5 tries. The options' challenge works once, for 5 minutes. An unknown, expired, used or spent sign-in challenge is 400 `auth.err.invalid_token`; a user without passkeys 409 `two_factor.err.not_enabled`.
+         */
+        post: operations["loginPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/step-up/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for step-up
+         * @description WebAuthn request options naming the session user's passkeys; their assertion goes to `/step-up` as `passkey`. A user without passkeys is 409 `two_factor.err.not_enabled`.
+         */
+        post: operations["stepUpPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -560,6 +600,74 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey
+         * @description WebAuthn options for `navigator.credentials.create()` (pass them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser): the relying party is `PUBLIC_BASE_URL`'s host, no attestation is asked for, user verification is preferred, and the user's passkeys are excluded. The challenge works once, for 5 minutes, for this user only.
+         */
+        post: operations["createPasskeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the user's passkeys
+         * @description Passkeys are the signed-in user's, whatever the account and role.
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey
+         * @description `response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description It stops working as a second factor at once; the user is mailed that a second factor was removed, and with the user's last second factor go their recovery codes. Turning a factor off needs step-up, checked before the passkey is looked up; another user's passkey is 404.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a passkey
+         * @description Another user's passkey is 404, as an unknown one.
+         */
+        patch: operations["renamePasskey"];
         trace?: never;
     };
     "/api/v1/members": {
@@ -2199,7 +2307,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "two_factor.totp_enabled" | "two_factor.totp_disabled" | "two_factor.recovery_codes_regenerated" | "account.two_factor_policy_changed" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "refund.created_over_step_up_limit";
+            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "two_factor.totp_enabled" | "two_factor.totp_disabled" | "two_factor.recovery_codes_regenerated" | "account.two_factor_policy_changed" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "refund.created_over_step_up_limit" | "account.passkey_added" | "account.passkey_removed";
             at: string;
             ip: string | null;
             subject: string | null;
@@ -2780,6 +2888,40 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description - `passkey.err.already_registered`: Registering an authenticator credential that is already registered. */
+        PasskeyAlreadyRegistered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "passkey.err.already_registered";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `passkey.err.limit_reached`: Registering a passkey while the user already has the most passkeys allowed (10). */
+        PasskeyLimitReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "passkey.err.limit_reached";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
         PayloadTooLarge: {
             headers: {
@@ -2942,7 +3084,7 @@ export interface components {
         };
         /**
          * @description - `two_factor.err.already_enabled`: Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first).
-         *     - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor.
+         *     - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey.
          */
         TwoFactorAlreadyEnabledOrTwoFactorNotEnabled: {
             headers: {
@@ -2960,7 +3102,7 @@ export interface components {
                 };
             };
         };
-        /** @description - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor. */
+        /** @description - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey. */
         TwoFactorNotEnabled: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3220,7 +3362,7 @@ export interface components {
         /**
          * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
          *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).
          *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
          */
         "ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session": {
@@ -3264,7 +3406,7 @@ export interface components {
          * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
          *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
          *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.
-         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).
          */
         ValidationFailedOrInvalidJsonOrAuthInvalidTokenOrAuthInvalidCode: {
             headers: {
@@ -3276,6 +3418,28 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token" | "auth.err.invalid_code";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `passkey.err.verification_failed`: A passkey registration whose response does not verify: its challenge is unknown, used or older than 5 minutes, or it was made for another site, or its signature or data is wrong.
+         *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+         */
+        "ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "passkey.err.verification_failed";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -4827,6 +4991,25 @@ export interface operations {
                     code?: string;
                     recovery_code?: string;
                     passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -4886,6 +5069,25 @@ export interface operations {
                 "application/json": {
                     code?: string;
                     passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -4906,6 +5108,163 @@ export interface operations {
             400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loginPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rpId": "pay.example.com",
+                     *       "challenge": "Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidToken"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rpId": "pay.example.com",
+                     *       "challenge": "Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5414,6 +5773,382 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    createPasskeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "q7X2mNc9LrT4vB8yKp1sWd6gHf3jZa0e",
+                     *       "rp": {
+                     *         "name": "Payment links",
+                     *         "id": "pay.example.com"
+                     *       },
+                     *       "user": {
+                     *         "id": "ey2eTzocTouduW9sDC4bHQ",
+                     *         "name": "owner@shop.example",
+                     *         "displayName": "owner@shop.example"
+                     *       },
+                     *       "pubKeyCredParams": [
+                     *         {
+                     *           "alg": -7,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -8,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -257,
+                     *           "type": "public-key"
+                     *         }
+                     *       ],
+                     *       "timeout": 300000,
+                     *       "attestation": "none",
+                     *       "excludeCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "authenticatorSelection": {
+                     *         "residentKey": "preferred",
+                     *         "userVerification": "preferred",
+                     *         "requireResidentKey": false
+                     *       },
+                     *       "extensions": {
+                     *         "credProps": true
+                     *       },
+                     *       "hints": []
+                     *     }
+                     */
+                    "application/json": {
+                        rp: {
+                            id?: string;
+                            name: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        challenge: string;
+                        pubKeyCredParams: {
+                            /** @constant */
+                            type: "public-key";
+                            alg: number;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        authenticatorSelection?: {
+                            [key: string]: unknown;
+                        };
+                        attestation?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "passkeys": [
+                     *         {
+                     *           "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *           "name": "Work laptop",
+                     *           "created_at": "2026-11-20T10:00:00+03:00",
+                     *           "last_used_at": "2026-11-21T09:15:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        passkeys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Work laptop",
+                 *       "response": {
+                 *         "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                 *         "rawId": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoicTdYMm1OYzlMclQ0dkI4eUtwMXNXZDZnSGYzalphMGUifQ",
+                 *           "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF",
+                 *           "transports": [
+                 *             "internal",
+                 *             "hybrid"
+                 *           ]
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {
+                 *           "credProps": {
+                 *             "rk": true
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey as stored (never its key). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *       "name": "Work laptop",
+                     *       "created_at": "2026-11-20T10:00:00+03:00",
+                     *       "last_used_at": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["PasskeyAlreadyRegistered"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PasskeyLimitReached"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The passkey id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The passkey id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Old phone"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey with its new name. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *       "name": "Old phone",
+                     *       "created_at": "2026-11-20T10:00:00+03:00",
+                     *       "last_used_at": "2026-11-21T09:15:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listMembers: {

@@ -82,6 +82,8 @@ export const auditEventType = z.enum([
   'unresolved_payment.settled',
   'unresolved_payment.refunded',
   'refund.created_over_step_up_limit',
+  'account.passkey_added',
+  'account.passkey_removed',
 ]);
 export type AuditEventType = z.infer<typeof auditEventType>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from './fields';
+import { passkeyAssertion } from './passkeys';
 import { identifierText } from './text';
 
 /** A second factor's kind: what sign-in offers (`methods`) and what a proof names. */
@@ -13,8 +14,6 @@ export const RECOVERY_CODES_PER_SET = 10;
 const totpCode = z.string().regex(/^[0-9]{6}$/, 'must be 6 digits');
 /** A recovery code as handed out (`xxxx-xxxx-xxxx-xxxx`); case, spaces and dashes are forgiven when it is checked. */
 const recoveryCode = identifierText(64);
-/** A WebAuthn assertion (its JSON as `@simplewebauthn/browser` makes it); checked by the passkeys module. */
-const passkeyAssertion = z.record(z.string(), z.unknown());
 
 /** `POST /api/v1/me/2fa/totp`: a new secret to scan, not yet on until confirmed with a code. */
 export const totpEnrollment = z.object({

@@ -128,7 +128,7 @@ export const ERROR_CATALOGUE = {
   },
   'auth.err.invalid_code': {
     kind: 'validation',
-    when: 'A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, or an unknown or used recovery code.',
+    when: 'A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).',
   },
   'auth.err.two_factor_required': {
     kind: 'forbidden',
@@ -144,8 +144,14 @@ export const ERROR_CATALOGUE = {
   },
   'two_factor.err.not_enabled': {
     kind: 'conflict',
-    when: 'Confirming TOTP with no enrollment started, turning off TOTP that is not on, or making recovery codes without a second factor.',
+    when: 'Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey.',
   },
+  'passkey.err.verification_failed': {
+    kind: 'validation',
+    when: 'A passkey registration whose response does not verify: its challenge is unknown, used or older than 5 minutes, or it was made for another site, or its signature or data is wrong.',
+  },
+  'passkey.err.already_registered': { kind: 'conflict', when: 'Registering an authenticator credential that is already registered.' },
+  'passkey.err.limit_reached': { kind: 'unprocessable', when: 'Registering a passkey while the user already has the most passkeys allowed (10).' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -144,4 +144,9 @@ export const secretNotReplayed = (): AppError =>
     'This Idempotency-Key was already used for a call that revealed a secret; secrets are shown once, never replayed',
   );
 
+export const passkeyVerificationFailed = (message = 'The passkey response does not verify; ask for new options and try again'): AppError =>
+  fromCatalogue('passkey.err.verification_failed', message);
+export const passkeyAlreadyRegistered = (): AppError => fromCatalogue('passkey.err.already_registered', 'This passkey is already registered');
+export const passkeyLimitReached = (max: number): AppError => fromCatalogue('passkey.err.limit_reached', `At most ${max} passkeys; remove one first`);
+
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -75,6 +75,13 @@ import {
   unresolvedPayment,
   unresolvedPaymentPage,
   sessionList,
+  passkeyList,
+  loginPasskeyOptionsBody,
+  passkeyAuthenticationOptions,
+  passkeyRegistrationOptions,
+  passkeyView,
+  registerPasskeyBody,
+  renamePasskeyBody,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -157,6 +164,7 @@ const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery
 const memberUserId = z.object({ user_id: uuid.meta({ description: "The member's user id (UUID).", examples: [s.sampleMember.user_id] }) });
 const invitationId = z.object({ id: uuid.meta({ description: 'The invitation id (UUID).', examples: [s.sampleInvitation.id] }) });
 const sessionId = z.object({ id: uuid.meta({ description: 'The session id (UUID) from the list: not its token.', examples: [s.sampleSession.id] }) });
+const passkeyId = z.object({ id: uuid.meta({ description: 'The passkey id (UUID).', examples: [s.samplePasskey.id] }) });
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
 const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
 const eventId = z.object({
@@ -579,7 +587,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'loginSecondFactor',
     summary: "Sign-in's second step: a second factor for the challenge",
     description:
-      'Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is 400 `common.err.validation_failed` until passkeys are available.',
+      'Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is what `startAuthentication` answered for options from `/login/2fa/passkey-options`.',
     tag: TAGS.auth,
     auth: 'none',
     rateLimited: true,
@@ -593,12 +601,39 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'stepUp',
     summary: 'Verify a second factor for the actions that move money or credentials',
     description:
-      'Exactly one of `code` (TOTP) or `passkey`. For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.',
+      'Exactly one of `code` (TOTP) or `passkey` (answering options from `/step-up/passkey-options`). For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.',
     tag: TAGS.auth,
     auth: 'session',
     body: { schema: stepUpBody, example: { code: '123456' } },
     success: { status: 204, description: 'Verified: step-up holds for 10 minutes.' },
     errors: ['auth.err.invalid_code', 'auth.err.two_factor_required'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/login/2fa/passkey-options',
+    operationId: 'loginPasskeyOptions',
+    summary: "Passkey options for sign-in's second step",
+    description:
+      "WebAuthn request options for `startAuthentication({ optionsJSON })` of @simplewebauthn/browser, naming the user's passkeys; their assertion goes to `/login/2fa` as `passkey`. Fetching them takes none of the challenge's 5 tries. The options' challenge works once, for 5 minutes. An unknown, expired, used or spent sign-in challenge is 400 `auth.err.invalid_token`; a user without passkeys 409 `two_factor.err.not_enabled`.",
+    tag: TAGS.auth,
+    auth: 'none',
+    rateLimited: true,
+    body: { schema: loginPasskeyOptionsBody, example: { challenge: s.sampleLoginChallenge.challenge } },
+    success: { status: 200, description: 'The options.', schema: passkeyAuthenticationOptions, example: s.samplePasskeyAuthenticationOptions },
+    errors: ['auth.err.invalid_token', 'two_factor.err.not_enabled'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/step-up/passkey-options',
+    operationId: 'stepUpPasskeyOptions',
+    summary: 'Passkey options for step-up',
+    description:
+      "WebAuthn request options naming the session user's passkeys; their assertion goes to `/step-up` as `passkey`. A user without passkeys is 409 `two_factor.err.not_enabled`.",
+    tag: TAGS.auth,
+    auth: 'session',
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 200, description: 'The options.', schema: passkeyAuthenticationOptions, example: s.samplePasskeyAuthenticationOptions },
+    errors: ['two_factor.err.not_enabled'],
   },
   {
     method: 'post',
@@ -720,6 +755,85 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: { status: 200, description: 'The user and the new active account.', schema: meView, example: s.sampleMe },
     errors: ['common.err.forbidden'],
     whileEnrolling: true,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/passkeys/registration-options',
+    operationId: 'createPasskeyRegistrationOptions',
+    summary: 'Start registering a passkey',
+    description:
+      "WebAuthn options for `navigator.credentials.create()` (pass them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser): the relying party is `PUBLIC_BASE_URL`'s host, no attestation is asked for, user verification is preferred, and the user's passkeys are excluded. The challenge works once, for 5 minutes, for this user only.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 200, description: 'The options.', schema: passkeyRegistrationOptions, example: s.samplePasskeyRegistrationOptions },
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/passkeys',
+    operationId: 'registerPasskey',
+    summary: 'Register a passkey',
+    description:
+      "`response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    body: { schema: registerPasskeyBody, example: { name: 'Work laptop', response: s.samplePasskeyRegistrationResponse } },
+    success: {
+      status: 201,
+      description: 'The passkey as stored (never its key).',
+      schema: passkeyView,
+      example: { ...s.samplePasskey, last_used_at: null },
+    },
+    errors: ['passkey.err.verification_failed', 'passkey.err.already_registered', 'passkey.err.limit_reached'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/me/2fa/passkeys',
+    operationId: 'listPasskeys',
+    summary: "List the user's passkeys",
+    description: "Passkeys are the signed-in user's, whatever the account and role.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    success: { status: 200, description: 'The passkeys, oldest first.', schema: passkeyList, example: { passkeys: [s.samplePasskey] } },
+    errors: [],
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/me/2fa/passkeys/{id}',
+    operationId: 'renamePasskey',
+    summary: 'Rename a passkey',
+    description: "Another user's passkey is 404, as an unknown one.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    pathParams: passkeyId,
+    body: { schema: renamePasskeyBody, example: { name: 'Old phone' } },
+    success: { status: 200, description: 'The passkey with its new name.', schema: passkeyView, example: { ...s.samplePasskey, name: 'Old phone' } },
+    errors: [],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/me/2fa/passkeys/{id}',
+    operationId: 'removePasskey',
+    summary: 'Remove a passkey',
+    description:
+      "It stops working as a second factor at once; the user is mailed that a second factor was removed, and with the user's last second factor go their recovery codes. Turning a factor off needs step-up, checked before the passkey is looked up; another user's passkey is 404.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    stepUp: true,
+    local: true,
+    pathParams: passkeyId,
+    success: { status: 204, description: 'Removed.' },
+    errors: [],
   },
   {
     method: 'get',

@@ -11,6 +11,9 @@ import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
 import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
 import { TeamRepository } from './data/team.repository';
+import { PasskeyRepository } from './data/passkey.repository';
+import { WebAuthnChallenges } from './data/webauthn-challenges';
+import { passkeyVerifier, Passkeys, relyingPartyOf } from './domain/passkeys';
 import { SecretBox } from '@pl/config';
 import { LoginChallengeStore } from './data/login-challenge.store';
 import { SecondFactorRepository } from './data/second-factor.repository';
@@ -96,12 +99,16 @@ export async function startGateway(
     const auditLog = new AuditLogRepository(db);
     // The common-password list is read before serving: the first sign-up takes no longer than any other.
     isCommonPassword('');
+    const passkeyStore = new PasskeyRepository(db, enqueueMail);
+    const passkeys = new Passkeys(passkeyStore, new WebAuthnChallenges(redis, config.REDIS_KEY_PREFIX), relyingPartyOf(config.PUBLIC_BASE_URL));
     const secondFactorStore = new SecondFactorRepository(db, twoFactorBox(config.TWO_FACTOR_SECRET_KEY), enqueueMail);
     const app = createHttpApp({
       log,
       accounts,
       users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
       team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      passkeys,
+      passkeyStore,
       assertUncommonPassword,
       signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,
@@ -122,9 +129,12 @@ export async function startGateway(
       auditLog,
       credentials,
       secondFactorStore,
-      factors: new SecondFactors(
-        builtInVerifiers(secondFactorStore, (userId) => log.warn({ user_id: userId }, 'a TOTP code was used again: refused (it may have been seen)')),
-      ),
+      factors: new SecondFactors([
+        ...builtInVerifiers(secondFactorStore, (userId) =>
+          log.warn({ user_id: userId }, 'a TOTP code was used again: refused (it may have been seen)'),
+        ),
+        passkeyVerifier(passkeys, passkeyStore),
+      ]),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 

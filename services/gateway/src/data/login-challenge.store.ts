@@ -62,6 +62,17 @@ export class LoginChallengeStore {
     return JSON.parse(data) as PendingSignIn;
   }
 
+  /**
+   * The pending sign-in of a live challenge without taking a try: fetching passkey options is not an attempt at the
+   * second factor, the assertion that answers them is. Null when the challenge is unknown, expired, used or spent.
+   */
+  async peek(challenge: string): Promise<PendingSignIn | null> {
+    if (!looksLikeSessionToken(challenge)) return null;
+    const [data, tries] = await redisCall('Sign-in', () => this.redis.hmGet(this.key(challenge), ['data', 'tries']));
+    if (typeof data !== 'string' || Number(tries) >= CHALLENGE_TRIES) return null;
+    return JSON.parse(data) as PendingSignIn;
+  }
+
   /** Ends a challenge once its second factor passed; true for the one caller that ended it (used once). */
   async use(challenge: string): Promise<boolean> {
     return (await redisCall('Sign-in', () => this.redis.del(this.key(challenge)))) === 1;

@@ -23,6 +23,8 @@ export const STEP_UP_ROUTES: Readonly<Record<string, { action: string; audit?: A
   'PATCH /api/v1/members/:user_id': { action: 'member.change' },
   'DELETE /api/v1/members/:user_id': { action: 'member.remove' },
   'DELETE /api/v1/me/2fa/totp': { action: 'two_factor.disable' },
+  // Removing a passkey turns that second factor off (docs/adr/0029).
+  'DELETE /api/v1/me/2fa/passkeys/:id': { action: 'two_factor.disable' },
   // Not in the spec's list: a new set of recovery codes is a new second factor (docs/adr/0028).
   'POST /api/v1/me/2fa/recovery-codes': { action: 'two_factor.recovery_codes' },
   'POST /api/v1/auth/password': { action: 'account.password.change' },

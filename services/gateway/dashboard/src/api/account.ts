@@ -4,8 +4,17 @@ import type { CursorPage } from './client';
 
 /** The session API's calls about the merchant's account: signing in and out, the password, security events, API keys. */
 
-export const signIn = async (body: { email: string; password: string }): Promise<void> => {
-  await call(client.POST('/api/v1/auth/login', { body }));
+/** What sign-in's first step leaves to do: nothing (signed in), or a second factor for this challenge. */
+export type SecondStep = { challenge: string; methods: string[] } | null;
+
+export const signIn = async (body: { email: string; password: string }): Promise<SecondStep> => {
+  const answer = await call(client.POST('/api/v1/auth/login', { body }));
+  return 'two_factor_required' in answer ? { challenge: answer.challenge, methods: answer.methods } : null;
+};
+
+/** Sign-in's second step with a typed factor: a TOTP `code` or a `recovery_code`, for the first step's challenge. */
+export const signInSecondFactor = async (body: { challenge: string } & ({ code: string } | { recovery_code: string })): Promise<void> => {
+  await call(client.POST('/api/v1/auth/login/2fa', { body }));
 };
 
 export const signOut = async (): Promise<void> => {
