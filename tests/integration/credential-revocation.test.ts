@@ -1,6 +1,7 @@
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../support/processes';
 import { httpClient, type ApiResponse, type HttpClient } from '../support/http';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
+import { steppedUpSession } from '../support/second-factor';
 
 /**
  * A dead credential is dead everywhere within 1 second. Two gateway processes (run from dist/, as in production)
@@ -38,10 +39,9 @@ const keysOf = (pair: { public_key: string; api_secret: string }) => ({ 'X-API-K
 const shopsWith = (on: HttpClient, keys: Record<string, string>) => on.get('/merchant/v1/shops', { headers: keys });
 const paymentWith = (on: HttpClient, cashierKey: string) => on.post('/api/v1/merchant/payments', { amount: 1 }, { headers: bearer(cashierKey) });
 
+/** A session on `on` that may revoke keys and change the password: stepped up (tests/support/second-factor.ts). */
 async function signIn(on: HttpClient, m: TestMerchant): Promise<Record<string, string>> {
-  const res = await on.post('/api/v1/auth/login', { email: m.email, password: m.password });
-  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${res.text}`);
-  return bearer(res.body.session_token as string);
+  return bearer(await steppedUpSession(on.call, m));
 }
 
 /**
