@@ -235,7 +235,8 @@ function InviteForm({ actor, onInvited }: { actor: AccountRole; onInvited: (emai
 /** What each role may do, in words, from the same table that decides what the dashboard shows each role (roles.ts). */
 function RoleGuide() {
   const { t } = useI18n();
-  const actions = Object.keys(ROLE_ACTIONS) as RoleAction[];
+  // Every member keeps their own password and second factors (`self`): the guide names what sets roles apart.
+  const actions = (Object.keys(ROLE_ACTIONS) as RoleAction[]).filter((a) => a !== 'self');
   return (
     <details class="card role-guide">
       <summary>{t.roleGuideTitle}</summary>
