@@ -247,6 +247,7 @@ describe('secrets', () => {
       'PROVIDER_SANDBOX_SECRET',
       'RAIFFEISEN_SECRET_KEY',
       'SMTP_URL',
+      'TWO_FACTOR_SECRET_KEY',
       'WEBHOOK_SECRET_KEY',
     ]);
     for (const path of OVERLAYS.map((o) => o.path)) {
@@ -262,8 +263,8 @@ describe('secrets', () => {
     expect(devSecrets).toHaveLength(1);
     for (const [key, value] of Object.entries(devSecrets[0]?.data ?? {})) {
       const text = Buffer.from(value, 'base64').toString('utf8');
-      // WEBHOOK_SECRET_KEY is base64 of its example text.
-      const decoded = key === 'WEBHOOK_SECRET_KEY' ? Buffer.from(text, 'base64').toString('utf8') : text;
+      // The secret-box keys are base64 of their example text.
+      const decoded = key === 'WEBHOOK_SECRET_KEY' || key === 'TWO_FACTOR_SECRET_KEY' ? Buffer.from(text, 'base64').toString('utf8') : text;
       expect(`${key}=${decoded}`).toMatch(/example-only/);
     }
     const files = (dir: string): string[] =>

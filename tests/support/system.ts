@@ -12,6 +12,7 @@ import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/t
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
+import { steppedUpSession } from './second-factor';
 import { startLocalProviderFakes, type LocalProviderFakes } from '@pl/provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -281,11 +282,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
       const m = await merchant(o.emailConfirmed === undefined ? {} : { emailConfirmed: o.emailConfirmed });
       return { merchant: m, shop: await shop(m.id, o) };
     },
-    async login(m) {
-      const res = await http.post('/api/v1/auth/login', { email: m.email, password: m.password });
-      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-      return res.body.session_token as string;
-    },
+    // A session that may also do what needs step-up: the user gets TOTP on their first sign-in here.
+    login: (m) => steppedUpSession(http.call, m),
     async stop() {
       for (const s of services.reverse()) await s.stop();
       await accountsDb.close();

@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the dashboard
-         * @description Answers a session token and sets it as the `sid` cookie. Failed sign-ins are limited per address and per email.
+         * @description Answers a session token and sets it as the `sid` cookie. A user with a second factor gets no session yet: `two_factor_required`, a `challenge` (5 minutes, 5 tries) and the `methods` they can answer it with at `POST /api/v1/auth/login/2fa`. Failed sign-ins are limited per address and per email.
          */
         post: operations["login"];
         delete?: never;
@@ -356,6 +356,170 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign-in's second step: a second factor for the challenge
+         * @description Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is what `startAuthentication` answered for options from `/login/2fa/passkey-options`.
+         */
+        post: operations["loginSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a second factor for the actions that move money or credentials
+         * @description Exactly one of `code` (TOTP) or `passkey` (answering options from `/step-up/passkey-options`). For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.
+         */
+        post: operations["stepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/2fa/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for sign-in's second step
+         * @description WebAuthn request options for `startAuthentication({ optionsJSON })` of @simplewebauthn/browser, naming the user's passkeys; their assertion goes to `/login/2fa` as `passkey`. Fetching them takes none of the challenge's 5 tries. The options' challenge works once, for 5 minutes. An unknown, expired, used or spent sign-in challenge is 400 `auth.err.invalid_token`; a user without passkeys 409 `two_factor.err.not_enabled`.
+         */
+        post: operations["loginPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/step-up/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options for step-up
+         * @description WebAuthn request options naming the session user's passkeys; their assertion goes to `/step-up` as `passkey`. A user without passkeys is 409 `two_factor.err.not_enabled`.
+         */
+        post: operations["stepUpPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning on TOTP: a secret, its otpauth URI and QR
+         * @description TOTP is on once a code is confirmed (`/confirm`); a new start replaces a secret not yet confirmed. TOTP already on is 409.
+         */
+        post: operations["startTotp"];
+        /**
+         * Turn TOTP off
+         * @description Needs step-up. With no other second factor left, the recovery codes go too. Mails the user.
+         */
+        delete: operations["disableTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn TOTP on with a first code; get 10 recovery codes
+         * @description The code of the secret from `POST /api/v1/me/2fa/totp` (this 30-second step or a neighbour). The recovery codes are shown once and work once each. Confirming counts as verifying a second factor: the session is stepped up for 10 minutes. Mails the user.
+         */
+        post: operations["confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make 10 new recovery codes; the old ones stop working
+         * @description Needs step-up. Shown once; only their hashes are kept.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the account's settings: require a second factor of every member
+         * @description Owners only (others 403), with step-up. While required, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`).
+         */
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/api/v1/me/sessions": {
@@ -436,6 +600,74 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey
+         * @description WebAuthn options for `navigator.credentials.create()` (pass them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser): the relying party is `PUBLIC_BASE_URL`'s host, no attestation is asked for, user verification is preferred, and the user's passkeys are excluded. The challenge works once, for 5 minutes, for this user only.
+         */
+        post: operations["createPasskeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the user's passkeys
+         * @description Passkeys are the signed-in user's, whatever the account and role.
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey
+         * @description `response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description It stops working as a second factor at once; the user is mailed that a second factor was removed, and with the user's last second factor go their recovery codes. Turning a factor off needs step-up, checked before the passkey is looked up; another user's passkey is 404.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a passkey
+         * @description Another user's passkey is 404, as an unknown one.
+         */
+        patch: operations["renamePasskey"];
         trace?: never;
     };
     "/api/v1/members": {
@@ -534,7 +766,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation with the token from the mailed link
-         * @description With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers. An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.
+         * @description With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers (a user with a second factor gets sign-in's challenge instead, for `POST /api/v1/auth/login/2fa`). An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -2075,7 +2307,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined";
+            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "two_factor.totp_enabled" | "two_factor.totp_disabled" | "two_factor.recovery_codes_regenerated" | "account.two_factor_policy_changed" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "refund.created_over_step_up_limit" | "account.passkey_added" | "account.passkey_removed";
             at: string;
             ip: string | null;
             subject: string | null;
@@ -2365,6 +2597,23 @@ export interface components {
                 };
             };
         };
+        /** @description - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served. */
+        AuthTwoFactorRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "auth.err.two_factor_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password. */
         Forbidden: {
             headers: {
@@ -2396,6 +2645,90 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.forbidden" | "account.err.email_not_confirmed";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `account.err.email_not_confirmed`: The account email is not confirmed yet, for an action that needs it: creating links (from the dashboard), shops or API keys, rotating a webhook secret, reissuing a key.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         */
+        ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "account.err.email_not_confirmed" | "auth.err.two_factor_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `account.err.email_not_confirmed`: The account email is not confirmed yet, for an action that needs it: creating links (from the dashboard), shops or API keys, rotating a webhook secret, reissuing a key.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         *     - `auth.err.step_up_required`: An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.
+         */
+        ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "account.err.email_not_confirmed" | "auth.err.two_factor_required" | "auth.err.step_up_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         */
+        ForbiddenOrAuthTwoFactorRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "auth.err.two_factor_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         *     - `auth.err.step_up_required`: An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.
+         */
+        ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "auth.err.two_factor_required" | "auth.err.step_up_required";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -2555,6 +2888,40 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description - `passkey.err.already_registered`: Registering an authenticator credential that is already registered. */
+        PasskeyAlreadyRegistered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "passkey.err.already_registered";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `passkey.err.limit_reached`: Registering a passkey while the user already has the most passkeys allowed (10). */
+        PasskeyLimitReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "passkey.err.limit_reached";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.payload_too_large`: The request body exceeds the route's limit (64 KiB). */
         PayloadTooLarge: {
             headers: {
@@ -2692,6 +3059,60 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "shop.err.not_approved";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `two_factor.err.already_enabled`: Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first). */
+        TwoFactorAlreadyEnabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "two_factor.err.already_enabled";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `two_factor.err.already_enabled`: Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first).
+         *     - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey.
+         */
+        TwoFactorAlreadyEnabledOrTwoFactorNotEnabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "two_factor.err.already_enabled" | "two_factor.err.not_enabled";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `two_factor.err.not_enabled`: Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey. */
+        TwoFactorNotEnabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "two_factor.err.not_enabled";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -2941,7 +3362,29 @@ export interface components {
         /**
          * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
          *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
-         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).
+         *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+         */
+        "ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_code";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.
          */
         ValidationFailedOrInvalidJsonOrAuthInvalidToken: {
             headers: {
@@ -2953,6 +3396,50 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `auth.err.invalid_token`: A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.
+         *     - `auth.err.invalid_code`: A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).
+         */
+        ValidationFailedOrInvalidJsonOrAuthInvalidTokenOrAuthInvalidCode: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "auth.err.invalid_token" | "auth.err.invalid_code";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.invalid_json`: The request body is not valid JSON (or not a JSON object where one is required).
+         *     - `passkey.err.verification_failed`: A passkey registration whose response does not verify: its challenge is unknown, used or older than 5 minutes, or it was made for another site, or its signature or data is wrong.
+         *     - `common.err.validation_failed` also: a Pl-Mode header other than `live` or `test`.
+         */
+        "ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed" | "common.err.invalid_json" | "passkey.err.verification_failed";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -4283,7 +4770,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description Signed in, or the second step of sign-in is due. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4304,6 +4791,11 @@ export interface operations {
                     "application/json": {
                         session_token: string;
                         expires_at: string;
+                    } | {
+                        /** @constant */
+                        two_factor_required: true;
+                        challenge: string;
+                        methods: ("totp" | "recovery_code" | "passkey")[];
                     };
                 };
             };
@@ -4385,7 +4877,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -4477,6 +4969,577 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    loginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                    code?: string;
+                    recovery_code?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The session cookie `sid` (HttpOnly, SameSite=Lax); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session_token": "sess_Gm4Xn7Qw2Rt9Yb5Kp1Lc8Vz3",
+                     *       "expires_at": "2026-12-09T01:40:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        session_token: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidTokenOrAuthInvalidCode"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stepUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    code?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Verified: step-up holds for 10 minutes. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loginPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rpId": "pay.example.com",
+                     *       "challenge": "Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidToken"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rpId": "pay.example.com",
+                     *       "challenge": "Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The secret, shown until confirmed. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauth_uri": "otpauth://totp/Payment%20links:owner%40shop.example?issuer=Payment%20links&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
+                     *       "qr_data_url": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4="
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_data_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["TwoFactorAlreadyEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    disableTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TOTP is off. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    confirmTotp: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TOTP is on. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "k7qm-xxx0-p2rt-zd4w",
+                     *         "k7qm-xxx1-p2rt-zd4w",
+                     *         "k7qm-xxx2-p2rt-zd4w",
+                     *         "k7qm-xxx3-p2rt-zd4w",
+                     *         "k7qm-xxx4-p2rt-zd4w",
+                     *         "k7qm-xxx5-p2rt-zd4w",
+                     *         "k7qm-xxx6-p2rt-zd4w",
+                     *         "k7qm-xxx7-p2rt-zd4w",
+                     *         "k7qm-xxx8-p2rt-zd4w",
+                     *         "k7qm-xxx9-p2rt-zd4w"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrAuthInvalidCode.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["TwoFactorAlreadyEnabledOrTwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The new codes. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "k7qm-xxx0-p2rt-zd4w",
+                     *         "k7qm-xxx1-p2rt-zd4w",
+                     *         "k7qm-xxx2-p2rt-zd4w",
+                     *         "k7qm-xxx3-p2rt-zd4w",
+                     *         "k7qm-xxx4-p2rt-zd4w",
+                     *         "k7qm-xxx5-p2rt-zd4w",
+                     *         "k7qm-xxx6-p2rt-zd4w",
+                     *         "k7qm-xxx7-p2rt-zd4w",
+                     *         "k7qm-xxx8-p2rt-zd4w",
+                     *         "k7qm-xxx9-p2rt-zd4w"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            409: components["responses"]["TwoFactorNotEnabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "require_two_factor": true
+                 *     }
+                 */
+                "application/json": {
+                    require_two_factor: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The account settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
+                     *       "name": "Shop Example LLC",
+                     *       "require_two_factor": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        merchant_id: string;
+                        name: string;
+                        require_two_factor: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     listMySessions: {
         parameters: {
             query?: never;
@@ -4529,6 +5592,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4565,7 +5629,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -4604,7 +5668,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -4711,6 +5775,382 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    createPasskeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "q7X2mNc9LrT4vB8yKp1sWd6gHf3jZa0e",
+                     *       "rp": {
+                     *         "name": "Payment links",
+                     *         "id": "pay.example.com"
+                     *       },
+                     *       "user": {
+                     *         "id": "ey2eTzocTouduW9sDC4bHQ",
+                     *         "name": "owner@shop.example",
+                     *         "displayName": "owner@shop.example"
+                     *       },
+                     *       "pubKeyCredParams": [
+                     *         {
+                     *           "alg": -7,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -8,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -257,
+                     *           "type": "public-key"
+                     *         }
+                     *       ],
+                     *       "timeout": 300000,
+                     *       "attestation": "none",
+                     *       "excludeCredentials": [
+                     *         {
+                     *           "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                     *           "type": "public-key",
+                     *           "transports": [
+                     *             "internal",
+                     *             "hybrid"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "authenticatorSelection": {
+                     *         "residentKey": "preferred",
+                     *         "userVerification": "preferred",
+                     *         "requireResidentKey": false
+                     *       },
+                     *       "extensions": {
+                     *         "credProps": true
+                     *       },
+                     *       "hints": []
+                     *     }
+                     */
+                    "application/json": {
+                        rp: {
+                            id?: string;
+                            name: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        challenge: string;
+                        pubKeyCredParams: {
+                            /** @constant */
+                            type: "public-key";
+                            alg: number;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            /** @constant */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                        authenticatorSelection?: {
+                            [key: string]: unknown;
+                        };
+                        attestation?: string;
+                        extensions?: {
+                            [key: string]: unknown;
+                        };
+                        hints?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "passkeys": [
+                     *         {
+                     *           "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *           "name": "Work laptop",
+                     *           "created_at": "2026-11-20T10:00:00+03:00",
+                     *           "last_used_at": "2026-11-21T09:15:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        passkeys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Work laptop",
+                 *       "response": {
+                 *         "id": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                 *         "rawId": "X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoicTdYMm1OYzlMclQ0dkI4eUtwMXNXZDZnSGYzalphMGUifQ",
+                 *           "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF",
+                 *           "transports": [
+                 *             "internal",
+                 *             "hybrid"
+                 *           ]
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {
+                 *           "credProps": {
+                 *             "rk": true
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey as stored (never its key). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *       "name": "Work laptop",
+                     *       "created_at": "2026-11-20T10:00:00+03:00",
+                     *       "last_used_at": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["PasskeyAlreadyRegistered"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PasskeyLimitReached"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The passkey id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The passkey id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Old phone"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey with its new name. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24",
+                     *       "name": "Old phone",
+                     *       "created_at": "2026-11-20T10:00:00+03:00",
+                     *       "last_used_at": "2026-11-21T09:15:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -4760,7 +6200,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -4794,7 +6234,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountLastOwner"];
             429: components["responses"]["RateLimited"];
@@ -4859,7 +6299,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountLastOwner"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4922,7 +6362,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -4990,7 +6430,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5026,7 +6466,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5056,7 +6496,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Joined; a session in the account. */
+            /** @description Joined; a session in the account, or the second step of sign-in. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5074,6 +6514,11 @@ export interface operations {
                     "application/json": {
                         session_token: string;
                         expires_at: string;
+                    } | {
+                        /** @constant */
+                        two_factor_required: true;
+                        challenge: string;
+                        methods: ("totp" | "recovery_code" | "passkey")[];
                     };
                 };
             };
@@ -5416,7 +6861,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5510,7 +6955,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.CashierOrSession"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5588,7 +7033,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5671,7 +7116,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5753,7 +7198,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrPaymentLinkNotPending"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5828,7 +7273,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrPaymentLinkNotPaid"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5901,7 +7346,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -5957,7 +7402,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6025,7 +7470,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["RefundNotPending"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6111,7 +7556,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6202,7 +7647,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6264,7 +7709,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6341,6 +7786,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -6420,7 +7866,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequired"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6489,7 +7935,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6584,7 +8030,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6634,7 +8080,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6697,7 +8143,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6757,7 +8203,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6823,7 +8269,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6898,7 +8344,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -6955,7 +8401,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7021,7 +8467,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -7097,7 +8543,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7177,7 +8623,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmed"];
+            403: components["responses"]["ForbiddenOrAccountEmailNotConfirmedOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrApiKeyInactive"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7237,7 +8683,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ApiKeyInactive"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7301,7 +8747,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -8313,7 +9759,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -8388,7 +9834,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -8471,7 +9917,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8563,7 +10009,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictOrUnresolvedPaymentAlreadyResolved"];
             413: components["responses"]["PayloadTooLarge"];

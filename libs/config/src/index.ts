@@ -51,7 +51,9 @@ export {
   DEV_IDENTITY_SECRET,
   DEV_PROVIDER_SANDBOX_SECRET,
   DEV_WEBHOOK_SECRET_KEY,
+  DEV_TWO_FACTOR_SECRET_KEY,
   DEVELOPMENT_SECRETS,
   unsafeProductionSettings,
 } from './production-safety';
+export { SecretBox, secretBoxKey } from './secret-box';
 export { PUBLIC_BASE_URL_MAX, publicBaseUrl } from './public-base-url';

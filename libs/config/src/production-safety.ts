@@ -3,12 +3,15 @@ export const DEV_IDENTITY_SECRET = 'dev-only-identity-token-secret-change-me-012
 export const DEV_PROVIDER_SANDBOX_SECRET = 'dev-only-sandbox-provider-secret-change-me-0123456789';
 /** 32 bytes, base64. */
 export const DEV_WEBHOOK_SECRET_KEY = Buffer.from('dev-only-webhook-secret-key-0000', 'utf8').toString('base64');
+/** 32 bytes, base64: seals users' TOTP secrets in the gateway. */
+export const DEV_TWO_FACTOR_SECRET_KEY = Buffer.from('dev-only-two-factor-secret-key00', 'utf8').toString('base64');
 
 /** Every development default secret, by the variable that holds it. Anyone can read them in this repository. */
 export const DEVELOPMENT_SECRETS: Readonly<Record<string, string>> = {
   IDENTITY_TOKEN_SECRET: DEV_IDENTITY_SECRET,
   PROVIDER_SANDBOX_SECRET: DEV_PROVIDER_SANDBOX_SECRET,
   WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY,
+  TWO_FACTOR_SECRET_KEY: DEV_TWO_FACTOR_SECRET_KEY,
 };
 
 /**

@@ -75,6 +75,15 @@ export const auditEventType = z.enum([
   'member.role_changed',
   'member.removed',
   'member.joined',
+  'two_factor.totp_enabled',
+  'two_factor.totp_disabled',
+  'two_factor.recovery_codes_regenerated',
+  'account.two_factor_policy_changed',
+  'unresolved_payment.settled',
+  'unresolved_payment.refunded',
+  'refund.created_over_step_up_limit',
+  'account.passkey_added',
+  'account.passkey_removed',
 ]);
 export type AuditEventType = z.infer<typeof auditEventType>;
 

@@ -23,3 +23,5 @@ export * from './payment-methods';
 export * from './attempts';
 export * from './team';
 export * from './unresolved';
+export * from './passkeys';
+export * from './two-factor';

@@ -124,8 +124,34 @@ export const ERROR_CATALOGUE = {
   },
   'auth.err.invalid_token': {
     kind: 'validation',
-    when: 'A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired.',
+    when: "A token from a mailed link (email confirmation, password reset, invitation) that is unknown, already used or expired; a sign-in's second-step `challenge` that is unknown, older than 5 minutes, used, or out of its 5 tries.",
   },
+  'auth.err.invalid_code': {
+    kind: 'validation',
+    when: 'A second factor that is wrong: a TOTP code not of this or a neighbouring 30-second step, one already used, an unknown or used recovery code, or a passkey assertion that does not verify (another site, an unknown or used options challenge, a bad signature, a signature counter that did not move forward).',
+  },
+  'auth.err.two_factor_required': {
+    kind: 'forbidden',
+    when: 'The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.',
+  },
+  'auth.err.step_up_required': {
+    kind: 'forbidden',
+    when: 'An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.',
+  },
+  'two_factor.err.already_enabled': {
+    kind: 'conflict',
+    when: 'Starting or confirming a TOTP enrollment while TOTP is already on (turn it off first).',
+  },
+  'two_factor.err.not_enabled': {
+    kind: 'conflict',
+    when: 'Confirming TOTP with no enrollment started, turning off TOTP that is not on, making recovery codes without a second factor, or asking for passkey options for a user who has no passkey.',
+  },
+  'passkey.err.verification_failed': {
+    kind: 'validation',
+    when: 'A passkey registration whose response does not verify: its challenge is unknown, used or older than 5 minutes, or it was made for another site, or its signature or data is wrong.',
+  },
+  'passkey.err.already_registered': { kind: 'conflict', when: 'Registering an authenticator credential that is already registered.' },
+  'passkey.err.limit_reached': { kind: 'unprocessable', when: 'Registering a passkey while the user already has the most passkeys allowed (10).' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -90,6 +90,14 @@ export const invalidField = (field: string, message: string, code = 'custom'): A
 export const invalidJson = (message = 'Request body is not valid JSON'): AppError => fromCatalogue('common.err.invalid_json', message);
 export const unauthorized = (message = 'Missing or invalid credentials'): AppError => fromCatalogue('common.err.unauthorized', message);
 export const invalidToken = (message = 'The link is invalid, already used or expired'): AppError => fromCatalogue('auth.err.invalid_token', message);
+export const invalidCode = (message = 'The code is wrong or already used'): AppError => fromCatalogue('auth.err.invalid_code', message);
+export const twoFactorRequired = (message = 'This needs a second factor: enroll one first'): AppError =>
+  fromCatalogue('auth.err.two_factor_required', message);
+export const stepUpRequired = (message = 'Verify a second factor (POST /api/v1/auth/step-up) and repeat'): AppError =>
+  fromCatalogue('auth.err.step_up_required', message);
+export const twoFactorAlreadyEnabled = (): AppError => fromCatalogue('two_factor.err.already_enabled', 'TOTP is already on');
+export const twoFactorNotEnabled = (message = 'No second factor of this kind is on'): AppError =>
+  fromCatalogue('two_factor.err.not_enabled', message);
 export const lastOwner = (message = 'An account always keeps one owner'): AppError => fromCatalogue('account.err.last_owner', message);
 export const forbidden = (message = 'Access to this resource is not allowed'): AppError => fromCatalogue('common.err.forbidden', message);
 export const notFound = (message = 'Resource not found'): AppError => fromCatalogue('common.err.not_found', message);
@@ -135,5 +143,10 @@ export const secretNotReplayed = (): AppError =>
     'common.err.idempotency_conflict',
     'This Idempotency-Key was already used for a call that revealed a secret; secrets are shown once, never replayed',
   );
+
+export const passkeyVerificationFailed = (message = 'The passkey response does not verify; ask for new options and try again'): AppError =>
+  fromCatalogue('passkey.err.verification_failed', message);
+export const passkeyAlreadyRegistered = (): AppError => fromCatalogue('passkey.err.already_registered', 'This passkey is already registered');
+export const passkeyLimitReached = (max: number): AppError => fromCatalogue('passkey.err.limit_reached', `At most ${max} passkeys; remove one first`);
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

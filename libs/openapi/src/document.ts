@@ -110,6 +110,14 @@ export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   // A change with the session cookie from another site (CSRF) is 403, whatever the route.
   if ((op.auth === 'session' || op.auth === 'cashierOrSession') && op.method !== 'get') codes.add('common.err.forbidden');
   if (isRateLimited(op)) codes.add('common.err.rate_limited');
+  // An account that requires a second factor serves a member without one only the routes that enroll one.
+  if ((op.auth === 'session' || op.auth === 'cashierOrSession') && !op.whileEnrolling) codes.add('auth.err.two_factor_required');
+  if (op.stepUp) {
+    codes.add('common.err.forbidden');
+    codes.add('auth.err.step_up_required');
+    // Step-up of a user with no second factor at all, on a route also served while enrolling (removing a passkey).
+    codes.add('auth.err.two_factor_required');
+  }
   if (op.body) BODY_ERRORS.forEach((c) => codes.add(c));
   if (op.query) codes.add('common.err.validation_failed');
   if (op.pathParams) codes.add('common.err.not_found');

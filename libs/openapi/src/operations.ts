@@ -25,6 +25,14 @@ import {
   listShopsQuery,
   loginBody,
   loginResponse,
+  loginChallenge,
+  loginSecondFactorBody,
+  stepUpBody,
+  totpEnrollment,
+  confirmTotpBody,
+  recoveryCodeSet,
+  updateAccountBody,
+  accountSettingsView,
   merchantShop,
   merchantShopPage,
   meView,
@@ -67,6 +75,13 @@ import {
   unresolvedPayment,
   unresolvedPaymentPage,
   sessionList,
+  passkeyList,
+  loginPasskeyOptionsBody,
+  passkeyAuthenticationOptions,
+  passkeyRegistrationOptions,
+  passkeyView,
+  registerPasskeyBody,
+  renamePasskeyBody,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
@@ -110,6 +125,14 @@ export interface OperationSpec {
   local?: boolean;
   /** Counted by a rate limiter (every authenticated route, and the buyer's select and the login by address). */
   rateLimited?: boolean;
+  /**
+   * Moves money or credentials: a session needs a second factor verified in the last 10 minutes (403
+   * `auth.err.step_up_required`, or `auth.err.two_factor_required` with none). `over_limit`: only a refund over
+   * 10,000.00 RUB. The gateway's step-up table is checked against these (services/gateway/src/domain/step-up.test.ts).
+   */
+  stepUp?: true | 'over_limit';
+  /** Served to a member without a second factor while the account requires one (enrolling, `/me`, signing out). */
+  whileEnrolling?: true;
 }
 
 export const TAGS = {
@@ -141,6 +164,7 @@ const deliveryId = z.object({ id: uuid.meta({ description: 'The webhook delivery
 const memberUserId = z.object({ user_id: uuid.meta({ description: "The member's user id (UUID).", examples: [s.sampleMember.user_id] }) });
 const invitationId = z.object({ id: uuid.meta({ description: 'The invitation id (UUID).', examples: [s.sampleInvitation.id] }) });
 const sessionId = z.object({ id: uuid.meta({ description: 'The session id (UUID) from the list: not its token.', examples: [s.sampleSession.id] }) });
+const passkeyId = z.object({ id: uuid.meta({ description: 'The passkey id (UUID).', examples: [s.samplePasskey.id] }) });
 const apiKeyId = z.object({ id: uuid.meta({ description: 'The API key id (UUID).', examples: [s.sampleApiKey.id] }) });
 const refundId = z.object({ id: uuid.meta({ description: 'The refund id (UUID).', examples: [s.sampleRefund.id] }) });
 const eventId = z.object({
@@ -280,6 +304,7 @@ function unresolvedOperations(prefix: string, auth: Auth, idPrefix: string, fami
         example: { ...s.sampleUnresolvedPayment, status: 'settled', resolved_at: '2026-11-26T11:00:00+03:00' },
       },
       errors: ['common.err.forbidden', 'unresolved_payment.err.already_resolved'],
+      ...(auth === 'session' && { stepUp: true as const }),
     },
     {
       method: 'post',
@@ -298,6 +323,7 @@ function unresolvedOperations(prefix: string, auth: Auth, idPrefix: string, fami
         example: { ...s.sampleUnresolvedPayment, status: 'refunded', refund_id: s.sampleRefund.id, resolved_at: '2026-11-26T11:00:00+03:00' },
       },
       errors: ['common.err.forbidden', 'unresolved_payment.err.already_resolved'],
+      ...(auth === 'session' && { stepUp: true as const }),
     },
   ];
 }
@@ -501,12 +527,19 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/auth/login',
     operationId: 'login',
     summary: 'Sign in to the dashboard',
-    description: 'Answers a session token and sets it as the `sid` cookie. Failed sign-ins are limited per address and per email.',
+    description:
+      'Answers a session token and sets it as the `sid` cookie. A user with a second factor gets no session yet: `two_factor_required`, a `challenge` (5 minutes, 5 tries) and the `methods` they can answer it with at `POST /api/v1/auth/login/2fa`. Failed sign-ins are limited per address and per email.',
     tag: TAGS.auth,
     auth: 'none',
     rateLimited: true,
     body: { schema: loginBody, example: { email: 'owner@shop.example', password: 'correct horse battery staple' } },
-    success: { status: 200, description: 'Signed in.', schema: loginResponse, example: s.sampleLogin, setsCookie: true },
+    success: {
+      status: 200,
+      description: 'Signed in, or the second step of sign-in is due.',
+      schema: z.union([loginResponse, loginChallenge]),
+      example: s.sampleLogin,
+      setsCookie: true,
+    },
     errors: ['common.err.unauthorized'],
   },
   {
@@ -520,6 +553,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     rateLimited: false,
     success: { status: 204, description: 'Signed out.', setsCookie: true },
     errors: [],
+    whileEnrolling: true,
   },
   {
     method: 'post',
@@ -532,6 +566,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: changePasswordBody, example: { current_password: 'correct horse battery staple', new_password: 'a longer new passphrase' } },
     success: { status: 204, description: 'Changed.' },
     errors: [],
+    stepUp: true,
   },
   {
     method: 'get',
@@ -544,6 +579,132 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     success: { status: 200, description: 'The user and the active account.', schema: meView, example: s.sampleMe },
     errors: [],
+    whileEnrolling: true,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/login/2fa',
+    operationId: 'loginSecondFactor',
+    summary: "Sign-in's second step: a second factor for the challenge",
+    description:
+      'Exactly one of `code` (TOTP), `recovery_code` (each works once) or `passkey`; answers as `login` does. The challenge lives 5 minutes and takes 5 tries (then 400 `auth.err.invalid_token`: sign in again). A wrong or used factor is 400 `auth.err.invalid_code`; 10 failed second factors for a user within 15 minutes are 429 for the rest of the window. `passkey` is what `startAuthentication` answered for options from `/login/2fa/passkey-options`.',
+    tag: TAGS.auth,
+    auth: 'none',
+    rateLimited: true,
+    body: { schema: loginSecondFactorBody, example: { challenge: s.sampleLoginChallenge.challenge, code: '123456' } },
+    success: { status: 200, description: 'Signed in.', schema: loginResponse, example: s.sampleLogin, setsCookie: true },
+    errors: ['auth.err.invalid_token', 'auth.err.invalid_code', 'common.err.rate_limited'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/step-up',
+    operationId: 'stepUp',
+    summary: 'Verify a second factor for the actions that move money or credentials',
+    description:
+      'Exactly one of `code` (TOTP) or `passkey` (answering options from `/step-up/passkey-options`). For the next 10 minutes the session may do what needs step-up. A user with no second factor is 403 `auth.err.two_factor_required`; a wrong or used code 400 `auth.err.invalid_code`; 10 failures within 15 minutes 429 for the rest of the window.',
+    tag: TAGS.auth,
+    auth: 'session',
+    body: { schema: stepUpBody, example: { code: '123456' } },
+    success: { status: 204, description: 'Verified: step-up holds for 10 minutes.' },
+    errors: ['auth.err.invalid_code', 'auth.err.two_factor_required'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/login/2fa/passkey-options',
+    operationId: 'loginPasskeyOptions',
+    summary: "Passkey options for sign-in's second step",
+    description:
+      "WebAuthn request options for `startAuthentication({ optionsJSON })` of @simplewebauthn/browser, naming the user's passkeys; their assertion goes to `/login/2fa` as `passkey`. Fetching them takes none of the challenge's 5 tries. The options' challenge works once, for 5 minutes. An unknown, expired, used or spent sign-in challenge is 400 `auth.err.invalid_token`; a user without passkeys 409 `two_factor.err.not_enabled`.",
+    tag: TAGS.auth,
+    auth: 'none',
+    rateLimited: true,
+    body: { schema: loginPasskeyOptionsBody, example: { challenge: s.sampleLoginChallenge.challenge } },
+    success: { status: 200, description: 'The options.', schema: passkeyAuthenticationOptions, example: s.samplePasskeyAuthenticationOptions },
+    errors: ['auth.err.invalid_token', 'two_factor.err.not_enabled'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/step-up/passkey-options',
+    operationId: 'stepUpPasskeyOptions',
+    summary: 'Passkey options for step-up',
+    description:
+      "WebAuthn request options naming the session user's passkeys; their assertion goes to `/step-up` as `passkey`. A user without passkeys is 409 `two_factor.err.not_enabled`.",
+    tag: TAGS.auth,
+    auth: 'session',
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 200, description: 'The options.', schema: passkeyAuthenticationOptions, example: s.samplePasskeyAuthenticationOptions },
+    errors: ['two_factor.err.not_enabled'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/totp',
+    operationId: 'startTotp',
+    summary: 'Start turning on TOTP: a secret, its otpauth URI and QR',
+    description: 'TOTP is on once a code is confirmed (`/confirm`); a new start replaces a secret not yet confirmed. TOTP already on is 409.',
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 201, description: 'The secret, shown until confirmed.', schema: totpEnrollment, example: s.sampleTotpEnrollment },
+    errors: ['two_factor.err.already_enabled'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/totp/confirm',
+    operationId: 'confirmTotp',
+    summary: 'Turn TOTP on with a first code; get 10 recovery codes',
+    description:
+      'The code of the secret from `POST /api/v1/me/2fa/totp` (this 30-second step or a neighbour). The recovery codes are shown once and work once each. Confirming counts as verifying a second factor: the session is stepped up for 10 minutes. Mails the user.',
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    body: { schema: confirmTotpBody, example: { code: '123456' } },
+    success: { status: 200, description: 'TOTP is on.', schema: recoveryCodeSet, example: s.sampleRecoveryCodes },
+    errors: ['auth.err.invalid_code', 'two_factor.err.already_enabled', 'two_factor.err.not_enabled'],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/me/2fa/totp',
+    operationId: 'disableTotp',
+    summary: 'Turn TOTP off',
+    description: 'Needs step-up. With no other second factor left, the recovery codes go too. Mails the user.',
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    success: { status: 204, description: 'TOTP is off.' },
+    errors: ['two_factor.err.not_enabled'],
+    stepUp: true,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/recovery-codes',
+    operationId: 'regenerateRecoveryCodes',
+    summary: 'Make 10 new recovery codes; the old ones stop working',
+    description: 'Needs step-up. Shown once; only their hashes are kept.',
+    tag: TAGS.auth,
+    auth: 'session',
+    local: true,
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 201, description: 'The new codes.', schema: recoveryCodeSet, example: s.sampleRecoveryCodes },
+    errors: ['two_factor.err.not_enabled'],
+    stepUp: true,
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/account',
+    operationId: 'updateAccount',
+    summary: "Change the account's settings: require a second factor of every member",
+    description:
+      'Owners only (others 403), with step-up. While required, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`).',
+    tag: TAGS.team,
+    auth: 'session',
+    local: true,
+    body: { schema: updateAccountBody, example: { require_two_factor: true } },
+    success: { status: 200, description: 'The account settings.', schema: accountSettingsView, example: s.sampleAccountSettings },
+    errors: ['common.err.forbidden'],
+    stepUp: true,
   },
   {
     method: 'get',
@@ -593,6 +754,86 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: switchAccountBody, example: { merchant_id: s.sampleMe.merchant_id } },
     success: { status: 200, description: 'The user and the new active account.', schema: meView, example: s.sampleMe },
     errors: ['common.err.forbidden'],
+    whileEnrolling: true,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/passkeys/registration-options',
+    operationId: 'createPasskeyRegistrationOptions',
+    summary: 'Start registering a passkey',
+    description:
+      "WebAuthn options for `navigator.credentials.create()` (pass them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser): the relying party is `PUBLIC_BASE_URL`'s host, no attestation is asked for, user verification is preferred, and the user's passkeys are excluded. The challenge works once, for 5 minutes, for this user only.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    body: { schema: emptyBody, optional: true, example: {} },
+    success: { status: 200, description: 'The options.', schema: passkeyRegistrationOptions, example: s.samplePasskeyRegistrationOptions },
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/me/2fa/passkeys',
+    operationId: 'registerPasskey',
+    summary: 'Register a passkey',
+    description:
+      "`response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    body: { schema: registerPasskeyBody, example: { name: 'Work laptop', response: s.samplePasskeyRegistrationResponse } },
+    success: {
+      status: 201,
+      description: 'The passkey as stored (never its key).',
+      schema: passkeyView,
+      example: { ...s.samplePasskey, last_used_at: null },
+    },
+    errors: ['passkey.err.verification_failed', 'passkey.err.already_registered', 'passkey.err.limit_reached'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/me/2fa/passkeys',
+    operationId: 'listPasskeys',
+    summary: "List the user's passkeys",
+    description: "Passkeys are the signed-in user's, whatever the account and role.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    success: { status: 200, description: 'The passkeys, oldest first.', schema: passkeyList, example: { passkeys: [s.samplePasskey] } },
+    errors: [],
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/me/2fa/passkeys/{id}',
+    operationId: 'renamePasskey',
+    summary: 'Rename a passkey',
+    description: "Another user's passkey is 404, as an unknown one.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    local: true,
+    pathParams: passkeyId,
+    body: { schema: renamePasskeyBody, example: { name: 'Old phone' } },
+    success: { status: 200, description: 'The passkey with its new name.', schema: passkeyView, example: { ...s.samplePasskey, name: 'Old phone' } },
+    errors: [],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/me/2fa/passkeys/{id}',
+    operationId: 'removePasskey',
+    summary: 'Remove a passkey',
+    description:
+      "It stops working as a second factor at once; the user is mailed that a second factor was removed, and with the user's last second factor go their recovery codes. Turning a factor off needs step-up, checked before the passkey is looked up; another user's passkey is 404.",
+    tag: TAGS.auth,
+    auth: 'session',
+    whileEnrolling: true,
+    stepUp: true,
+    local: true,
+    pathParams: passkeyId,
+    success: { status: 204, description: 'Removed.' },
+    errors: [],
   },
   {
     method: 'get',
@@ -620,6 +861,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: updateMemberBody, example: { role: 'developer' } },
     success: { status: 200, description: 'The member with the new role.', schema: memberView, example: { ...s.sampleMember, role: 'developer' } },
     errors: ['common.err.forbidden', 'common.err.not_found', 'account.err.last_owner'],
+    stepUp: true,
   },
   {
     method: 'delete',
@@ -634,6 +876,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: memberUserId,
     success: { status: 204, description: 'Removed.' },
     errors: ['common.err.forbidden', 'common.err.not_found', 'account.err.last_owner'],
+    stepUp: true,
   },
   {
     method: 'get',
@@ -663,6 +906,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: createInvitationBody, example: { email: 'accountant@shop.example', role: 'finance' } },
     success: { status: 201, description: 'The invitation (never its token).', schema: invitationView, example: s.sampleInvitation },
     errors: ['common.err.forbidden'],
+    stepUp: true,
   },
   {
     method: 'delete',
@@ -683,7 +927,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'acceptInvitation',
     summary: 'Accept an invitation with the token from the mailed link',
     description:
-      "With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers. An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.",
+      "With a session, its user joins (it must be the invited email's, else 403) and the session moves to the account. Without one, `password` signs in the invited email's user (a wrong one is 401) or signs it up (its email confirmed by the link); a new session in the account is answered as sign-in answers (a user with a second factor gets sign-in's challenge instead, for `POST /api/v1/auth/login/2fa`). An unknown, used, withdrawn or expired token is 400 `auth.err.invalid_token`.",
     tag: TAGS.team,
     auth: 'none',
     local: true,
@@ -691,7 +935,13 @@ export const OPERATIONS: readonly OperationSpec[] = [
       schema: acceptInvitationBody,
       example: { token: 'q3J5Yt0m1cN8kVx2bL7wZ4pH6sD9fG0aE1rT5uI8oP2', password: 'correct horse battery staple' },
     },
-    success: { status: 200, description: 'Joined; a session in the account.', schema: loginResponse, example: s.sampleLogin, setsCookie: true },
+    success: {
+      status: 200,
+      description: 'Joined; a session in the account, or the second step of sign-in.',
+      schema: z.union([loginResponse, loginChallenge]),
+      example: s.sampleLogin,
+      setsCookie: true,
+    },
     errors: ['common.err.unauthorized', 'common.err.forbidden', 'auth.err.invalid_token'],
   },
   {
@@ -737,6 +987,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: emptyOptional(emptyBody),
     success: { status: 202, description: 'Accepted.', schema: emptyBody, example: {} },
     errors: [],
+    whileEnrolling: true,
   },
   {
     method: 'post',
@@ -844,6 +1095,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     idempotency: 'replay',
     success: refundCreated,
     errors: refundErrors,
+    stepUp: 'over_limit',
   },
   {
     method: 'get',
@@ -1000,6 +1252,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     idempotency: 'secret',
     success: { status: 200, description: 'The new secret, once.', schema: rotatedSecret, example: s.sampleRotatedSecret },
     errors: ['common.err.forbidden', 'account.err.email_not_confirmed'],
+    stepUp: true,
   },
   {
     method: 'post',
@@ -1028,6 +1281,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     idempotency: 'secret',
     success: { status: 200, description: 'The new cashier key and its mode, once.', schema: reissuedCashierKey, example: s.sampleTestCashierKey },
     errors: ['common.err.forbidden', 'account.err.email_not_confirmed'],
+    stepUp: true,
   },
   {
     method: 'get',
@@ -1080,6 +1334,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     idempotency: 'secret',
     success: { status: 201, description: 'The key and its secret, once.', schema: apiKeyWithSecret, example: s.sampleTestApiKeyWithSecret },
     errors: ['account.err.email_not_confirmed', 'api_key.err.limit_reached'],
+    stepUp: true,
   },
   {
     method: 'post',
@@ -1094,6 +1349,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     idempotency: 'secret',
     success: { status: 201, description: 'The new key and its secret, once.', schema: apiKeyWithSecret, example: s.sampleApiKeyWithSecret },
     errors: ['common.err.forbidden', 'account.err.email_not_confirmed', 'api_key.err.inactive', 'api_key.err.limit_reached'],
+    stepUp: true,
   },
   {
     method: 'post',
@@ -1106,6 +1362,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: emptyOptional(emptyBody),
     success: { status: 200, description: 'The key, revoked.', schema: apiKeyView, example: s.sampleRevokedKey },
     errors: ['common.err.forbidden', 'api_key.err.inactive'],
+    stepUp: true,
   },
   {
     method: 'get',

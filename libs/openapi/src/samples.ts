@@ -22,7 +22,7 @@ import type {
   WebhookEvent,
   WebhookEventPage,
 } from '@pl/contracts';
-import type { reissuedCashierKey } from '@pl/contracts';
+import type { PasskeyAuthenticationOptions, PasskeyView, reissuedCashierKey } from '@pl/contracts';
 import type { z } from 'zod';
 
 /**
@@ -466,4 +466,74 @@ export const sampleInvitation: InvitationView = {
   invited_by: '7b2d9e4f-3a1c-4e8b-9d6f-0c5a2e7b1d43',
   created_at: '2026-11-20T10:00:00+03:00',
   expires_at: '2026-11-23T10:00:00+03:00',
+};
+
+export const sampleLoginChallenge = {
+  two_factor_required: true as const,
+  challenge: 'Yq3Lw8Nf2Kd6Rt1Hx9Bm4Vc7Zs5Pj0Ga3Ue8Wi2Ob6',
+  methods: ['totp' as const, 'recovery_code' as const],
+};
+
+export const sampleTotpEnrollment = {
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  otpauth_uri:
+    'otpauth://totp/Payment%20links:owner%40shop.example?issuer=Payment%20links&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+  qr_data_url: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+};
+
+export const sampleRecoveryCodes = {
+  recovery_codes: Array.from({ length: 10 }, (_, i) => `k7qm-${String(i).padStart(4, 'x')}-p2rt-zd4w`),
+};
+
+export const sampleAccountSettings = { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', require_two_factor: true };
+
+export const samplePasskey: PasskeyView = {
+  id: '5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24',
+  name: 'Work laptop',
+  created_at: '2026-11-20T10:00:00+03:00',
+  last_used_at: '2026-11-21T09:15:00+03:00',
+};
+
+/** A credential id as an authenticator makes it: opaque bytes, base64url. */
+const sampleCredentialId = 'X0MyrbH2l1p4cC2VbQ8xkN3tTqYh5s7wZ9aJrE6uFgI';
+
+/** What `generateRegistrationOptions` of @simplewebauthn/server answers, for `startRegistration` in the browser. */
+export const samplePasskeyRegistrationOptions = {
+  challenge: 'q7X2mNc9LrT4vB8yKp1sWd6gHf3jZa0e',
+  rp: { name: 'Payment links', id: 'pay.example.com' },
+  user: { id: 'ey2eTzocTouduW9sDC4bHQ', name: 'owner@shop.example', displayName: 'owner@shop.example' },
+  pubKeyCredParams: [
+    { alg: -7, type: 'public-key' },
+    { alg: -8, type: 'public-key' },
+    { alg: -257, type: 'public-key' },
+  ],
+  timeout: 300000,
+  attestation: 'none',
+  excludeCredentials: [{ id: sampleCredentialId, type: 'public-key', transports: ['internal', 'hybrid'] }],
+  authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred', requireResidentKey: false },
+  extensions: { credProps: true },
+  hints: [],
+};
+
+/** What `startRegistration` answers in the browser (shortened). */
+export const samplePasskeyRegistrationResponse = {
+  id: sampleCredentialId,
+  rawId: sampleCredentialId,
+  type: 'public-key',
+  response: {
+    clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIiwiY2hhbGxlbmdlIjoicTdYMm1OYzlMclQ0dkI4eUtwMXNXZDZnSGYzalphMGUifQ',
+    attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF',
+    transports: ['internal', 'hybrid'],
+  },
+  authenticatorAttachment: 'platform',
+  clientExtensionResults: { credProps: { rk: true } },
+};
+
+/** What `generateAuthenticationOptions` answers, for `startAuthentication` in the browser. */
+export const samplePasskeyAuthenticationOptions: PasskeyAuthenticationOptions = {
+  rpId: 'pay.example.com',
+  challenge: 'Vb3kP9wQ1xR7nT2mC5sL8dF0gH4jK6aZ',
+  timeout: 300000,
+  userVerification: 'preferred',
+  allowCredentials: [{ id: sampleCredentialId, type: 'public-key', transports: ['internal', 'hybrid'] }],
 };

@@ -11,6 +11,13 @@ import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
 import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
 import { TeamRepository } from './data/team.repository';
+import { PasskeyRepository } from './data/passkey.repository';
+import { WebAuthnChallenges } from './data/webauthn-challenges';
+import { passkeyVerifier, Passkeys, relyingPartyOf } from './domain/passkeys';
+import { SecretBox } from '@pl/config';
+import { LoginChallengeStore } from './data/login-challenge.store';
+import { SecondFactorRepository } from './data/second-factor.repository';
+import { builtInVerifiers, SecondFactors } from './domain/second-factor';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
 import { ApiKeyCache } from './data/api-key.cache';
@@ -92,11 +99,16 @@ export async function startGateway(
     const auditLog = new AuditLogRepository(db);
     // The common-password list is read before serving: the first sign-up takes no longer than any other.
     isCommonPassword('');
+    const passkeyStore = new PasskeyRepository(db, enqueueMail);
+    const passkeys = new Passkeys(passkeyStore, new WebAuthnChallenges(redis, config.REDIS_KEY_PREFIX), relyingPartyOf(config.PUBLIC_BASE_URL));
+    const secondFactorStore = new SecondFactorRepository(db, twoFactorBox(config.TWO_FACTOR_SECRET_KEY), enqueueMail);
     const app = createHttpApp({
       log,
       accounts,
       users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
       team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      passkeys,
+      passkeyStore,
       assertUncommonPassword,
       signupEnabled: config.SIGNUP_ENABLED,
       apiKeys,
@@ -116,6 +128,9 @@ export async function startGateway(
       audit: auditLog,
       auditLog,
       credentials,
+      secondFactorStore,
+      factors: new SecondFactors([...builtInVerifiers(secondFactorStore), passkeyVerifier(passkeys, passkeyStore)]),
+      loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
     });
 
     const server = createServer(observeRequests(app, metrics));
@@ -163,6 +178,9 @@ export async function startGateway(
   }
 }
 
+/** The box TOTP secrets are sealed in: bound to their purpose, so no other box opens as one. */
+const twoFactorBox = (key: string): SecretBox => new SecretBox(Buffer.from(key, 'base64'), 'gateway.totp_secret.v1');
+
 const rateLimitSettings = (config: GatewayConfig) => ({
   apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
   cashierPerMinute: config.RATE_LIMIT_CASHIER_PER_MINUTE,
@@ -174,4 +192,6 @@ const rateLimitSettings = (config: GatewayConfig) => ({
   authFailuresPerIpPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
   loginLockoutFailures: config.LOGIN_LOCKOUT_FAILURES,
   loginLockoutSeconds: config.LOGIN_LOCKOUT_SECONDS,
+  twoFactorLockoutFailures: config.TWO_FACTOR_LOCKOUT_FAILURES,
+  twoFactorLockoutSeconds: config.TWO_FACTOR_LOCKOUT_SECONDS,
 });

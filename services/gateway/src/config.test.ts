@@ -1,4 +1,4 @@
-import { DEV_IDENTITY_SECRET } from '@pl/config';
+import { DEV_IDENTITY_SECRET, DEV_TWO_FACTOR_SECRET_KEY } from '@pl/config';
 import { DEV_PROVIDER_SANDBOX_SECRET, loadConfig } from './config';
 
 const production = {
@@ -6,6 +6,7 @@ const production = {
   IDENTITY_TOKEN_SECRET: 'p'.repeat(40),
   PUBLIC_BASE_URL: 'https://pay.example.com',
   PROVIDER_SANDBOX_LIVE: 'true',
+  TWO_FACTOR_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
 };
 
 describe('gateway configuration', () => {
@@ -28,6 +29,13 @@ describe('gateway configuration', () => {
     expect(() => loadConfig({ ...withoutBaseUrl, ...secrets })).toThrow(/PUBLIC_BASE_URL must be an https URL in production/);
     expect(loadConfig({ ...production, ...secrets }).PUBLIC_BASE_URL).toBe('https://pay.example.com');
     expect(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' }).PUBLIC_BASE_URL).toBe('http://localhost:8080');
+  });
+
+  it('refuses the development two-factor key in production, and a key that is not 32 bytes anywhere', () => {
+    const { TWO_FACTOR_SECRET_KEY: _unset, ...withoutKey } = production;
+    expect(() => loadConfig({ ...withoutKey, PROVIDER_SANDBOX_SECRET: 's'.repeat(40) })).toThrow(/TWO_FACTOR_SECRET_KEY must be set in production/);
+    expect(() => loadConfig({ TWO_FACTOR_SECRET_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/TWO_FACTOR_SECRET_KEY/);
+    expect(loadConfig({}).TWO_FACTOR_SECRET_KEY).toBe(DEV_TWO_FACTOR_SECRET_KEY);
   });
 
   it('still refuses the development identity secret in production', () => {

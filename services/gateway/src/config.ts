@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import proxyAddr from 'proxy-addr';
-import { commonEnv, DEV_PROVIDER_SANDBOX_SECRET, flag, intSetting, parseConfig, port, publicBaseUrl } from '@pl/config';
+import {
+  commonEnv,
+  DEV_PROVIDER_SANDBOX_SECRET,
+  DEV_TWO_FACTOR_SECRET_KEY,
+  flag,
+  intSetting,
+  parseConfig,
+  port,
+  publicBaseUrl,
+  secretBoxKey,
+} from '@pl/config';
 import { mailEnv } from '@pl/mail';
 import { providerEnv } from '@pl/providers';
 
@@ -44,6 +54,11 @@ const gatewayEnv = {
   /** Failed logins for one email within the window (docs/product-decisions.md: 10 in 15 minutes), then 429. */
   LOGIN_LOCKOUT_FAILURES: intSetting({ min: 1, default: 10 }),
   LOGIN_LOCKOUT_SECONDS: positiveSeconds(900),
+  /** Failed second factors (sign-in's second step, step-up) for one user within the window, then 429 (the spec: 10 in 15 minutes). */
+  TWO_FACTOR_LOCKOUT_FAILURES: intSetting({ min: 1, default: 10 }),
+  TWO_FACTOR_LOCKOUT_SECONDS: positiveSeconds(900),
+  /** Seals users' TOTP secrets at rest (32 bytes, base64); the development default is refused in production. */
+  TWO_FACTOR_SECRET_KEY: secretBoxKey(DEV_TWO_FACTOR_SECRET_KEY),
   /** Sign-ups, password resets and confirmation resends per client IP and per email, each per hour; then 429. */
   RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR: intSetting({ min: 1, default: 20 }),
   RATE_LIMIT_ACCOUNT_MAIL_PER_EMAIL_PER_HOUR: intSetting({ min: 1, default: 5 }),

@@ -43,7 +43,8 @@ describe('GET /api/v1/me', () => {
       merchant_id: m.id,
       email: m.email,
       email_confirmed: false,
-      two_factor: { totp: false, passkeys: 0, recovery_codes_left: 0 },
+      // The sign-in helper turned TOTP on (tests/support/second-factor.ts).
+      two_factor: { totp: true, passkeys: 0, recovery_codes_left: 10 },
       account: { merchant_id: m.id, role: 'owner' },
       memberships: [{ merchant_id: m.id, name: m.email, role: 'owner' }],
       created_at: expect.stringMatching(/\+03:00$/),
@@ -369,8 +370,10 @@ describe('audit events', () => {
     await g.signIn(m, 0, '203.0.113.6');
     const res = await call('GET', '/api/v1/audit-events', { headers: bearer(token) });
     expect(res.status).toBe(200);
+    // The sign-in helper turned TOTP on after the first sign-in (tests/support/second-factor.ts).
     expect(res.body.audit_events.map((e: { type: string; ip: string; subject: string }) => [e.type, e.ip, e.subject])).toEqual([
       ['account.sign_in_new_address', '203.0.113.6', '203.0.113.6'],
+      ['two_factor.totp_enabled', '127.0.0.1', null],
       ['account.sign_in_new_address', '203.0.113.5', '203.0.113.5'],
     ]);
   });
@@ -396,16 +399,20 @@ describe('audit events', () => {
       role: 'owner',
       user_agent: expect.any(String),
     });
+    // The sign-in helper turned TOTP on after the sign-in (tests/support/second-factor.ts).
     const second = await call('GET', `/api/v1/audit-events?limit=2&cursor=${first.body.next_cursor}`, { headers: m.auth });
-    expect(second.body.audit_events.map((e: { type: string }) => e.type)).toEqual(['api_key.created', 'account.sign_in_new_address']);
-    expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
-    expect(first.text + second.text).not.toContain('sk_live_');
+    expect(second.body.audit_events.map((e: { type: string }) => e.type)).toEqual(['api_key.created', 'two_factor.totp_enabled']);
+    expect(second.body.has_more).toBe(true);
+    const third = await call('GET', `/api/v1/audit-events?limit=2&cursor=${second.body.next_cursor}`, { headers: m.auth });
+    expect(third.body.audit_events.map((e: { type: string }) => e.type)).toEqual(['account.sign_in_new_address']);
+    expect(third.body).toMatchObject({ has_more: false, next_cursor: null });
+    expect(first.text + second.text + third.text).not.toContain('sk_live_');
   });
 
   it("shows only the caller's events", async () => {
     const [a, b] = [await signedIn(), await signedIn()];
     await call('POST', '/api/v1/api-keys', { headers: b.auth, body: {} });
-    expect(await auditTypes(a.auth)).toEqual(['account.sign_in_new_address']);
+    expect(await auditTypes(a.auth)).toEqual(['two_factor.totp_enabled', 'account.sign_in_new_address']);
   });
 
   it.each(['limit=0', 'limit=101', 'limit=x', 'cursor=bm9wZQ', 'other=1'])('refuses ?%s with 400', async (query) => {

@@ -6,6 +6,7 @@ import { Db } from '@pl/db';
 import { createLogger } from '@pl/telemetry';
 import { createTestDatabase, uniqueNamespace } from '@pl/testing';
 import { httpClient, type ApiResponse } from '../../../tests/support/http';
+import { steppedUpSession } from '../../../tests/support/second-factor';
 import { startGateway } from '../src/app';
 import { loadConfig } from '../src/config';
 import { AccountRepository } from '../src/data/account.repository';
@@ -86,12 +87,12 @@ export async function startGateways(count: number, env: Record<string, string> =
         testKeys: { 'X-API-Key': created.testApiKey, 'X-API-Secret': created.testApiSecret },
       };
     },
-    /** Signs in on gateway `on` (from `ip`, through the trusted proxy hop) and answers the session token. */
+    /**
+     * Signs in on gateway `on` (from `ip`, through the trusted proxy hop) and answers the session token, stepped up
+     * (tests/support/second-factor.ts): the user gets TOTP on their first sign-in.
+     */
     async signIn(m: { email: string; password: string }, on = 0, ip = '198.51.100.10'): Promise<string> {
-      const call = clients[on] as Call;
-      const res = await call('POST', '/api/v1/auth/login', { headers: { 'X-Forwarded-For': ip }, body: { email: m.email, password: m.password } });
-      if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${res.text}`);
-      return res.body.session_token as string;
+      return steppedUpSession(clients[on] as Call, m, { 'X-Forwarded-For': ip });
     },
     async stop(): Promise<void> {
       for (const g of gateways) await g.stop();

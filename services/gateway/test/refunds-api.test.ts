@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { subjects, type Refund } from '@pl/contracts';
 import { amountExceedsRefundable, forbidden, insufficientBalance, linkNotPaid, notFound, refundNotPending } from '@pl/errors';
 import { expectError } from '../../../tests/support/http';
+import { steppedUpSession } from '../../../tests/support/second-factor';
 import { startHarness, type Harness } from './harness';
 
 /** Refunds under both route families (docs/money.md, "Refunds") in front of a scripted links service. */
@@ -11,10 +12,8 @@ let session: Record<string, string>;
 beforeAll(async () => {
   h = await startHarness();
   m = await h.merchant();
-  // Sign-ins are throttled per address: one session serves the file.
-  const res = await h.request('POST', '/api/v1/auth/login', { body: { email: m.email, password: m.password } });
-  expect(res.status).toBe(200);
-  session = { Authorization: `Bearer ${res.body.session_token as string}` };
+  // Sign-ins are throttled per address: one session serves the file (stepped up, for refunds over the limit).
+  session = { Authorization: `Bearer ${await steppedUpSession(h.request, m)}` };
 });
 afterAll(() => h.stop());
 beforeEach(() => {

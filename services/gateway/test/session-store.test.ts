@@ -33,7 +33,7 @@ it('reads a session stored before users existed as the merchant’s own user, in
   const token = newSessionToken();
   const expires = Date.now() + 60_000;
   await redis.set(`${prefix}session:${sessionTokenDigest(token)}`, JSON.stringify({ merchant_id: 'm-1', expires, epoch: 2 }));
-  expect(await store.find(token)).toEqual({ userId: 'm-1', merchantId: 'm-1', expiresAt: new Date(expires), epoch: 2, id: null, lastSeen: null });
+  expect(await store.find(token)).toEqual({ userId: 'm-1', merchantId: 'm-1', expiresAt: new Date(expires), epoch: 2, id: null, lastSeen: null, secondFactorAt: null });
 });
 
 it('moves a session to another account and epoch, keeping its user, expiry, id and client', async () => {
@@ -113,5 +113,17 @@ it('adopts a session stored before ids existed on its first use: listed and revo
   expect(listed?.id).toBe(adopted?.id);
   expect(adopted?.expiresAt).toEqual(new Date(expires));
   expect(await store.end(u, [listed!.id])).toBe(1);
+  expect(await store.find(token)).toBeNull();
+});
+
+it('keeps when a second factor was last verified through later rewrites, and never brings an ended session back', async () => {
+  const { token } = await store.create('u-1', 'm-1', 0);
+  const at = new Date('2026-11-29T10:00:00.000Z');
+  await store.recordSecondFactor(token, at);
+  await store.switchAccount(token, 'm-2');
+  await store.moveToEpoch(token, 1);
+  expect((await store.find(token))?.secondFactorAt).toEqual(at);
+  await store.delete(token);
+  await store.recordSecondFactor(token, at);
   expect(await store.find(token)).toBeNull();
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CREDENTIAL_PREFIXES, subjects, type MerchantShop, type Mode, type WebhookDelivery } from '@pl/contracts';
+import { steppedUpSession } from '../../../tests/support/second-factor';
 import type { Harness, Reply } from './harness';
 
 /** A shop as the shops service answers it. */
@@ -40,9 +41,9 @@ export function shopFixtures(harness: () => Harness) {
   const signIn = async (emailConfirmed: boolean) => {
     const h = harness();
     const m = await h.merchant(emailConfirmed);
-    const res = await h.request('POST', '/api/v1/auth/login', { body: { email: m.email, password: m.password } });
-    expect(res.status).toBe(200);
-    return { ...m, auth: { Authorization: `Bearer ${res.body.session_token as string}` } };
+    // Stepped up: rotating a secret and reissuing a cashier key need a second factor verified in the last 10 minutes.
+    const token = await steppedUpSession(h.request, m);
+    return { ...m, auth: { Authorization: `Bearer ${token}` } };
   };
   type SignedIn = Awaited<ReturnType<typeof signIn>>;
   /** Sign-ins are throttled per address, so a file signs in two merchants once: confirmed and not. */

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, intSetting, parseConfig, port } from '@pl/config';
+import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, intSetting, parseConfig, port, secretBoxKey } from '@pl/config';
 
 /** Development-only webhook-secret key (32 bytes, base64); refused when NODE_ENV=production (libs/config). */
 export { DEV_WEBHOOK_SECRET_KEY };
@@ -9,12 +8,7 @@ export { DEV_WEBHOOK_SECRET_KEY };
  * secrets with the same key and apply the same webhook-target rule.
  */
 export const shopStorageEnv = {
-  WEBHOOK_SECRET_KEY: z
-    .string()
-    .default(DEV_WEBHOOK_SECRET_KEY)
-    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
-      message: 'must be 32 bytes, base64',
-    }),
+  WEBHOOK_SECRET_KEY: secretBoxKey(DEV_WEBHOOK_SECRET_KEY),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
 };
 

@@ -65,6 +65,7 @@ export class AuditLogRepository implements AuditRecorder {
 
   /** Up to `limit` events of a merchant older than `before` (a sequence number), newest first, and whether more follow. */
   async page(merchantId: string, limit: number, before: bigint | null): Promise<{ events: AuditEventRecord[]; hasMore: boolean }> {
+    // Ordered by the column, qualified: a bare `seq` would name the text alias, and '9' sorts after '10'.
     const rows = await this.db.query<AuditEventRecord>(
       `SELECT a.seq::text AS seq, a.type, a.at, a.ip, a.subject, a.user_id AS "userId", u.email AS "userEmail", a.role,
               a.user_agent AS "userAgent"

@@ -15,6 +15,9 @@ export interface RateLimitSettings {
   authFailuresPerIpPerMinute: number;
   loginLockoutFailures: number;
   loginLockoutSeconds: number;
+  /** Failed second factors of one user (sign-in's second step, step-up) in the window, then 429 until it ends. */
+  twoFactorLockoutFailures: number;
+  twoFactorLockoutSeconds: number;
   /** Sign-ups, password resets and confirmation resends (each counted apart) per client IP, per hour. */
   accountMailPerIpPerHour: number;
   /** The same per email address, per hour. */
@@ -87,6 +90,7 @@ export class RateLimits {
   private readonly limiters: Record<LimitedCaller, { budget: BudgetLeases; points: number }>;
   private readonly authFailures: RateLimiterRedis;
   private readonly loginFailures: RateLimiterRedis;
+  private readonly secondFactorFailures: RateLimiterRedis;
   private readonly mailByIp: RateLimiterRedis;
   private readonly mailByEmail: RateLimiterRedis;
   private lastWarnAt = 0;
@@ -121,6 +125,7 @@ export class RateLimits {
     };
     this.authFailures = limiter('auth_fail_ip', settings.authFailuresPerIpPerMinute, 60, true);
     this.loginFailures = limiter('login_fail', settings.loginLockoutFailures, settings.loginLockoutSeconds, false);
+    this.secondFactorFailures = limiter('2fa_fail', settings.twoFactorLockoutFailures, settings.twoFactorLockoutSeconds, false);
     this.mailByIp = limiter('mail_ip', settings.accountMailPerIpPerHour, 3600, true);
     this.mailByEmail = limiter('mail_email', settings.accountMailPerEmailPerHour, 3600, true);
   }
@@ -162,6 +167,21 @@ export class RateLimits {
   /** Returns the point a successful attempt took; the window's failures stay (a success resets nothing). */
   async loginSucceeded(nameKey: string): Promise<void> {
     await redisCall('Sign-in', () => this.loginFailures.reward(nameKey, 1));
+  }
+
+  /**
+   * One second-factor attempt of a user, counted before the factor is checked, as {@link loginAttempt} counts a
+   * password: refused for the rest of the window once it holds `twoFactorLockoutFailures` failures; a success gives
+   * its point back ({@link secondFactorSucceeded}). Per user, not per address: a stolen password tried from many
+   * addresses meets one budget. Redis down: 503 (a per-process count would give each replica its own tries).
+   */
+  async secondFactorAttempt(userId: string): Promise<LimitDecision> {
+    const limit = this.settings.twoFactorLockoutFailures;
+    return toDecision(limit, await redisCall('Second factor', () => takeFrom(this.secondFactorFailures)(userId, 1)));
+  }
+
+  async secondFactorSucceeded(userId: string): Promise<void> {
+    await redisCall('Second factor', () => this.secondFactorFailures.reward(userId, 1));
   }
 
   /**

@@ -19,6 +19,8 @@ export interface Session {
   id: string | null;
   /** When the idle clock last moved (at most once a minute), Unix milliseconds; null for a session stored before it existed. */
   lastSeen: number | null;
+  /** When a second factor was last verified in this session (sign-in's second step, step-up, a confirmed enrollment). */
+  secondFactorAt: Date | null;
 }
 
 /** A session as its user's list shows it (`GET /api/v1/me/sessions`). */
@@ -46,6 +48,8 @@ interface StoredSession {
   last_seen?: number;
   ip?: string | null;
   ua?: string | null;
+  /** Unix milliseconds of the last second factor verified in the session; absent: none yet. */
+  second_factor_at?: number;
 }
 
 /** The idle clock is written at most this often per session: a request that finds it fresher writes nothing. */
@@ -104,8 +108,17 @@ export class SessionStore {
     return `${this.prefix}user-sessions:${userId}`;
   }
 
-  /** Opens a session; the client it is opened from is the current request's (address, user agent). */
-  async create(userId: string, merchantId: string, epoch = 0, now = new Date()): Promise<{ token: string; session: Session }> {
+  /**
+   * Opens a session; the client it is opened from is the current request's (address, user agent). `secondFactorAt`:
+   * the session opens after a second factor was verified (sign-in's second step).
+   */
+  async create(
+    userId: string,
+    merchantId: string,
+    epoch = 0,
+    now = new Date(),
+    secondFactorAt: Date | null = null,
+  ): Promise<{ token: string; session: Session }> {
     const token = newSessionToken();
     const at = now.getTime();
     const ttlMs = this.ttlSeconds * 1000;
@@ -122,6 +135,7 @@ export class SessionStore {
       last_seen: at,
       ip: client?.ip ?? null,
       ua: client?.userAgent ?? null,
+      ...(secondFactorAt && { second_factor_at: secondFactorAt.getTime() }),
     };
     const firstTtl = Math.min(ttlMs, this.idleSeconds * 1000);
     await redisCall('Session store', () =>
@@ -130,7 +144,7 @@ export class SessionStore {
         arguments: [JSON.stringify(stored), String(firstTtl), id, sessionTokenDigest(token), String(ttlMs)],
       }),
     );
-    return { token, session: { userId, merchantId, expiresAt: new Date(expires), epoch, id, lastSeen: at } };
+    return { token, session: { userId, merchantId, expiresAt: new Date(expires), epoch, id, lastSeen: at, secondFactorAt } };
   }
 
   /**
@@ -149,6 +163,11 @@ export class SessionStore {
         arguments: [String(now), String(this.idleSeconds * 1000), randomUUID(), String(createdGuess), digest],
       }),
     );
+  }
+
+  /** Records a second factor verified now in the session (step-up lasts from it); only while the session exists. */
+  async recordSecondFactor(token: string, at = new Date()): Promise<void> {
+    await this.rewrite(token, (s) => ({ ...s, second_factor_at: at.getTime() }));
   }
 
   /**
@@ -200,6 +219,7 @@ export class SessionStore {
       epoch: typeof stored.epoch === 'number' ? stored.epoch : 0,
       id: typeof stored.id === 'string' ? stored.id : null,
       lastSeen: typeof stored.last_seen === 'number' ? stored.last_seen : null,
+      secondFactorAt: typeof stored.second_factor_at === 'number' ? new Date(stored.second_factor_at) : null,
     };
   }
 

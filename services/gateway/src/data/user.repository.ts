@@ -5,6 +5,7 @@ import { appendAuditEvent } from './audit-log.repository';
 import { insertAccount, insertUser, type Tx } from './account.repository';
 import type { MailLinks, OutgoingMail } from '../domain/mail';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword } from '../domain/credentials';
+import { HAS_SECOND_FACTOR } from './has-second-factor';
 
 /** Writes one mail to the durable queue in the caller's transaction (`@pl/mail`'s `enqueueMail`). */
 export type EnqueueMail = (tx: Tx, mail: OutgoingMail) => Promise<unknown>;
@@ -18,8 +19,11 @@ export interface User {
   sessionEpoch: number;
 }
 
-/** A session's user as read on every request, with their role in the session's account (null: not a member). */
-export type SessionUser = User & { role: AccountRole | null };
+/**
+ * A session's user as read on every request, with their role in the session's account (null: not a member), whether
+ * they have a second factor, and whether the account requires one of every member.
+ */
+export type SessionUser = User & { role: AccountRole | null; hasSecondFactor: boolean; accountRequiresTwoFactor: boolean };
 
 export interface Membership {
   merchantId: string;
@@ -86,14 +90,17 @@ export class UserRepository {
    * reset or a removal from the account bites at once, on every replica.
    */
   async sessionUser(userId: string, merchantId: string): Promise<SessionUser | null> {
-    const rows = await this.db.query<UserRow & { role: AccountRole | null }>(
-      `SELECT ${USER_COLUMNS}, ms.role FROM users u
+    const rows = await this.db.query<UserRow & { role: AccountRole | null; has_second_factor: boolean; require_two_factor: boolean | null }>(
+      `SELECT ${USER_COLUMNS}, ms.role, ${HAS_SECOND_FACTOR('u.id')} AS has_second_factor, m.require_two_factor FROM users u
          LEFT JOIN memberships ms ON ms.user_id = u.id AND ms.merchant_id = $2
+         LEFT JOIN merchants m ON m.id = ms.merchant_id
         WHERE u.id = $1`,
       [userId, merchantId],
     );
     const row = rows[0];
-    return row ? { ...toUser(row), role: row.role } : null;
+    return row
+      ? { ...toUser(row), role: row.role, hasSecondFactor: row.has_second_factor, accountRequiresTwoFactor: row.require_two_factor === true }
+      : null;
   }
 
   /** Every account the user is a member of, the oldest membership first (the one a sign-in opens). */

@@ -23,6 +23,10 @@ export const ROLE_ACTIONS = {
   manage_members: ['owner', 'admin'],
   /** Read the audit log. */
   read_audit: ['owner', 'admin'],
+  /** One's own sign-in: password, second factors (every member has their own). */
+  self: ['owner', 'admin', 'developer', 'finance', 'support', 'viewer'],
+  /** The account's security policy (requiring a second factor of every member): the spec gives it to owners alone. */
+  account_policy: ['owner'],
 } as const satisfies Record<string, readonly AccountRole[]>;
 
 export type RoleAction = keyof typeof ROLE_ACTIONS;

@@ -46,6 +46,8 @@ function fakePorts(budget: number) {
         failures -= 1;
       },
     },
+    // No second factor here: the password is enough (the second step is tested through HTTP, tests/integration).
+    secondStep: async () => null,
   };
   return { ports, calls };
 }

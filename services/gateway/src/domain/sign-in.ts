@@ -1,4 +1,5 @@
 import { forbidden, unauthorized } from '@pl/errors';
+import type { SecondFactorMethod } from '@pl/contracts';
 import type { AuditRecorder } from './audit';
 
 /** Checks an email and password; `null` for an unknown email and a wrong password alike. */
@@ -13,7 +14,13 @@ interface SignInUsers {
 /** Opens a dashboard session for a user in one of their accounts. */
 interface SignInSessions {
   /** `epoch`: the user's session epoch now; a later password change moves it on and ends the session. */
-  create(userId: string, merchantId: string, epoch: number): Promise<{ token: string; session: { expiresAt: Date } }>;
+  create(
+    userId: string,
+    merchantId: string,
+    epoch: number,
+    now?: Date,
+    secondFactorAt?: Date | null,
+  ): Promise<{ token: string; session: { expiresAt: Date } }>;
 }
 
 /**
@@ -30,15 +37,21 @@ export interface SignInPorts<D extends { allowed: boolean }> {
   sessions: SignInSessions;
   limiter: SignInLimiter<D>;
   audit: AuditRecorder;
+  /** A challenge for sign-in's second step when the user has a second factor; null: none, the password is enough. */
+  secondStep(pending: { userId: string; merchantId: string; epoch: number }): Promise<{ challenge: string; methods: SecondFactorMethod[] } | null>;
 }
 
 /** A session, or the limiter's refusal (the caller says when to retry, from the decision). */
-export type SignInResult<D> = { outcome: 'signed_in'; token: string; expiresAt: Date } | { outcome: 'locked_out'; decision: D };
+export type SignInResult<D> =
+  | { outcome: 'signed_in'; token: string; expiresAt: Date }
+  | { outcome: 'second_factor'; challenge: string; methods: SecondFactorMethod[] }
+  | { outcome: 'locked_out'; decision: D };
 
 /**
  * Signs a user in to the dashboard, in their oldest account. Attempts are counted per email whether or not the
  * user exists, so a lockout reveals nothing either; an unknown email and a wrong password get the same error. A
- * user who is a member of no account (every membership removed) is 403 `common.err.forbidden`.
+ * user who is a member of no account (every membership removed) is 403 `common.err.forbidden`. A user with a second
+ * factor gets no session yet: a challenge for the second step (`POST /api/v1/auth/login/2fa`).
  */
 export async function signIn<D extends { allowed: boolean }>(
   ports: SignInPorts<D>,
@@ -53,9 +66,24 @@ export async function signIn<D extends { allowed: boolean }>(
   await ports.limiter.succeeded(credentials.email);
   const [account] = await ports.users.memberships(user.id);
   if (!account) throw forbidden('The user is a member of no account');
-  if (ip !== null && (await ports.users.rememberSignInAddress(user.id, ip))) {
-    await ports.audit.record({ merchantId: account.merchantId, type: 'account.sign_in_new_address', ip, subject: ip, userId: user.id });
+  const second = await ports.secondStep({ userId: user.id, merchantId: account.merchantId, epoch: user.sessionEpoch });
+  if (second) return { outcome: 'second_factor', ...second };
+  return openSession(ports, { userId: user.id, merchantId: account.merchantId, epoch: user.sessionEpoch }, ip, null);
+}
+
+/**
+ * Opens the session of a sign-in that passed every step; a sign-in from an address new for the user is audited.
+ * `secondFactorAt`: when the second step verified a factor (it counts for step-up).
+ */
+export async function openSession(
+  ports: Pick<SignInPorts<{ allowed: boolean }>, 'users' | 'sessions' | 'audit'>,
+  who: { userId: string; merchantId: string; epoch: number },
+  ip: string | null,
+  secondFactorAt: Date | null,
+): Promise<{ outcome: 'signed_in'; token: string; expiresAt: Date }> {
+  if (ip !== null && (await ports.users.rememberSignInAddress(who.userId, ip))) {
+    await ports.audit.record({ merchantId: who.merchantId, type: 'account.sign_in_new_address', ip, subject: ip, userId: who.userId });
   }
-  const { token, session } = await ports.sessions.create(user.id, account.merchantId, user.sessionEpoch);
+  const { token, session } = await ports.sessions.create(who.userId, who.merchantId, who.epoch, new Date(), secondFactorAt);
   return { outcome: 'signed_in', token, expiresAt: session.expiresAt };
 }

@@ -28,6 +28,9 @@ import { merchantUnresolvedRoutes, sessionUnresolvedRoutes } from './http/routes
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
 import { teamRoutes } from './http/routes/team.routes';
 import { meSessionsRoutes } from './http/routes/me-sessions.routes';
+import { passkeysRoutes } from './http/routes/passkeys.routes';
+import { passkeyOptionsRoutes } from './http/routes/passkey-options.routes';
+import { twoFactorRoutes } from './http/routes/two-factor.routes';
 import { dashboardRoutes } from './dashboard/dashboard.routes';
 import { docsRoutes } from './docs/docs.routes';
 
@@ -52,6 +55,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/merchant/v1/payment-links', merchantLinksRoutes(deps));
   app.use('/api/v1/payment-links', dashboardLinksRoutes(deps));
   app.use('/api/v1/merchant/payments', cashierPaymentsRoutes(deps));
+  // `/api/v1/auth/login/2fa/passkey-options` and `/step-up/passkey-options`, beside sign-in's other steps.
+  app.use('/api/v1/auth', passkeyOptionsRoutes(deps));
   app.use('/api/v1/auth', authRoutes(deps));
   app.use('/merchant/v1/webhook-deliveries', webhookDeliveriesRoutes(deps));
   app.use('/merchant/v1/shops', merchantShopsRoutes(deps));
@@ -70,8 +75,10 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/merchant/v1/events', merchantEventsRoutes(deps));
   app.use('/api/v1/events', sessionEventsRoutes(deps));
   app.use('/api/v1/me/sessions', meSessionsRoutes(deps));
-  // `/api/v1/me` and `/api/v1/auth/password`.
+  app.use('/api/v1/me/2fa/passkeys', passkeysRoutes(deps));
+  // `/api/v1/me`, `/api/v1/auth/password` and `/api/v1/account`.
   app.use('/api/v1', accountRoutes(deps));
+  app.use('/api/v1/me/2fa', twoFactorRoutes(deps));
   // `/api/v1/members` and `/api/v1/invitations`.
   app.use('/api/v1', teamRoutes(deps));
   app.use('/dashboard', dashboardRoutes(deps));

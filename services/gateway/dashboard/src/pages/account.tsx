@@ -8,6 +8,7 @@ import { Facts } from '../kit/fields';
 import { newPasswordRules } from '../kit/credentials';
 import { TextField, useApiForm } from '../kit/forms';
 import { useAction, usePagedLoad } from '../kit/use-load';
+import { PasskeysSection } from '../sections/passkeys';
 import { useSession } from '../session';
 import { Allowed } from '../session';
 
@@ -34,6 +35,7 @@ export function AccountPage() {
       </div>
       <ErrorMessage error={leave.error} />
       <ChangePassword />
+      <PasskeysSection />
       <Allowed to="read_audit">
         <AuditEvents />
       </Allowed>

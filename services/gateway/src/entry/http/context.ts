@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import type { AccountRole, MerchantIdentity, Mode } from '@pl/contracts';
 import { unauthorized } from '@pl/errors';
 import { MODE_ATTRIBUTE, type Span } from '@pl/telemetry';
+import type { SecondFactorState } from '../../domain/step-up';
 
 /**
  * What the middlewares leave for the ones after them, in `res.locals`: who the caller is. A route's parsed input
@@ -15,6 +16,8 @@ interface GatewayLocals {
   sessionToken?: string;
   /** A session's user and their role in the session's account; absent for API keys and cashier keys. */
   member?: SessionMember;
+  /** A session's second factors: whether the user has one, and when one was last verified in the session. */
+  secondFactor?: SecondFactorState;
   /** The request's HTTP server span, taken while it is the active one (before any other span of the request). */
   span?: Span;
 }
@@ -76,3 +79,10 @@ export const memberOf = (res: Response): SessionMember => {
 
 /** A session's user, or undefined for API keys and cashier keys. */
 export const maybeMemberOf = (res: Response): SessionMember | undefined => locals(res).member;
+
+export const setSecondFactor = (res: Response, state: SecondFactorState): void => {
+  locals(res).secondFactor = state;
+};
+
+/** A session's second-factor state; undefined for API keys and cashier keys (they never step up). */
+export const secondFactorOf = (res: Response): SecondFactorState | undefined => locals(res).secondFactor;

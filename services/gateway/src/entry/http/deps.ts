@@ -15,6 +15,11 @@ import type { AuditLogRepository } from '../../data/audit-log.repository';
 import type { CredentialChanges } from '../../data/credential-changes';
 import type { UserRepository } from '../../data/user.repository';
 import type { TeamRepository } from '../../data/team.repository';
+import type { PasskeyRepository } from '../../data/passkey.repository';
+import type { Passkeys } from '../../domain/passkeys';
+import type { LoginChallengeStore } from '../../data/login-challenge.store';
+import type { SecondFactorRepository } from '../../data/second-factor.repository';
+import type { SecondFactors } from '../../domain/second-factor';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -24,6 +29,10 @@ export interface HttpDeps {
   users: UserRepository;
   /** Members of accounts and invitations to them. */
   team: TeamRepository;
+  /** Passkey ceremonies: registration, and the `passkey` second factor's options and verification. */
+  passkeys: Passkeys;
+  /** The user's passkeys as stored: list, rename, remove. */
+  passkeyStore: PasskeyRepository;
   /** 400 validation_failed naming the field when a new password is in the common-password list. */
   assertUncommonPassword: (password: string, field: string) => void;
   /** `SIGNUP_ENABLED`: anyone may open an account. */
@@ -54,6 +63,12 @@ export interface HttpDeps {
   audit: AuditRecorder;
   /** The same log, read back (`GET /api/v1/audit-events`). */
   auditLog: Pick<AuditLogRepository, 'page'>;
+  /** Users' TOTP and recovery codes, and the accounts' two-factor policy. */
+  secondFactorStore: SecondFactorRepository;
+  /** Every second-factor verifier by method: the seam the passkeys module plugs into (domain/second-factor.ts). */
+  factors: SecondFactors;
+  /** Sign-in challenges between the password and the second factor. */
+  loginChallenges: LoginChallengeStore;
   /** Revocations and reissues of API keys, announced to every gateway replica. */
   credentials: Pick<CredentialChanges, 'changed'>;
 }

@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
 import type { RequestHandler } from 'express';
-import { unauthorized } from '@pl/errors';
+import { twoFactorRequired, unauthorized } from '@pl/errors';
 import type { SessionStore } from '../../../data/session.store';
 import type { UserRepository } from '../../../data/user.repository';
 import { actAs } from '../../../domain/request-context';
 import { looksLikeSessionToken } from '../../../domain/session-token';
-import { setIdentity, setMember } from '../context';
+import { servedWhileEnrolling } from '../../../domain/step-up';
+import { setIdentity, setMember, setSecondFactor } from '../context';
 import { bearerToken, sessionCookie } from './credentials';
 import { sessionMode } from './request-mode';
 import { assertSameOriginForCookie } from './same-origin';
@@ -34,7 +35,8 @@ export interface SessionAuthDeps {
  * replica) and the role (a member removed from the account is refused at once, on every replica). Then the
  * CSRF check (after 401, as an authentication-stage check): a state-changing request authenticated by the
  * cookie must come from the dashboard's origin, else 403 `common.err.forbidden`. The mode is the `Pl-Mode` header's
- * (live when absent; any other value is 400).
+ * (live when absent; any other value is 400). Then the account's two-factor policy: a member without a second factor
+ * in an account that requires one is served only the routes that enroll one (else 403 `auth.err.two_factor_required`).
  */
 export async function authenticateSessionToken(deps: SessionAuthDeps, token: string | null, res: Response): Promise<void> {
   if (!token || !looksLikeSessionToken(token)) throw unauthorized(INVALID);
@@ -51,7 +53,18 @@ export async function authenticateSessionToken(deps: SessionAuthDeps, token: str
   actAs(user.id, user.role, session.merchantId);
   // The idle clock moves on use; the store writes it at most once a minute (docs/adr/0030).
   await deps.sessions.markSeen(token, session);
+  setSecondFactor(res, { enrolled: user.hasSecondFactor, verifiedAt: session.secondFactorAt });
+  if (user.accountRequiresTwoFactor && !user.hasSecondFactor && !servedWhileEnrolling(pathOf(res.req))) {
+    throw twoFactorRequired('This account requires a second factor: enroll one (POST /api/v1/me/2fa/totp) first');
+  }
 }
+
+/** The request's path without its query, as mounted (`/api/v1/...`). */
+const pathOf = (req: Request): string => {
+  const url = req.originalUrl;
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
 
 /** `/api/v1/*` (dashboard): a session token as `Authorization: Bearer` or cookie `sid`. */
 export function authenticateSession(deps: SessionAuthDeps): RequestHandler {

@@ -1,7 +1,9 @@
 import type { RequestHandler, Request, Response } from 'express';
-import { forbidden } from '@pl/errors';
+import { forbidden, stepUpRequired, twoFactorRequired } from '@pl/errors';
+import type { AuditRecorder } from '../../../domain/audit';
 import { roleMay, type RoleAction } from '../../../domain/roles';
-import { maybeMemberOf } from '../context';
+import { STEP_UP_ROUTES, stepUpVerdict, type StepUpRoute } from '../../../domain/step-up';
+import { identityOf, maybeMemberOf, secondFactorOf } from '../context';
 
 /**
  * Makes sure the resource a refused request names exists (it throws 404 when not, or 403 when it is another
@@ -13,6 +15,10 @@ export type ExistenceProbe = (req: Request, res: Response) => Promise<unknown>;
  * The role check of a session route, from the one table of `domain/roles.ts`: a member whose role may not do
  * `action` is 403 `common.err.forbidden`, after the named resource is known to exist (`probe`) and before any
  * state is looked at or changed. API keys and cashier keys are not members: the account's own credentials pass.
+ *
+ * Then step-up, from the one table of `domain/step-up.ts` keyed by the route: a session route there needs a second
+ * factor verified in the last 10 minutes (403 `auth.err.step_up_required`; `auth.err.two_factor_required` for a user
+ * with none). The role comes first, so a role that may never do the action is not asked for a factor.
  */
 export function allow(action: RoleAction, probe?: ExistenceProbe): RequestHandler {
   return async (req, res, next) => {
@@ -21,6 +27,40 @@ export function allow(action: RoleAction, probe?: ExistenceProbe): RequestHandle
       if (probe) await probe(req, res);
       throw forbidden(`The ${member.role} role may not do this`);
     }
+    const stepUp = stepUpRouteOf(req);
+    if (stepUp && !stepUp.condition) assertSteppedUp(res);
     next();
   };
+}
+
+/** The step-up entry of the route a request matched, if any (`METHOD /base/path` as Express mounted it). */
+export function stepUpRouteOf(req: Request): StepUpRoute | undefined {
+  // Express types the matched route as `any`; its `path` is the pattern the router was given.
+  const pattern = (req.route as { path?: unknown } | undefined)?.path;
+  const path = typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : req.baseUrl;
+  return STEP_UP_ROUTES[`${req.method} ${path.length > 1 ? path.replace(/\/$/, '') : path}`];
+}
+
+/**
+ * Refuses a session whose second factor was not verified in the step-up window; API keys and cashier keys pass (they
+ * are not sessions). For the table's conditional entries, the route calls it once the condition holds.
+ */
+export function assertSteppedUp(res: Response): void {
+  const state = secondFactorOf(res);
+  if (!state) return;
+  const verdict = stepUpVerdict(state);
+  if (verdict === 'two_factor_required') throw twoFactorRequired('This action needs a second factor: enroll one first');
+  if (verdict === 'step_up_required') throw stepUpRequired();
+}
+
+/**
+ * Records a step-up action done elsewhere (the links service) in the audit log, as its table entry names it, once it
+ * succeeded and before the answer goes: the route calls it after the change.
+ */
+export async function recordStepUpAction(req: Request, res: Response, audit: AuditRecorder): Promise<void> {
+  const entry = stepUpRouteOf(req);
+  const member = maybeMemberOf(res);
+  if (!entry?.audit || !member) return;
+  const subject = typeof req.params.id === 'string' ? req.params.id : null;
+  await audit.record({ merchantId: identityOf(res).merchant_id, type: entry.audit, ip: req.ip ?? null, subject, userId: member.userId });
 }

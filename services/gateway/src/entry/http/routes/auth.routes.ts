@@ -4,14 +4,19 @@ import {
   emptyBody,
   formatMoscow,
   loginBody,
+  loginSecondFactorBody,
   passwordResetBody,
+  stepUpBody,
   passwordResetConfirmBody,
   signupBody,
   switchAccountBody,
 } from '@pl/contracts';
 import { forbidden, rateLimited, unauthorized } from '@pl/errors';
 import type { MailingAction } from '../../../data/rate-limits';
-import { signIn } from '../../../domain/sign-in';
+import { openSession, signIn } from '../../../domain/sign-in';
+import { proofOf } from '../../../domain/second-factor';
+import { completeSecondStep, secondStepOf, stepUp } from '../../../domain/second-factor-sign-in';
+import type { LimitDecision } from '../../../data/rate-limits';
 import { confirmEmail, requestPasswordReset, resendConfirmation, resetPassword, signUp, type SignUpPorts } from '../../../domain/sign-up';
 import type { HttpDeps } from '../deps';
 import { identityOf, memberOf, sessionTokenOf } from '../context';
@@ -38,6 +43,21 @@ export function authRoutes(deps: HttpDeps): Router {
       succeeded: (email: string) => deps.rateLimits.loginSucceeded(loginNameKey(email)),
     },
     audit: deps.audit,
+    secondStep: (pending: { userId: string; merchantId: string; epoch: number }) =>
+      secondStepOf({ factors: deps.factors, challenges: deps.loginChallenges }, pending),
+  };
+  // Failed second factors are counted per user (the spec: 10 in 15 minutes, then 429 for the rest of the window).
+  const secondFactorPorts = {
+    factors: deps.factors,
+    challenges: deps.loginChallenges,
+    limiter: {
+      attempt: (userId: string) => deps.rateLimits.secondFactorAttempt(userId),
+      succeeded: (userId: string) => deps.rateLimits.secondFactorSucceeded(userId),
+    },
+  };
+  const lockedOut = (res: Response, decision: LimitDecision): never => {
+    applyLimitHeaders(res, decision);
+    throw rateLimited('Too many failed second factors for this user; retry after the time in Retry-After');
   };
   const signUpPorts: SignUpPorts = { users: deps.users, assertUncommon: deps.assertUncommonPassword, signupEnabled: deps.signupEnabled };
   /** The budgets per client IP and per email of a route that mails (429 with Retry-After once either is spent). */
@@ -153,10 +173,50 @@ export function authRoutes(deps: HttpDeps): Router {
             applyLimitHeaders(res, result.decision);
             throw rateLimited('Too many failed logins for this email; retry later');
           }
+          if (result.outcome === 'second_factor') {
+            // No session yet: the second step answers the challenge (5 minutes, 5 tries).
+            res.set('Cache-Control', 'no-store').json({ two_factor_required: true, challenge: result.challenge, methods: result.methods });
+            return;
+          }
           setSessionCookie(res, result.token, result.expiresAt, deps.secureCookies);
           res.json({ session_token: result.token, expires_at: formatMoscow(result.expiresAt) });
         },
       }),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/login/2fa')
+    .post(
+      limitLoginByIp(deps.rateLimits),
+      route({
+        body: loginSecondFactorBody,
+        handle: async ({ req, res, body }) => {
+          const result = await completeSecondStep(secondFactorPorts, body.challenge, proofOf(body));
+          if (result.outcome === 'locked_out') return lockedOut(res, result.decision);
+          const opened = await openSession(signInPorts, result.pending, req.ip ?? null, new Date());
+          setSessionCookie(res, opened.token, opened.expiresAt, deps.secureCookies);
+          res.json({ session_token: opened.token, expires_at: formatMoscow(opened.expiresAt) });
+        },
+      }),
+    )
+    .all(wrongMethod(['POST']));
+  router
+    .route('/step-up')
+    .post(
+      chain(
+        ...session,
+        route({
+          body: stepUpBody,
+          handle: async ({ res, body }) => {
+            const token = sessionTokenOf(res);
+            if (token === undefined) throw unauthorized('Missing, invalid or expired session');
+            const result = await stepUp(secondFactorPorts, memberOf(res).userId, proofOf(body));
+            if (result.outcome === 'locked_out') return lockedOut(res, result.decision);
+            await deps.sessions.recordSecondFactor(token);
+            res.status(204).end();
+          },
+        }),
+      ),
     )
     .all(wrongMethod(['POST']));
   router

@@ -1,12 +1,15 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { simulateRefundBody, type IdempotentRefundReply } from '@pl/contracts';
+import { paymentLink, simulateRefundBody, type IdempotentRefundReply } from '@pl/contracts';
 import { toLinkId } from '../../../domain/link-commands';
 import { createRefundInput, listRefundsInput, toRefundId } from '../../../domain/refund-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
-import { allow } from '../middlewares/authorize';
+import { allow, assertSteppedUp, recordStepUpAction } from '../middlewares/authorize';
+import { parseAmountText } from '@pl/money';
+import { STEP_UP_REFUND_OVER_KOPECKS } from '../../../domain/step-up';
+import { secondFactorOf } from '../context';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -30,10 +33,28 @@ const createRefund = (deps: HttpDeps, idempotencyRoute: string): RequestHandler 
     emptyBodyAs: {},
     idempotency: idempotency(deps.idempotency, idempotencyRoute, deps.log, pathIdAndBody),
     handle: async ({ req, res, body, idempotencyClaim }) => {
+      const overLimit = await refundOverStepUpLimit(deps, req, res, body.amount_kopecks);
+      if (overLimit) assertSteppedUp(res);
       const command = { ...body, payment_link_id: toLinkId(req.params.id), ...(idempotencyClaim ? { idempotency: idempotencyClaim } : {}) };
-      sendRefundAnswer(res, await deps.links.createRefund(identityOf(res), command, requestIdOf(res)));
+      const answer = await deps.links.createRefund(identityOf(res), command, requestIdOf(res));
+      if (overLimit && !answer.replayed) await recordStepUpAction(req, res, deps.audit);
+      sendRefundAnswer(res, answer);
     },
   });
+
+/**
+ * Whether a session's refund is over the step-up limit (10,000.00 RUB; domain/step-up.ts): the amount asked, or, for
+ * a refund of all that is left, the link's amount less what was refunded. API keys never step up: no read for them.
+ */
+async function refundOverStepUpLimit(deps: HttpDeps, req: Request, res: Response, amount: number | null): Promise<boolean> {
+  if (!secondFactorOf(res)) return false;
+  if (amount !== null) return amount > STEP_UP_REFUND_OVER_KOPECKS;
+  const link = paymentLink
+    .pick({ amount: true, amount_refunded: true })
+    .parse(JSON.parse((await deps.links.get(identityOf(res), toLinkId(req.params.id), requestIdOf(res))).toString('utf8')));
+  const left = (parseAmountText(link.amount) ?? 0) - (parseAmountText(link.amount_refunded) ?? 0);
+  return left > STEP_UP_REFUND_OVER_KOPECKS;
+}
 
 /** The refund routes behind whichever authentication their mount point takes; links checks ownership and mode. */
 function refundRoutes(deps: HttpDeps, authenticate: RequestHandler, idempotencyRoute: string): Router {

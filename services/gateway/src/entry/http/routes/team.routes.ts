@@ -13,6 +13,7 @@ import { forbidden, invalidToken, lastOwner, notFound, unauthorized } from '@pl/
 import type { Invitation, Member } from '../../../data/team.repository';
 import { mayManageRole } from '../../../domain/roles';
 import { decideMembershipChange } from '../../../domain/team';
+import { secondStepOf } from '../../../domain/second-factor-sign-in';
 import type { HttpDeps } from '../deps';
 import { identityOf, memberOf } from '../context';
 import { authenticateSession, authenticateSessionToken, sessionTokenFrom } from '../middlewares/authenticate-session';
@@ -161,6 +162,14 @@ export function teamRoutes(deps: HttpDeps): Router {
             sessionToken = token;
             expiresAt = current.expiresAt;
           } else {
+            // A password alone is never a sign-in for a user with a second factor: they get sign-in's second step,
+            // in the account they joined.
+            const pending = { userId: accepted.userId, merchantId: accepted.merchantId, epoch: accepted.sessionEpoch };
+            const second = await secondStepOf({ factors: deps.factors, challenges: deps.loginChallenges }, pending);
+            if (second) {
+              res.set('Cache-Control', 'no-store').json({ two_factor_required: true, ...second });
+              return;
+            }
             const opened = await deps.sessions.create(accepted.userId, accepted.merchantId, accepted.sessionEpoch);
             sessionToken = opened.token;
             expiresAt = opened.session.expiresAt;

@@ -5,7 +5,7 @@ import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
-import { allow, type ExistenceProbe } from '../middlewares/authorize';
+import { allow, recordStepUpAction, type ExistenceProbe } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -58,7 +58,9 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
           idempotency: idempotency(deps.idempotency, `${idempotencyPrefix}-settle`, deps.log, pathIdAndBody),
           handle: async ({ req, res }) => {
             const command = { id: toUnresolvedId(req.params.id), action: 'settle' as const, destination: null };
-            res.json(await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res)));
+            const resolved = await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res));
+            await recordStepUpAction(req, res, deps.audit);
+            res.json(resolved);
           },
         }),
       ),
@@ -76,7 +78,9 @@ function unresolvedRoutes(deps: HttpDeps, authenticate: RequestHandler, idempote
           idempotency: idempotency(deps.idempotency, `${idempotencyPrefix}-refund`, deps.log, pathIdAndBody),
           handle: async ({ req, res, body }) => {
             const command = { id: toUnresolvedId(req.params.id), action: 'refund' as const, destination: body.destination ?? null };
-            res.json(await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res)));
+            const resolved = await deps.links.resolveUnresolved(identityOf(res), command, requestIdOf(res));
+            await recordStepUpAction(req, res, deps.audit);
+            res.json(resolved);
           },
         }),
       ),
