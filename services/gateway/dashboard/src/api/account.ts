@@ -1,11 +1,14 @@
 import { call, client, present } from './client';
+import type { LoginChallenge } from '@pl/contracts';
 import type { ApiKeyView, ApiKeyWithSecret, AuditEvent, MeView, Mode } from '../types';
 import type { CursorPage } from './client';
 
 /** The session API's calls about the merchant's account: signing in and out, the password, security events, API keys. */
 
-export const signIn = async (body: { email: string; password: string }): Promise<void> => {
-  await call(client.POST('/api/v1/auth/login', { body }));
+/** Signs in, or answers the challenge of the second step when the user has a second factor (then no session yet). */
+export const signIn = async (body: { email: string; password: string }): Promise<LoginChallenge | null> => {
+  const answer: object = await call(client.POST('/api/v1/auth/login', { body }));
+  return 'two_factor_required' in answer ? (answer as LoginChallenge) : null;
 };
 
 export const signOut = async (): Promise<void> => {
