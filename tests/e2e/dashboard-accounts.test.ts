@@ -238,7 +238,15 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
         .waitFor();
 
       // A viewer's menu and buttons: reading only.
-      expect(await menu(joiner)).toEqual([t('navLinks'), t('navBalance'), t('navUnresolved'), t('navEvents'), t('navShops'), t('navAccount')]);
+      expect(await menu(joiner)).toEqual([
+        t('navLinks'),
+        t('navBalance'),
+        t('navUnresolved'),
+        t('navEvents'),
+        t('navShops'),
+        t('navSecurity'),
+        t('navAccount'),
+      ]);
       expect(await joiner.getByRole('link', { name: t('newLink') }).count()).toBe(0);
       await joiner.getByRole('link', { name: t('navShops') }).click();
       await joiner.getByRole('link', { name: 'Test shop' }).click();
@@ -308,7 +316,7 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       const switcher = joiner.getByTestId('account-switch');
       const select = switcher.getByLabel(t('accountSwitchLabel'));
       expect(await select.inputValue()).toBe(owner.id);
-      expect(await menu(joiner)).toEqual([t('navLinks'), t('navEvents'), t('navShops'), t('navApiKeys'), t('navAccount')]);
+      expect(await menu(joiner)).toEqual([t('navLinks'), t('navEvents'), t('navShops'), t('navApiKeys'), t('navSecurity'), t('navAccount')]);
       await check(joiner, 'accounts-switcher-en');
 
       // Back to their own account, where they are the owner: its pages load for it.

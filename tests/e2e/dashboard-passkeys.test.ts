@@ -7,7 +7,7 @@ import { DESKTOP, expectAccessible, expectFits, freePort, h1, words } from './da
  * Passkeys in the dashboard with a real browser's WebAuthn (docs/adr/0029-passkeys.md): Chromium's virtual
  * authenticator (DevTools Protocol `WebAuthn.*`) stands in for a phone or a security key, and the dashboard's own code
  * (@simplewebauthn/browser) registers a passkey with it, which the gateway verifies. One combination: English at
- * desktop width (the account page's other states are the page tests').
+ * desktop width (the Security page's other states are the page tests').
  *
  * WebAuthn needs a domain for its relying party (an IP address is refused), so this system's public address, and the
  * page's, is `localhost`.
@@ -69,22 +69,22 @@ async function signIn(page: Page, m: TestMerchant): Promise<void> {
     .waitFor();
 }
 
-async function openAccount(page: Page): Promise<void> {
-  await page.goto(`${origin}/dashboard/account`);
+async function openSecurity(page: Page): Promise<void> {
+  await page.goto(`${origin}/dashboard/security`);
   await h1(page)
-    .filter({ hasText: t('accountTitle') })
+    .filter({ hasText: t('security', 'title') })
     .waitFor();
   await page.getByTestId('passkeys').locator('.loading').waitFor({ state: 'detached' });
 }
 
 const passkeyNames = (page: Page): Promise<string[]> => page.getByTestId('passkeys-table').locator('tbody tr td:first-child').allInnerTexts();
 
-describe('passkeys on the account page, en at desktop width', () => {
+describe('passkeys on the Security page, en at desktop width', () => {
   it('adds a passkey through the browser (not twice on one device), renames it and removes it, each change mailed', async () => {
     const m = await sys.merchant();
     const { page, cdp, authenticatorId } = await tabWithAuthenticator();
     await signIn(page, m);
-    await openAccount(page);
+    await openSecurity(page);
     const section = page.getByTestId('passkeys');
     await section.getByText(pk('empty')).waitFor();
 

@@ -240,6 +240,7 @@ export const en = {
   secondStep: {
     title: 'Second factor',
     totpIntro: 'Enter the 6-digit code your authenticator app shows for this account.',
+    passkeyIntro: 'Confirm with your passkey: your device asks for your fingerprint, face or PIN.',
     recoveryIntro: 'Enter one of your recovery codes. Each works once.',
     code: 'Code from the app',
     codeHint: '6 digits; a new one every 30 seconds',

@@ -89,7 +89,9 @@ function SecondStep({ challenge, onSignedIn, onExpired }: { challenge: LoginChal
   const { t } = useI18n();
   const words = t.secondStep;
   const offers = challenge.methods;
-  const [method, setMethod] = useState<'totp' | 'recovery_code'>(offers.includes('totp') ? 'totp' : 'recovery_code');
+  const [method, setMethod] = useState<'totp' | 'recovery_code' | null>(
+    offers.includes('totp') ? 'totp' : offers.includes('recovery_code') ? 'recovery_code' : null,
+  );
   const [passkeyError, setPasskeyError] = useState<unknown>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
   const answer = async (proof: SecondFactorProof): Promise<'done' | 'wrong'> => {
@@ -108,6 +110,7 @@ function SecondStep({ challenge, onSignedIn, onExpired }: { challenge: LoginChal
     return 'done';
   };
   const form = useApiForm<CodeForm>({ code: '' }, ['code'], async (v, { setError, setValue }) => {
+    if (method === null) return;
     const typed = v.code.trim();
     const outcome = await answer(method === 'totp' ? { code: typed.replace(/\s/g, '') } : { recovery_code: typed });
     if (outcome === 'wrong') {
@@ -140,29 +143,33 @@ function SecondStep({ challenge, onSignedIn, onExpired }: { challenge: LoginChal
     <>
       <PageTitle title={words.title}>{words.title}</PageTitle>
       <form class="card" onSubmit={form.onSubmit} noValidate data-testid="second-step">
-        <p>{totp ? words.totpIntro : words.recoveryIntro}</p>
-        <TextField
-          key={method}
-          id="second-factor-code"
-          label={totp ? words.code : words.recoveryCode}
-          hint={totp ? words.codeHint : words.recoveryCodeHint}
-          inputMode={totp ? 'numeric' : 'text'}
-          autocomplete={totp ? 'one-time-code' : 'off'}
-          error={errors.code}
-          field={form.register('code', {
-            validate: (v) => {
-              const typed = v.trim();
-              if (typed === '') return t.required;
-              return !totp || /^[0-9]{6}$/.test(typed.replace(/\s/g, '')) || t.stepUp.codeFormat;
-            },
-          })}
-        />
-        <ErrorMessage error={form.formError} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={isSubmitting}>
-            {isSubmitting ? t.signingIn : t.signIn}
-          </button>
-        </div>
+        <p>{method === null ? words.passkeyIntro : totp ? words.totpIntro : words.recoveryIntro}</p>
+        {method !== null && (
+          <>
+            <TextField
+              key={method}
+              id="second-factor-code"
+              label={totp ? words.code : words.recoveryCode}
+              hint={totp ? words.codeHint : words.recoveryCodeHint}
+              inputMode={totp ? 'numeric' : 'text'}
+              autocomplete={totp ? 'one-time-code' : 'off'}
+              error={errors.code}
+              field={form.register('code', {
+                validate: (v) => {
+                  const typed = v.trim();
+                  if (typed === '') return t.required;
+                  return !totp || /^[0-9]{6}$/.test(typed.replace(/\s/g, '')) || t.stepUp.codeFormat;
+                },
+              })}
+            />
+            <ErrorMessage error={form.formError} />
+            <div class="actions">
+              <button type="submit" class="primary" disabled={isSubmitting}>
+                {isSubmitting ? t.signingIn : t.signIn}
+              </button>
+            </div>
+          </>
+        )}
         <div class="actions">
           {offers.includes('totp') && offers.includes('recovery_code') && (
             <button

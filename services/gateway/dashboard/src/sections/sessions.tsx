@@ -29,7 +29,7 @@ export function SessionsSection() {
         empty={words.sessionsEmpty}
         rowKey={(s) => s.id}
         columns={[
-          { header: t.ip, cell: (s) => <span class="mono">{s.ip ?? t.none}</span> },
+          { header: t.ip, cell: (s) => <span class="mono address">{s.ip ?? t.none}</span> },
           { header: words.userAgent, cell: (s) => <span class="user-agent">{s.user_agent ?? t.none}</span> },
           { header: t.created, cell: (s) => <DateTime value={s.created_at} /> },
           { header: words.lastSeen, cell: (s) => <DateTime value={s.last_seen_at} /> },
