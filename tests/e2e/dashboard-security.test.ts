@@ -242,6 +242,22 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
     await waitForTitle(page, s('title'));
     await page.getByText(s('noFactor')).waitFor();
     await check(page);
+    // Enrolled, the member may use the rest of the dashboard.
+    const section = page.getByTestId('two-factor');
+    await section.getByRole('button', { name: s('totpTurnOn'), exact: true }).click();
+    await section.getByTestId('totp-qr').waitFor();
+    const app = authenticatorApp(await page.locator('#totp-secret').inputValue(), m.email);
+    await section.getByLabel(second('code'), { exact: true }).fill(await app());
+    await section.getByRole('button', { name: s('totpConfirm'), exact: true }).click();
+    await page
+      .getByTestId('recovery-codes')
+      .getByRole('button', { name: s('recoverySaved'), exact: true })
+      .click();
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: t('navLinks') })
+      .click();
+    await waitForTitle(page, t('linksTitle'));
   });
 });
 

@@ -19,7 +19,8 @@ export function SecurityPage() {
       {none && <Notice>{t.security.noFactor}</Notice>}
       <TwoFactorSection />
       <PasskeysSection />
-      <SessionsSection />
+      {/* Anew once a first factor is on: a member who had to enrol was refused the list until then. */}
+      <SessionsSection key={none ? 'enrolling' : 'enrolled'} />
     </>
   );
 }
