@@ -74,26 +74,38 @@ async function errorCodeOf(response: Response): Promise<string | null> {
   }
 }
 
-/** Each change's request as sent, kept until its answer came: the one copy that can be sent again after a step-up. */
-const unanswered = new Map<string, Request>();
+/**
+ * Each change's request as sent, kept until its answer came, to be sent again after a step-up. A body is read once by
+ * fetch, so its text is read here and the change goes out with that text (not a stream tee'd for the copy).
+ */
+const unanswered = new Map<string, () => Request>();
 
 client.use({
-  onRequest({ request, id }) {
+  async onRequest({ request, id }) {
     // Absent means live to the server, so live requests stay exactly as they were before test mode.
     if (requestMode === 'test') request.headers.set(MODE_HEADER, 'test');
-    // A body is read once by fetch: a copy is kept of every change that may be refused for a stale second factor.
-    if (request.method !== 'GET') unanswered.set(id, request.clone());
-    return request;
+    if (request.method === 'GET') return request;
+    const body = request.body === null ? null : await request.text();
+    const again = (): Request =>
+      new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        credentials: request.credentials,
+        redirect: request.redirect,
+      });
+    unanswered.set(id, again);
+    return again();
   },
   async onResponse({ response, schemaPath, request, id }) {
-    const copy = unanswered.get(id);
+    const again = unanswered.get(id);
     unanswered.delete(id);
     if (response.status === 401 && schemaPath !== '/api/v1/auth/login') onUnauthorized();
     const code = await errorCodeOf(response);
     if (code === TWO_FACTOR_REQUIRED && request.method === 'GET') onEnrollRequired();
     // Step-up in one place (docs/dashboard.md): every action the server refuses for a stale second factor asks for
     // one, then goes again exactly once; giving up leaves the refusal to the page, which shows it in words.
-    if (code === STEP_UP_REQUIRED && copy && askStepUp && (await askStepUp())) return fetch(copy);
+    if (code === STEP_UP_REQUIRED && again && askStepUp && (await askStepUp())) return fetch(again());
     return undefined;
   },
   onError({ id }) {
