@@ -210,11 +210,22 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
     const keys = await sys.http.get('/api/v1/api-keys', { headers: { Cookie: `sid=${await sidOf(page)}` } });
     expect(keys.body.api_keys.length).toBeGreaterThanOrEqual(2);
 
-    // Sign-in now asks for a code after the password.
+    // Sign-in now asks for a code after the password. Five minutes later, as far as the server knows (the challenge's
+    // key gone from Redis), the step sends the user back to the password, saying why.
     await signOut(page, lang);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
     await enterPassword(page, lang, m);
+    const { challenge } = (await (await answered).json()) as { challenge: string };
     await waitForTitle(page, second('title'));
     await check(page, 'sign-in-second-step-en');
+    await redis.del(`${sys.env.REDIS_KEY_PREFIX ?? ''}2fa:challenge:${createHash('sha256').update(challenge, 'utf8').digest('hex')}`);
+    await page.getByLabel(second('code'), { exact: true }).fill('123456');
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await page.getByText(second('expired')).waitFor();
+    await waitForTitle(page, t('signInTitle'));
+    await page.getByLabel(t('password'), { exact: true }).fill(m.password);
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await waitForTitle(page, second('title'));
     await page.getByLabel(second('code'), { exact: true }).fill(await app());
     await page.getByRole('button', { name: t('signIn'), exact: true }).click();
     await waitForTitle(page, t('linksTitle'));
