@@ -123,6 +123,19 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
     await enterPassword(page, lang, m);
     await waitForTitle(page, t('linksTitle'));
 
+    // Without a second factor, an action that needs step-up is refused in words that point to the Security page.
+    await page.goto(`${origin}/dashboard/api-keys`);
+    await waitForTitle(page, t('apiKeysTitle'));
+    await page
+      .getByRole('form', { name: t('newApiKey') })
+      .getByRole('button', { name: t('create'), exact: true })
+      .click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: t('errors', 'auth.err.two_factor_required') })
+      .waitFor();
+    expect(await page.getByTestId('step-up').count()).toBe(0);
+
     // Security is in every role's menu.
     await page
       .getByRole('navigation')
