@@ -3,11 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { enrollTotp, steppedUpSession } from '../support/second-factor';
 import { expectAccessible } from './browser';
-
-/** How the test support calls the gateway (tests/support/http's `call`). */
-type SupportCall = Parameters<typeof steppedUpSession>[0];
 
 /** The one axe check of every browser test (tests/e2e/browser.ts), here beside the dashboard's other checks. */
 export { expectAccessible };
@@ -176,30 +172,4 @@ export const expectListReadsAtWidth = async (page: Page, testId: string, width: 
     expect(rowDisplay).toBe('table-row');
     expect(await table.locator('thead').isVisible()).toBe(true);
   }
-};
-
-/** The browser's dashboard session token (its HttpOnly `sid` cookie), for a step the test takes over the API. */
-export const sessionTokenOf = async (page: Page): Promise<string> => {
-  const sid = (await page.context().cookies()).find((c) => c.name === 'sid');
-  if (!sid) throw new Error('the browser holds no dashboard session');
-  return sid.value;
-};
-
-/**
- * Steps the browser's session up for 10 minutes (what rotating a secret, a key or a member needs) by turning TOTP on
- * for its user over the API: confirming a new factor counts as verifying it (tests/support/second-factor.ts). For a
- * user signed in through the page with a password alone, before any second factor.
- */
-export const stepUpBrowserSession = async (page: Page, call: SupportCall, email: string): Promise<void> => {
-  await enrollTotp(call, await sessionTokenOf(page), email);
-};
-
-/**
- * Gives the browser a session of `m` made over the API and stepped up (a first sign-in enrolls TOTP, a later one
- * answers the second step with a recovery code), as its `sid` cookie: for flows about what a session does, not how it
- * is opened (sign-in's pages have tests of their own).
- */
-export const signInSteppedUp = async (page: Page, baseUrl: string, call: SupportCall, m: { email: string; password: string }): Promise<void> => {
-  const token = await steppedUpSession(call, m);
-  await page.context().addCookies([{ name: 'sid', value: token, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
 };

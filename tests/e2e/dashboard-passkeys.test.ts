@@ -1,5 +1,4 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { enrollTotp, totpCode } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
 import { DESKTOP, expectAccessible, expectFits, freePort, h1, words } from './dashboard-kit';
@@ -7,9 +6,8 @@ import { DESKTOP, expectAccessible, expectFits, freePort, h1, words } from './da
 /**
  * Passkeys in the dashboard with a real browser's WebAuthn (docs/adr/0029-passkeys.md): Chromium's virtual
  * authenticator (DevTools Protocol `WebAuthn.*`) stands in for a phone or a security key, and the dashboard's own code
- * (@simplewebauthn/browser) registers a passkey with it, which the gateway verifies, and signs in with it at the sign-in's
- * second step. One combination: English at
- * desktop width (the account page's other states are the page tests').
+ * (@simplewebauthn/browser) registers a passkey with it, which the gateway verifies. One combination: English at
+ * desktop width (the Security page's other states are the page tests').
  *
  * WebAuthn needs a domain for its relying party (an IP address is refused), so this system's public address, and the
  * page's, is `localhost`.
@@ -71,22 +69,22 @@ async function signIn(page: Page, m: TestMerchant): Promise<void> {
     .waitFor();
 }
 
-async function openAccount(page: Page): Promise<void> {
-  await page.goto(`${origin}/dashboard/account`);
+async function openSecurity(page: Page): Promise<void> {
+  await page.goto(`${origin}/dashboard/security`);
   await h1(page)
-    .filter({ hasText: t('accountTitle') })
+    .filter({ hasText: t('security', 'title') })
     .waitFor();
   await page.getByTestId('passkeys').locator('.loading').waitFor({ state: 'detached' });
 }
 
 const passkeyNames = (page: Page): Promise<string[]> => page.getByTestId('passkeys-table').locator('tbody tr td:first-child').allInnerTexts();
 
-describe('passkeys on the account page, en at desktop width', () => {
-  it('adds a passkey through the browser (not twice on one device), signs in with it, renames it and removes it, each change mailed', async () => {
+describe('passkeys on the Security page, en at desktop width', () => {
+  it('adds a passkey through the browser (not twice on one device), renames it and removes it, each change mailed', async () => {
     const m = await sys.merchant();
     const { page, cdp, authenticatorId } = await tabWithAuthenticator();
     await signIn(page, m);
-    await openAccount(page);
+    await openSecurity(page);
     const section = page.getByTestId('passkeys');
     await section.getByText(pk('empty')).waitFor();
 
@@ -111,28 +109,6 @@ describe('passkeys on the account page, en at desktop width', () => {
     expect(await passkeyNames(page)).toEqual(['Work laptop']);
     expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
 
-    // Signed out, the password alone no longer signs in: the second step takes the passkey, through the browser.
-    await page.getByRole('button', { name: t('signOut') }).click();
-    await h1(page)
-      .filter({ hasText: t('signInTitle') })
-      .waitFor();
-    await page.getByLabel(t('email')).fill(m.email);
-    await page.getByLabel(t('password')).fill(m.password);
-    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
-    await h1(page)
-      .filter({ hasText: t('secondStep', 'title') })
-      .waitFor();
-    await expectAccessible(page);
-    await page.getByRole('button', { name: t('secondStep', 'usePasskey') }).click();
-    await h1(page)
-      .filter({ hasText: t('linksTitle') })
-      .waitFor();
-    const [used] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-    expect(used?.signCount).toBeGreaterThan(0);
-    await openAccount(page);
-    await section.getByRole('cell', { name: 'Work laptop', exact: true }).waitFor();
-    expect(await section.getByTestId('passkeys-table').getByText(pk('never'), { exact: true }).count()).toBe(0);
-
     await section.getByRole('button', { name: `${pk('rename')}: Work laptop` }).click();
     const renameDialog = page.getByRole('dialog');
     await renameDialog.getByLabel(pk('name'), { exact: true }).fill('Old laptop');
@@ -147,34 +123,6 @@ describe('passkeys on the account page, en at desktop width', () => {
       .click();
     await section.getByText(pk('empty')).waitFor();
     expect((await sys.mail.waitForMailTo(m.email, 2)).subject).toMatch(/второй фактор|second factor/);
-  });
-
-  it('takes a typed TOTP code at the same second step, saying so when it is wrong', async () => {
-    const m = await sys.merchant();
-    const login = await sys.http.post('/api/v1/auth/login', { email: m.email, password: m.password });
-    const { secret } = await enrollTotp(sys.http.call, login.body.session_token as string, m.email);
-    const { page } = await tabWithAuthenticator();
-    await page.goto(`${origin}/dashboard/login`);
-    await page.getByLabel(t('email')).fill(m.email);
-    await page.getByLabel(t('password')).fill(m.password);
-    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
-    await h1(page)
-      .filter({ hasText: t('secondStep', 'title') })
-      .waitFor();
-    // No passkey on this account: only the code is offered.
-    expect(await page.getByRole('button', { name: t('secondStep', 'usePasskey') }).count()).toBe(0);
-    await page.getByLabel(t('secondStep', 'code'), { exact: true }).fill('000000' === totpCode(secret) ? '111111' : '000000');
-    await page.getByRole('button', { name: t('secondStep', 'verify') }).click();
-    await page
-      .getByRole('alert')
-      .filter({ hasText: t('errors', 'auth.err.invalid_code') })
-      .waitFor();
-    // The confirmation used the current step's code; the next step's is the next one the server takes.
-    await page.getByLabel(t('secondStep', 'code'), { exact: true }).fill(totpCode(secret, new Date(Date.now() + 30_000)));
-    await page.getByRole('button', { name: t('secondStep', 'verify') }).click();
-    await h1(page)
-      .filter({ hasText: t('linksTitle') })
-      .waitFor();
   });
 });
 

@@ -18,6 +18,9 @@ const enrolledUsers = new Map<string, Enrolled>();
 export const totpCode = (secret: string, at: Date = new Date()): string =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
 
+/** What these helpers enrolled for a user (their TOTP secret and unused recovery codes), or undefined. */
+export const enrolledFactors = (email: string): Enrolled | undefined => enrolledUsers.get(email.toLowerCase());
+
 const check = (res: Reply, status: number, what: string): Reply => {
   if (res.status !== status) throw new Error(`${what} answered ${res.status}: ${res.text}`);
   return res;

@@ -33,7 +33,15 @@ it('reads a session stored before users existed as the merchant’s own user, in
   const token = newSessionToken();
   const expires = Date.now() + 60_000;
   await redis.set(`${prefix}session:${sessionTokenDigest(token)}`, JSON.stringify({ merchant_id: 'm-1', expires, epoch: 2 }));
-  expect(await store.find(token)).toEqual({ userId: 'm-1', merchantId: 'm-1', expiresAt: new Date(expires), epoch: 2, id: null, lastSeen: null, secondFactorAt: null });
+  expect(await store.find(token)).toEqual({
+    userId: 'm-1',
+    merchantId: 'm-1',
+    expiresAt: new Date(expires),
+    epoch: 2,
+    id: null,
+    lastSeen: null,
+    secondFactorAt: null,
+  });
 });
 
 it('moves a session to another account and epoch, keeping its user, expiry, id and client', async () => {

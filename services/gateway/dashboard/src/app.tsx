@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
-import { setRequestMode, setUnauthorizedHandler } from './api/client';
+import { setEnrollRequiredHandler, setRequestMode, setUnauthorizedHandler } from './api/client';
 import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language, type Messages } from './i18n';
 import { keepFocusOnNextTitle, PageTitle } from './kit/common';
 import { initialMode, ModeContext, rememberMode, useMode, type Mode, type ModeState } from './mode';
@@ -17,6 +17,7 @@ import { LinkDetailPage } from './pages/link-detail';
 import { LinksPage } from './pages/links';
 import { LoginPage } from './pages/login';
 import { ResetPasswordPage } from './pages/reset-password';
+import { SecurityPage } from './pages/security';
 import { ShopDetailPage } from './pages/shop-detail';
 import { ShopsPage } from './pages/shops';
 import { UnresolvedPaymentsPage } from './pages/unresolved-payments';
@@ -26,6 +27,7 @@ import { mayOpenPage } from './roles';
 import { AccountSwitcher } from './frame/account-switcher';
 import { EmailBanner } from './frame/email-banner';
 import { SignInLinks } from './frame/sign-in-links';
+import { StepUpPrompt } from './frame/step-up';
 import { SignedIn } from './session';
 import type { MeView } from './types';
 
@@ -187,6 +189,7 @@ const NAV: readonly (readonly [string, keyof Messages & `nav${string}`])[] = [
   ['/shops', 'navShops'],
   ['/api-keys', 'navApiKeys'],
   ['/team', 'navTeam'],
+  ['/security', 'navSecurity'],
   ['/account', 'navAccount'],
 ];
 
@@ -203,6 +206,12 @@ function NavLink({ href, children }: { href: string; children: string }) {
 function Shell({ me }: { me: MeView }) {
   const { t } = useI18n();
   const { mode } = useMode();
+  const [, navigate] = useLocation();
+  // A page's read refused for want of a second factor the account requires: the Security page, to enroll one.
+  useEffect(() => {
+    setEnrollRequiredHandler(() => navigate('/security', { replace: true }));
+    return () => setEnrollRequiredHandler(() => undefined);
+  }, [navigate]);
   // The accent of test mode (styles.css) covers the whole document, the page's background included.
   useEffect(() => {
     document.documentElement.dataset.mode = mode;
@@ -256,12 +265,14 @@ function Shell({ me }: { me: MeView }) {
           <Route path="/shops/:id">{(params: { id: string }) => <ShopDetailPage id={params.id} />}</Route>
           <Route path="/api-keys" component={ApiKeysPage} />
           <Route path="/team" component={TeamPage} />
+          <Route path="/security" component={SecurityPage} />
           <Route path="/account" component={AccountPage} />
           <Route>
             <NotFound />
           </Route>
         </Switch>
       </main>
+      <StepUpPrompt />
     </>
   );
 }

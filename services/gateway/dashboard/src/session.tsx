@@ -15,6 +15,8 @@ export interface Session {
   signOut: () => Promise<void>;
   /** Moves the session to another of the user's accounts and shows that account from its links page, every page anew. */
   switchAccount: (merchantId: string) => Promise<void>;
+  /** Reads `/me` again: after a second factor went on or off, or new recovery codes were made. */
+  refreshMe: () => Promise<void>;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -52,6 +54,9 @@ export function SignedIn({ children }: { children: (me: MeView) => ComponentChil
       const next = await switchAccount(merchantId);
       navigate('/links');
       me.setData(next);
+    },
+    refreshMe: async () => {
+      me.setData(await getMe());
     },
   };
   return <SessionContext.Provider value={session}>{children(me.data)}</SessionContext.Provider>;

@@ -1,20 +1,14 @@
 import { call, client, present } from './client';
+import type { LoginChallenge } from '@pl/contracts';
 import type { ApiKeyView, ApiKeyWithSecret, AuditEvent, MeView, Mode } from '../types';
 import type { CursorPage } from './client';
 
 /** The session API's calls about the merchant's account: signing in and out, the password, security events, API keys. */
 
-/** What sign-in's first step leaves to do: nothing (signed in), or a second factor for this challenge. */
-export type SecondStep = { challenge: string; methods: string[] } | null;
-
-export const signIn = async (body: { email: string; password: string }): Promise<SecondStep> => {
-  const answer = await call(client.POST('/api/v1/auth/login', { body }));
-  return 'two_factor_required' in answer ? { challenge: answer.challenge, methods: answer.methods } : null;
-};
-
-/** Sign-in's second step with a typed factor: a TOTP `code` or a `recovery_code`, for the first step's challenge. */
-export const signInSecondFactor = async (body: { challenge: string } & ({ code: string } | { recovery_code: string })): Promise<void> => {
-  await call(client.POST('/api/v1/auth/login/2fa', { body }));
+/** Signs in, or answers the challenge of the second step when the user has a second factor (then no session yet). */
+export const signIn = async (body: { email: string; password: string }): Promise<LoginChallenge | null> => {
+  const answer: object = await call(client.POST('/api/v1/auth/login', { body }));
+  return 'two_factor_required' in answer ? (answer as LoginChallenge) : null;
 };
 
 export const signOut = async (): Promise<void> => {

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: readonly FieldIssue[] = [],
+    /** A 429's `Retry-After`, in seconds: when the budget allows another try. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -40,14 +42,74 @@ export function setRequestMode(mode: Mode): void {
  * and PATCH, which the server's CSRF check wants. In test mode every call carries `Pl-Mode: test`.
  */
 export const client = createClient('', { auth: { kind: 'session' }, credentials: 'same-origin' });
+
+/**
+ * Asks the user for a second factor (frame/step-up.tsx's dialog) and verifies it; true once the session is stepped up,
+ * false when they gave up. None while no signed-in page is shown: the 403 then reaches the caller as it came.
+ */
+let askStepUp: (() => Promise<boolean>) | null = null;
+export function setStepUpHandler(handler: (() => Promise<boolean>) | null): void {
+  askStepUp = handler;
+}
+
+let onEnrollRequired: () => void = () => undefined;
+/**
+ * What to do when a page's read answers 403 `auth.err.two_factor_required`: only a member of an account that requires
+ * a second factor, and has none, is refused a read (docs/adr/0028), so that member is sent to enroll one.
+ */
+export function setEnrollRequiredHandler(handler: () => void): void {
+  onEnrollRequired = handler;
+}
+
+const STEP_UP_REQUIRED = 'auth.err.step_up_required';
+const TWO_FACTOR_REQUIRED = 'auth.err.two_factor_required';
+
+async function errorCodeOf(response: Response): Promise<string | null> {
+  if (response.status !== 403) return null;
+  try {
+    const code: unknown = ((await response.clone().json()) as ErrorBody | null)?.error?.code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Each change's request as sent, kept until its answer came, to be sent again after a step-up. A body is read once by
+ * fetch, so its text is read here and the change goes out with that text (not a stream tee'd for the copy).
+ */
+const unanswered = new Map<string, () => Request>();
+
 client.use({
-  onRequest({ request }) {
+  async onRequest({ request, id }) {
     // Absent means live to the server, so live requests stay exactly as they were before test mode.
     if (requestMode === 'test') request.headers.set(MODE_HEADER, 'test');
-    return request;
+    if (request.method === 'GET') return request;
+    const body = request.body === null ? null : await request.text();
+    const again = (): Request =>
+      new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        credentials: request.credentials,
+        redirect: request.redirect,
+      });
+    unanswered.set(id, again);
+    return again();
   },
-  onResponse({ response, schemaPath }) {
+  async onResponse({ response, schemaPath, request, id }) {
+    const again = unanswered.get(id);
+    unanswered.delete(id);
     if (response.status === 401 && schemaPath !== '/api/v1/auth/login') onUnauthorized();
+    const code = await errorCodeOf(response);
+    if (code === TWO_FACTOR_REQUIRED && request.method === 'GET') onEnrollRequired();
+    // Step-up in one place (docs/dashboard.md): every action the server refuses for a stale second factor asks for
+    // one, then goes again exactly once; giving up leaves the refusal to the page, which shows it in words.
+    if (code === STEP_UP_REQUIRED && again && askStepUp && (await askStepUp())) return fetch(again());
+    return undefined;
+  },
+  onError({ id }) {
+    unanswered.delete(id);
   },
 });
 
@@ -55,12 +117,13 @@ interface ErrorBody {
   error?: { code?: unknown; message?: unknown; details?: unknown };
 }
 
-function toApiError(status: number, body: unknown): ApiError {
+function toApiError(status: number, body: unknown, retryAfter: string | null = null): ApiError {
   const error = (body as ErrorBody | null)?.error;
   const code = typeof error?.code === 'string' ? error.code : 'common.err.internal';
   const message = typeof error?.message === 'string' ? error.message : `HTTP ${status}`;
   const details = Array.isArray(error?.details) ? (error.details as FieldIssue[]) : [];
-  return new ApiError(status, code, message, details);
+  const seconds = retryAfter !== null && /^[0-9]+$/.test(retryAfter) ? Number(retryAfter) : null;
+  return new ApiError(status, code, message, details, seconds);
 }
 
 /**
@@ -74,7 +137,7 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
   } catch (e) {
     throw new ApiError(0, NETWORK_ERROR, e instanceof Error ? e.message : 'Network error');
   }
-  if (!answer.response.ok) throw toApiError(answer.response.status, answer.error ?? null);
+  if (!answer.response.ok) throw toApiError(answer.response.status, answer.error ?? null, answer.response.headers.get('Retry-After'));
   return answer.data as T;
 }
 

@@ -1,10 +1,5 @@
 import type { PasskeyView } from '@pl/contracts';
-import type {
-  AuthenticationResponseJSON,
-  PublicKeyCredentialCreationOptionsJSON,
-  PublicKeyCredentialRequestOptionsJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { call, client } from './client';
 
 /**
@@ -32,14 +27,4 @@ export const renamePasskey = (id: string, name: string): Promise<PasskeyView> =>
 
 export const removePasskey = async (id: string): Promise<void> => {
   await call(client.DELETE('/api/v1/me/2fa/passkeys/{id}', { params: { path: { id } } }));
-};
-
-/** Options for `startAuthentication` at sign-in's second step; fetching them takes none of the challenge's tries. */
-export const loginPasskeyOptions = async (challenge: string): Promise<PublicKeyCredentialRequestOptionsJSON> =>
-  (await call(client.POST('/api/v1/auth/login/2fa/passkey-options', { body: { challenge } }))) as PublicKeyCredentialRequestOptionsJSON;
-
-/** Sign-in's second step with a passkey: the assertion `startAuthentication` made for those options. */
-export const signInWithPasskey = async (challenge: string, assertion: AuthenticationResponseJSON): Promise<void> => {
-  const passkey = { ...assertion, response: { ...assertion.response }, clientExtensionResults: { ...assertion.clientExtensionResults } };
-  await call(client.POST('/api/v1/auth/login/2fa', { body: { challenge, passkey } }));
 };

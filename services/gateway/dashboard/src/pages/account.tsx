@@ -8,7 +8,7 @@ import { Facts } from '../kit/fields';
 import { newPasswordRules } from '../kit/credentials';
 import { TextField, useApiForm } from '../kit/forms';
 import { useAction, usePagedLoad } from '../kit/use-load';
-import { PasskeysSection } from '../sections/passkeys';
+import { setRequireTwoFactor } from '../api/two-factor';
 import { useSession } from '../session';
 import { Allowed } from '../session';
 
@@ -35,7 +35,9 @@ export function AccountPage() {
       </div>
       <ErrorMessage error={leave.error} />
       <ChangePassword />
-      <PasskeysSection />
+      <Allowed to="account_policy">
+        <TwoFactorPolicy />
+      </Allowed>
       <Allowed to="read_audit">
         <AuditEvents />
       </Allowed>
@@ -122,6 +124,35 @@ function AuditEvents() {
           { header: t.ip, cell: (ev) => <span class="mono">{ev.ip ?? t.none}</span> },
         ]}
       />
+    </section>
+  );
+}
+
+/**
+ * The owner's policy: every member needs a second factor (a member without one can then only enroll). The API has no
+ * read of the policy yet, so the section offers both ways and says which one is now in force after a change.
+ */
+function TwoFactorPolicy() {
+  const { t } = useI18n();
+  const words = t.security;
+  const [now, setNow] = useState<boolean | null>(null);
+  const change = useAction(async (require: boolean) => {
+    setNow((await setRequireTwoFactor(require)).require_two_factor);
+  });
+  return (
+    <section class="card" aria-labelledby="policy-title" data-testid="two-factor-policy">
+      <h2 id="policy-title">{words.policyTitle}</h2>
+      <p>{words.policyIntro}</p>
+      <div class="actions">
+        <button type="button" onClick={() => change.run(true)} disabled={change.busy}>
+          {words.policyRequire}
+        </button>
+        <button type="button" onClick={() => change.run(false)} disabled={change.busy}>
+          {words.policyRelax}
+        </button>
+      </div>
+      <ErrorMessage error={change.error} />
+      {now !== null && <Notice>{now ? words.policyRequired : words.policyNotRequired}</Notice>}
     </section>
   );
 }

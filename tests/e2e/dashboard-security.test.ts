@@ -1,0 +1,326 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { createClient } from 'redis';
+import { totpCode } from '../support/second-factor';
+import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
+import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
+import { checkBothWidths, DESKTOP, expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, words, type Language } from './dashboard-kit';
+
+/**
+ * Second factors in the dashboard, in Chromium (docs/dashboard.md, docs/adr/0028 and 0029): the Security page turns
+ * TOTP on (the code computed here from the secret the page shows, as an app would), sign-in's second step takes a
+ * code, a recovery code (once) and a passkey (Chromium's virtual authenticator), a stale session is asked for its
+ * second factor once and the action goes on, and sessions are listed and ended. Time is moved by rewriting what the
+ * gateway stored (the session's second-factor time), never by sleeping. WebAuthn needs a domain for its relying
+ * party, so the system's public address, and the page's, is `localhost`.
+ */
+let sys: TestSystem;
+let browser: Browser;
+let origin: string;
+let redis: ReturnType<typeof createClient>;
+const tabs: BuyerTab[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://localhost:${port}`;
+  [sys, browser] = await Promise.all([
+    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } }),
+    launchBrowser(),
+  ]);
+  redis = createClient({ url: sys.env.REDIS_URL });
+  await redis.connect();
+}, 60_000);
+afterAll(async () => {
+  await redis?.close();
+  await browser?.close();
+  await sys?.stop();
+});
+afterEach(async () => {
+  for (const t of tabs.splice(0)) {
+    expect(foreignRequests(t, origin)).toEqual([]);
+    expect(t.errors.filter((e) => /Content Security Policy|Refused to|Uncaught/i.test(e))).toEqual([]);
+    await t.close();
+  }
+});
+
+const tab = async (options: { locale: string; width: number; height: number }): Promise<BuyerTab> => {
+  const t = await openTab(browser, options);
+  tabs.push(t);
+  return t;
+};
+
+/**
+ * The authenticator app's code of now, and the 30 seconds its next code takes, moved by the gateway's record: the
+ * server takes each 30-second step once, so before another code the record of the last step used goes back a minute,
+ * as if the last code had been used then. No test waits for a step to pass.
+ */
+const authenticatorApp = (secret: string, email: string) => {
+  let used = false;
+  return async (): Promise<string> => {
+    if (used)
+      await sys.sql(
+        `UPDATE gateway.user_totp SET last_used_step = last_used_step - 2 WHERE user_id = (SELECT id FROM gateway.users WHERE lower(email) = lower($1))`,
+        [email],
+      );
+    used = true;
+    return totpCode(secret);
+  };
+};
+
+async function sidOf(page: Page): Promise<string> {
+  const sid = (await page.context().cookies(origin)).find((c) => c.name === 'sid');
+  if (!sid) throw new Error('no session cookie');
+  return sid.value;
+}
+
+/** Makes the page's session as if its second factor was verified 11 minutes ago: step-up is due again. */
+async function staleStepUp(page: Page): Promise<void> {
+  const key = `${sys.env.REDIS_KEY_PREFIX ?? ''}session:${createHash('sha256')
+    .update(await sidOf(page), 'utf8')
+    .digest('hex')}`;
+  const stored = JSON.parse((await redis.get(key)) ?? 'null') as Record<string, unknown> | null;
+  if (!stored) throw new Error('the page has no stored session');
+  await redis.set(key, JSON.stringify({ ...stored, second_factor_at: Date.now() - 11 * 60 * 1000 }), { KEEPTTL: true });
+}
+
+/** The password step; the caller answers the second step, if any. */
+async function enterPassword(page: Page, lang: Language, m: TestMerchant): Promise<void> {
+  const t = words(lang);
+  await page.goto(`${origin}/dashboard/login`);
+  await page.getByLabel(t('email')).fill(m.email);
+  await page.getByLabel(t('password'), { exact: true }).fill(m.password);
+  await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+}
+
+const waitForTitle = (page: Page, title: string) => h1(page).filter({ hasText: title }).waitFor();
+
+async function signOut(page: Page, lang: Language): Promise<void> {
+  const t = words(lang);
+  await page.goto(`${origin}/dashboard/account`);
+  await page.getByRole('button', { name: t('signOut'), exact: true }).click();
+  await waitForTitle(page, t('signInTitle'));
+}
+
+/** A session of the user opened elsewhere (another browser), by the API. */
+const otherSession = async (m: TestMerchant, userAgent: string): Promise<void> => {
+  const res = await sys.http.post('/api/v1/auth/login', { email: m.email, password: m.password }, { headers: { 'User-Agent': userAgent } });
+  expect(res.status).toBe(200);
+  expect(res.body.session_token).toEqual(expect.any(String));
+};
+
+describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $size.width px', ({ lang, locale, size }) => {
+  const t = words(lang);
+  const s = (key: string): string => t('security', key);
+  const second = (key: string): string => t('secondStep', key);
+  const check = (page: Page, name?: string): Promise<void> => checkBothWidths(page, lang, size, name);
+
+  it('turns TOTP on, keeps the recovery codes, steps up once for an API key, ends other sessions, and signs in with a code and a recovery code', async () => {
+    const m = await sys.merchant();
+    await otherSession(m, 'Phone browser (kept until ended)');
+    await otherSession(m, 'Tablet browser');
+    const { page } = await tab({ locale, ...size });
+    await enterPassword(page, lang, m);
+    await waitForTitle(page, t('linksTitle'));
+
+    // Without a second factor, an action that needs step-up is refused in words that point to the Security page.
+    await page.goto(`${origin}/dashboard/api-keys`);
+    await waitForTitle(page, t('apiKeysTitle'));
+    await page
+      .getByRole('form', { name: t('newApiKey') })
+      .getByRole('button', { name: t('create'), exact: true })
+      .click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: t('errors', 'auth.err.two_factor_required') })
+      .waitFor();
+    expect(await page.getByTestId('step-up').count()).toBe(0);
+
+    // Security is in every role's menu.
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: t('navSecurity') })
+      .click();
+    await waitForTitle(page, s('title'));
+    await page.getByText(s('noFactor')).waitFor();
+
+    // Sessions: this one marked, two others; one ended, then all others.
+    const sessions = page.getByTestId('sessions-table');
+    await sessions.getByText('Tablet browser').waitFor();
+    expect(await sessions.getByText(s('thisSession')).count()).toBe(1);
+    await check(page, 'security-sessions-en');
+    await sessions.getByRole('button', { name: new RegExp(`${s('endSession')}: .*Tablet browser`) }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: s('endSession'), exact: true })
+      .click();
+    await sessions.getByText('Tablet browser').waitFor({ state: 'detached' });
+    await sessions.getByText('Phone browser (kept until ended)').waitFor();
+    expect(await sessions.getByText('Tablet browser').count()).toBe(0);
+    await page.getByRole('button', { name: s('endOthers'), exact: true }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: s('endOthers'), exact: true })
+      .click();
+    await sessions.getByText('Phone browser (kept until ended)').waitFor({ state: 'detached' });
+    // The list read anew (it is gone while it loads): this session alone.
+    await sessions.getByText(s('thisSession')).waitFor();
+    expect(await sessions.getByText('Phone browser (kept until ended)').count()).toBe(0);
+    expect(await sessions.getByRole('button', { name: new RegExp(s('endSession')) }).count()).toBe(0);
+
+    // TOTP: the QR the server drew and the secret to type; a wrong code refused beside the field, then on.
+    const section = page.getByTestId('two-factor');
+    await section.getByRole('button', { name: s('totpTurnOn'), exact: true }).click();
+    await section.getByTestId('totp-qr').waitFor();
+    const secret = await page.locator('#totp-secret').inputValue();
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await check(page, 'security-totp-enroll-en');
+    const app = authenticatorApp(secret, m.email);
+    const wrong = totpCode(secret) === '000000' ? '111111' : '000000';
+    await section.getByLabel(second('code'), { exact: true }).fill(wrong);
+    await section.getByRole('button', { name: s('totpConfirm'), exact: true }).click();
+    await page
+      .locator('#totp-code-error')
+      .filter({ hasText: second('wrongCode') })
+      .waitFor();
+    await section.getByLabel(second('code'), { exact: true }).fill(await app());
+    await section.getByRole('button', { name: s('totpConfirm'), exact: true }).click();
+
+    // The recovery codes, once: ten of them, the download is the same ten as text.
+    const shown = page.getByTestId('recovery-codes');
+    await shown.waitFor();
+    const codes = (await shown.locator('li').allInnerTexts()).map((c) => c.trim());
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    const downloading = page.waitForEvent('download');
+    await shown.getByRole('button', { name: s('recoveryDownload'), exact: true }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('recovery-codes.txt');
+    expect((await readFile(await download.path(), 'utf8')).trim().split('\n')).toEqual(codes);
+    await check(page, 'security-recovery-codes-en');
+    await shown.getByRole('button', { name: s('recoverySaved'), exact: true }).click();
+    await page
+      .getByTestId('totp-state')
+      .filter({ hasText: s('totpOn') })
+      .waitFor();
+    await page.getByTestId('recovery-left').filter({ hasText: '10' }).waitFor();
+
+    // Eleven minutes later, as far as the server knows: a new API key asks for the second factor, then is made.
+    await staleStepUp(page);
+    await page.goto(`${origin}/dashboard/api-keys`);
+    await waitForTitle(page, t('apiKeysTitle'));
+    await page
+      .getByRole('form', { name: t('newApiKey') })
+      .getByRole('button', { name: t('create'), exact: true })
+      .click();
+    const stepUp = page.getByTestId('step-up');
+    await stepUp.waitFor();
+    await check(page, 'security-step-up-en');
+    await stepUp.getByLabel(t('stepUp', 'code'), { exact: true }).fill(await app());
+    await stepUp.getByRole('button', { name: t('stepUp', 'verify'), exact: true }).click();
+    await page.getByTestId('secret-reveal').waitFor();
+    expect(await stepUp.count()).toBe(0);
+    const keys = await sys.http.get('/api/v1/api-keys', { headers: { Cookie: `sid=${await sidOf(page)}` } });
+    expect(keys.body.api_keys.length).toBeGreaterThanOrEqual(2);
+
+    // Sign-in now asks for a code after the password. Five minutes later, as far as the server knows (the challenge's
+    // key gone from Redis), the step sends the user back to the password, saying why.
+    await signOut(page, lang);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
+    await enterPassword(page, lang, m);
+    const { challenge } = (await (await answered).json()) as { challenge: string };
+    await waitForTitle(page, second('title'));
+    await check(page, 'sign-in-second-step-en');
+    await redis.del(`${sys.env.REDIS_KEY_PREFIX ?? ''}2fa:challenge:${createHash('sha256').update(challenge, 'utf8').digest('hex')}`);
+    await page.getByLabel(second('code'), { exact: true }).fill('123456');
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await page.getByText(second('expired')).waitFor();
+    await waitForTitle(page, t('signInTitle'));
+    await page.getByLabel(t('password'), { exact: true }).fill(m.password);
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await waitForTitle(page, second('title'));
+    await page.getByLabel(second('code'), { exact: true }).fill(await app());
+    await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+    await waitForTitle(page, t('linksTitle'));
+
+    // A recovery code signs in once; the same one again is refused beside the field.
+    for (const round of [1, 2]) {
+      await signOut(page, lang);
+      await enterPassword(page, lang, m);
+      await waitForTitle(page, second('title'));
+      await page.getByRole('button', { name: second('useRecoveryCode'), exact: true }).click();
+      await page.getByLabel(second('recoveryCode'), { exact: true }).fill(codes[0]!);
+      await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+      if (round === 1) await waitForTitle(page, t('linksTitle'));
+    }
+    await page
+      .locator('#second-factor-code-error')
+      .filter({ hasText: second('wrongRecoveryCode') })
+      .waitFor();
+    await check(page);
+  });
+
+  it('sends a member of an account that requires a second factor, and has none, to the Security page', async () => {
+    const m = await sys.merchant();
+    // The owner turned the policy on (the route is tested with the gateway's); this member has no factor yet.
+    await sys.sql('UPDATE gateway.merchants SET require_two_factor = true WHERE id = $1', [m.id]);
+    const { page } = await tab({ locale, ...size });
+    await enterPassword(page, lang, m);
+    await waitForTitle(page, s('title'));
+    await page.getByText(s('noFactor')).waitFor();
+    await check(page);
+    // Enrolled, the member may use the rest of the dashboard.
+    const section = page.getByTestId('two-factor');
+    await section.getByRole('button', { name: s('totpTurnOn'), exact: true }).click();
+    await section.getByTestId('totp-qr').waitFor();
+    const app = authenticatorApp(await page.locator('#totp-secret').inputValue(), m.email);
+    await section.getByLabel(second('code'), { exact: true }).fill(await app());
+    await section.getByRole('button', { name: s('totpConfirm'), exact: true }).click();
+    await page
+      .getByTestId('recovery-codes')
+      .getByRole('button', { name: s('recoverySaved'), exact: true })
+      .click();
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: t('navLinks') })
+      .click();
+    await waitForTitle(page, t('linksTitle'));
+  });
+});
+
+describe('a passkey as the second factor of sign-in, en at desktop width', () => {
+  const t = words('en');
+  it('adds a passkey on the Security page, then signs in with it after the password', async () => {
+    const m = await sys.merchant();
+    const { page, context } = await tab({ locale: 'en-US', ...DESKTOP });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable', { enableUI: false });
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await enterPassword(page, 'en', m);
+    await waitForTitle(page, t('linksTitle'));
+    await page.goto(`${origin}/dashboard/security`);
+    const passkeys = page.getByTestId('passkeys');
+    await passkeys.getByLabel(t('passkeys', 'name'), { exact: true }).fill('This laptop');
+    await passkeys.getByRole('button', { name: t('passkeys', 'add'), exact: true }).click();
+    await passkeys.getByText(t('passkeys', 'added')).waitFor();
+
+    await signOut(page, 'en');
+    await enterPassword(page, 'en', m);
+    await waitForTitle(page, t('secondStep', 'title'));
+    // No TOTP: the step offers the passkey (and recovery codes), not an app's code.
+    expect(await page.getByLabel(t('secondStep', 'code'), { exact: true }).count()).toBe(0);
+    await expectAccessible(page);
+    await expectFits(page);
+    await page.getByRole('button', { name: t('secondStep', 'usePasskey'), exact: true }).click();
+    await waitForTitle(page, t('linksTitle'));
+  });
+});
