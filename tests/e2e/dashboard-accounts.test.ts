@@ -233,7 +233,7 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       // The guide to the roles, from the table the dashboard decides by: a viewer reads, and only reads.
       await page.getByText(t('roleGuideTitle')).click();
       const guide = page.getByTestId('role-guide').locator('div', { has: page.locator('dt', { hasText: t('roles', 'viewer') }) });
-      expect(await guide.locator('dd').innerText()).toBe(`${t('roleAction', 'read')}; ${t('roleAction', 'read_money')}; ${t('roleAction', 'self')}`);
+      expect(await guide.locator('dd').innerText()).toBe(`${t('roleAction', 'read')}; ${t('roleAction', 'read_money')}`);
       await check(page, 'accounts-team-en');
       const link = await mailedLink(email, 'invitation');
       expect(link).toMatch(/^\/dashboard\/invitation\?token=/);
