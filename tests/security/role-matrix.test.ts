@@ -96,7 +96,7 @@ interface Row {
  */
 function expected(row: Row, cell: Cell): Outcome {
   if (!(MAY[row.rule] as readonly Role[]).includes(cell.role)) return E403;
-  if (row.stepUp && cell.factor === 'none') return TWO_FACTOR_REQUIRED;
+  if (row.stepUp && cell.factor === 'none') return row.inState?.none ?? TWO_FACTOR_REQUIRED;
   if (row.stepUp && (cell.factor === 'enrolled' || cell.factor === 'stale')) return STEP_UP_REQUIRED;
   return row.inState?.[cell.factor] ?? [row.success, null];
 }
@@ -366,6 +366,10 @@ const ROWS: Record<string, Row> = {
     success: 201,
     // Registering a passkey verifies it, so the member's state is not what it was.
     freshMember: true,
+    // Step-up for a user who has a second factor already: else a stale session would step itself up with a key of
+    // its own. A user with none is enrolling (the row's own answer for none overrides step-up's two_factor_required).
+    stepUp: true,
+    inState: { none: [201, null] },
     call: async (m) => {
       const options = await post('/api/v1/me/2fa/passkeys/registration-options', m);
       expect(options.status).toBe(200);
