@@ -184,13 +184,13 @@ async function rewriteSession(token: string, change: (stored: Record<string, unk
 const inRole = (role: Role): Member => members.get(cellName({ role, factor: 'verified' }))!;
 const memberOf = async (cell: Cell, row: Row): Promise<Member> => (row.freshMember ? join(cell.role, cell.factor) : members.get(cellName(cell))!);
 
-const createLink = async (keys: Record<string, string> = owner.keys): Promise<string> => {
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount: 5 }, { headers: keys });
+const createLink = async (keys: Record<string, string> = owner.keys, amount = 5): Promise<string> => {
+  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount }, { headers: keys });
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
-const paidLink = async (): Promise<string> => {
-  const id = await createLink();
+const paidLink = async (amount = 5): Promise<string> => {
+  const id = await createLink(owner.keys, amount);
   expect((await sys.providerCallback(sandboxPaymentId(id), 'paid')).status).toBe(200);
   return id;
 };
@@ -624,6 +624,24 @@ describe.each(Object.entries(ROWS))('%s', (route, row) => {
       expect(answers).toEqual(verified.map((cell) => ({ cell: cellName(cell), status: E404[0], code: E404[1] })));
     });
   }
+});
+
+describe('a refund over 10,000.00 RUB (the step-up of the refunds route, by amount)', () => {
+  // The row above refunds 1.00, under the limit: the role alone decides. Over it, the spec's step-up applies.
+  const overLimit: Row = { rule: 'moveMoney', success: 201, stepUp: true, call: async (m) => refundOf(await paidLink(20_000), m, '10000.01') };
+  const refundOf = (link: string, m: Member, amount: string) => post(`/api/v1/payment-links/${link}/refunds`, m, { amount });
+
+  it(`answers each ${Object.keys(CELLS[0]!).join(' × ')} as the spec says`, async () => {
+    const answers: { cell: string; status: number; code: string | null }[] = [];
+    const wanted: typeof answers = [];
+    for (const cell of CELLS) {
+      const res = await overLimit.call(await memberOf(cell, overLimit));
+      answers.push({ cell: cellName(cell), status: res.status, code: res.body?.error?.code ?? null });
+      const [status, code] = expected(overLimit, cell);
+      wanted.push({ cell: cellName(cell), status, code });
+    }
+    expect(answers).toEqual(wanted);
+  });
 });
 
 /**
