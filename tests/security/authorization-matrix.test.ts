@@ -18,8 +18,8 @@ let loggedOut: string;
 const DASHBOARD_ORIGIN = 'http://localhost:8080';
 
 beforeAll(async () => {
-  // Every session here is stepped up (several sign-ins a user): the sign-in budget per address is rate-limits.test.ts's
-  // to prove, not this matrix's to spend.
+  // Signing in is limited per address, and every test here signs in from the same one: a stepped-up session is two
+  // limited calls (the password, then the second step), and the session rows sign in once per cell.
   sys = await startSystem({ env: { RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } });
   receiver = await WebhookReceiver.start();
   const a = await sys.merchantWithShop({ webhookUrl: receiver.url });

@@ -637,7 +637,7 @@ export interface paths {
         put?: never;
         /**
          * Register a passkey
-         * @description `response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.
+         * @description `response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added. Registering counts as verifying a second factor, so a user who has one already needs step-up (403 `auth.err.step_up_required`) first; a user with none is enrolling and does not.
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -2688,6 +2688,26 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.forbidden" | "account.err.email_not_confirmed" | "auth.err.two_factor_required" | "auth.err.step_up_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `auth.err.step_up_required`: An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.
+         */
+        ForbiddenOrAuthStepUpRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "auth.err.step_up_required";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -6043,7 +6063,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailedOrInvalidJsonOrPasskeyVerificationFailed.Session"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOrAuthStepUpRequired"];
             409: components["responses"]["PasskeyAlreadyRegistered"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

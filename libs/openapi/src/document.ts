@@ -115,8 +115,9 @@ export function errorCodesOf(op: OperationSpec): ErrorCode[] {
   if (op.stepUp) {
     codes.add('common.err.forbidden');
     codes.add('auth.err.step_up_required');
-    // Step-up of a user with no second factor at all, on a route also served while enrolling (removing a passkey).
-    codes.add('auth.err.two_factor_required');
+    // Step-up of a user with no second factor at all, on a route also served while enrolling (removing a passkey);
+    // a route that steps up only a user who has one (registering a passkey) never asks it.
+    if (op.stepUp !== 'has_second_factor') codes.add('auth.err.two_factor_required');
   }
   if (op.body) BODY_ERRORS.forEach((c) => codes.add(c));
   if (op.query) codes.add('common.err.validation_failed');

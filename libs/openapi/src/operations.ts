@@ -128,9 +128,11 @@ export interface OperationSpec {
   /**
    * Moves money or credentials: a session needs a second factor verified in the last 10 minutes (403
    * `auth.err.step_up_required`, or `auth.err.two_factor_required` with none). `over_limit`: only a refund over
-   * 10,000.00 RUB. The gateway's step-up table is checked against these (services/gateway/src/domain/step-up.test.ts).
+   * 10,000.00 RUB. `has_second_factor`: only for a user who has one already (adding another must not step a session
+   * up that could not step up otherwise). The gateway's step-up table is checked against these
+   * (services/gateway/src/domain/step-up.test.ts).
    */
-  stepUp?: true | 'over_limit';
+  stepUp?: true | 'over_limit' | 'has_second_factor';
   /** Served to a member without a second factor while the account requires one (enrolling, `/me`, signing out). */
   whileEnrolling?: true;
 }
@@ -777,10 +779,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'registerPasskey',
     summary: 'Register a passkey',
     description:
-      "`response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added.",
+      "`response` is what `startRegistration` answered, for options of this user's from the last 5 minutes, each usable once. One that does not verify (another site, a used or unknown challenge, a bad signature) is 400 `passkey.err.verification_failed`; an authenticator registered already is 409 `passkey.err.already_registered`; a user holds at most 10 passkeys (422 `passkey.err.limit_reached`). The user is mailed that a second factor was added. Registering counts as verifying a second factor, so a user who has one already needs step-up (403 `auth.err.step_up_required`) first; a user with none is enrolling and does not.",
     tag: TAGS.auth,
     auth: 'session',
     whileEnrolling: true,
+    stepUp: 'has_second_factor',
     local: true,
     body: { schema: registerPasskeyBody, example: { name: 'Work laptop', response: s.samplePasskeyRegistrationResponse } },
     success: {

@@ -9,9 +9,12 @@ describe('the step-up table', () => {
     expect(Object.keys(STEP_UP_ROUTES).sort()).toEqual(documented);
   });
 
-  it('marks only the refund as conditional, the one whose amount decides', () => {
+  it('marks as conditional only the refund, whose amount decides, and registering a passkey, which enrolling needs', () => {
     const conditional = Object.entries(STEP_UP_ROUTES).filter(([, e]) => e.condition !== undefined);
-    expect(conditional.map(([route]) => route)).toEqual(['POST /api/v1/payment-links/:id/refunds']);
+    expect(conditional.map(([route, e]) => [route, e.condition])).toEqual([
+      ['POST /api/v1/me/2fa/passkeys', 'has_second_factor'],
+      ['POST /api/v1/payment-links/:id/refunds', 'refund_over_limit'],
+    ]);
   });
 });
 

@@ -13,7 +13,9 @@ export const STEP_UP_REFUND_OVER_KOPECKS = 1_000_000;
  * whose own code does not record one already (changes made in the links service). API keys and cashier keys
  * (`/merchant/v1`, `/api/v1/merchant/payments`) are not sessions and never step up.
  */
-export const STEP_UP_ROUTES: Readonly<Record<string, { action: string; audit?: AuditEventType; condition?: 'refund_over_limit' }>> = {
+export const STEP_UP_ROUTES: Readonly<
+  Record<string, { action: string; audit?: AuditEventType; condition?: 'refund_over_limit' | 'has_second_factor' }>
+> = {
   'POST /api/v1/api-keys': { action: 'api_key.create' },
   'POST /api/v1/api-keys/:id/reissue': { action: 'api_key.reissue' },
   'POST /api/v1/api-keys/:id/revoke': { action: 'api_key.revoke' },
@@ -25,6 +27,9 @@ export const STEP_UP_ROUTES: Readonly<Record<string, { action: string; audit?: A
   'DELETE /api/v1/me/2fa/totp': { action: 'two_factor.disable' },
   // Removing a passkey turns that second factor off (docs/adr/0029).
   'DELETE /api/v1/me/2fa/passkeys/:id': { action: 'two_factor.disable' },
+  // Registering a passkey steps the session up, so a user who has a second factor already proves it first: else a
+  // stale session would step itself up with a key of its own (the role matrix's stale cells). With none, it is enrolling.
+  'POST /api/v1/me/2fa/passkeys': { action: 'two_factor.add', condition: 'has_second_factor' },
   // Not in the spec's list: a new set of recovery codes is a new second factor (docs/adr/0028).
   'POST /api/v1/me/2fa/recovery-codes': { action: 'two_factor.recovery_codes' },
   'POST /api/v1/auth/password': { action: 'account.password.change' },

@@ -18,7 +18,8 @@ export type ExistenceProbe = (req: Request, res: Response) => Promise<unknown>;
  *
  * Then step-up, from the one table of `domain/step-up.ts` keyed by the route: a session route there needs a second
  * factor verified in the last 10 minutes (403 `auth.err.step_up_required`; `auth.err.two_factor_required` for a user
- * with none). The role comes first, so a role that may never do the action is not asked for a factor.
+ * with none). The role comes first, so a role that may never do the action is not asked for a factor. A `has_second_factor`
+ * entry steps up only a user who has one; a refund over the limit is checked by its route, once it knows the amount.
  */
 export function allow(action: RoleAction, probe?: ExistenceProbe): RequestHandler {
   return async (req, res, next) => {
@@ -28,7 +29,9 @@ export function allow(action: RoleAction, probe?: ExistenceProbe): RequestHandle
       throw forbidden(`The ${member.role} role may not do this`);
     }
     const stepUp = stepUpRouteOf(req);
-    if (stepUp && !stepUp.condition) assertSteppedUp(res);
+    if (stepUp && (!stepUp.condition || (stepUp.condition === 'has_second_factor' && secondFactorOf(res)?.enrolled === true))) {
+      assertSteppedUp(res);
+    }
     next();
   };
 }
