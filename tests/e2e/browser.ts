@@ -59,6 +59,27 @@ export async function openTab(browser: Browser, options: TabOptions = {}): Promi
   return { context, page, requests, errors, close: () => context.close() };
 }
 
+/**
+ * Opens tabs for a test file and checks each after every test: it talked to nobody but the gateway, broke no CSP rule
+ * and threw nothing; then it is closed. Call once at a test file's top level (it registers its own `afterEach`); the
+ * browser and the gateway's address are read when a tab opens and when it is checked, after `beforeAll` made them.
+ */
+export function checkedTabs(browser: () => Browser, baseUrl: () => string): (options?: TabOptions) => Promise<BuyerTab> {
+  const open: BuyerTab[] = [];
+  afterEach(async () => {
+    for (const tab of open.splice(0)) {
+      expect(foreignRequests(tab, baseUrl())).toEqual([]);
+      expect(tab.errors.filter((e) => /Content Security Policy|Refused to|violates|Uncaught/i.test(e))).toEqual([]);
+      await tab.close();
+    }
+  });
+  return async (options = {}) => {
+    const tab = await openTab(browser(), options);
+    open.push(tab);
+    return tab;
+  };
+}
+
 /** Origins other than the gateway's that the page contacted (data: URIs are not requests to anyone). */
 export function foreignRequests(tab: BuyerTab, baseUrl: string): string[] {
   const own = new URL(baseUrl).origin;

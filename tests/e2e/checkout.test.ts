@@ -3,7 +3,7 @@ import { createClient } from '@pl/client';
 import { documented } from '../support/openapi-validator';
 import type { Browser, Page } from 'playwright-core';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab } from './browser';
+import { checkedTabs, launchBrowser, openTab, screenshot, scrollsSideways } from './browser';
 
 /** Waits for the page to change by itself (polling), well under Jest's limit. */
 const SELF_UPDATE_MS = 15_000;
@@ -13,7 +13,6 @@ let browser: Browser;
 let merchant: TestMerchant;
 /** The buyer pays the fee; crypto 1 %, SBP 3 %, so choosing SBP visibly changes the amount. */
 let shop: TestShop;
-const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
   [sys, browser] = await Promise.all([startSystem(), launchBrowser()]);
@@ -24,18 +23,14 @@ afterAll(async () => {
   await browser?.close();
   await sys?.stop();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway and broke no CSP rule.
-  for (const tab of tabs.splice(0)) {
-    expect(foreignRequests(tab, sys.baseUrl)).toEqual([]);
-    expect(tab.errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
-    await tab.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (options: Parameters<typeof openTab>[1] = {}): Promise<Page> => {
-  const t = await openTab(browser, options);
-  tabs.push(t);
+  const t = await openCheckedTab(options);
   return t.page;
 };
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { steppedUpSession } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
+import { checkedTabs, launchBrowser } from './browser';
 import { checkBothWidths, FLOW_COMBOS, freePort, h1, words, type Language } from './dashboard-kit';
 
 /**
@@ -12,7 +12,6 @@ import { checkBothWidths, FLOW_COMBOS, freePort, h1, words, type Language } from
  */
 let sys: TestSystem;
 let browser: Browser;
-const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
   // PUBLIC_BASE_URL is the page's origin: the links in mail point at it, and the CSRF check wants it.
@@ -26,18 +25,14 @@ afterAll(async () => {
   await browser?.close();
   await sys?.stop();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway, broke no CSP rule and threw nothing.
-  for (const t of tabs.splice(0)) {
-    expect(foreignRequests(t, sys.baseUrl)).toEqual([]);
-    expect(t.errors.filter((e) => /Content Security Policy|Refused to|Uncaught/i.test(e))).toEqual([]);
-    await t.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (options: { locale: string; width: number; height: number }): Promise<Page> => {
-  const t = await openTab(browser, options);
-  tabs.push(t);
+  const t = await openCheckedTab(options);
   return t.page;
 };
 

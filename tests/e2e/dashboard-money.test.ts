@@ -3,7 +3,7 @@ import { createClient } from '@pl/client';
 import type { Browser, Page } from 'playwright-core';
 import { documented } from '../support/openapi-validator';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab, type TabOptions } from './browser';
+import { checkedTabs, launchBrowser, type TabOptions } from './browser';
 import {
   checkBothWidths,
   DESKTOP,
@@ -28,7 +28,6 @@ let sys: TestSystem;
 let browser: Browser;
 let receiver: WebhookReceiver;
 let merchant: TestMerchant;
-const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -46,18 +45,14 @@ afterAll(async () => {
   await receiver?.close();
   await sys?.stop();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway, broke no CSP rule and threw nothing.
-  for (const t of tabs.splice(0)) {
-    expect(foreignRequests(t, sys.baseUrl)).toEqual([]);
-    expect(t.errors.filter((e) => /Content Security Policy|Refused to|Uncaught/i.test(e))).toEqual([]);
-    await t.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (options: TabOptions): Promise<Page> => {
-  const t = await openTab(browser, options);
-  tabs.push(t);
+  const t = await openCheckedTab(options);
   return t.page;
 };
 

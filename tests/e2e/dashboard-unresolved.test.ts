@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { enrollTotp, enrolledFactors } from '../support/second-factor';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab, type TabOptions } from './browser';
+import { checkedTabs, launchBrowser, type TabOptions } from './browser';
 import { checkBothWidths, DESKTOP, expectListReadsAtWidth, FLOW_COMBOS, freePort, h1, inspect, type Language, PHONE, words } from './dashboard-kit';
 
 /**
@@ -15,7 +15,6 @@ import { checkBothWidths, DESKTOP, expectListReadsAtWidth, FLOW_COMBOS, freePort
 let sys: TestSystem;
 let browser: Browser;
 let merchant: TestMerchant;
-const tabs: BuyerTab[] = [];
 
 /** A valid TRON address (USDT-TRC20), and one with a letter changed: well-formed, wrong checksum. */
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -36,18 +35,14 @@ afterAll(async () => {
   await browser?.close();
   await sys?.stop();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway, broke no CSP rule and threw nothing.
-  for (const t of tabs.splice(0)) {
-    expect(foreignRequests(t, sys.baseUrl)).toEqual([]);
-    expect(t.errors.filter((e) => /Content Security Policy|Refused to|Uncaught/i.test(e))).toEqual([]);
-    await t.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (options: TabOptions): Promise<Page> => {
-  const t = await openTab(browser, options);
-  tabs.push(t);
+  const t = await openCheckedTab(options);
   return t.page;
 };
 

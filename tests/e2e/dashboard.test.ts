@@ -6,7 +6,7 @@ import type { Browser, Page, Response } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { enrollTotp, enrolledFactors } from '../support/second-factor';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab, type TabOptions } from './browser';
+import { checkedTabs, launchBrowser, type TabOptions } from './browser';
 import { checkBothWidths, DESKTOP, expectLinkAtAGlance, FLOW_COMBOS, freePort, h1, inspect, PHONE, words, type Language } from './dashboard-kit';
 
 let sys: TestSystem;
@@ -45,7 +45,6 @@ const verifies = (whsec: string, hit: Hit): boolean => {
     return false;
   }
 };
-const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -76,19 +75,15 @@ afterAll(async () => {
   receiver?.closeAllConnections();
   receiver?.close();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway, broke no CSP rule and threw nothing.
-  for (const tab of tabs.splice(0)) {
-    expect(foreignRequests(tab, sys.baseUrl)).toEqual([]);
-    expect(tab.errors.filter((e) => /Content Security Policy|Refused to|Uncaught/i.test(e))).toEqual([]);
-    await tab.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (options: TabOptions = {}): Promise<Page> => {
-  const t = await openTab(browser, options);
+  const t = await openCheckedTab(options);
   await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sys.baseUrl });
-  tabs.push(t);
   return t.page;
 };
 

@@ -2,11 +2,10 @@
 // /openapi.json under the page's strict CSP, contacting no other host and breaking no CSP rule.
 import type { Browser, Page } from 'playwright-core';
 import { startSystem, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, screenshot, type BuyerTab } from './browser';
+import { checkedTabs, launchBrowser, screenshot, type BuyerTab } from './browser';
 
 let sys: TestSystem;
 let browser: Browser;
-const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
   [sys, browser] = await Promise.all([startSystem(), launchBrowser()]);
@@ -15,18 +14,14 @@ afterAll(async () => {
   await browser?.close();
   await sys?.stop();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway and broke no CSP rule.
-  for (const t of tabs.splice(0)) {
-    expect(foreignRequests(t, sys.baseUrl)).toEqual([]);
-    expect(t.errors.filter((e) => /Content Security Policy|Refused to|violates/i.test(e))).toEqual([]);
-    await t.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (): Promise<BuyerTab> => {
-  const t = await openTab(browser, { locale: 'en-US' });
-  tabs.push(t);
+  const t = await openCheckedTab({ locale: 'en-US' });
   return t;
 };
 

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { documented } from '../support/openapi-validator';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { expectAccessible, foreignRequests, launchBrowser, openTab, screenshot, scrollsSideways, type BuyerTab, type TabOptions } from './browser';
+import { checkedTabs, expectAccessible, launchBrowser, screenshot, scrollsSideways, type TabOptions } from './browser';
 
 /**
  * A merchant integrating in test mode, end to end in real Chromium: a link made with the test key pair, its
@@ -20,7 +20,6 @@ let browser: Browser;
 let receiver: WebhookReceiver;
 let merchant: TestMerchant;
 let shop: TestShop;
-const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
   [sys, browser, receiver] = await Promise.all([startSystem(), launchBrowser(), WebhookReceiver.start()]);
@@ -32,18 +31,14 @@ afterAll(async () => {
   await receiver?.close();
   await sys?.stop();
 });
-afterEach(async () => {
-  // Whatever the test did, the page talked to nobody but the gateway and broke no CSP rule.
-  for (const t of tabs.splice(0)) {
-    expect(foreignRequests(t, sys.baseUrl)).toEqual([]);
-    expect(t.errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
-    await t.close();
-  }
-});
+/** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
+const openCheckedTab = checkedTabs(
+  () => browser,
+  () => sys.baseUrl,
+);
 
 const tab = async (options: TabOptions): Promise<Page> => {
-  const t = await openTab(browser, options);
-  tabs.push(t);
+  const t = await openCheckedTab(options);
   return t.page;
 };
 
