@@ -66,6 +66,14 @@ export class Fixtures {
     return { id: created.merchant.id, headers: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret } };
   }
 
+  /** A user who signs in with a password alone (no second factor): the sign-in scenario's. */
+  async user(): Promise<{ email: string; password: string }> {
+    const email = `bench-user-${randomBytes(6).toString('hex')}@example.com`;
+    const password = `pw-${randomBytes(12).toString('hex')}`;
+    await whileCrowded(() => this.accounts.createMerchant({ email, password, emailConfirmed: true }));
+    return { email, password };
+  }
+
   async shop(merchantId: string, webhook: { url: string; secret: string } | null = null): Promise<number> {
     const created = await whileCrowded(() =>
       this.shops.createShop({

@@ -17,7 +17,7 @@ export interface Settings {
   dueLinks: number;
 }
 
-const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'scale', 'expiry', 'notifier'] as const;
+const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'sign-in', 'scale', 'expiry', 'notifier'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** A whole-number setting from the environment, `fallback` when unset; anything else is refused, not guessed at. */

@@ -56,6 +56,8 @@ export const BENCH_OVERRIDES: Record<string, string> = {
   RATE_LIMIT_API_KEY_PER_MINUTE: '1000000000',
   // The providers scenario selects from one address (the load process): the per-IP select limit would refuse it.
   RATE_LIMIT_SELECT_PER_IP_PER_MINUTE: '1000000000',
+  // The sign-in scenario signs in from one address (the load process): the per-address sign-in limit would refuse it.
+  RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000000000',
   // The bench's webhook receivers listen on 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };
