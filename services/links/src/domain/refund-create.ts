@@ -14,7 +14,7 @@ import { assertLinkVisible, requireMerchant } from './access';
 import { isAddressOf, isCryptoNetwork } from './crypto-address';
 import { keyRefOf } from './idempotency';
 import type { LinkRecord } from './link';
-import type { IdempotencyKeyRef } from './ports';
+import { LINKS_OWN_MODE, type IdempotencyKeyRef } from './ports';
 import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider, type RefundState } from '@pl/providers';
 import type { RefundDeps, RefundRecord, RefundVerdict } from './refund';
 import { refundSettledEvent } from './refund-view';
@@ -85,7 +85,9 @@ async function handToProvider(deps: RefundDeps, provider: PaymentProvider, link:
     }
     throw e;
   }
-  const recorded = (await deps.refunds.recordAcceptance(refund.id, accepted.gatewayRefundId)) ?? refund;
+  // Null when the id was recorded already: by an earlier hand-over whose answer was lost with the database.
+  const recorded =
+    (await deps.refunds.recordAcceptance(refund.id, accepted.gatewayRefundId)) ?? (await deps.refunds.findById(refund.id, LINKS_OWN_MODE)) ?? refund;
   if (accepted.status === 'pending') return recorded;
   return settleNow(deps, recorded, {
     status: accepted.status,
@@ -107,9 +109,12 @@ async function settleNow(deps: RefundDeps, refund: RefundRecord, verdict: Refund
  */
 async function handedOver(deps: RefundDeps, mode: Mode, kept: RefundAnswer): Promise<RefundAnswer> {
   if (kept.refund.status !== 'pending' || kept.refund.gatewayRefundId !== null) return kept;
-  const link = await deps.links.findById(kept.refund.paymentLinkId, { mode });
-  if (!link) return kept;
-  return { refund: await handToProvider(deps, providerOf(deps, link), link, kept.refund), replayed: true };
+  // The key keeps the refund as its first request answered it: the hand-over may have been recorded since.
+  const now = (await deps.refunds.findById(kept.refund.id, LINKS_OWN_MODE)) ?? kept.refund;
+  if (now.status !== 'pending' || now.gatewayRefundId !== null) return { refund: now, replayed: true };
+  const link = await deps.links.findById(now.paymentLinkId, { mode });
+  if (!link) return { refund: now, replayed: true };
+  return { refund: await handToProvider(deps, providerOf(deps, link), link, now), replayed: true };
 }
 
 /** The refund kept under the key, or null; the key reused for another request is a conflict. */
