@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { LinksCrashPoint } from '@pl/links/testing';
 import { eventually, withDeadline } from '@pl/testing';
 import { startServiceProcess, type ServiceProcess } from '../support/processes';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 /**
  * SIGKILL between a provider step's record and its provider's answer (ADR 0017's crash points, ADR 0025): links runs
@@ -53,15 +53,8 @@ async function expectKilled(p: ServiceProcess): Promise<void> {
 
 const settles = (done: () => Promise<boolean>, what: string) => eventually(done, what, STEP_MS, 50);
 
-async function liveLink(s: TestSystem, merchant: TestMerchant, shop: TestShop, amount: string): Promise<string> {
-  const res = await s.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount, order_id: `kill-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const liveLink = (s: TestSystem, merchant: TestMerchant, shop: TestShop, amount: string): Promise<string> =>
+  createLiveLink(s, merchant, shop, amount, 'kill');
 
 it('links killed after Heleket made the invoice, before its answer was recorded: sync finds it by order id, no second create, and its payment pays the link', async () => {
   const w = await start();

@@ -2,9 +2,9 @@
 // (docs/providers.md, ADR 0023), across the real gateway, links, shops and notifier, Postgres, NATS and Kafka: a network
 // its services list reports disabled is not offered and its select stores nothing; `confirm_check` and
 // `wrong_amount_waiting` show on the buyer view while the link stays pending.
-import { randomUUID } from 'node:crypto';
 import { expectError } from '../support/http';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 let sys: TestSystem;
 let merchant: TestMerchant;
@@ -21,15 +21,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-const liveLink = async (): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount: '2500.00', order_id: `h-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (): Promise<string> => createLiveLink(sys, merchant, shop, '2500.00', 'h');
 
 describe('a live crypto link at Heleket', () => {
   it("does not offer a network Heleket's services list reports disabled, and its select is 422 with nothing stored", async () => {

@@ -1,8 +1,8 @@
 // Live links paid through the real adapters (Raiffeisen SBP, Heleket) against their local fakes, across the real
 // gateway, links, shops and notifier, Postgres, NATS and Kafka (docs/providers.md): select makes the provider's
 // payment, the provider's signed callback reaches the gateway over HTTP, and the shop gets payment.succeeded.
-import { randomUUID } from 'node:crypto';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 let sys: TestSystem;
 let receiver: WebhookReceiver;
@@ -19,15 +19,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-const liveLink = async (amount: string): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount, order_id: `live-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (amount: string): Promise<string> => createLiveLink(sys, merchant, shop, amount, 'live');
 
 const succeeded = (linkId: string) => receiver.waitFor((h) => h.json?.event === 'payment.succeeded' && h.json?.data?.payment_link_id === linkId);
 

@@ -10,12 +10,13 @@
 //   providers retry anything else) and changes nothing: one event, one posting, one webhook;
 // - rate limits never refuse a callback from an allowed address: the failed-authentication budget per address is 1
 //   here, and the sender's own forged callbacks before it leave its genuine one answered.
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { request } from 'node:http';
 import { RAIFFEISEN_FAKE_SIGNATURE_HEADER } from '@pl/provider-fakes';
 import { expectError, type ApiResponse } from '../support/http';
 import { scrapedSum } from '../support/metrics';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 const RAIFFEISEN_IP = '193.28.44.23';
 const HELEKET_IP = '31.133.220.8';
@@ -50,15 +51,7 @@ afterEach(() => {
   sys.fakes.raiffeisen.callbackMode = 'deliver';
 });
 
-const liveLink = async (amount: string): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount, order_id: `cb-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (amount: string): Promise<string> => createLiveLink(sys, merchant, shop, amount, 'cb');
 
 /** A callback as the proxy in front of the gateway forwards it: from 127.0.0.1, naming the sender in X-Forwarded-For. */
 const viaProxy = (path: string, body: string, headers: Record<string, string>, forwardedFor: string): Promise<ApiResponse> =>

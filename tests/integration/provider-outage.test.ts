@@ -3,11 +3,11 @@
 // was; after PROVIDER_BREAKER_FAILURES of them the circuit opens and select is answered at once without reaching the
 // fake; Heleket and every other route are unaffected; after the cool-down one probe succeeds and selects work again.
 // The links service's metrics (calls, circuit state, unfinished attempts) say the same.
-import { randomUUID } from 'node:crypto';
 import { eventually } from '@pl/testing';
 import { expectError, type ApiResponse } from '../support/http';
 import { scrapedSum } from '../support/metrics';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 const FAILURES = 3;
 // Long enough that the checks made while the circuit is open finish before a probe may pass, even on a busy machine.
@@ -29,15 +29,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-const liveLink = async (): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount: '990.00', order_id: `down-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (): Promise<string> => createLiveLink(sys, merchant, shop, '990.00', 'down');
 const selectSbp = (id: string): Promise<ApiResponse> => sys.http.post(`/p/${id}/select`, { method: 'sbp' });
 const merchantView = async (id: string) => (await sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: merchant.keys })).body;
 const registered = () => sys.fakes.raiffeisen.count('register');

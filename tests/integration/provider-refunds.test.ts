@@ -10,6 +10,7 @@ import { EVENT_TYPES } from '@pl/contracts';
 import { eventually } from '@pl/testing';
 import { verifyLedger } from '../support/money';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -38,15 +39,7 @@ afterEach(() => {
   sys.fakes.raiffeisen.refundOutcome = 'IN_PROGRESS';
 });
 
-const liveLink = async (amount: string): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount, order_id: `rf-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (amount: string): Promise<string> => createLiveLink(sys, merchant, shop, amount, 'rf');
 const paid = (id: string) => receiver.waitFor((h) => h.json?.event === 'payment.succeeded' && h.json?.data?.payment_link_id === id);
 
 /** A live crypto link paid at Heleket: the link id and its invoice uuid. */

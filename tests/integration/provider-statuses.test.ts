@@ -4,9 +4,9 @@
 // 200, and leaves the link, its attempt, the outbox and the shop's webhooks as the spec says; a repeat changes nothing.
 // (paid, paid_over, wrong_amount, locked: also live-providers and unresolved-payments; the checkout's view of
 // confirm_check and wrong_amount_waiting: heleket-methods; refund_*: provider-refunds.)
-import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES } from '@pl/contracts';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 let sys: TestSystem;
 let receiver: WebhookReceiver;
@@ -27,15 +27,7 @@ afterAll(async () => {
   await sys?.stop();
 });
 
-const liveLink = async (amount = '1500.00'): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount, order_id: `st-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (amount = '1500.00'): Promise<string> => createLiveLink(sys, merchant, shop, amount, 'st');
 const link = async (id: string) => (await sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: merchant.keys })).body;
 const buyerView = async (id: string) => (await sys.http.get(`/p/${id}/status`)).body;
 

@@ -8,6 +8,7 @@ import { eventually } from '@pl/testing';
 import { runCli, renderOutcome } from '../../tools/admin/src/cli';
 import { scrapedSum } from '../support/metrics';
 import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 // Two systems, each waiting for its notifier's first Kafka group join.
 jest.setTimeout(60_000);
@@ -28,15 +29,7 @@ async function startWorld(env: Record<string, string> = {}): Promise<World> {
   return { sys, receiver, merchant, shop };
 }
 
-async function liveLink(w: World, amount = '1000.00'): Promise<string> {
-  const res = await w.sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: w.shop.id, amount, order_id: `sync-${randomUUID()}` },
-    { headers: w.merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const liveLink = (w: World, amount = '1000.00'): Promise<string> => createLiveLink(w.sys, w.merchant, w.shop, amount, 'sync');
 
 async function selectSbp(w: World, id: string): Promise<string> {
   const res = await w.sys.http.post(`/p/${id}/select`, { method: 'sbp' });

@@ -11,6 +11,7 @@ import { createLogger } from '@pl/telemetry';
 import { expectError } from '../support/http';
 import { verifyLedger } from '../support/money';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { createLiveLink } from '../support/live-links';
 
 let sys: TestSystem;
 let merchant: TestMerchant;
@@ -37,15 +38,7 @@ afterAll(async () => {
 /** Kopecks of a money text ("1030.00"). */
 const kopecks = (text: unknown): number => Math.round(Number(text) * 100);
 
-const liveLink = async (amount: string): Promise<string> => {
-  const res = await sys.http.post(
-    '/merchant/v1/payment-links',
-    { shop_id: shop.id, amount, order_id: `u-${randomUUID()}` },
-    { headers: merchant.keys },
-  );
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const liveLink = (amount: string): Promise<string> => createLiveLink(sys, merchant, shop, amount, 'u');
 const link = async (id: string) => (await sys.http.get(`/merchant/v1/payment-links/${id}`, { headers: merchant.keys })).body;
 
 /** Selects SBP: the Raiffeisen QR of the attempt, and what it asks in kopecks. */
