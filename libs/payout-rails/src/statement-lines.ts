@@ -79,19 +79,24 @@ function partyOf(fields: Record<string, string>, role: 'Плательщик' | 
   };
 }
 
-/** Whether the file is the statement of this account: its header or one of its account sections names it. */
-const isStatementOf = (parsed: ParsedExchangeFile, account: string): boolean =>
-  parsed.header['РасчСчет'] === account || parsed.accounts.some((a) => a.fields['РасчСчет'] === account);
+/**
+ * Whether the file is a statement of this account alone: a bank writes a `СекцияРасчСчет` for each account it
+ * covers, so this holds when there are such sections and every one is this account's.
+ */
+const isStatementOfOnly = (parsed: ParsedExchangeFile, account: string): boolean =>
+  parsed.accounts.length > 0 && parsed.accounts.every((a) => a.fields['РасчСчет'] === account);
 
 function directionOf(parsed: ParsedExchangeFile, doc: ExchangeDocument, platformAccount: string): 'debit' | 'credit' | null {
-  const fromPlatform = partyOf(doc.fields, 'Плательщик').account === platformAccount;
-  const toPlatform = partyOf(doc.fields, 'Получатель').account === platformAccount;
-  if (fromPlatform !== toPlatform) return fromPlatform ? 'debit' : 'credit';
-  // Neither side (or both) names the account as written: in the account's own statement, the bank's debit and credit
-  // dates still say which way the money went.
-  if (!isStatementOf(parsed, platformAccount)) return null;
-  if (doc.fields['ДатаСписано']) return 'debit';
-  if (doc.fields['ДатаПоступило']) return 'credit';
+  const payer = partyOf(doc.fields, 'Плательщик').account;
+  const payee = partyOf(doc.fields, 'Получатель').account;
+  if (payer === platformAccount && payee !== platformAccount) return 'debit';
+  if (payee === platformAccount && payer !== platformAccount) return 'credit';
+  // A bank may leave its client's own account out of a line of the client's statement (a fee, a bank order): the
+  // bank's debit and credit dates still say which way the money went. Only in a statement of this account alone, and
+  // only for a side left empty: in a statement of several accounts such a line could be any of them.
+  if (!isStatementOfOnly(parsed, platformAccount)) return null;
+  if (payer === '' && doc.fields['ДатаСписано']) return 'debit';
+  if (payee === '' && doc.fields['ДатаПоступило']) return 'credit';
   return null;
 }
 
