@@ -23,7 +23,9 @@ export function moscowTime(at: Date): string {
 export function isoDateOf(formatDate: string): string | null {
   const m = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(formatDate);
   if (!m) return null;
-  const [, day, month, year] = m as unknown as [string, string, string, string];
+  const day = m[1] ?? '';
+  const month = m[2] ?? '';
+  const year = m[3] ?? '';
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (date.getUTCDate() !== Number(day) || date.getUTCMonth() + 1 !== Number(month)) return null;
   return `${year}-${month}-${day}`;

@@ -155,7 +155,7 @@ export function exportPaymentOrders(file: PaymentOrdersFile): Buffer {
   const numbers = new Set<number>();
   orders.forEach((order, i) => {
     checkOrder(order, `orders.${i}`);
-    // Bank clients take a repeated number on one day for a repeated upload and refuse the order.
+    // Bank clients take a repeated number and date for a repeated upload, and warn about it or refuse the order.
     if (numbers.has(order.number))
       throw new ExchangeFileError('invalid_value', `orders.${i}.number repeats another order's`, { field: `orders.${i}.number` });
     numbers.add(order.number);
