@@ -1,5 +1,5 @@
 /**
- * The payout rails of bank payouts (the payouts spec, `payouts.md`; ADR 0037): Russian bank details checked as the merchant
+ * The rails of bank payouts (the payouts spec, `payouts.md`; ADR 0037): Russian bank details checked as the merchant
  * enters them, payment orders written as a 1C exchange file for the platform's bank, and the bank's statement in the
  * same format read back into the operations that pay or return a payout. Pure: no I/O, no clock.
  */
