@@ -160,8 +160,11 @@ describe('exportPaymentOrders', () => {
   });
 
   it('refuses a character windows-1251 cannot encode rather than writing a "?" in its place', () => {
-    const purpose = refusal((f) => withOrder(f, { purpose: 'Выплата ✓' }));
-    expect([purpose.code, purpose.field]).toEqual(['not_encodable', 'orders.0.purpose']);
+    // ✓ and é are not in windows-1251; U+FFFD is what its one undefined byte (0x98) decodes to, not a character of it.
+    for (const purpose of ['Выплата ✓', 'Выплата café', 'Выплата \ufffd']) {
+      const e = refusal((f) => withOrder(f, { purpose }));
+      expect([e.code, e.field]).toEqual(['not_encodable', 'orders.0.purpose']);
+    }
     expect(refusal((f) => ({ ...f, sender: 'Платформа 🚀' })).code).toBe('not_encodable');
     // In a name the bank-details check speaks first: the merchant's destination is what needs fixing.
     const e = refusal((f) => withOrder(f, { payee: { ...company, name: 'ООО Ромашка 🌼' } }));
