@@ -131,7 +131,10 @@ export function makePayout(
   };
 }
 
-/** The payout object of create and `payout/info` answers (the create answer of the SDKs' examples, with `order_id`). */
+/**
+ * The payout object of create and `payout/info` answers (the create answer of the SDKs' examples, with `order_id`, and
+ * `fail_reason` when a test set one, as the webhook carries it).
+ */
 export function payoutObject(p: Payout): Record<string, unknown> {
   return {
     uuid: p.uuid,
@@ -145,6 +148,7 @@ export function payoutObject(p: Payout): Record<string, unknown> {
     is_final: FINAL.has(p.status),
     payer_currency: p.payerCurrency,
     payer_amount: p.payerAmount,
+    ...(p.failReason === null ? {} : { fail_reason: p.failReason }),
     created_at: p.createdAt,
     updated_at: p.updatedAt,
   };
