@@ -197,6 +197,14 @@ describe('Heleket payouts against the fake, over HTTP', () => {
     expect([...fake.payouts.values()].filter((p) => p.orderId === orderOf(req.payoutId))).toEqual([expect.objectContaining({ amount: '1500.00' })]);
   });
 
+  it('keeps the outcome unknown when a repeat is refused as a taken order id that payout/info does not show yet', async () => {
+    const req = request();
+    await client.createPayout(req, CTX);
+    fake.fault('/v1/payout/info', { kind: 'status', status: 404 });
+    expect(await client.createPayout(req, CTX)).toEqual({ outcome: 'unknown', why: 'bad_answer' });
+    expect(await client.payoutInfo(req.payoutId, CTX)).toMatchObject({ status: 'processing' });
+  });
+
   it("reads a business refusal as refused with Heleket's message, and nothing is paid", async () => {
     fake.payoutBalanceKopecks = 100_000n;
     const req = request();

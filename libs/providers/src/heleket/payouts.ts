@@ -86,6 +86,12 @@ export interface HeleketPayouts {
   verifyPayoutCallback(request: CallbackRequest): PayoutCallbackVerdict;
 }
 
+/**
+ * Words of a refusal that may mean "this order id is taken" (the reference documents none for payouts): our order ids
+ * are always well formed, so a refusal naming `order_id` is read as one too.
+ */
+const SAYS_DUPLICATE = /order_id|already|duplicate|unique/i;
+
 /** Heleket refuses a URL longer than this (reference 1.3, url_callback). */
 const MAX_URL_LENGTH = 255;
 
@@ -155,8 +161,10 @@ export function heleketPayouts(config: HeleketPayoutsConfig): HeleketPayouts {
       // The refusal may be of a repeat whose payout Heleket has: without reading it, the outcome stays unknown.
       return { outcome: 'unknown', why: e instanceof ProviderUnavailableError ? e.why : 'bad_answer' };
     }
-    if (existing.status === 'not_found') return { outcome: 'refused', message: refusal.providerMessage, httpStatus: refusal.httpStatus };
-    return { outcome: 'already_exists', ...existing };
+    if (existing.status !== 'not_found') return { outcome: 'already_exists', ...existing };
+    // A refusal in words of a taken order id while payout/info does not show it yet: the payout may exist all the same.
+    if (SAYS_DUPLICATE.test(refusal.providerMessage)) return { outcome: 'unknown', why: 'bad_answer' };
+    return { outcome: 'refused', message: refusal.providerMessage, httpStatus: refusal.httpStatus };
   }
 
   return {
