@@ -13,7 +13,7 @@ export type ProviderCallOutcome = 'ok' | 'refused' | 'unavailable' | 'circuit_op
 
 export interface ProviderCallEvent {
   readonly provider: ProviderName;
-  /** `create_payment`, `get_payment`, `cancel_payment`, `create_refund`, `get_refund`. */
+  /** `create_payment`, `get_payment`, `cancel_payment`, `create_refund`, `get_refund`; Heleket's `create_payout`, `get_payout`. */
   readonly operation: ProviderOperation;
   readonly outcome: ProviderCallOutcome;
   /** Why an `unavailable` call failed (`timeout`, `http_5xx`, ...); null otherwise. */
@@ -38,7 +38,19 @@ export interface BreakerOptions {
   readonly observer?: ProviderObserver;
 }
 
-export type ProviderOperation = 'create_payment' | 'get_payment' | 'cancel_payment' | 'create_refund' | 'get_refund';
+export type ProviderOperation = 'create_payment' | 'get_payment' | 'cancel_payment' | 'create_refund' | 'get_refund' | 'create_payout' | 'get_payout';
+
+/**
+ * One provider's circuit: every call to that provider's API runs through `run`, whichever client makes it (Heleket's
+ * payment adapter and its payouts client share one, as they share one API host), so one outage opens one circuit and
+ * `provider_circuit_state{provider}` has one value.
+ */
+export interface ProviderCircuit {
+  readonly provider: ProviderName;
+  readonly state: CircuitStateName;
+  /** Runs one call under the circuit, in a client span `provider <operation>`; see {@link withCircuitBreaker}. */
+  run<T>(operation: ProviderOperation, work: () => Promise<T>): Promise<T>;
+}
 
 /** A provider behind its circuit breaker, with the circuit's state for readiness and metrics. */
 export interface GuardedProvider extends PaymentProvider {
@@ -62,13 +74,12 @@ const isProviderFailure = (e: unknown): boolean => e instanceof ProviderUnavaila
 type Settled<T> = { readonly value: T } | { readonly thrown: unknown };
 
 /**
- * Wraps a provider in a per-provider circuit breaker (cockatiel's ConsecutiveBreaker): after `failures` consecutive
- * failures every call is answered at once with ProviderUnavailableError('circuit_open') for `cooldownMs`; then one
- * probe goes through, and its success closes the circuit (its failure reopens it for another cool-down). While the
- * probe is in flight other calls are answered at once too, rather than queued behind it. `verifyCallback` is local
- * work and never guarded: a callback must be judged whatever the circuit says.
+ * A provider's circuit breaker (cockatiel's ConsecutiveBreaker): after `failures` consecutive failures every call is
+ * answered at once with ProviderUnavailableError('circuit_open') for `cooldownMs`; then one probe goes through, and its
+ * success closes the circuit (its failure reopens it for another cool-down). While the probe is in flight other calls
+ * are answered at once too, rather than queued behind it.
  */
-export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOptions): GuardedProvider {
+export function providerCircuit(provider: ProviderName, options: BreakerOptions): ProviderCircuit {
   const policy = circuitBreaker(handleWhen(isProviderFailure), {
     breaker: new ConsecutiveBreaker(options.failures),
     halfOpenAfter: options.cooldownMs,
@@ -82,27 +93,18 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
       // ignored: observing is best effort
     }
   };
-  policy.onStateChange((state) => tell(() => observer?.circuit?.({ provider: provider.name, state: STATE_NAMES[state] })));
-
-  // One client span per call, named by the operation, carrying the provider and (once known) the outcome: a trace
-  // shows which provider was slow or down, and whether the breaker answered without reaching it.
-  const guarded = <T>(operation: ProviderOperation, work: () => Promise<T>): Promise<T> =>
-    inSpan(
-      `provider ${operation}`,
-      { kind: SpanKind.CLIENT, attributes: { 'pl.provider': provider.name, 'pl.provider.operation': operation } },
-      (span) => attempt(operation, work, span),
-    );
+  policy.onStateChange((state) => tell(() => observer?.circuit?.({ provider, state: STATE_NAMES[state] })));
 
   async function attempt<T>(operation: ProviderOperation, work: () => Promise<T>, span: Span): Promise<T> {
     const started = performance.now();
     const report = (outcome: ProviderCallOutcome, why: UnavailableCause | null = null) => {
       span.setAttribute('pl.provider.outcome', outcome);
       if (why) span.setAttribute('pl.provider.unavailable_cause', why);
-      tell(() => observer?.call?.({ provider: provider.name, operation, outcome, why, durationMs: performance.now() - started }));
+      tell(() => observer?.call?.({ provider, operation, outcome, why, durationMs: performance.now() - started }));
     };
     if (policy.state === CircuitState.HalfOpen) {
       report('circuit_open');
-      throw new ProviderUnavailableError(provider.name, operation, 'circuit_open');
+      throw new ProviderUnavailableError(provider, operation, 'circuit_open');
     }
     let settled: Settled<T>;
     try {
@@ -118,7 +120,7 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
     } catch (e) {
       if (e instanceof BrokenCircuitError || e instanceof IsolatedCircuitError) {
         report('circuit_open');
-        throw new ProviderUnavailableError(provider.name, operation, 'circuit_open', { cause: e });
+        throw new ProviderUnavailableError(provider, operation, 'circuit_open', { cause: e });
       }
       if (e instanceof ProviderUnavailableError) report('unavailable', e.why);
       else report('error');
@@ -134,11 +136,37 @@ export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOp
   }
 
   return {
+    provider,
+    get state() {
+      return STATE_NAMES[policy.state];
+    },
+    // One client span per call, named by the operation, carrying the provider and (once known) the outcome: a trace
+    // shows which provider was slow or down, and whether the breaker answered without reaching it.
+    run: (operation, work) =>
+      inSpan(
+        `provider ${operation}`,
+        { kind: SpanKind.CLIENT, attributes: { 'pl.provider': provider, 'pl.provider.operation': operation } },
+        (span) => attempt(operation, work, span),
+      ),
+  };
+}
+
+/**
+ * Wraps a provider in its circuit breaker ({@link providerCircuit}, or the one given as `{ circuit }` to share it with
+ * another client of the same provider). `verifyCallback` is local work and never guarded: a callback must be judged
+ * whatever the circuit says.
+ */
+export function withCircuitBreaker(provider: PaymentProvider, options: BreakerOptions | { readonly circuit: ProviderCircuit }): GuardedProvider {
+  const circuit = 'circuit' in options ? options.circuit : providerCircuit(provider.name, options);
+  if (circuit.provider !== provider.name) throw new Error(`The circuit of ${circuit.provider} cannot guard ${provider.name}`);
+  const guarded = <T>(operation: ProviderOperation, work: () => Promise<T>): Promise<T> => circuit.run(operation, work);
+
+  return {
     name: provider.name,
     ...(provider.readsByOrderId === true ? { readsByOrderId: true } : {}),
     ...(provider.cancelsPayments === true ? { cancelsPayments: true } : {}),
     get circuitState() {
-      return STATE_NAMES[policy.state];
+      return circuit.state;
     },
     createPayment: (request, ctx) => guarded('create_payment', () => provider.createPayment(request, ctx)),
     getPayment: (ref, ctx) => guarded('get_payment', () => provider.getPayment(ref, ctx)),

@@ -1,5 +1,5 @@
 import { commonEnv, parseConfig } from '@pl/config';
-import { providerEnv, providersFrom } from './settings';
+import { heleketPayoutsFrom, providerCircuits, providerEnv, providersFrom } from './settings';
 
 describe('providersFrom', () => {
   it('puts both live methods on the sandbox by default', () => {
@@ -60,5 +60,36 @@ describe('providersFrom', () => {
     const shape = { ...providerEnv, NODE_ENV: commonEnv.NODE_ENV };
     expect(() => parseConfig(shape, production)).toThrow('PAYMENT_PROVIDER_SBP must name a real provider in production');
     expect(parseConfig(shape, { ...production, PROVIDER_SANDBOX_LIVE: 'true' }).PROVIDER_SANDBOX_LIVE).toBe(true);
+  });
+
+  it("shares Heleket's one circuit between its payment adapter and its payouts client when both take one providerCircuits", async () => {
+    const config = parseConfig(providerEnv, {
+      PAYMENT_PROVIDER_CRYPTO: 'heleket',
+      // Nothing listens there: every call fails at once, as in an outage.
+      HELEKET_API_URL: 'http://127.0.0.1:9',
+      HELEKET_MERCHANT_ID: 'merchant',
+      HELEKET_PAYMENT_KEY: 'payment',
+      HELEKET_PAYOUT_KEY: 'payout',
+      PROVIDER_BREAKER_FAILURES: '1',
+    });
+    const states: string[] = [];
+    const circuitOf = providerCircuits(config, { circuit: (e) => void states.push(`${e.provider}:${e.state}`) });
+    const crypto = providersFrom(config, { publicBaseUrl: 'https://pay.example', circuitOf }).forPayment('live', 'crypto');
+    const payouts = heleketPayoutsFrom(config, circuitOf);
+    await expect(crypto.getPayment({ gatewayPaymentId: 'u', orderId: 'o' }, { timeoutMs: 1000 })).rejects.toMatchObject({ why: 'network' });
+    expect(states).toEqual(['heleket:open']);
+    const request = {
+      payoutId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+      amountKopecks: 10_000,
+      network: 'USDT-TRC20' as const,
+      address: 'TXguLRFtrAFrEDA17WuPfrxB84jVzJcNNV',
+      callbackUrl: 'https://pay.example/callbacks/v1/heleket-payouts',
+    };
+    expect(await payouts.createPayout(request, { timeoutMs: 1000 })).toEqual({ outcome: 'unknown', why: 'circuit_open' });
+  });
+
+  it('stops at start naming the variable when crypto payouts lack a Heleket credential', () => {
+    const config = parseConfig(providerEnv, { HELEKET_MERCHANT_ID: 'merchant' });
+    expect(() => heleketPayoutsFrom(config, providerCircuits(config))).toThrow('HELEKET_PAYOUT_KEY is required when crypto payouts go to Heleket');
   });
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DEV_PROVIDER_SANDBOX_SECRET, flag, intSetting } from '@pl/config';
-import { withCircuitBreaker, type ProviderObserver } from './breaker';
-import { heleketProvider } from './heleket';
-import type { PaymentProvider } from './provider';
+import { providerCircuit, withCircuitBreaker, type ProviderCircuit, type ProviderObserver } from './breaker';
+import { heleketPayouts, heleketProvider, type HeleketPayouts } from './heleket';
+import type { PaymentProvider, ProviderName } from './provider';
 import { raiffeisenSbpProvider } from './raiffeisen-sbp';
 import { ProviderRegistry } from './registry';
 import { parseExchangeRates, type ExchangeRates } from './sandbox/exchange-rates';
@@ -48,7 +48,7 @@ export const providerEnv = {
   RAIFFEISEN_SBP_API_URL: httpUrl('https://pay.raif.ru/api'),
   RAIFFEISEN_SBP_MERCHANT_ID: optionalText,
   RAIFFEISEN_SECRET_KEY: optionalText,
-  /** Heleket (`PAYMENT_PROVIDER_CRYPTO=heleket`): the API's base URL, the merchant id, the payment key and the payout key (refunds). */
+  /** Heleket (`PAYMENT_PROVIDER_CRYPTO=heleket`): the API's base URL, the merchant id, the payment key and the payout key (refunds and crypto payouts). */
   HELEKET_API_URL: httpUrl('https://api.heleket.com'),
   HELEKET_MERCHANT_ID: optionalText,
   HELEKET_PAYMENT_KEY: optionalText,
@@ -83,6 +83,27 @@ export interface ProviderWiring {
   readonly publicBaseUrl?: string;
   /** Calls and circuit changes of the live providers, for the service's metrics and logs. */
   readonly observer?: ProviderObserver;
+  /**
+   * Each provider's circuit ({@link providerCircuits}), when more than one client of a provider runs in the service
+   * (Heleket's payments and payouts); without it each provider gets a circuit of its own here.
+   */
+  readonly circuitOf?: (provider: ProviderName) => ProviderCircuit;
+}
+
+/**
+ * One circuit per provider for a service, made on first use: every client of a provider (Heleket's payment adapter and
+ * its payouts client) shares it, so one outage opens one circuit and `provider_circuit_state{provider}` has one value.
+ */
+export function providerCircuits(config: ProviderConfig, observer?: ProviderObserver): (provider: ProviderName) => ProviderCircuit {
+  const made = new Map<ProviderName, ProviderCircuit>();
+  return (provider) => {
+    let circuit = made.get(provider);
+    if (circuit === undefined) {
+      circuit = providerCircuit(provider, { failures: config.PROVIDER_BREAKER_FAILURES, cooldownMs: config.PROVIDER_BREAKER_COOLDOWN_MS, observer });
+      made.set(provider, circuit);
+    }
+    return circuit;
+  };
 }
 
 /** A chosen provider's credential: its absence stops the service at start, naming the variable and the choice. */
@@ -109,10 +130,22 @@ function realProvider(config: ProviderConfig, choice: 'raiffeisen' | 'heleket', 
           publicBaseUrl: required(wiring.publicBaseUrl, 'PUBLIC_BASE_URL', 'PAYMENT_PROVIDER_CRYPTO=heleket'),
           callbackIps: config.HELEKET_CALLBACK_IPS,
         });
-  return withCircuitBreaker(provider, {
-    failures: config.PROVIDER_BREAKER_FAILURES,
-    cooldownMs: config.PROVIDER_BREAKER_COOLDOWN_MS,
-    observer: wiring.observer,
+  const circuitOf = wiring.circuitOf ?? providerCircuits(config, wiring.observer);
+  return withCircuitBreaker(provider, { circuit: circuitOf(provider.name) });
+}
+
+/**
+ * Heleket's payouts client of a configuration (crypto payouts, payouts.md), under the circuit `circuitOf` gives Heleket
+ * (the one its payment adapter uses when both are made with the same `providerCircuits`). `HELEKET_MERCHANT_ID` and
+ * `HELEKET_PAYOUT_KEY` are required: their absence throws here, naming the variable.
+ */
+export function heleketPayoutsFrom(config: ProviderConfig, circuitOf: (provider: ProviderName) => ProviderCircuit): HeleketPayouts {
+  return heleketPayouts({
+    apiUrl: config.HELEKET_API_URL,
+    merchantId: required(config.HELEKET_MERCHANT_ID, 'HELEKET_MERCHANT_ID', 'crypto payouts go to Heleket'),
+    payoutKey: required(config.HELEKET_PAYOUT_KEY, 'HELEKET_PAYOUT_KEY', 'crypto payouts go to Heleket'),
+    callbackIps: config.HELEKET_CALLBACK_IPS,
+    circuit: circuitOf('heleket'),
   });
 }
 

@@ -12,6 +12,9 @@ export {
   type HeleketFakeOptions,
   type HeleketStatus,
   type Invoice,
+  PAYOUT_STATUS_WORDS,
+  type Payout,
+  type PayoutStatusWord,
   type RefundRecord,
   type Service,
 } from './heleket';

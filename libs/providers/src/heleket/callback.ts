@@ -1,11 +1,12 @@
 import { BlockList, isIP } from 'node:net';
 import { invalidJson, unauthorized, validationFailed, type AppError } from '@pl/errors';
-import type { CallbackReply, CallbackRequest, CallbackVerdict } from '../provider';
+import type { CallbackRefusal, CallbackReply, CallbackRequest, CallbackVerdict } from '../provider';
 import { fieldsOfMap, paymentStateOf, refundStateOf, statusWordOf } from './invoice-state';
 import { phpJsonDecode, phpJsonEncode, utf8Text, type PhpJson } from './php-json';
 import { signatureMatches } from './signature';
 
-const RECEIVED: CallbackReply = { status: 200, contentType: 'application/json', body: '{"received":true}' };
+/** What a verified callback is answered. */
+export const CALLBACK_RECEIVED: CallbackReply = { status: 200, contentType: 'application/json', body: '{"received":true}' };
 
 /** The platform's error shape (`{ error: { code, message } }`, as the gateway writes every error). */
 function errorReply(error: AppError): CallbackReply {
@@ -58,20 +59,26 @@ function signedTextOf(body: ReadonlyMap<string, PhpJson>): string {
   return phpJsonEncode(rest, { unescapedUnicode: true });
 }
 
+/** A callback's body whose sender and signature were checked, or the refusal to answer. */
+export type SignedCallback =
+  | { readonly ok: true; readonly body: ReadonlyMap<string, PhpJson> }
+  | { readonly ok: false; readonly reason: CallbackRefusal; readonly reply: CallbackReply };
+
 /**
- * Verifies and reads a Heleket callback (docs/product-decisions.md, "Callback"): the sender's address is allowed, and the
- * body's own `sign` is md5(base64(signed text) + payment key), compared in constant time. Never throws.
+ * The checks every Heleket webhook passes, payment or payout alike (docs/providers.md, "Callbacks"): the sender's address
+ * is allowed, and the body's own `sign` is md5(base64(signed text) + `key`), compared in constant time. The key is the
+ * payment key for payment webhooks and the payout key for payout webhooks. Never throws.
  */
-export function verifyHeleketCallback(request: CallbackRequest, paymentKey: string, allowed: (address: string) => boolean): CallbackVerdict {
+export function readSignedCallback(request: CallbackRequest, key: string, allowed: (address: string) => boolean): SignedCallback {
   try {
-    return verify(request, paymentKey, allowed);
+    return readSigned(request, key, allowed);
   } catch {
     // Whatever input gets past the checks below into an exception is still just a callback refused.
     return { ok: false, reason: 'malformed', reply: errorReply(invalidJson('The callback body cannot be read')) };
   }
 }
 
-function verify(request: CallbackRequest, paymentKey: string, allowed: (address: string) => boolean): CallbackVerdict {
+function readSigned(request: CallbackRequest, key: string, allowed: (address: string) => boolean): SignedCallback {
   if (!allowed(request.remoteAddress)) return { ok: false, reason: 'address', reply: NOT_VERIFIED };
   let body: PhpJson;
   try {
@@ -88,19 +95,41 @@ function verify(request: CallbackRequest, paymentKey: string, allowed: (address:
   } catch {
     // A body PHP itself could not re-encode (a float beyond range): nothing can have been signed over it.
   }
-  if (typeof sign !== 'string' || signedText === null || !signatureMatches(signedText, paymentKey, sign)) {
+  if (typeof sign !== 'string' || signedText === null || !signatureMatches(signedText, key, sign)) {
     return { ok: false, reason: 'signature', reply: NOT_VERIFIED };
   }
+  return { ok: true, body: map };
+}
+
+/** A verified webhook Heleket signed but the platform cannot read: 400, so Heleket keeps it for a retry. */
+export function unknownCallbackReply(message: string): CallbackReply {
+  const issue = { field: 'status', code: 'custom', message };
+  return errorReply(validationFailed('Unknown Heleket callback', [issue]));
+}
+
+/**
+ * Verifies and reads a Heleket payment callback (docs/product-decisions.md, "Callback") with the payment key. Never throws.
+ */
+export function verifyHeleketCallback(request: CallbackRequest, paymentKey: string, allowed: (address: string) => boolean): CallbackVerdict {
+  const signed = readSignedCallback(request, paymentKey, allowed);
+  if (!signed.ok) return signed;
+  try {
+    return paymentVerdict(signed.body);
+  } catch {
+    return { ok: false, reason: 'malformed', reply: errorReply(invalidJson('The callback body cannot be read')) };
+  }
+}
+
+function paymentVerdict(map: ReadonlyMap<string, PhpJson>): CallbackVerdict {
   const fields = fieldsOfMap(map);
   const uuid = fields('uuid');
   const word = statusWordOf(fields);
   const refund = uuid === null || word === null ? null : refundStateOf(uuid, word);
-  if (fields('type') === 'payment' && refund !== null) return { ok: true, event: { kind: 'refund', state: refund }, reply: RECEIVED };
+  if (fields('type') === 'payment' && refund !== null) return { ok: true, event: { kind: 'refund', state: refund }, reply: CALLBACK_RECEIVED };
   const state = fields('type') === 'payment' ? paymentStateOf(fields) : null;
   if (state === null) {
     // Signed by Heleket but not an invoice callback the platform knows: refused with 400 so Heleket keeps it for a retry.
-    const issue = { field: 'status', code: 'custom', message: 'Not a payment callback with a known status' };
-    return { ok: false, reason: 'malformed', reply: errorReply(validationFailed('Unknown Heleket callback', [issue])) };
+    return { ok: false, reason: 'malformed', reply: unknownCallbackReply('Not a payment callback with a known status') };
   }
-  return { ok: true, event: { kind: 'payment', state }, reply: RECEIVED };
+  return { ok: true, event: { kind: 'payment', state }, reply: CALLBACK_RECEIVED };
 }

@@ -1,9 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { COINS, invoiceObject, newInvoice, toUnits, type HeleketStatus, type Invoice, type Service } from './invoices';
+import { makePayout, payoutObject, validatePayout, type Payout } from './payouts';
 import { validateCreate, validateRefund, type Body } from './validation';
 
-/** The fake's API (the provider's published API (docs/providers.md)): `merchant` and `sign` checked, then create, info, refund, services. */
+/**
+ * The fake's API (the provider's published API (docs/providers.md)): `merchant` and `sign` checked, then create, info,
+ * refund, services, and payouts (create and info).
+ */
 
 export interface HeleketFakeKeys {
   readonly merchantId: string;
@@ -24,6 +28,9 @@ export interface FakeBook {
   readonly services: readonly Service[];
   readonly refunds: RefundRecord[];
   invoiceByOrder(orderId: string): Invoice | undefined;
+  /** Payouts by order id; the business balance they are paid from, in kopecks (null: no limit). */
+  readonly payouts: Map<string, Payout>;
+  payoutBalanceKopecks: bigint | null;
   setStatus(uuid: string, status: HeleketStatus, paymentAmount?: string | null): Invoice;
 }
 
@@ -51,7 +58,8 @@ function sameText(a: string, b: string): boolean {
 
 /** Answers one API request as Heleket does: headers first, then the documented fields, then the operation. */
 export function answerApi(book: FakeBook, keys: HeleketFakeKeys, path: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): void {
-  const key = path === '/v1/payment/refund' ? keys.payoutKey : keys.paymentKey;
+  // Refunds and payouts take the payout key (reference 1.1); invoices, their info and the services list the payment key.
+  const key = path === '/v1/payment/refund' || path.startsWith('/v1/payout') ? keys.payoutKey : keys.paymentKey;
   const sign = headers.sign;
   if (headers.merchant !== keys.merchantId) {
     refuse(res, 'Merchant not found', 401);
@@ -86,6 +94,14 @@ export function answerApi(book: FakeBook, keys: HeleketFakeKeys, path: string, h
     }
     case '/v1/payment/refund': {
       refund(book, body, res);
+      return;
+    }
+    case '/v1/payout': {
+      createPayout(book, body, res);
+      return;
+    }
+    case '/v1/payout/info': {
+      payoutInfo(book, body, res);
       return;
     }
     default: {
@@ -189,4 +205,39 @@ function refund(book: FakeBook, body: Body, res: ServerResponse): void {
   book.refunds.push({ uuid: inv.uuid, address: body.address as string, amount, isSubtract: body.is_subtract === true });
   book.setStatus(inv.uuid, 'refund_process');
   ok(res, []);
+}
+
+function createPayout(book: FakeBook, body: Body, res: ServerResponse): void {
+  const errors = validatePayout(body);
+  if (errors !== null) {
+    send(res, 422, { state: 1, errors });
+    return;
+  }
+  const made = makePayout(body, book);
+  if ('refused' in made) {
+    refuse(res, made.refused);
+    return;
+  }
+  const { payout } = made;
+  book.payouts.set(payout.orderId, payout);
+  if (book.payoutBalanceKopecks !== null) book.payoutBalanceKopecks -= toUnits(payout.amount, 2);
+  // The create answer of the SDKs' examples: no order_id, the balance left.
+  const answer = payoutObject(payout);
+  delete answer.order_id;
+  const left = book.payoutBalanceKopecks;
+  ok(res, { ...answer, balance: left === null ? null : `${left / 100n}.${(left % 100n).toString().padStart(2, '0')}` });
+}
+
+function payoutInfo(book: FakeBook, body: Body, res: ServerResponse): void {
+  if (typeof body.uuid !== 'string' && typeof body.order_id !== 'string') {
+    send(res, 422, { state: 1, errors: { uuid: ['validation.required_without'], order_id: ['validation.required_without'] } });
+    return;
+  }
+  // payout/info: order_id wins when both are given (reference 1.13).
+  const payout = typeof body.order_id === 'string' ? book.payouts.get(body.order_id) : [...book.payouts.values()].find((p) => p.uuid === body.uuid);
+  if (payout === undefined) {
+    refuse(res, 'Payout not found', 404);
+    return;
+  }
+  ok(res, payoutObject(payout));
 }

@@ -9,7 +9,11 @@ export type Fault =
   | { readonly kind: 'hang'; readonly times?: number }
   /** Does what was asked, then answers `status` (or nothing): the caller cannot know it happened. */
   | { readonly kind: 'apply-then-status'; readonly status: number; readonly times?: number }
-  | { readonly kind: 'apply-then-hang'; readonly times?: number };
+  | { readonly kind: 'apply-then-hang'; readonly times?: number }
+  /** Does what was asked, then drops the connection without an answer (a reset after the provider recorded it). */
+  | { readonly kind: 'apply-then-drop'; readonly times?: number }
+  /** Answers as usual, `ms` late (a slow provider; past the caller's deadline, an unknown outcome). */
+  | { readonly kind: 'delay'; readonly ms: number; readonly times?: number };
 
 export interface CallbackPolicy {
   /** `send` at once, `drop` (never sent), or `hold` until releaseCallbacks(). */
@@ -25,6 +29,7 @@ export interface ReceivedRequest {
   readonly body: string;
 }
 
+/** One webhook sent: an invoice's (`deliveries`) or a payout's (`payoutDeliveries`; payout statuses are invoice words too). */
 export interface Delivery {
   readonly uuid: string;
   readonly status: HeleketStatus;

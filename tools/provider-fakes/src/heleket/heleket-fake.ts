@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { answerApi, fakeSign, refuse, send, type HeleketFakeKeys, type RefundRecord } from './api';
 import { callbackObject, defaultServices, moveInvoice, type HeleketStatus, type Invoice, type Service } from './invoices';
 import { handleControl } from './control';
+import { movePayout, payoutCallbackObject, type Payout, type PayoutStatusWord } from './payouts';
 import type { CallbackPolicy, Delivery, Fault, ReceivedRequest } from './fake-types';
 
 /**
@@ -21,7 +22,7 @@ export interface HeleketFakeOptions extends HeleketFakeKeys {
 
 export type { CallbackPolicy, Delivery, Fault, ReceivedRequest } from './fake-types';
 
-const API_PATHS = ['/v1/payment', '/v1/payment/info', '/v1/payment/refund', '/v1/payment/services'] as const;
+const API_PATHS = ['/v1/payment', '/v1/payment/info', '/v1/payment/refund', '/v1/payment/services', '/v1/payout', '/v1/payout/info'] as const;
 
 /** `json_encode($data, JSON_UNESCAPED_UNICODE)` for the plain data the fake sends. */
 function phpStyleJson(data: unknown): string {
@@ -48,10 +49,16 @@ export class HeleketFake {
   readonly received: ReceivedRequest[] = [];
   readonly deliveries: Delivery[] = [];
   readonly refunds: RefundRecord[] = [];
+  /** Payouts by order id (one per order id, ever). */
+  readonly payouts = new Map<string, Payout>();
+  /** Payout webhooks sent, apart from the invoices' so a test counting one kind is not disturbed by the other. */
+  readonly payoutDeliveries: Delivery[] = [];
+  /** The business balance payouts are paid from, in kopecks; null (the default) is no limit. A payout takes its amount. */
+  payoutBalanceKopecks: bigint | null = null;
   services: Service[] = defaultServices();
   callbackPolicy: CallbackPolicy = { mode: 'send', delayMs: 0, repeat: 1 };
   private readonly faults = new Map<string, Fault[]>();
-  private readonly held: { inv: Invoice; status: HeleketStatus; body: string }[] = [];
+  private readonly held: (() => Promise<void>)[] = [];
   private readonly events = new EventEmitter();
   private readonly hanging = new Set<ServerResponse>();
   private readonly server: Server;
@@ -83,7 +90,10 @@ export class HeleketFake {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  /** How many requests reached `path` (`/v1/payment/refund`, ...), whatever was answered. */
+  /**
+   * How many requests reached `path` (`/v1/payment/refund`, `/v1/payout`, ...), whatever was answered: each one that
+   * could move money is counted, faulted, refused and repeated ones included.
+   */
   count(path: string): number {
     return this.received.filter((r) => r.path === path).length;
   }
@@ -124,11 +134,35 @@ export class HeleketFake {
   overpay = (uuid: string, amount: string): Invoice => this.setStatus(uuid, 'paid_over', amount);
   lock = (uuid: string): Invoice => this.setStatus(uuid, 'locked', this.must(uuid).payerAmount);
 
+  /** A payout by its order id or its uuid. */
+  payout(id: string): Payout | undefined {
+    return this.payouts.get(id) ?? [...this.payouts.values()].find((p) => p.uuid === id);
+  }
+
+  /** Moves a payout (by order id or uuid) as Heleket would and sends its webhook, signed with the payout key, under the policy. */
+  setPayoutStatus(id: string, status: PayoutStatusWord, failReason: string | null = null): Payout {
+    const payout = this.payout(id);
+    if (payout === undefined) throw new Error(`no payout ${id}`);
+    movePayout(payout, status, failReason);
+    if (payout.urlCallback !== null && this.callbackPolicy.mode !== 'drop') {
+      const body = signedCallbackBody(payoutCallbackObject(payout), this.options.payoutKey);
+      const target = { uuid: payout.uuid, urlCallback: payout.urlCallback, list: this.payoutDeliveries, event: 'payout-delivery' };
+      this.schedule(() => this.post(target, status, body));
+    }
+    return payout;
+  }
+
+  /** Resolves once `n` payout webhooks have been delivered (answered or failed) in all. */
+  async payoutDeliveriesReach(n: number): Promise<Delivery[]> {
+    while (this.payoutDeliveries.length < n) await once(this.events, 'payout-delivery');
+    return this.payoutDeliveries.slice(0, n);
+  }
+
   /** Sends the held callbacks, in the order they were made or reversed. */
   async releaseCallbacks(options: { reverse?: boolean } = {}): Promise<void> {
     const batch = this.held.splice(0);
     if (options.reverse === true) batch.reverse();
-    for (const { inv, status, body } of batch) await this.deliver(inv, status, body);
+    for (const send of batch) await send();
   }
 
   /** Resolves once `n` requests have reached `path` in all. */
@@ -151,31 +185,39 @@ export class HeleketFake {
   private notify(inv: Invoice): void {
     if (inv.urlCallback === null || this.callbackPolicy.mode === 'drop') return;
     const body = signedCallbackBody(callbackObject(inv), this.options.paymentKey);
+    const target = { uuid: inv.uuid, urlCallback: inv.urlCallback, list: this.deliveries, event: 'delivery' };
+    const status = inv.status;
+    this.schedule(() => this.post(target, status, body));
+  }
+
+  /** One webhook under the callback policy: sent now, later, or held for releaseCallbacks(). */
+  private schedule(send: () => Promise<void>): void {
     if (this.callbackPolicy.mode === 'hold') {
-      this.held.push({ inv, status: inv.status, body });
+      this.held.push(send);
       return;
     }
     const { delayMs } = this.callbackPolicy;
-    const status = inv.status;
-    const go = (): void => void this.deliver(inv, status, body);
+    const go = (): void => void send();
     if (delayMs > 0) setTimeout(go, delayMs).unref();
     else go();
   }
 
-  private async deliver(inv: Invoice, status: HeleketStatus, body: string): Promise<void> {
-    const url = inv.urlCallback;
-    if (url === null) return;
+  private async post(
+    target: { readonly uuid: string; readonly urlCallback: string; readonly list: Delivery[]; readonly event: string },
+    status: HeleketStatus,
+    body: string,
+  ): Promise<void> {
     for (let i = 0; i < this.callbackPolicy.repeat; i += 1) {
       let answer: number | null;
       try {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const res = await fetch(target.urlCallback, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         await res.arrayBuffer();
         answer = res.status;
       } catch {
         answer = null;
       }
-      this.deliveries.push({ uuid: inv.uuid, status, body, answer });
-      this.events.emit('delivery');
+      target.list.push({ uuid: target.uuid, status, body, answer });
+      this.events.emit(target.event);
     }
   }
 
@@ -197,7 +239,12 @@ export class HeleketFake {
       refuse(res, 'Method not allowed', 405);
       return;
     }
-    const fault = this.faults.get(path)?.shift();
+    let fault = this.faults.get(path)?.shift();
+    if (fault?.kind === 'delay') {
+      const { ms } = fault;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      fault = undefined;
+    }
     if (fault?.kind === 'hang') {
       this.hang(res);
       return;
@@ -210,6 +257,7 @@ export class HeleketFake {
     answerApi(this, this.options, path, req.headers, body, answered ?? this.discard());
     if (fault?.kind === 'apply-then-status') send(res, fault.status, { state: 1, message: 'Server error' });
     else if (fault?.kind === 'apply-then-hang') this.hang(res);
+    else if (fault?.kind === 'apply-then-drop') res.destroy();
   }
 
   private hang(res: ServerResponse): void {

@@ -108,7 +108,7 @@ function fromUnits(units: bigint, decimals: number): string {
 }
 
 /** The coin amount of `amountRub` at the fake's rate, rounded up to the coin's last decimal. */
-function coinAmount(amountRub: string, coin: Coin): string {
+export function coinAmount(amountRub: string, coin: Coin): string {
   const kopecks = toUnits(amountRub, 2);
   const scale = 10n ** BigInt(coin.decimals);
   return fromUnits((kopecks * scale + coin.rateKopecks - 1n) / coin.rateKopecks, coin.decimals);
