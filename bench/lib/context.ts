@@ -111,6 +111,7 @@ async function runClosed(
     timeline?: boolean;
     stoppable?: boolean;
     raw?: boolean;
+    keyed?: boolean;
     duringMeasure?: (stop: () => void) => Promise<void>;
   },
 ): Promise<ClosedRun> {
@@ -124,6 +125,7 @@ async function runClosed(
     ...(o.timeline ? { timeline: true } : {}),
     ...(o.stoppable ? { stoppable: true } : {}),
     ...(o.raw ? { raw: true } : {}),
+    ...(o.keyed ? { keyed: true } : {}),
   };
   const load = startLoad(spec, ctx.workDir);
   await load.measuring;
@@ -189,7 +191,14 @@ export async function measureClosed(
   target: Row['target'],
   url: string,
   request: RequestTemplate,
-  options: { seconds?: number; timeline?: boolean; stoppable?: boolean; note?: string; duringMeasure?: (stop: () => void) => Promise<void> } = {},
+  options: {
+    seconds?: number;
+    timeline?: boolean;
+    stoppable?: boolean;
+    keyed?: boolean;
+    note?: string;
+    duringMeasure?: (stop: () => void) => Promise<void>;
+  } = {},
 ): Promise<{ row: Row; result: ClosedLoopResult; cpu: CpuWindow; startedAt: number }> {
   const seconds = options.seconds ?? ctx.settings.seconds;
   ctx.log(
@@ -210,7 +219,7 @@ export async function measureClosed(
     ...(options.note ? { note: options.note } : {}),
   };
   logRun(ctx, { ...result, errors, socketErrors: result.errors, wrapped: result.wrapped === true, spans: run.spans, pg: run.pg });
-  ctx.details[`${scenario} / ${target}`] = { ...result, timeline: undefined, cpu, spans: run.spans, postgresActivity: run.pg };
+  ctx.details[`${scenario} / ${target}`] = { ...result, timeline: undefined, keyed: undefined, cpu, spans: run.spans, postgresActivity: run.pg };
   return { row, result, cpu, startedAt: run.startedAt };
 }
 

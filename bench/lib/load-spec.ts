@@ -27,6 +27,8 @@ export interface ClosedLoopSpec {
   timeline?: boolean;
   /** Return every 2xx latency, so slices of one scenario can be merged. */
   raw?: boolean;
+  /** Return every 2xx latency with the path it answered (to pair a request with what it met downstream). */
+  keyed?: boolean;
   request: RequestTemplate;
 }
 
@@ -63,6 +65,8 @@ export interface ClosedLoopResult {
   picked: number;
   /** Every 2xx latency in ms, when asked for. */
   latencies?: number[];
+  /** [path, latency ms] of every 2xx, when asked for (`keyed`). */
+  keyed?: [string, number][];
 }
 
 export interface PacedResult {

@@ -53,10 +53,17 @@ function pathPicker(spec: ClosedLoopSpec): { next: () => string; wrapped: () => 
 async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
   const picker = pathPicker(spec);
   const varies = spec.request.paths !== undefined;
-  const run = (seconds: number, record: boolean): Promise<{ result: autocannon.Result; latencies: number[]; timeline: [number, number][] }> =>
+  // Keyed: the path a client's request took, read back when its response arrives (one request in flight per client;
+  // autocannon calls onResponse just before its 'response' event, and builds the client's next request after both).
+  let answeredPath = spec.request.path;
+  const run = (
+    seconds: number,
+    record: boolean,
+  ): Promise<{ result: autocannon.Result; latencies: number[]; timeline: [number, number][]; keyed: [string, number][] }> =>
     new Promise((resolve, reject) => {
       const latencies: number[] = [];
       const timeline: [number, number][] = [];
+      const keyed: [string, number][] = [];
       const instance = autocannon(
         {
           url: spec.url,
@@ -71,11 +78,26 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
               path: spec.request.path,
               headers: spec.request.headers,
               ...(spec.request.body === undefined ? {} : { body: spec.request.body }),
-              ...(varies ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: picker.next() }) } : {}),
+              ...(varies
+                ? {
+                    setupRequest: (req: autocannon.Request, context: { path?: string }) => {
+                      const path = picker.next();
+                      if (spec.keyed) context.path = path;
+                      return { ...req, path };
+                    },
+                  }
+                : {}),
+              ...(spec.keyed
+                ? {
+                    onResponse: (_status: number, _body: string, context?: { path?: string }) => {
+                      answeredPath = context?.path ?? spec.request.path;
+                    },
+                  }
+                : {}),
             },
           ],
         },
-        (err, result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve({ result, latencies, timeline })),
+        (err, result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve({ result, latencies, timeline, keyed })),
       );
       if (record) {
         // autocannon's own histogram is in whole milliseconds; these are exact.
@@ -83,6 +105,7 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
           if (statusCode < 200 || statusCode > 299) return;
           latencies.push(responseTime);
           if (spec.timeline) timeline.push([wallNow(), responseTime]);
+          if (spec.keyed) keyed.push([answeredPath, responseTime]);
         });
         if (spec.stoppable) stopRequested = () => instance.stop();
       }
@@ -90,7 +113,7 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
 
   if (spec.warmupSeconds > 0) await run(spec.warmupSeconds, false);
   emit({ event: 'measure' });
-  const { result, latencies, timeline } = await run(spec.seconds, true);
+  const { result, latencies, timeline, keyed } = await run(spec.seconds, true);
   const statusCodes: Record<string, number> = {};
   for (const [code, v] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = v.count ?? 0;
   const ok = latencies.length;
@@ -109,6 +132,7 @@ async function closedLoop(spec: ClosedLoopSpec): Promise<ClosedLoopResult> {
     ...(picker.wrapped() ? { wrapped: true } : {}),
     picked: picker.picked(),
     ...(spec.raw ? { latencies } : {}),
+    ...(spec.keyed ? { keyed } : {}),
   };
 }
 

@@ -20,11 +20,70 @@ const WARMUP_SECONDS = 2;
 const EVERY_REQUEST = 10_000_000;
 
 /**
+ * What the fake said each link's QR registrations took (its `Server-Timing`: from the request's arrival to its answer
+ * written, the lateness of its 50 ms timer included), by link id.
+ */
+function fakeTimeByLink(fake: LocalProviderFakes['raiffeisen']): Map<string, number> {
+  const byLink = new Map<string, number>();
+  for (const r of fake.requests) {
+    if (r.kind !== 'register' || r.handledMs === undefined) continue;
+    const order = (JSON.parse(r.body) as { order?: unknown }).order;
+    if (typeof order !== 'string') continue;
+    const link = order.slice(0, order.lastIndexOf('-'));
+    byLink.set(link, (byLink.get(link) ?? 0) + r.handledMs);
+  }
+  return byLink;
+}
+
+/**
+ * "Ours" two ways: p99 of the whole select less the fake's nominal latency (the issue's figure, which the check judges),
+ * and p99 of each select less what the fake said that select's registration took (the fake's timer lateness under
+ * load not billed to us), with the fake's own times beside them.
+ */
+interface OursBothWays {
+  /** p99 of the select − {@link FAKE_LATENCY_MS}. */
+  nominal: number | null;
+  /** p99 of (each select − the fake's reported time for it), over the selects the fake timed. */
+  perRequest: number | null;
+  perRequestP50: number | null;
+  /** The fake's own time per select: p50, p99. */
+  fake: { p50: number; p99: number; count: number };
+}
+
+function oursBothWays(p99: number | null, answered: readonly (readonly [string, number])[], fakeMs: ReadonlyMap<string, number>): OursBothWays {
+  const net: number[] = [];
+  const fakeTimes: number[] = [];
+  for (const [link, total] of answered) {
+    const f = fakeMs.get(link);
+    if (f === undefined) continue;
+    net.push(total - f);
+    fakeTimes.push(f);
+  }
+  const netSummary = summarize(net);
+  const fakeSummary = summarize(fakeTimes);
+  return {
+    nominal: p99 === null ? null : Math.round((p99 - FAKE_LATENCY_MS) * 10) / 10,
+    perRequest: net.length === 0 ? null : Math.round(netSummary.p99 * 10) / 10,
+    perRequestP50: net.length === 0 ? null : Math.round(netSummary.p50 * 10) / 10,
+    fake: { p50: fakeSummary.p50, p99: fakeSummary.p99, count: fakeTimes.length },
+  };
+}
+
+const describeOurs = (o: OursBothWays): string =>
+  `ours at p99 ${o.nominal ?? '?'} ms (p99 − ${FAKE_LATENCY_MS}); per request less the fake's reported time: p50 ${o.perRequestP50 ?? '?'}, ` +
+  `p99 ${o.perRequest ?? '?'} ms (the fake's own time p50 ${o.fake.p50} / p99 ${o.fake.p99} ms over ${o.fake.count} selects)`;
+
+/**
  * Selects at `rate` per second, open loop (each sent on schedule whatever came back before), one link each, for the
  * warm-up and `seconds`: the latency a checkout sees at a steady rate below what the machine can do, beside the closed
  * loop's, which keeps 10 selects in flight however long each takes and so measures the system near its limit.
  */
-async function pacedSelects(ctx: BenchContext, ids: readonly string[], rate: number): Promise<{ row: Row; achieved: number; maxSendLagMs: number }> {
+async function pacedSelects(
+  ctx: BenchContext,
+  ids: readonly string[],
+  rate: number,
+  fake: LocalProviderFakes['raiffeisen'],
+): Promise<{ row: Row; achieved: number; maxSendLagMs: number; ours: OursBothWays }> {
   const { settings, sys } = ctx;
   const items = ids.map((id) => ({
     key: id,
@@ -54,6 +113,12 @@ async function pacedSelects(ctx: BenchContext, ids: readonly string[], rate: num
       `errors ${measured.length - ok.length}`,
   );
   ctx.log(`    postgres: ${pg.slice(0, 3).join(' | ') || 'no statement in flight when sampled'}`);
+  const ours = oursBothWays(
+    latency.count === 0 ? null : latency.p99,
+    ok.map((r) => [r.key, r.answeredAt - r.sentAt] as const),
+    fakeTimeByLink(fake),
+  );
+  ctx.log(`    ${describeOurs(ours)}`);
   const row: Row = {
     scenario: `providers: select SBP paced at ${rate}/s (open loop), Raiffeisen fake at ${FAKE_LATENCY_MS} ms`,
     target: 'gateway',
@@ -64,7 +129,7 @@ async function pacedSelects(ctx: BenchContext, ids: readonly string[], rate: num
     cpu,
     cpuMsPerRequest: cpuMsPerRequest(cpu, achieved, 'gateway'),
   };
-  return { row, achieved, maxSendLagMs: result.maxSendLagMs };
+  return { row, achieved, maxSendLagMs: result.maxSendLagMs, ours };
 }
 
 /** Selects SBP on each link that has no QR yet, `concurrency` at a time (the callback run's links beyond the select run's). */
@@ -140,6 +205,7 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
         paths: pool.slice(0, closedPool).map((id) => `/p/${id}/select`),
         pick: 'once',
       },
+      { keyed: true },
     );
     // Spans leave the services in batches (every 5 s at the latest); wait for the last ones before timing.
     if (stagesWanted) await new Promise((r) => setTimeout(r, 6000));
@@ -152,9 +218,19 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       for (const st of stages.statements)
         ctx.log(`      ${String(st.count).padStart(6)} × ${st.stage.padEnd(60)} ${String(st.p50).padStart(7)} / ${st.p99}`);
     }
-    const ours = row.p99 === null ? null : Math.round((row.p99 - FAKE_LATENCY_MS) * 10) / 10;
-    ctx.rows.push({ ...row, note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${ours ?? '?'} ms` });
+    // `/p/<link id>/select`: the link is the key the fake's registrations are paired by.
+    const closedOurs = oursBothWays(
+      row.p99,
+      (closed.keyed ?? []).map(([path, ms]) => [path.split('/')[2] ?? '', ms] as const),
+      fakeTimeByLink(fake),
+    );
+    const ours = closedOurs.nominal;
+    ctx.rows.push({
+      ...row,
+      note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${ours ?? '?'} ms, less the fake's reported time ${closedOurs.perRequest ?? '?'} ms`,
+    });
     ctx.log(`    fake latency ${FAKE_LATENCY_MS} ms, select p99 ${row.p99} ms: ours ${ours} ms at p99 (target ≤ ${OURS_P99_MS} ms)`);
+    ctx.log(`    ${describeOurs(closedOurs)}`);
     check(
       ctx,
       `select p99 ≤ the provider's latency + ${OURS_P99_MS} ms (real Raiffeisen adapter, fake at ${FAKE_LATENCY_MS} ms, ${SELECT_CONNECTIONS} connections)`,
@@ -165,9 +241,12 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
     // 1b. The same select at a steady rate, open loop, on links the closed loop did not reach.
     ctx.log(`providers: select SBP paced at ${settings.selectRate}/s for ${settings.seconds} s (+${WARMUP_SECONDS} s warm-up), open loop`);
     const pacedIds = pool.slice(Math.min(closed.picked, closedPool), Math.min(closed.picked, closedPool) + pacedCount);
-    const paced = await pacedSelects(ctx, pacedIds, settings.selectRate);
-    const pacedOurs = paced.row.p99 === null ? null : Math.round((paced.row.p99 - FAKE_LATENCY_MS) * 10) / 10;
-    ctx.rows.push({ ...paced.row, note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${pacedOurs ?? '?'} ms` });
+    const paced = await pacedSelects(ctx, pacedIds, settings.selectRate, fake);
+    const pacedOurs = paced.ours.nominal;
+    ctx.rows.push({
+      ...paced.row,
+      note: `fake ${FAKE_LATENCY_MS} ms; ours at p99 ${pacedOurs ?? '?'} ms, less the fake's reported time ${paced.ours.perRequest ?? '?'} ms`,
+    });
     check(
       ctx,
       `select p99 ≤ the provider's latency + ${OURS_P99_MS} ms, paced at ${settings.selectRate}/s (open loop; beside the closed-loop target, not instead)`,
@@ -257,7 +336,8 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       select: row,
       selectStages: stages,
       oursAtP99: ours,
-      paced: { rate: settings.selectRate, row: paced.row, oursAtP99: pacedOurs, maxSendLagMs: paced.maxSendLagMs },
+      ours: closedOurs,
+      paced: { rate: settings.selectRate, row: paced.row, oursAtP99: pacedOurs, ours: paced.ours, maxSendLagMs: paced.maxSendLagMs },
       rate,
       achieved,
       callback,

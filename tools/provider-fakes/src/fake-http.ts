@@ -10,6 +10,11 @@ export interface RecordedRequest {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /**
+   * From the request's arrival to its answer written, ms, as the answer's `Server-Timing: fake;dur=` header says
+   * (set when answered; unset for a request never answered): the provider's own time, its timers' lateness included.
+   */
+  handledMs?: number;
 }
 
 /**
@@ -104,6 +109,17 @@ export function sendJson(res: ServerResponse, answer: JsonAnswer): void {
   const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/**
+ * {@link sendJson}, saying how long the fake took since `arrivedAt` (`performance.now()` at the request's arrival) in
+ * a `Server-Timing` header, as a provider may; returns that time (ms, 0.01 ms steps).
+ */
+export function sendTimedJson(res: ServerResponse, answer: JsonAnswer, arrivedAt: number): number {
+  const handledMs = Math.round((performance.now() - arrivedAt) * 100) / 100;
+  res.setHeader('Server-Timing', `fake;dur=${handledMs}`);
+  sendJson(res, answer);
+  return handledMs;
 }
 
 /** A node:http server on 127.0.0.1 that can be stopped at once, hung requests included. */

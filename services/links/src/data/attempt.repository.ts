@@ -2,6 +2,7 @@ import type { Db } from '@pl/db';
 import type { PaymentMethod, ProviderPayment } from '@pl/providers';
 import {
   selectionOf,
+  type AnswerCommit,
   type AnswerOutcome,
   type Attempt,
   type AttemptDraft,
@@ -81,6 +82,38 @@ type AnswerRow = (LinkRow | { [K in keyof LinkRow]: null }) & {
 /** Attempts an answer leaves behind unpaid: replaced by a newer one, to be canceled at their provider. */
 const UNPAID_STATES = `('creating', 'pending', 'unknown')`;
 
+/**
+ * The answer's statement (see recordAnswer), in both commits of ADR 0043. `unflushed` sets synchronous_commit off for
+ * its own transaction only (`set_config(…, true)` in the statement's implicit transaction: the pooled connection's
+ * next statement commits as configured again); Postgres reads the setting at commit, so where in the statement it is
+ * set does not matter, only that it is evaluated (the final SELECT joins it).
+ */
+const UNFLUSHED = `unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),`;
+const answerStatement = (commit: AnswerCommit): string => `WITH ${commit === 'unflushed' ? UNFLUSHED : ''}
+   shown AS (
+     UPDATE payment_links SET fee_bps = $3, payer_amount = $4, merchant_credit = $5, platform_revenue = $6,
+       gateway_provider = $7, gateway_payment_id = $8, to_currency = $9, network = $10, deposit_address = $11,
+       payer_currency = $12, payer_crypto_amount = $13, qr = $14, updated_at = now()
+      WHERE id = $1 AND status = 'pending' AND expires_at > now() AND attempts_made = $2
+      RETURNING ${COLUMNS}
+   ),
+   answered AS (
+     UPDATE payment_attempts SET state = CASE WHEN EXISTS (SELECT FROM shown) THEN 'pending' ELSE 'superseded' END,
+       gateway_payment_id = $8, to_currency = $9, network = $10, deposit_address = $11, payer_currency = $12,
+       payer_crypto_amount = $13, qr = $14, updated_at = now()
+      WHERE link_id = $1 AND n = $2
+      RETURNING payment_status, remaining_crypto_amount
+   ),
+   replaced AS (
+     UPDATE payment_attempts a SET state = 'superseded', updated_at = now()
+      WHERE a.link_id = $1 AND a.n < $2 AND a.state IN ${UNPAID_STATES} AND EXISTS (SELECT FROM shown)
+      RETURNING ${ATTEMPT_COLUMNS}, false AS current
+   )
+   SELECT shown.*, answered.payment_status AS progress_status, answered.remaining_crypto_amount AS progress_remaining,
+          (SELECT coalesce(json_agg(replaced), '[]') FROM replaced) AS superseded
+     FROM answered LEFT JOIN shown ON true${commit === 'unflushed' ? ' CROSS JOIN unflushed' : ''}`;
+const ANSWER_STATEMENT: Readonly<Record<AnswerCommit, string>> = { flushed: answerStatement('flushed'), unflushed: answerStatement('unflushed') };
+
 export class AttemptRepository implements AttemptStore {
   constructor(private readonly db: Db) {}
 
@@ -101,53 +134,29 @@ export class AttemptRepository implements AttemptStore {
     return rows[0] ? toAttempt(rows[0]) : null;
   }
 
-  async recordAnswer(attempt: Attempt, payment: ProviderPayment): Promise<AnswerOutcome> {
+  async recordAnswer(attempt: Attempt, payment: ProviderPayment, commit: AnswerCommit): Promise<AnswerOutcome> {
     // The attempt records the payment's fields as the link shows them (the selection copies them).
     const selection = selectionOf(attempt, payment);
     // One statement, not BEGIN … COMMIT: atomic as a transaction, one round trip instead of five, and no connection
     // left idle in a transaction between them while this process waits for a CPU (ADR 0011's reasoning). The link's row
     // is locked first (the other parts wait on `shown`), then the attempts', the order every writer of both takes.
     // The attempt's row and its earlier ones are different rows, so no row is written twice in the statement.
-    const rows = await this.db.query<AnswerRow>(
-      `WITH shown AS (
-         UPDATE payment_links SET fee_bps = $3, payer_amount = $4, merchant_credit = $5, platform_revenue = $6,
-           gateway_provider = $7, gateway_payment_id = $8, to_currency = $9, network = $10, deposit_address = $11,
-           payer_currency = $12, payer_crypto_amount = $13, qr = $14, updated_at = now()
-          WHERE id = $1 AND status = 'pending' AND expires_at > now() AND attempts_made = $2
-          RETURNING ${COLUMNS}
-       ),
-       answered AS (
-         UPDATE payment_attempts SET state = CASE WHEN EXISTS (SELECT FROM shown) THEN 'pending' ELSE 'superseded' END,
-           gateway_payment_id = $8, to_currency = $9, network = $10, deposit_address = $11, payer_currency = $12,
-           payer_crypto_amount = $13, qr = $14, updated_at = now()
-          WHERE link_id = $1 AND n = $2
-          RETURNING payment_status, remaining_crypto_amount
-       ),
-       replaced AS (
-         UPDATE payment_attempts a SET state = 'superseded', updated_at = now()
-          WHERE a.link_id = $1 AND a.n < $2 AND a.state IN ${UNPAID_STATES} AND EXISTS (SELECT FROM shown)
-          RETURNING ${ATTEMPT_COLUMNS}, false AS current
-       )
-       SELECT shown.*, answered.payment_status AS progress_status, answered.remaining_crypto_amount AS progress_remaining,
-              (SELECT coalesce(json_agg(replaced), '[]') FROM replaced) AS superseded
-         FROM answered LEFT JOIN shown ON true`,
-      [
-        attempt.linkId,
-        attempt.n,
-        selection.feeBps,
-        selection.payerAmount,
-        selection.merchantCredit,
-        selection.platformRevenue,
-        selection.gatewayProvider,
-        selection.gatewayPaymentId,
-        selection.toCurrency,
-        selection.network,
-        selection.depositAddress,
-        selection.payerCurrency,
-        selection.payerCryptoAmount,
-        selection.qr,
-      ],
-    );
+    const rows = await this.db.query<AnswerRow>(ANSWER_STATEMENT[commit], [
+      attempt.linkId,
+      attempt.n,
+      selection.feeBps,
+      selection.payerAmount,
+      selection.merchantCredit,
+      selection.platformRevenue,
+      selection.gatewayProvider,
+      selection.gatewayPaymentId,
+      selection.toCurrency,
+      selection.network,
+      selection.depositAddress,
+      selection.payerCurrency,
+      selection.payerCryptoAmount,
+      selection.qr,
+    ]);
     const row = rows[0];
     // The attempt was committed before its provider was called, and attempts are never deleted.
     if (!row) throw new Error(`Attempt ${attempt.orderId} is missing: its answer cannot be recorded`);

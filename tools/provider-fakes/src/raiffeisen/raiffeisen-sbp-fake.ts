@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeServer, readBody, RequestLedger, sendJson, type Fault, type JsonAnswer } from '../fake-http';
+import { FakeServer, readBody, RequestLedger, sendJson, sendTimedJson, type Fault, type JsonAnswer, type RecordedRequest } from '../fake-http';
 import { controlRoute } from './control';
 import type { PayOptions, RaiffeisenRequestKind } from './fake-types';
 import { BANK_MERCHANT_ID, notificationOf, Notifier, type CallbackMode, type Delivery, type DeliveryOptions } from './notifications';
@@ -171,6 +171,7 @@ export class RaiffeisenSbpFake {
   // ---- the API ----
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivedAt = performance.now();
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? '/';
     const body = await readBody(req);
@@ -180,11 +181,15 @@ export class RaiffeisenSbpFake {
     }
     const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(path));
     const kind = route?.kind ?? 'unknown';
-    this.ledger.record({ kind, method: req.method ?? '', url, headers: req.headers, body });
+    const recorded: RecordedRequest = { kind, method: req.method ?? '', url, headers: req.headers, body };
+    this.ledger.record(recorded);
     const fault = this.ledger.takeFault(kind);
     const work = () => this.answer(kind, route ? decodeURIComponent(route.pattern.exec(path)?.[1] ?? '') : '', req, body);
+    const send = (answer: JsonAnswer): void => {
+      recorded.handledMs = sendTimedJson(res, answer, arrivedAt);
+    };
     if (!fault) {
-      sendJson(res, work());
+      send(work());
       return;
     }
     switch (fault.type) {
@@ -197,12 +202,12 @@ export class RaiffeisenSbpFake {
         return;
       case 'delay':
         await new Promise((r) => setTimeout(r, fault.ms));
-        sendJson(res, work());
+        send(work());
         return;
       case 'status':
         if (fault.processed) work();
         if (fault.status === 429) res.setHeader('Retry-After', '1');
-        sendJson(res, { status: fault.status, body: { code: 'ERROR.INTERNAL', message: `fake fault ${fault.status}` } });
+        send({ status: fault.status, body: { code: 'ERROR.INTERNAL', message: `fake fault ${fault.status}` } });
     }
   }
 
