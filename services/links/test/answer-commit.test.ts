@@ -1,6 +1,5 @@
-// ADR 0043: the select's answer commits without waiting for its WAL flush only for a provider whose payments status
-// sync reads by the attempt's order id; the attempt's opening, and every answer of a provider read by its payment id
-// alone (Raiffeisen's qrId), wait for it as before.
+// ADR 0043: a select's attempt opening commits without waiting for its WAL flush, and its answer waits for it, which
+// flushes the opening too before the buyer is shown the payment: one flush per select, whichever the provider.
 import { randomUUID } from 'node:crypto';
 import { Db } from '@pl/db';
 import { parseExchangeRates, ProviderRegistry, SandboxProvider, type PaymentProvider } from '@pl/providers';
@@ -17,11 +16,6 @@ import { selectMethod } from '../src/domain/select-method';
 import { StandInProvider } from '../../../tests/support/stand-in-provider';
 import { apiKey, platform, startLinksSystem, type LinksSystem } from './support/links-system';
 
-/** A provider whose payments status sync reads by order id, as Heleket's `payment/info` does. */
-class ReadByOrderId extends StandInProvider {
-  readonly readsByOrderId = true;
-}
-
 /** The links database, one connection (so a statement's session settings would show in the next), every text kept. */
 class RecordingDb extends Db {
   readonly statements: string[] = [];
@@ -35,7 +29,7 @@ class RecordingDb extends Db {
 const sandbox = new SandboxProvider({ rates: parseExchangeRates('USDT=95,BTC=6500000,ETH=250000,TON=450'), callbackSecret: 's'.repeat(32) });
 const UNFLUSHED = "set_config('synchronous_commit', 'off', true)";
 
-describe("the select's answer: committed before its WAL flush only where status sync reads by order id", () => {
+describe("a select's commits: the attempt's opening unflushed, the answer flushed", () => {
   let system: LinksSystem;
   let db: RecordingDb;
   const merchant = randomUUID();
@@ -79,23 +73,19 @@ describe("the select's answer: committed before its WAL flush only where status 
     await system?.stop();
   });
 
-  it('records a Heleket-like answer with synchronous_commit off for its own statement; the opening stays flushed', async () => {
-    const { link, selected, statements } = await selectThrough(new ReadByOrderId('heleket', 'stand-in-secret'));
-    expect(selected.link).toMatchObject({ gatewayProvider: 'heleket', gatewayPaymentId: `sip_${link.id}-1` });
-    await expect(attemptOf(link.id)).resolves.toEqual([{ state: 'pending', gateway_payment_id: `sip_${link.id}-1` }]);
-    const opening = statements.find((s) => s.includes('INSERT INTO payment_attempts'));
-    const answer = statements.find((s) => s.includes('WITH') && s.includes('shown AS'));
-    expect(opening).not.toContain('synchronous_commit');
-    expect(answer).toContain(UNFLUSHED);
-    // The setting was the statement's transaction's: the connection's next statement commits flushed again.
-    await expect(db.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).resolves.toEqual([{ synchronous_commit: 'on' }]);
-  });
-
-  it('records a Raiffeisen-like answer (read by its payment id alone) flushed, as every other write', async () => {
-    const { link, selected, statements } = await selectThrough(new StandInProvider('raiffeisen_sbp', 'stand-in-secret'));
-    expect(selected.link).toMatchObject({ gatewayProvider: 'raiffeisen_sbp', gatewayPaymentId: `sip_${link.id}-1` });
-    await expect(attemptOf(link.id)).resolves.toEqual([{ state: 'pending', gateway_payment_id: `sip_${link.id}-1` }]);
-    expect(statements.some((s) => s.includes('shown AS'))).toBe(true);
-    expect(statements.join('\n')).not.toContain('synchronous_commit');
-  });
+  it.each(['heleket', 'raiffeisen_sbp'] as const)(
+    'opens a %s attempt with synchronous_commit off for its own statement and records the answer flushed',
+    async (provider) => {
+      const { link, selected, statements } = await selectThrough(new StandInProvider(provider, 'stand-in-secret'));
+      expect(selected.link).toMatchObject({ gatewayProvider: provider, gatewayPaymentId: `sip_${link.id}-1` });
+      await expect(attemptOf(link.id)).resolves.toEqual([{ state: 'pending', gateway_payment_id: `sip_${link.id}-1` }]);
+      const opening = statements.find((s) => s.includes('INSERT INTO payment_attempts'));
+      const answer = statements.find((s) => s.includes('shown AS'));
+      expect(opening).toContain(UNFLUSHED);
+      expect(answer).toBeDefined();
+      expect(answer).not.toContain('synchronous_commit');
+      // The setting was the opening's transaction's: the connection's next statement (the answer) commits flushed.
+      await expect(db.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).resolves.toEqual([{ synchronous_commit: 'on' }]);
+    },
+  );
 });

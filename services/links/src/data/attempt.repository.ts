@@ -2,7 +2,6 @@ import type { Db } from '@pl/db';
 import type { PaymentMethod, ProviderPayment } from '@pl/providers';
 import {
   selectionOf,
-  type AnswerCommit,
   type AnswerOutcome,
   type Attempt,
   type AttemptDraft,
@@ -82,15 +81,8 @@ type AnswerRow = (LinkRow | { [K in keyof LinkRow]: null }) & {
 /** Attempts an answer leaves behind unpaid: replaced by a newer one, to be canceled at their provider. */
 const UNPAID_STATES = `('creating', 'pending', 'unknown')`;
 
-/**
- * The answer's statement (see recordAnswer), in both commits of ADR 0043. `unflushed` sets synchronous_commit off for
- * its own transaction only (`set_config(…, true)` in the statement's implicit transaction: the pooled connection's
- * next statement commits as configured again); Postgres reads the setting at commit, so where in the statement it is
- * set does not matter, only that it is evaluated (the final SELECT joins it).
- */
-const UNFLUSHED = `unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),`;
-const answerStatement = (commit: AnswerCommit): string => `WITH ${commit === 'unflushed' ? UNFLUSHED : ''}
-   shown AS (
+/** The answer's statement (see recordAnswer). */
+const ANSWER_STATEMENT = `WITH shown AS (
      UPDATE payment_links SET fee_bps = $3, payer_amount = $4, merchant_credit = $5, platform_revenue = $6,
        gateway_provider = $7, gateway_payment_id = $8, to_currency = $9, network = $10, deposit_address = $11,
        payer_currency = $12, payer_crypto_amount = $13, qr = $14, updated_at = now()
@@ -111,37 +103,51 @@ const answerStatement = (commit: AnswerCommit): string => `WITH ${commit === 'un
    )
    SELECT shown.*, answered.payment_status AS progress_status, answered.remaining_crypto_amount AS progress_remaining,
           (SELECT coalesce(json_agg(replaced), '[]') FROM replaced) AS superseded
-     FROM answered LEFT JOIN shown ON true${commit === 'unflushed' ? ' CROSS JOIN unflushed' : ''}`;
-const ANSWER_STATEMENT: Readonly<Record<AnswerCommit, string>> = { flushed: answerStatement('flushed'), unflushed: answerStatement('unflushed') };
+     FROM answered LEFT JOIN shown ON true`;
+
+/**
+ * The attempt's opening commits without waiting for its WAL flush (ADR 0043): `set_config(…, true)` is local to the
+ * statement's implicit transaction, so the pooled connection's next statement commits flushed again, and Postgres reads
+ * the setting at commit, so it only has to be evaluated (the INSERT's SELECT joins it). The answer's flushed commit
+ * flushes the opening with it before any buyer is shown the payment.
+ */
+const OPEN_STATEMENT = `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
+   bumped AS (
+     UPDATE payment_links SET attempts_made = attempts_made + 1
+      WHERE id = $1 AND status = 'pending' AND expires_at > now()
+      RETURNING id, livemode, attempts_made
+   )
+   INSERT INTO payment_attempts AS a (link_id, n, order_id, livemode, provider, method, network_asked, fee_bps, payer_amount,
+                                      merchant_credit, platform_revenue)
+   SELECT id, attempts_made, id::text || '-' || attempts_made, livemode, $2, $3, $4, $5, $6, $7, $8 FROM bumped CROSS JOIN unflushed
+   RETURNING ${ATTEMPT_COLUMNS}, true AS current`;
 
 export class AttemptRepository implements AttemptStore {
   constructor(private readonly db: Db) {}
 
   async open(linkId: string, draft: AttemptDraft): Promise<Attempt | null> {
     // One statement: the number is taken under the link's row lock for that statement only, and committed with it.
-    const rows = await this.db.query<AttemptRow>(
-      `WITH bumped AS (
-         UPDATE payment_links SET attempts_made = attempts_made + 1
-          WHERE id = $1 AND status = 'pending' AND expires_at > now()
-          RETURNING id, livemode, attempts_made
-       )
-       INSERT INTO payment_attempts AS a (link_id, n, order_id, livemode, provider, method, network_asked, fee_bps, payer_amount,
-                                          merchant_credit, platform_revenue)
-       SELECT id, attempts_made, id::text || '-' || attempts_made, livemode, $2, $3, $4, $5, $6, $7, $8 FROM bumped
-       RETURNING ${ATTEMPT_COLUMNS}, true AS current`,
-      [linkId, draft.provider, draft.method, draft.networkAsked, draft.feeBps, draft.payerAmount, draft.merchantCredit, draft.platformRevenue],
-    );
+    const rows = await this.db.query<AttemptRow>(OPEN_STATEMENT, [
+      linkId,
+      draft.provider,
+      draft.method,
+      draft.networkAsked,
+      draft.feeBps,
+      draft.payerAmount,
+      draft.merchantCredit,
+      draft.platformRevenue,
+    ]);
     return rows[0] ? toAttempt(rows[0]) : null;
   }
 
-  async recordAnswer(attempt: Attempt, payment: ProviderPayment, commit: AnswerCommit): Promise<AnswerOutcome> {
+  async recordAnswer(attempt: Attempt, payment: ProviderPayment): Promise<AnswerOutcome> {
     // The attempt records the payment's fields as the link shows them (the selection copies them).
     const selection = selectionOf(attempt, payment);
     // One statement, not BEGIN … COMMIT: atomic as a transaction, one round trip instead of five, and no connection
     // left idle in a transaction between them while this process waits for a CPU (ADR 0011's reasoning). The link's row
     // is locked first (the other parts wait on `shown`), then the attempts', the order every writer of both takes.
     // The attempt's row and its earlier ones are different rows, so no row is written twice in the statement.
-    const rows = await this.db.query<AnswerRow>(ANSWER_STATEMENT[commit], [
+    const rows = await this.db.query<AnswerRow>(ANSWER_STATEMENT, [
       attempt.linkId,
       attempt.n,
       selection.feeBps,

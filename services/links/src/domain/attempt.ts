@@ -82,12 +82,6 @@ export function selectionOf(
  * How recording a provider's answer ended: the link shows it (with what the provider has said of the attempt so far,
  * as the answer found it), or the link moved on (left pending, or a newer attempt).
  */
-/**
- * How the answer's statement commits (ADR 0043): `flushed` returns once its WAL is on disk (Postgres's default),
- * `unflushed` once it is visible, its flush following within the WAL writer's delay (or with the next flushed commit).
- */
-export type AnswerCommit = 'flushed' | 'unflushed';
-
 export type AnswerOutcome =
   { kind: 'selected'; link: LinkRecord; superseded: Attempt[]; progress: AttemptProgress | null } | { kind: 'not_selected' };
 
@@ -100,10 +94,10 @@ export interface AttemptStore {
   /**
    * The provider made the payment: atomically (one statement) the attempt records it, the link shows it if the attempt
    * is still its newest and the link still pending and not due, and the link's earlier unpaid attempts become
-   * `superseded` (returned, to be canceled at their provider). `commit` says whether the statement waits for its WAL
-   * flush (ADR 0043): `unflushed` only where a lost answer leaves what status sync completes.
+   * `superseded` (returned, to be canceled at their provider). It commits flushed: the reply that shows the buyer the
+   * payment waits for it, and with it for the attempt's unflushed opening (ADR 0043).
    */
-  recordAnswer(attempt: Attempt, payment: ProviderPayment, commit: AnswerCommit): Promise<AnswerOutcome>;
+  recordAnswer(attempt: Attempt, payment: ProviderPayment): Promise<AnswerOutcome>;
   /** The call failed: the attempt is `unknown` (outcome unknown) or `refused`, with the provider's word. */
   recordFailure(attempt: Attempt, state: 'unknown' | 'refused', providerStatus: string): Promise<void>;
   /** The attempt a provider's payment names: by its order id when the provider echoes it, else the newest with that payment id. */

@@ -3,7 +3,7 @@ import { invalidField, linkNotPending, methodUnavailable, providerUnavailable } 
 import { computeAmounts } from '@pl/money';
 import { ProviderRefusedError, ProviderUnavailableError, type PaymentProvider } from '@pl/providers';
 import { LINKS_SERVICE_IDENTITY, requireService } from './access';
-import type { AnswerCommit, Attempt } from './attempt';
+import type { Attempt } from './attempt';
 import type { CheckoutState } from './buyer-view';
 import { loadLink } from './get-link';
 import type { LinkRecord } from './link';
@@ -97,14 +97,6 @@ async function callProvider(deps: LinkDeps, provider: PaymentProvider, link: Lin
 }
 
 /**
- * Whether the answer's statement may return before its WAL flush (ADR 0043). Only where status sync reads the payment
- * by the attempt's order id: if Postgres loses the answer after the buyer was shown it, sync finds the payment and
- * records it as it does after links died before recording. Raiffeisen reads a QR by its qrId alone, which only the
- * answer holds: a QR the buyer holds and we lost could be paid with nobody but its callback to tell us.
- */
-const answerCommit = (provider: PaymentProvider): AnswerCommit => (provider.readsByOrderId === true ? 'unflushed' : 'flushed');
-
-/**
  * The buyer picks how to pay (docs/product-decisions.md, "attempts"). Only a pending link can be selected (a due one reads
  * as expired), and the buyer may change their mind while it stays pending. Each select is an attempt: attempt n is
  * committed first (with the amounts asked, at the method's rate), then the provider of the link's mode and method is
@@ -135,7 +127,7 @@ export async function selectMethod(deps: LinkDeps, identity: Identity, command: 
   if (!attempt) return notPending(deps, link.id);
   const payment = await callProvider(deps, provider, link, attempt, command.network);
   deps.crashPoints?.reached('links.after-create-before-record');
-  const answer = await deps.attempts.recordAnswer(attempt, payment, answerCommit(provider));
+  const answer = await deps.attempts.recordAnswer(attempt, payment);
   if (answer.kind === 'not_selected') {
     cancelReplaced(deps, [{ ...attempt, payment }]);
     // A newer select overtook this one: the buyer sees the link as that one left it.
