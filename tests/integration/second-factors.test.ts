@@ -241,11 +241,15 @@ describe("the account's policy", () => {
     const dev = await member(token, 'developer');
     const admin = await member(token, 'admin');
     await enrollTotp(sys.http.call, admin.token, admin.email);
+    const policyOf = async (t: string) => (await sys.http.get('/api/v1/me', { headers: bearer(t) })).body.account as Record<string, unknown>;
+    expect(await policyOf(dev.token)).toMatchObject({ role: 'developer', require_two_factor: false });
     expect((await sys.http.call('PATCH', '/api/v1/account', { headers: bearer(token), body: { require_two_factor: true } })).body).toMatchObject({
       require_two_factor: true,
     });
     expectError(await sys.http.get('/api/v1/payment-links', { headers: bearer(dev.token) }), 403, 'auth.err.two_factor_required');
-    expect((await sys.http.get('/api/v1/me', { headers: bearer(dev.token) })).status).toBe(200);
+    // /me still answers the member who must enroll, and says why the rest is refused: the account's policy.
+    expect(await policyOf(dev.token)).toMatchObject({ role: 'developer', require_two_factor: true });
+    expect(await policyOf(token)).toMatchObject({ role: 'owner', require_two_factor: true });
     await enrollTotp(sys.http.call, dev.token, dev.email);
     expect((await sys.http.get('/api/v1/payment-links', { headers: bearer(dev.token) })).status).toBe(200);
     // Only the owner sets it (an admin is refused by role, before any factor is asked for).
