@@ -69,7 +69,7 @@ interface ShopOptions {
  * (docs/adr/0039-password-hash-parameters.md counts them); the default's cost on each would add minutes to the suite on
  * the 2-core machine. `tests/integration/password-hashing.test.ts` runs the default end to end.
  */
-export const TEST_PASSWORD_SCRYPT = 'N=16384,r=8,p=1';
+const TEST_PASSWORD_SCRYPT = 'N=16384,r=8,p=1';
 
 export interface SystemOptions {
   /** Put Postgres, Redis and NATS behind fault proxies that the test can cut. */

@@ -15,7 +15,7 @@ export interface ScryptParams {
  * OWASP's password storage cheat sheet: scrypt's minimum, as rows of equal strength. Parameters meet it when some
  * row is matched or exceeded in every one of N, r and p.
  */
-export const OWASP_SCRYPT_MINIMUMS: readonly ScryptParams[] = [
+const OWASP_SCRYPT_MINIMUMS: readonly ScryptParams[] = [
   { N: 2 ** 17, r: 8, p: 1 },
   { N: 2 ** 16, r: 8, p: 2 },
   { N: 2 ** 15, r: 8, p: 3 },
@@ -35,7 +35,7 @@ export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 14, r: 8, p: 5 };
 export const LEGACY_SCRYPT: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 
 /** Bounds any configured or stored parameters must keep: a corrupt hash may not ask for gigabytes or minutes. */
-export const SCRYPT_LIMITS = { minN: 2 ** 10, maxN: 2 ** 20, minR: 1, maxR: 32, minP: 1, maxP: 16, maxMemory: 256 * 1024 * 1024 } as const;
+const SCRYPT_LIMITS = { minN: 2 ** 10, maxN: 2 ** 20, minR: 1, maxR: 32, minP: 1, maxP: 16, maxMemory: 256 * 1024 * 1024 } as const;
 
 /** True when `a` is at least `b` in every one of N, r and p. */
 export const atLeast = (a: ScryptParams, b: ScryptParams): boolean => a.N >= b.N && a.r >= b.r && a.p >= b.p;
