@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createClient } from 'redis';
-import { totpCode } from '../support/second-factor';
+import { enrolledFactors, totpCode } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
-import { checkBothWidths, DESKTOP, expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, words, type Language } from './dashboard-kit';
+import { checkBothWidths, DESKTOP, expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, PHONE, words, type Language } from './dashboard-kit';
 
 /**
  * Second factors in the dashboard, in Chromium (docs/dashboard.md, docs/adr/0028 and 0029): the Security page turns
@@ -285,6 +285,61 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
       .getByRole('link', { name: t('navLinks') })
       .click();
     await waitForTitle(page, t('linksTitle'));
+  });
+});
+
+describe('the step-up dialog cancelled, ru at 360 px', () => {
+  const t = words('ru');
+
+  it('leaves the action undone and the page usable, by its button and by Escape, and then does it once verified', async () => {
+    const m = await sys.merchant();
+    // A stepped-up session of a user with TOTP (tests/support/second-factor.ts), handed to the page as its cookie.
+    const token = await sys.login(m);
+    const { secret } = enrolledFactors(m.email)!;
+    const { page } = await tab({ locale: 'ru-RU', ...PHONE });
+    await page.context().addCookies([{ name: 'sid', value: token, url: origin, httpOnly: true, sameSite: 'Strict' }]);
+    const keyCount = async (): Promise<number> =>
+      ((await sys.http.get('/api/v1/api-keys', { headers: { Cookie: `sid=${token}` } })).body.api_keys as unknown[]).length;
+    const before = await keyCount();
+
+    await staleStepUp(page);
+    await page.goto(`${origin}/dashboard/api-keys`);
+    await waitForTitle(page, t('apiKeysTitle'));
+    const form = page.getByRole('form', { name: t('newApiKey') });
+    const create = form.getByRole('button', { name: t('create'), exact: true });
+    const stepUp = page.getByTestId('step-up');
+    for (const cancel of ['button', 'Escape'] as const) {
+      await create.click();
+      await stepUp.waitFor();
+      await checkBothWidths(page, 'ru', PHONE);
+      if (cancel === 'button') await stepUp.getByRole('button', { name: t('cancel'), exact: true }).click();
+      else await page.keyboard.press('Escape');
+      await stepUp.waitFor({ state: 'detached' });
+      // The refusal is handed back to the form, in words; no key was made and no secret is shown.
+      await form
+        .getByRole('alert')
+        .filter({ hasText: t('errors', 'auth.err.step_up_required') })
+        .waitFor();
+      expect(await page.getByTestId('secret-reveal').count()).toBe(0);
+      expect(await keyCount()).toBe(before);
+      expect(await create.isEnabled()).toBe(true);
+      await checkBothWidths(page, 'ru', PHONE);
+    }
+
+    // Still usable: the same button asks again, and a code makes the key once. The enrolment took this step's code,
+    // so the record of the last step used goes back a minute (as authenticatorApp does).
+    await sys.sql(
+      'UPDATE gateway.user_totp SET last_used_step = last_used_step - 2 WHERE user_id = (SELECT id FROM gateway.users WHERE lower(email) = lower($1))',
+      [m.email],
+    );
+    await create.click();
+    await stepUp.waitFor();
+    await stepUp.getByLabel(t('stepUp', 'code'), { exact: true }).fill(totpCode(secret));
+    await stepUp.getByRole('button', { name: t('stepUp', 'verify'), exact: true }).click();
+    await page.getByTestId('secret-reveal').waitFor();
+    expect(await stepUp.count()).toBe(0);
+    expect(await keyCount()).toBe(before + 1);
+    await checkBothWidths(page, 'ru', PHONE);
   });
 });
 

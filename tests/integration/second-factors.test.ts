@@ -148,6 +148,22 @@ describe('sign-in with a second factor', () => {
     expect((await sys.http.post('/api/v1/api-keys', {}, { headers: bearer(done.body.session_token) })).status).toBe(201);
   });
 
+  it('refuses a TOTP code that signed in when it comes again within its window, as a watcher replaying it would', async () => {
+    const { m, secret, recoveryCodes } = await enrolledOwner();
+    // The step after now: the enrollment used this one, and the code stays valid for this step and the next.
+    const code = totpCode(secret, new Date(Date.now() + 30_000));
+    const first = await sys.http.post('/api/v1/auth/login/2fa', { challenge: (await passwordLogin(m)).body.challenge, code });
+    expect(first.status).toBe(200);
+    const { challenge } = (await passwordLogin(m)).body as { challenge: string };
+    const replayed = await sys.http.post('/api/v1/auth/login/2fa', { challenge, code });
+    expectError(replayed, 400, 'auth.err.invalid_code');
+    expect(replayed.headers.get('set-cookie')).toBeNull();
+    // Nor at step-up, with the session the code opened.
+    expectError(await sys.http.post('/api/v1/auth/step-up', { code }, { headers: bearer(first.body.session_token) }), 400, 'auth.err.invalid_code');
+    // The refusal is the code's, not the challenge's: the same challenge still takes a recovery code.
+    expect((await sys.http.post('/api/v1/auth/login/2fa', { challenge, recovery_code: recoveryCodes[0] })).status).toBe(200);
+  });
+
   it('takes each recovery code once, and a new set voids the old', async () => {
     const { m, token, recoveryCodes } = await enrolledOwner();
     const [code, other] = recoveryCodes;
@@ -211,6 +227,7 @@ describe('sign-in with a second factor', () => {
     expect((await sys.http.get('/api/v1/me', { headers: bearer(done.body.session_token) })).body.account).toEqual({
       merchant_id: inviter.m.id,
       role: 'developer',
+      require_two_factor: false,
     });
   });
 
@@ -241,11 +258,15 @@ describe("the account's policy", () => {
     const dev = await member(token, 'developer');
     const admin = await member(token, 'admin');
     await enrollTotp(sys.http.call, admin.token, admin.email);
+    const policyOf = async (t: string) => (await sys.http.get('/api/v1/me', { headers: bearer(t) })).body.account as Record<string, unknown>;
+    expect(await policyOf(dev.token)).toMatchObject({ role: 'developer', require_two_factor: false });
     expect((await sys.http.call('PATCH', '/api/v1/account', { headers: bearer(token), body: { require_two_factor: true } })).body).toMatchObject({
       require_two_factor: true,
     });
     expectError(await sys.http.get('/api/v1/payment-links', { headers: bearer(dev.token) }), 403, 'auth.err.two_factor_required');
-    expect((await sys.http.get('/api/v1/me', { headers: bearer(dev.token) })).status).toBe(200);
+    // /me still answers the member who must enroll, and says why the rest is refused: the account's policy.
+    expect(await policyOf(dev.token)).toMatchObject({ role: 'developer', require_two_factor: true });
+    expect(await policyOf(token)).toMatchObject({ role: 'owner', require_two_factor: true });
     await enrollTotp(sys.http.call, dev.token, dev.email);
     expect((await sys.http.get('/api/v1/payment-links', { headers: bearer(dev.token) })).status).toBe(200);
     // Only the owner sets it (an admin is refused by role, before any factor is asked for).

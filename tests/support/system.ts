@@ -6,7 +6,7 @@ import { Db } from '@pl/db';
 import { MailCatcher } from '@pl/mail-catcher';
 import { createLogger, type Logger } from '@pl/telemetry';
 import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
-import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, startGateway } from '@pl/gateway/testing';
+import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, PasswordHasher, startGateway } from '@pl/gateway/testing';
 import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig, type ProvidersSource } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
 import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@pl/notifier/testing';
@@ -63,11 +63,24 @@ interface ShopOptions {
   webhookSecret?: string | null;
 }
 
+/**
+ * The password hash of test systems: the parameters stored hashes had before OWASP's minimum became the default
+ * (N=2^14, r=8, p=1), a fifth of its work. The suite hashes a password for every merchant it makes and every sign-in
+ * (docs/adr/0039-password-hash-parameters.md counts them); the default's cost on each would add minutes to the suite on
+ * the 2-core machine. `tests/integration/password-hashing.test.ts` runs the default end to end.
+ */
+const TEST_PASSWORD_SCRYPT = 'N=16384,r=8,p=1';
+
 export interface SystemOptions {
   /** Put Postgres, Redis and NATS behind fault proxies that the test can cut. */
   faults?: boolean;
   /** Extra environment for every service. */
   env?: Record<string, string>;
+  /**
+   * Hash passwords with the gateway's production default (OWASP's minimum) instead of {@link TEST_PASSWORD_SCRYPT}:
+   * for the test that runs the default end to end.
+   */
+  productionPasswordHash?: boolean;
   /** Leave the links service out, for a test that runs its own instances (as processes, say). */
   withoutLinks?: boolean;
   /** Leave the notifier out, for a test that runs its own instances (as processes, say). */
@@ -184,6 +197,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     ...(fakes ? { ...fakes.env, GATEWAY_PORT: String(fakesPort), PUBLIC_BASE_URL: `http://127.0.0.1:${fakesPort}` } : {}),
     SMTP_URL: mail.smtpUrl,
     MAIL_POLL_INTERVAL_MS: '100',
+    ...(options.productionPasswordHash ? {} : { PASSWORD_SCRYPT: TEST_PASSWORD_SCRYPT }),
     ...options.env,
   };
   const services = [await startShops(shopsConfig(env), log)];
@@ -207,7 +221,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   // Test fixtures go straight to the owning repositories (as the admin CLI does), not through the proxies.
   const accountsDb = new Db({ url: database.url, schema: 'gateway', log });
   const shopsDb = new Db({ url: database.url, schema: 'shops', log });
-  const accounts = new AccountRepository(accountsDb);
+  const accounts = new AccountRepository(accountsDb, new PasswordHasher(gatewayConfig(env).PASSWORD_SCRYPT));
   const shops = new ShopRepository(shopsDb, SecretBox.fromBase64(shopsConfig(env).WEBHOOK_SECRET_KEY));
 
   const merchant: TestSystem['merchant'] = async ({ emailConfirmed = true } = {}) => {

@@ -4941,7 +4941,8 @@ export interface operations {
                      *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
                      *       "account": {
                      *         "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
-                     *         "role": "owner"
+                     *         "role": "owner",
+                     *         "require_two_factor": false
                      *       },
                      *       "memberships": [
                      *         {
@@ -4970,6 +4971,7 @@ export interface operations {
                             merchant_id: string;
                             /** @enum {string} */
                             role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+                            require_two_factor: boolean;
                         };
                         memberships: {
                             /** Format: uuid */
@@ -5744,7 +5746,8 @@ export interface operations {
                      *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
                      *       "account": {
                      *         "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
-                     *         "role": "owner"
+                     *         "role": "owner",
+                     *         "require_two_factor": false
                      *       },
                      *       "memberships": [
                      *         {
@@ -5773,6 +5776,7 @@ export interface operations {
                             merchant_id: string;
                             /** @enum {string} */
                             role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+                            require_two_factor: boolean;
                         };
                         memberships: {
                             /** Format: uuid */

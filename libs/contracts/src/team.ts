@@ -41,7 +41,11 @@ export const meView = z.object({
   two_factor: z.object({ totp: z.boolean(), passkeys: z.number().int(), recovery_codes_left: z.number().int() }),
   /** The active account: `merchant_id` keeps its meaning (the account's id). */
   merchant_id: uuid,
-  account: z.object({ merchant_id: uuid, role: accountRole }),
+  /**
+   * The active account, the user's role in it, and its policy: `require_two_factor` (set by an owner or admin with
+   * `PATCH /api/v1/account`) signs a member without a second factor in only to enroll one.
+   */
+  account: z.object({ merchant_id: uuid, role: accountRole, require_two_factor: z.boolean() }),
   memberships: z.array(z.object({ merchant_id: uuid, name: z.string(), role: accountRole })),
   /** When the active account was opened. */
   created_at: moscowDate,

@@ -187,7 +187,7 @@ export const sampleMe: MeView = {
   email_confirmed: true,
   two_factor: { totp: false, passkeys: 0, recovery_codes_left: 0 },
   merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
-  account: { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', role: 'owner' },
+  account: { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', role: 'owner', require_two_factor: false },
   memberships: [{ merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', role: 'owner' }],
   created_at: '2026-11-01T12:00:00+03:00',
 };

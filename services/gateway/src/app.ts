@@ -20,6 +20,7 @@ import { SecondFactorRepository } from './data/second-factor.repository';
 import { builtInVerifiers, SecondFactors } from './domain/second-factor';
 import { UserRepository } from './data/user.repository';
 import { mailLinks } from './domain/mail';
+import { PasswordHasher } from './domain/password-hash';
 import { ApiKeyCache } from './data/api-key.cache';
 import { ApiKeyUsage } from './data/api-key-usage';
 import { AuditLogRepository } from './data/audit-log.repository';
@@ -85,7 +86,8 @@ export async function startGateway(
     });
     // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
     const lockSeconds = Math.ceil(config.NATS_REQUEST_TIMEOUT_MS / 1000) + 30;
-    const accounts = new AccountRepository(db);
+    const passwords = new PasswordHasher(config.PASSWORD_SCRYPT);
+    const accounts = new AccountRepository(db, passwords);
     const usage = new ApiKeyUsage((publicKey) => accounts.touchApiKey(publicKey), log, API_KEY_USAGE);
     const apiKeys = new ApiKeyCache(accounts, { ...API_KEY_CACHE, onUse: (publicKey) => usage.used(publicKey) });
     const credentials = new CredentialChanges(bus, apiKeys);
@@ -105,8 +107,10 @@ export async function startGateway(
     const app = createHttpApp({
       log,
       accounts,
-      users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
-      team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL)),
+      users: new UserRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL), passwords, (err, userId) =>
+        log.warn({ err, user_id: userId }, 'a password hash could not be raised to the current parameters; the sign-in went on'),
+      ),
+      team: new TeamRepository(db, enqueueMail, mailLinks(config.PUBLIC_BASE_URL), passwords),
       passkeys,
       passkeyStore,
       assertUncommonPassword,

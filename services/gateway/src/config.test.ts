@@ -43,4 +43,23 @@ describe('gateway configuration', () => {
       /IDENTITY_TOKEN_SECRET/,
     );
   });
+
+  it('hashes passwords with OWASP’s N=2^14, r=8, p=5 unless PASSWORD_SCRYPT says otherwise, and never below the old parameters', () => {
+    expect(loadConfig({}).PASSWORD_SCRYPT).toEqual({ N: 16384, r: 8, p: 5 });
+    expect(loadConfig({ PASSWORD_SCRYPT: 'N=131072,r=8,p=1' }).PASSWORD_SCRYPT).toEqual({ N: 131072, r: 8, p: 1 });
+    // The tests' cheaper setting: the parameters of hashes stored before they carried them, and no less.
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_SCRYPT: 'N=16384,r=8,p=1' }).PASSWORD_SCRYPT).toEqual({ N: 16384, r: 8, p: 1 });
+    expect(() => loadConfig({ PASSWORD_SCRYPT: 'N=8192,r=8,p=10' })).toThrow(/PASSWORD_SCRYPT: weaker than N=16384,r=8,p=1/);
+    expect(() => loadConfig({ PASSWORD_SCRYPT: 'N=16384,r=4,p=1' })).toThrow(/PASSWORD_SCRYPT/);
+    expect(() => loadConfig({ PASSWORD_SCRYPT: 'N=16000,r=8,p=5' })).toThrow(/PASSWORD_SCRYPT: N must be a power of two/);
+    expect(() => loadConfig({ PASSWORD_SCRYPT: 'scrypt' })).toThrow(/PASSWORD_SCRYPT: expected N=/);
+  });
+
+  it('refuses password hash parameters below OWASP’s minimum in production', () => {
+    const safe = { ...production, PROVIDER_SANDBOX_SECRET: 's'.repeat(40) };
+    expect(loadConfig(safe).PASSWORD_SCRYPT).toEqual({ N: 16384, r: 8, p: 5 });
+    expect(() => loadConfig({ ...safe, PASSWORD_SCRYPT: 'N=16384,r=8,p=1' })).toThrow(/PASSWORD_SCRYPT must meet OWASP/);
+    expect(() => loadConfig({ ...safe, PASSWORD_SCRYPT: 'N=65536,r=8,p=1' })).toThrow(/PASSWORD_SCRYPT must meet OWASP/);
+    expect(loadConfig({ ...safe, PASSWORD_SCRYPT: 'N=65536,r=8,p=2' }).PASSWORD_SCRYPT).toEqual({ N: 65536, r: 8, p: 2 });
+  });
 });

@@ -13,6 +13,15 @@ import {
 } from '@pl/config';
 import { mailEnv } from '@pl/mail';
 import { providerEnv } from '@pl/providers';
+import {
+  atLeast,
+  DEFAULT_SCRYPT,
+  LEGACY_SCRYPT,
+  meetsOwaspMinimum,
+  parseScryptSetting,
+  scryptParamsProblem,
+  type ScryptParams,
+} from './domain/password-hash';
 
 /** Development-only sandbox provider secret; refused when NODE_ENV=production (libs/config). */
 export { DEV_PROVIDER_SANDBOX_SECRET };
@@ -62,6 +71,21 @@ const gatewayEnv = {
   /** Sign-ups, password resets and confirmation resends per client IP and per email, each per hour; then 429. */
   RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR: intSetting({ min: 1, default: 20 }),
   RATE_LIMIT_ACCOUNT_MAIL_PER_EMAIL_PER_HOUR: intSetting({ min: 1, default: 5 }),
+  /**
+   * scrypt's parameters for new password hashes, `N=…,r=…,p=…` (docs/adr/0039-password-hash-parameters.md); OWASP's
+   * N=2^14, r=8, p=5 by default. Never weaker than the parameters hashes had before they were stored (N=2^14, r=8,
+   * p=1), and in production never below OWASP's minimum; the tests' cheaper setting is refused there.
+   */
+  PASSWORD_SCRYPT: z
+    .string()
+    .default(`N=${DEFAULT_SCRYPT.N},r=${DEFAULT_SCRYPT.r},p=${DEFAULT_SCRYPT.p}`)
+    .transform((text, ctx): ScryptParams => {
+      const params = parseScryptSetting(text);
+      const problem = params ? scryptParamsProblem(params) : 'expected N=<power of two>,r=<int>,p=<int>';
+      if (params && problem === null && atLeast(params, LEGACY_SCRYPT)) return params;
+      ctx.addIssue({ code: 'custom', message: problem ?? 'weaker than N=16384,r=8,p=1, the parameters of the oldest stored hashes' });
+      return z.NEVER;
+    }),
   /** Anyone may sign up (`POST /api/v1/auth/signup`) unless this is `false`; new accounts still need shops approved. */
   SIGNUP_ENABLED: z
     .enum(['true', 'false'])
@@ -108,5 +132,9 @@ export type GatewayConfig = ReturnType<typeof loadConfig>;
  * development secrets are refused (anyone who knows the sandbox secret could mark payments paid).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseConfig(gatewayEnv, env);
+  const config = parseConfig(gatewayEnv, env);
+  if (config.NODE_ENV === 'production' && !meetsOwaspMinimum(config.PASSWORD_SCRYPT)) {
+    throw new Error("Invalid configuration: PASSWORD_SCRYPT must meet OWASP's scrypt minimum in production (N=2^17,r=8,p=1 or N=2^14,r=8,p=5, …)");
+  }
+  return config;
 }

@@ -3,3 +3,4 @@
 export { loadConfig, type GatewayConfig } from './config';
 export { migrateGateway, GATEWAY_SCHEMA } from './data/migrate';
 export { AccountRepository, type Merchant } from './data/account.repository';
+export { DEFAULT_SCRYPT, LEGACY_SCRYPT, PasswordHasher, type ScryptParams } from './domain/password-hash';

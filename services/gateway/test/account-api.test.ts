@@ -45,7 +45,7 @@ describe('GET /api/v1/me', () => {
       email_confirmed: false,
       // The sign-in helper turned TOTP on (tests/support/second-factor.ts).
       two_factor: { totp: true, passkeys: 0, recovery_codes_left: 10 },
-      account: { merchant_id: m.id, role: 'owner' },
+      account: { merchant_id: m.id, role: 'owner', require_two_factor: false },
       memberships: [{ merchant_id: m.id, name: m.email, role: 'owner' }],
       created_at: expect.stringMatching(/\+03:00$/),
     });

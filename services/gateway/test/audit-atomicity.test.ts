@@ -6,6 +6,7 @@ import { AccountRepository } from '../src/data/account.repository';
 import { migrateGateway } from '../src/data/migrate';
 import { UserRepository } from '../src/data/user.repository';
 import { mailLinks } from '../src/domain/mail';
+import { LEGACY_SCRYPT, PasswordHasher } from '../src/domain/password-hash';
 
 /**
  * A credential change of the gateway's own and its audit event are one transaction: when the event cannot be
@@ -23,8 +24,8 @@ beforeAll(async () => {
   database = await createTestDatabase('audit_atomicity');
   await migrateGateway(database.url, log);
   db = new Db({ url: database.url, schema: 'gateway', log });
-  accounts = new AccountRepository(db);
-  users = new UserRepository(db, enqueueMail, mailLinks('http://localhost:8080'));
+  accounts = new AccountRepository(db, new PasswordHasher(LEGACY_SCRYPT));
+  users = new UserRepository(db, enqueueMail, mailLinks('http://localhost:8080'), new PasswordHasher(LEGACY_SCRYPT));
 });
 afterAll(async () => {
   await db?.close();

@@ -10,6 +10,7 @@ import { steppedUpSession } from '../../../tests/support/second-factor';
 import { startGateway } from '../src/app';
 import { loadConfig } from '../src/config';
 import { AccountRepository } from '../src/data/account.repository';
+import { PasswordHasher } from '../src/domain/password-hash';
 import { migrateGateway } from '../src/data/migrate';
 import { createRedis } from '../src/data/redis';
 
@@ -50,6 +51,8 @@ export async function startGateways(count: number, env: Record<string, string> =
     TRUST_PROXY_HOPS: '1',
     RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
     RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000',
+    // The suite's cheaper password hash (tests/support/system.ts, TEST_PASSWORD_SCRYPT).
+    PASSWORD_SCRYPT: 'N=16384,r=8,p=1',
     ...env,
   });
   const gateways: Awaited<ReturnType<typeof startGateway>>[] = [];
@@ -57,7 +60,7 @@ export async function startGateways(count: number, env: Record<string, string> =
   const db = new Db({ url: database.url, schema: 'gateway', log });
   const redis = createRedis(REDIS_URL, log);
   await redis.connect();
-  const accounts = new AccountRepository(db);
+  const accounts = new AccountRepository(db, new PasswordHasher(config.PASSWORD_SCRYPT));
   const clients: Call[] = gateways.map((g) => {
     const http = httpClient(`http://127.0.0.1:${g.port}`);
     return (method, path, init = {}) => http.call(method, path, init);

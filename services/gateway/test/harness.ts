@@ -11,6 +11,7 @@ import { httpClient, type ApiResponse } from '../../../tests/support/http';
 import { startGateway } from '../src/app';
 import { loadConfig } from '../src/config';
 import { AccountRepository } from '../src/data/account.repository';
+import { LEGACY_SCRYPT, PasswordHasher } from '../src/domain/password-hash';
 import { FaultProxy } from '@pl/testing';
 import { migrateGateway } from '../src/data/migrate';
 
@@ -118,12 +119,14 @@ export async function startHarness(options: { faults?: boolean; env?: Record<str
       GATEWAY_PORT: '0',
       OPS_PORT: '0',
       NATS_REQUEST_TIMEOUT_MS: '1000',
+      // The suite's cheaper password hash (tests/support/system.ts, TEST_PASSWORD_SCRYPT).
+      PASSWORD_SCRYPT: 'N=16384,r=8,p=1',
       ...options.env,
     }),
     log,
   );
   const accountsDb = new Db({ url: database.url, schema: 'gateway', log });
-  const accounts = new AccountRepository(accountsDb);
+  const accounts = new AccountRepository(accountsDb, new PasswordHasher(LEGACY_SCRYPT));
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
 
   const http = httpClient(baseUrl);

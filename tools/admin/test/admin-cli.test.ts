@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { Db } from '@pl/db';
 import { createTestDatabase, type TestDatabase } from '@pl/testing';
-import { AccountRepository, GATEWAY_SCHEMA, mailLinks, migrateGateway, UserRepository } from '@pl/gateway/testing';
+import { AccountRepository, DEFAULT_SCRYPT, GATEWAY_SCHEMA, mailLinks, migrateGateway, PasswordHasher, UserRepository } from '@pl/gateway/testing';
 import {
   LatePaymentRepository,
   LinkRepository,
@@ -125,7 +125,11 @@ describe('admin CLI', () => {
       { public_key: out.test_api_key, mode: 'test' },
     ]);
     // A user with the email and password, owner of the new account. The password came from stdin without its final newline.
-    const users = new UserRepository(gatewayDb, async () => undefined, mailLinks('http://localhost:8080'));
+    // The CLI hashes with the gateway's default parameters (OWASP's minimum), so signing in finds nothing to raise.
+    const hasher = new PasswordHasher(DEFAULT_SCRYPT);
+    const [stored] = await gatewayDb.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE lower(email) = $1', ['ops@example.com']);
+    expect(stored?.password_hash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    const users = new UserRepository(gatewayDb, async () => undefined, mailLinks('http://localhost:8080'), hasher);
     const user = await users.findByLogin('ops@example.com', 'correct horse');
     expect(user).toMatchObject({ email: 'ops@example.com', emailConfirmed: true });
     await expect(users.memberships(String(user?.id))).resolves.toEqual([expect.objectContaining({ merchantId: out.merchant_id, role: 'owner' })]);

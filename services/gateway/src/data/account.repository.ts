@@ -4,7 +4,8 @@ import type { Mode } from '@pl/contracts';
 import { returnedRow, type Db } from '@pl/db';
 import { apiKeyInactive, apiKeyLimitReached, AppError, notFound } from '@pl/errors';
 import type { ApiKey, NewApiKey } from '../domain/api-keys';
-import { digestsEqual, hashPassword, newApiKeyPair, sha256 } from '../domain/credentials';
+import { digestsEqual, newApiKeyPair, sha256 } from '../domain/credentials';
+import { DEFAULT_SCRYPT, PasswordHasher } from '../domain/password-hash';
 
 /** The connection of one transaction, as `Db.transaction` hands it over. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -74,7 +75,11 @@ const isActive = (key: ApiKey, now: Date): boolean => key.revokedAt === null && 
 
 /** Merchant accounts and their API keys: the gateway's own data. */
 export class AccountRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** How new users' passwords are hashed: OWASP's minimum unless the caller's configuration says otherwise. */
+    private readonly passwords: PasswordHasher = new PasswordHasher(DEFAULT_SCRYPT),
+  ) {}
 
   /**
    * A new account with its first user as owner, and a live key pair and a test one, so the merchant can integrate
@@ -89,7 +94,7 @@ export class AccountRepository {
     testApiKey: string;
     testApiSecret: string;
   }> {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     const live = newApiKeyPair('live');
     const test = newApiKeyPair('test');
     try {

