@@ -7,6 +7,7 @@ import {
   ATTEMPT_ERROR_MAX_LENGTH,
   CRYPTO_NETWORKS,
   CURSOR_MAX_LENGTH,
+  DAILY_REPORT_PAGE_MAX,
   DELIVERY_ATTEMPTS_SHOWN,
   EVENT_TYPES,
   formatMoscow,
@@ -326,6 +327,22 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   }),
   balanceTransactionsList: () => ({
     balance_transactions: times(LIST_LIMIT_MAX, fullBalanceTransaction),
+    has_more: true,
+    next_cursor: fullCursor(),
+  }),
+  // A page of the daily report at its largest size; a masked destination (payouts, to come) within 64 code points.
+  reportsDaily: () => ({
+    rows: times(DAILY_REPORT_PAGE_MAX, () => ({
+      id: randomUUID(),
+      type: 'unresolved_payment_refund_failed',
+      at: formatMoscow(latest),
+      amount: LEDGER_MONEY_MAX,
+      fee: LEDGER_MONEY_MAX,
+      net: LEDGER_MONEY_MAX,
+      order_id: heavy(ORDER_ID_MAX),
+      destination: heavy(64),
+      status: 'unresolved',
+    })),
     has_more: true,
     next_cursor: fullCursor(),
   }),

@@ -532,6 +532,12 @@ const ROWS: Record<string, Row> = {
     unknown: (m) => get(`/api/v1/shops/${UNKNOWN_SHOP}/balance`, m),
   },
   'GET /api/v1/balance-transactions': { rule: 'readMoney', success: 200, call: (m) => get('/api/v1/balance-transactions', m) },
+  'GET /api/v1/reports/daily': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => get(`/api/v1/reports/daily?shop_id=${shop.id}&date=2026-11-20`, m),
+    unknown: (m) => get(`/api/v1/reports/daily?shop_id=${UNKNOWN_SHOP}&date=2026-11-20`, m),
+  },
   'GET /api/v1/refunds': { rule: 'readMoney', success: 200, call: (m) => get('/api/v1/refunds', m) },
   'GET /api/v1/refunds/{id}': {
     rule: 'readMoney',

@@ -150,6 +150,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/v1/reports/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a shop's daily report (CSV)
+         * @description The shop's registry of one day in Moscow time (`date`, `YYYY-MM-DD`, today at the latest: a later day is 400 naming `date`), in the credential's mode: every payment, refund (and a refund's failure), unresolved payment's arrival and its resolution, oldest first, with `id`, `time` (+03:00), `type`, `amount`, `fee`, `net`, `order_id`, `destination` (masked; empty until payouts) and `status` (the object's status now), then a `total` row of the rows that moved the balance (those with a `net`), equal to the ledger's movements that day. RFC 4180 (CRLF, a header row, empty fields for null), UTF-8 with a byte-order mark, a cell a spreadsheet would run as a formula prefixed with `'`. Streamed page by page; a failure after the first rows cuts the connection, so a file without its `total` row is incomplete. The file is `daily-report-<shop_id>-<date>-<mode>.csv`. Unknown shop 404, another merchant's (or, for a cashier key, another shop) 403.
+         */
+        get: operations["merchantGetDailyReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/v1/events": {
         parameters: {
             query?: never;
@@ -1039,6 +1059,26 @@ export interface paths {
          * @description With `format=csv`: the same rows (same filters, from `cursor` on) as an RFC 4180 CSV file, UTF-8 with a byte-order mark so spreadsheets read it right, streamed with a header row of the JSON field names. `limit` is then ignored: every row to the oldest is sent, read behind the stream in pages of 100 whatever the query says, so an export costs one backend read per 100 rows. The file is `statement-<shop_id or all>-<mode>.csv` (`Content-Disposition: attachment`); a failure after the first rows cuts the connection, so a partial file never looks whole.
          */
         get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a shop's daily report (CSV)
+         * @description The shop's registry of one day in Moscow time (`date`, `YYYY-MM-DD`, today at the latest: a later day is 400 naming `date`), in the credential's mode: every payment, refund (and a refund's failure), unresolved payment's arrival and its resolution, oldest first, with `id`, `time` (+03:00), `type`, `amount`, `fee`, `net`, `order_id`, `destination` (masked; empty until payouts) and `status` (the object's status now), then a `total` row of the rows that moved the balance (those with a `net`), equal to the ledger's movements that day. RFC 4180 (CRLF, a header row, empty fields for null), UTF-8 with a byte-order mark, a cell a spreadsheet would run as a formula prefixed with `'`. Streamed page by page; a failure after the first rows cuts the connection, so a file without its `total` row is incomplete. The file is `daily-report-<shop_id>-<date>-<mode>.csv`. Unknown shop 404, another merchant's (or, for a cashier key, another shop) 403. A member needs a role that reads money (owner, admin, finance, support, viewer).
+         */
+        get: operations["getDailyReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3244,6 +3284,26 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field.
+         *     - `common.err.validation_failed` also: a Pl-Mode header that names another mode than the API key pair's or cashier key's (or neither `live` nor `test`).
+         */
+        "ValidationFailed.ApiKeyOrCashier": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.validation_failed";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
         /** @description - `common.err.validation_failed`: A request body or query parameter breaks its schema; `details` names every offending field. */
         "ValidationFailed.Html": {
             headers: {
@@ -4234,6 +4294,52 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    merchantGetDailyReport: {
+        parameters: {
+            query: {
+                shop_id: string;
+                date: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's report as a CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,time,type,amount,fee,net,order_id,destination,status
+                     *     6985eade-2a4c-4e0b-9d61-0c3f1b8e2a10,2026-11-25T01:55:15+03:00,payment,1500.00,15.00,1485.00,order-1001,,paid
+                     *     8d3f1a6c-5b7e-4c2d-a1f0-9e8d7c6b5a41,2026-11-25T02:20:00+03:00,refund,-500.00,0.00,-500.00,order-1001,,succeeded
+                     *     c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f,2026-11-25T10:04:12+03:00,unresolved_payment,1000.00,,,order-1002,,settled
+                     *     c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f,2026-11-25T11:30:00+03:00,unresolved_payment_settled,1000.00,10.00,990.00,order-1002,,settled
+                     *     ,,total,2000.00,25.00,1975.00,,,
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed.ApiKeyOrCashier"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7574,6 +7680,52 @@ export interface operations {
                      * @example id,shop_id,type,amount,fee,net,balance_after,payment_link_id,refund_id,created_at
                      *     7a1d4e82-9b3c-4d5f-8e6a-0b1c2d3e4f5a,42,refund,-500.00,0.00,-500.00,985.00,6985eade-4dba-4db4-a03b-92e8f9abb973,8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f,2026-11-25T02:20:00+03:00
                      *     3c9e5a71-6d2b-4f8e-a1c4-b7d0e2f39a15,42,payment,1500.00,15.00,1485.00,1485.00,6985eade-4dba-4db4-a03b-92e8f9abb973,,2026-11-25T01:55:15+03:00
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDailyReport: {
+        parameters: {
+            query: {
+                shop_id: string;
+                date: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's report as a CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,time,type,amount,fee,net,order_id,destination,status
+                     *     6985eade-2a4c-4e0b-9d61-0c3f1b8e2a10,2026-11-25T01:55:15+03:00,payment,1500.00,15.00,1485.00,order-1001,,paid
+                     *     8d3f1a6c-5b7e-4c2d-a1f0-9e8d7c6b5a41,2026-11-25T02:20:00+03:00,refund,-500.00,0.00,-500.00,order-1001,,succeeded
+                     *     c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f,2026-11-25T10:04:12+03:00,unresolved_payment,1000.00,,,order-1002,,settled
+                     *     c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f,2026-11-25T11:30:00+03:00,unresolved_payment_settled,1000.00,10.00,990.00,order-1002,,settled
+                     *     ,,total,2000.00,25.00,1975.00,,,
                      */
                     "text/csv": string;
                 };

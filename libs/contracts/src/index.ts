@@ -13,6 +13,7 @@ export * from './events';
 export * from './refunds';
 export * from './payment-sync';
 export * from './ledger';
+export * from './reports';
 export * from './checkout';
 export * from './deliveries';
 export * from './moscow-time';

@@ -44,7 +44,8 @@ export const balanceTransactionPage = z.object({
 });
 export type BalanceTransactionPage = z.infer<typeof balanceTransactionPage>;
 
-const shopIdText = z
+/** A shop id in a query string: a positive integer without leading zeros. */
+export const shopIdText = z
   .string()
   .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
   .transform(Number)

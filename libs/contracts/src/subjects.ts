@@ -35,6 +35,7 @@ import { listUnresolvedCommand, resolveUnresolvedCommand, unresolvedIdCommand, u
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
+import { dailyReportCommand, dailyReportPage } from './reports';
 import { paymentAttemptList } from './attempts';
 
 /** A NATS request-reply subject with the contract of both directions. */
@@ -221,6 +222,8 @@ export const subjects = {
   /** The shop's balance and statement, in the caller's mode. */
   balanceGet: subject('links.balance.get', balanceCommand, balance),
   balanceTransactionsList: subject('links.balance_transactions.list', listBalanceTransactionsCommand, balanceTransactionPage),
+  /** One page of a shop's daily report (docs/money.md, "Daily report"), oldest first, in the caller's mode. */
+  reportsDaily: subject('links.reports.daily', dailyReportCommand, dailyReportPage),
   /** Every event of the caller's shops in its mode, newest first, kept 30 days. */
   eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
   eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),

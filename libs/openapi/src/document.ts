@@ -46,6 +46,7 @@ const ref = (kind: 'headers', name: string) => ({ $ref: `#/components/${kind}/${
 const SECURITY: Record<Auth, oas31.SecurityRequirementObject[]> = {
   apiKey: [{ ApiKey: [], ApiSecret: [] }],
   cashier: [{ CashierKey: [] }],
+  apiKeyOrCashier: [{ ApiKey: [], ApiSecret: [] }, { CashierKey: [] }],
   session: [{ SessionCookie: [] }, { SessionToken: [] }],
   cashierOrSession: [{ CashierKey: [] }, { SessionCookie: [] }, { SessionToken: [] }],
   none: [],
@@ -71,10 +72,12 @@ const MODE_HEADERS: Record<Exclude<Auth, 'none'>, z.ZodType> = {
   session: sessionModeHeader.meta({ param: { id: 'Pl-Mode.Session' } }),
   apiKey: credentialModeHeader.meta({ param: { id: 'Pl-Mode.Credential' } }),
   cashier: credentialModeHeader.meta({ param: { id: 'Pl-Mode.Credential' } }),
+  apiKeyOrCashier: credentialModeHeader.meta({ param: { id: 'Pl-Mode.Credential' } }),
   cashierOrSession: eitherModeHeader.meta({ param: { id: 'Pl-Mode.Either' } }),
 };
 // The API key pair and the cashier key check Pl-Mode alike: one parameter, one instance.
 MODE_HEADERS.cashier = MODE_HEADERS.apiKey;
+MODE_HEADERS.apiKeyOrCashier = MODE_HEADERS.apiKey;
 
 const IDEMPOTENCY_KEYS: Record<NonNullable<OperationSpec['idempotency']>, z.ZodType> = {
   secret: idempotencyKey
@@ -98,6 +101,7 @@ const MODE_MISMATCH: Record<Exclude<Auth, 'none'>, string> = {
   session: `a ${MODE_HEADER} header other than \`live\` or \`test\`.`,
   apiKey: `a ${MODE_HEADER} header that names another mode than the API key pair's (or neither \`live\` nor \`test\`).`,
   cashier: `a ${MODE_HEADER} header that names another mode than the cashier key's (or neither \`live\` nor \`test\`).`,
+  apiKeyOrCashier: `a ${MODE_HEADER} header that names another mode than the API key pair's or cashier key's (or neither \`live\` nor \`test\`).`,
   cashierOrSession: `a ${MODE_HEADER} header other than \`live\` or \`test\`, or (cashier key) another mode than the key's.`,
 };
 
@@ -151,6 +155,7 @@ const AUTH_NAMES: Record<Exclude<Auth, 'none'>, string> = {
   session: 'Session',
   apiKey: 'ApiKey',
   cashier: 'Cashier',
+  apiKeyOrCashier: 'ApiKeyOrCashier',
   cashierOrSession: 'CashierOrSession',
 };
 

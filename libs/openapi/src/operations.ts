@@ -18,6 +18,7 @@ import {
   listAuditEventsQuery,
   listBalanceTransactionsQuery,
   listBalanceTransactionsSessionQuery,
+  dailyReportQuery,
   listDeliveriesQuery,
   listEventsQuery,
   listLinksQuery,
@@ -87,8 +88,8 @@ import type { ErrorCode } from '@pl/errors';
 import * as s from './samples';
 import { callbackReceived, openApiDocumentShape } from './schemas';
 
-/** Who may call an operation: the three credentials of the API, or nobody in particular. */
-export type Auth = 'apiKey' | 'cashier' | 'session' | 'cashierOrSession' | 'none';
+/** Who may call an operation: the three credentials of the API (or one of two), or nobody in particular. */
+export type Auth = 'apiKey' | 'cashier' | 'apiKeyOrCashier' | 'session' | 'cashierOrSession' | 'none';
 
 export interface OperationSpec {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -249,6 +250,14 @@ const eventRead = { status: 200, description: 'The event, as its webhook body.',
 const eventsDescription =
   "Every event of the caller's shops in its mode, whether the shop subscribes to its type or not, kept 30 days: a merchant who missed webhooks reconciles from here. Order by `created_at`.";
 const listErrors: ErrorCode[] = ['common.err.forbidden', 'common.err.not_found'];
+
+const dailyReportDescription =
+  "The shop's registry of one day in Moscow time (`date`, `YYYY-MM-DD`, today at the latest: a later day is 400 naming `date`), in the credential's mode: every payment, refund (and a refund's failure), unresolved payment's arrival and its resolution, oldest first, with `id`, `time` (+03:00), `type`, `amount`, `fee`, `net`, `order_id`, `destination` (masked; empty until payouts) and `status` (the object's status now), then a `total` row of the rows that moved the balance (those with a `net`), equal to the ledger's movements that day. RFC 4180 (CRLF, a header row, empty fields for null), UTF-8 with a byte-order mark, a cell a spreadsheet would run as a formula prefixed with `'`. Streamed page by page; a failure after the first rows cuts the connection, so a file without its `total` row is incomplete. The file is `daily-report-<shop_id>-<date>-<mode>.csv`. Unknown shop 404, another merchant's (or, for a cashier key, another shop) 403.";
+const dailyReportFile = {
+  status: 200,
+  description: "The day's report as a CSV file (`Content-Disposition: attachment`).",
+  files: [{ mediaType: 'text/csv', example: s.sampleDailyReportCsv }],
+};
 
 /** Every operation the gateway serves. A test checks this list against the routes the gateway's express app mounts. */
 const unresolvedId = z.object({ id: uuid.meta({ description: 'The unresolved payment id (UUID).', examples: [s.sampleUnresolvedPayment.id] }) });
@@ -438,6 +447,18 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'apiKey',
     query: listBalanceTransactionsQuery,
     success: balanceTransactionList,
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/merchant/v1/reports/daily',
+    operationId: 'merchantGetDailyReport',
+    summary: "Download a shop's daily report (CSV)",
+    description: dailyReportDescription,
+    tag: TAGS.balance,
+    auth: 'apiKeyOrCashier',
+    query: dailyReportQuery,
+    success: dailyReportFile,
     errors: listErrors,
   },
   {
@@ -1148,6 +1169,18 @@ export const OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     query: listBalanceTransactionsSessionQuery,
     success: { ...balanceTransactionList, files: [{ mediaType: 'text/csv', example: s.sampleStatementCsv }] },
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/reports/daily',
+    operationId: 'getDailyReport',
+    summary: "Download a shop's daily report (CSV)",
+    description: `${dailyReportDescription} A member needs a role that reads money (owner, admin, finance, support, viewer).`,
+    tag: TAGS.balance,
+    auth: 'session',
+    query: dailyReportQuery,
+    success: dailyReportFile,
     errors: listErrors,
   },
   {

@@ -320,6 +320,16 @@ export const sampleStatementCsv = `\ufeff${[
   ...sampleBalanceTransactionPage.balance_transactions.map((row) => CSV_FIELDS.map((f) => row[f] ?? '').join(',')),
 ].join('\r\n')}\r\n`;
 
+/** A daily report: a payment, a partial refund of it, a late payment's arrival and its settlement, then the totals. */
+export const sampleDailyReportCsv = `\ufeff${[
+  'id,time,type,amount,fee,net,order_id,destination,status',
+  '6985eade-2a4c-4e0b-9d61-0c3f1b8e2a10,2026-11-25T01:55:15+03:00,payment,1500.00,15.00,1485.00,order-1001,,paid',
+  '8d3f1a6c-5b7e-4c2d-a1f0-9e8d7c6b5a41,2026-11-25T02:20:00+03:00,refund,-500.00,0.00,-500.00,order-1001,,succeeded',
+  'c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f,2026-11-25T10:04:12+03:00,unresolved_payment,1000.00,,,order-1002,,settled',
+  'c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f,2026-11-25T11:30:00+03:00,unresolved_payment_settled,1000.00,10.00,990.00,order-1002,,settled',
+  ',,total,2000.00,25.00,1975.00,,,',
+].join('\r\n')}\r\n`;
+
 /** An overpayment's surplus of a crypto link, as recorded when the provider's callback arrived. */
 export const sampleUnresolvedPayment: UnresolvedPaymentView = {
   id: 'c8d9e0f1-a2b3-4c4d-9e5f-6a7b8c9d0e1f',

@@ -17,3 +17,6 @@ export { toPaymentLink } from './domain/link-view';
 export { resolveLatePayment, resolveUnresolvedPayment, type LateResolveCommand, type UnresolvedResolveCommand } from './domain/unresolved-payment';
 export { unresolvedView } from './domain/payment-event';
 export { encodeCursor, decodeCursor } from './domain/cursor';
+// The daily report's tests page through it with the service's own code at any page size.
+export { DailyReportRepository, REPORT_SOURCES } from './data/daily-report.repository';
+export { getDailyReportPage } from './domain/daily-report';

@@ -6,6 +6,8 @@ import {
   type BuyerLinkView,
   type CreateRefundCommand,
   type CreateLinkCommand,
+  type DailyReportCommand,
+  type DailyReportPage,
   type Identity,
   type IdempotencyClaim,
   type IdempotentLinkReply,
@@ -143,5 +145,10 @@ export class LinksClient {
   /** One page of the statement in the identity's mode. */
   balanceTransactions(identity: MerchantIdentity, command: ListBalanceTransactionsCommand, requestId: string): Promise<BalanceTransactionPage> {
     return this.bus.request(subjects.balanceTransactionsList, command, identity, { requestId });
+  }
+
+  /** One page of a shop's daily report in the identity's mode. */
+  dailyReport(identity: MerchantIdentity, command: DailyReportCommand, requestId: string): Promise<DailyReportPage> {
+    return this.bus.request(subjects.reportsDaily, command, identity, { requestId });
   }
 }

@@ -23,6 +23,7 @@ import { openApiRoutes } from './http/routes/openapi.routes';
 import { merchantBalanceRoutes, sessionBalanceRoutes } from './http/routes/balance.routes';
 import { merchantEventsRoutes, sessionEventsRoutes } from './http/routes/events.routes';
 import { merchantRefundsRoutes, sessionRefundsRoutes } from './http/routes/refunds.routes';
+import { merchantReportsRoutes, sessionReportsRoutes } from './http/routes/reports.routes';
 import { merchantUnresolvedRoutes, sessionUnresolvedRoutes } from './http/routes/unresolved-payments.routes';
 
 import { sessionShopsRoutes } from './http/routes/session-shops.routes';
@@ -70,6 +71,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1', sessionRefundsRoutes(deps));
   app.use('/merchant/v1', merchantBalanceRoutes(deps));
   app.use('/api/v1', sessionBalanceRoutes(deps));
+  app.use('/merchant/v1', merchantReportsRoutes(deps));
+  app.use('/api/v1', sessionReportsRoutes(deps));
   app.use('/merchant/v1/unresolved-payments', merchantUnresolvedRoutes(deps));
   app.use('/api/v1/unresolved-payments', sessionUnresolvedRoutes(deps));
   app.use('/merchant/v1/events', merchantEventsRoutes(deps));

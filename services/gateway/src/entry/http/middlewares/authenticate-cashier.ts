@@ -49,6 +49,18 @@ export function authenticateCashier(deps: CashierAuthDeps): RequestHandler {
   };
 }
 
+/**
+ * `/merchant/v1` routes a cashier key may also read (the daily report of its shop): a Bearer `svc_live_...` or
+ * `svc_test_...` is a cashier key; anything else must be the account's API key pair.
+ */
+export function authenticateCashierOrApiKey(deps: CashierAuthDeps, apiKey: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const bearer = cashierKeyFrom(req);
+    if (bearer !== null && looksLikeCashierKey(bearer)) return authenticateCashierKey(deps, bearer, req, res).then(() => next());
+    return apiKey(req, res, next);
+  };
+}
+
 /** `POST /api/v1/payment-links`: a Bearer `svc_live_...` or `svc_test_...` is a cashier key; anything else is a session. */
 export function authenticateCashierOrSession(deps: CashierAuthDeps & SessionAuthDeps): RequestHandler {
   return async (req, res, next) => {
