@@ -179,7 +179,7 @@ export class OutboxRelay {
       // The producer span's own context replaces the stored one.
       const { [TRACEPARENT]: _stored, ...headers } = e.headers;
       injectTraceContext((k, v) => (headers[k] = v), contextOf(span));
-      messages.push({ key: e.key, value: JSON.stringify(e.payload), headers });
+      messages.push({ key: e.key, value: e.json ?? JSON.stringify(e.payload), headers });
       byTopic.set(e.topic, messages);
     }
     try {
