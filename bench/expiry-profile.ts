@@ -74,11 +74,13 @@ async function main(): Promise<void> {
     const statements = (await onServer<{ ok: boolean }>(`SELECT to_regclass('pg_stat_statements') IS NOT NULL AS ok`))[0]?.ok === true;
     while (Date.now() < dueAt.getTime() - 500) await new Promise((r) => setTimeout(r, 100));
 
+    // The harness's own polling is not the sweep's: its backend is left out.
+    const ownPid = Number((await sql<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]?.pid);
     const postmaster = Number(process.env.BENCH_PG_POSTMASTER_PID ?? 0);
     const meter = new CpuMeter([
       { name: 'links', pids: () => [services.links.pid] },
       { name: 'notifier', pids: () => [services.notifier.pid] },
-      { name: 'pg (database backends)', pids: () => postgresBackends(database.name) },
+      { name: 'pg (database backends)', pids: () => postgresBackends(database.name).filter((pid) => pid !== ownPid) },
       ...(postmaster > 0 ? [{ name: 'pg (server, other)', pids: () => withChildren(postmaster) }] : []),
     ]);
     if (statements) await onServer('SELECT pg_stat_statements_reset()');
