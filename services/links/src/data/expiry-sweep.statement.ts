@@ -41,11 +41,11 @@ export function expireDueBatchStatement(limit: number, topic: string, traceparen
   return {
     text: `WITH expired AS (
          UPDATE payment_links SET status = 'expired', updated_at = now()
-          WHERE id IN (SELECT id FROM payment_links
-                        WHERE status = 'pending' AND expires_at <= now()
-                        ORDER BY expires_at
-                        LIMIT $1
-                        FOR UPDATE SKIP LOCKED)
+          WHERE id = ANY (ARRAY(SELECT id FROM payment_links
+                                 WHERE status = 'pending' AND expires_at <= now()
+                                 ORDER BY expires_at
+                                 LIMIT $1
+                                 FOR UPDATE SKIP LOCKED))
             AND status = 'pending' AND expires_at <= now()
           RETURNING id, merchant_id, shop_id, order_id, amount, merchant_credit, livemode,
                     to_char(updated_at AT TIME ZONE INTERVAL '+03:00', 'YYYY-MM-DD"T"HH24:MI:SS') || '+03:00' AS moved_at
