@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     }
     await admin.connect();
     await server.connect();
-    const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> => (await admin.query<T & object>(text, params)).rows as T[];
+    const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> => (await admin.query<T & object>(text, params)).rows;
     fixtures = new Fixtures(database.url, env.WEBHOOK_SECRET_KEY ?? '');
     const owner = await fixtures.merchant();
     const shopId = await fixtures.shop(owner.id);
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     for (let done = 0; done < n; done += 20_000) await fixtures.seedDue(owner.id, shopId, Math.min(20_000, n - done), dueAt);
     await fixtures.settleAfterBulkLoad();
     const onServer = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> =>
-      (await server.query<T & object>(text, params)).rows as T[];
+      (await server.query<T & object>(text, params)).rows;
     const statements = (await onServer<{ ok: boolean }>(`SELECT to_regclass('pg_stat_statements') IS NOT NULL AS ok`))[0]?.ok === true;
     while (Date.now() < dueAt.getTime() - 500) await new Promise((r) => setTimeout(r, 100));
 
@@ -112,8 +112,15 @@ async function main(): Promise<void> {
       [owner.id],
     );
     const perLink = (pct: number): string => ((((pct / 100) * window.seconds * 1000) / n) * 1000).toFixed(0);
-    console.log(`expiry profile: ${n.toLocaleString('en')} links; swept in ${((sweptAt! - started) / 1000).toFixed(1)} s, all taken in by the notifier in ${window.seconds.toFixed(1)} s`);
-    console.log(`  load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `expiry profile: ${n.toLocaleString('en')} links; swept in ${((sweptAt! - started) / 1000).toFixed(1)} s, all taken in by the notifier in ${window.seconds.toFixed(1)} s`,
+    );
+    console.log(
+      `  load average at the end: ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(`  links without exactly one payment_link.expired: ${events?.wrong} of ${events?.links}`);
     console.log('  CPU per expired link (µs; utime + stime over the window):');
     for (const [name, pct] of Object.entries(window.usage)) console.log(`    ${name.padEnd(24)} ${perLink(pct).padStart(6)}`);
@@ -128,7 +135,7 @@ async function main(): Promise<void> {
       console.log('  statements (pg_stat_statements), by total time:');
       for (const r of rows) {
         console.log(
-          `    ${r.total_exec_time.toFixed(0).padStart(7)} ms ${String(r.calls).padStart(7)} calls ${String(r.rows).padStart(8)} rows ` +
+          `    ${r.total_exec_time.toFixed(0).padStart(7)} ms ${r.calls.padStart(7)} calls ${r.rows.padStart(8)} rows ` +
             `${(Number(r.wal_bytes) / n).toFixed(0).padStart(6)} B WAL/link  ${r.query.slice(0, 150)}`,
         );
       }
