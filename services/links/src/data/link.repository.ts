@@ -4,7 +4,7 @@ import type { PoolClient } from 'pg';
 import { SharedReads, type Db } from '@pl/db';
 import { linkClosed, paymentSucceeded } from '../domain/payment-event';
 import type { FinalStatus, LinkRecord, NewLink, OutboxEntry, Settlement } from '../domain/link';
-import { activeSpan, type Registry } from '@pl/telemetry';
+import { activeSpan, currentTraceparent, type Registry } from '@pl/telemetry';
 import { paidPostingSql } from './ledger.repository';
 import { LinkInserts } from './link-inserts';
 import { insertUnresolved } from './unresolved-payment.repository';
@@ -12,6 +12,7 @@ import { LinkLookups } from './link-lookups';
 import { COLUMNS, FROM_MICROS, toListedLink, toRecord, type LinkRow, type ListedRow } from './link.row';
 import type { Statement } from './statement';
 import { committedEntry, insertOutboxEntries, OUTBOX_COLUMNS, outboxValues } from './outbox.repository';
+import { expiredEntry, expireDueBatchStatement, type WrittenExpiryRow } from './expiry-sweep.statement';
 import {
   isLinksOwnMode,
   type LinkListQuery,
@@ -328,28 +329,16 @@ export class LinkRepository implements LinkStore {
   }
 
   /**
-   * The sweeper's statement: expires up to `limit` due pending links, oldest expiry first, and returns
-   * their ids. SKIP LOCKED lets replicas sweep side by side, and leaves a link that a cancel or a payment
-   * is moving right now to that move; the outer status check keeps a link moved meanwhile as it is. Each
-   * expired link's `payment_link.expired` is written in the same transaction.
+   * The sweeper's batch: expires up to `limit` due pending links with each one's `payment_link.expired`, in one
+   * statement ({@link expireDueBatchStatement}), and returns their ids. The events are built by Postgres from the
+   * rows it moved, so nothing per link runs here but the hand-over of each written event to the relay.
    */
   async expireDueBatch(limit: number, _reach: LinksOwnMode): Promise<string[]> {
-    const moved = await moveWithEvents(
-      this.db,
-      {
-        text: `UPDATE payment_links SET status = 'expired', updated_at = now()
-                WHERE id IN (SELECT id FROM payment_links
-                              WHERE status = 'pending' AND expires_at <= now()
-                              ORDER BY expires_at
-                              LIMIT $1
-                              FOR UPDATE SKIP LOCKED)
-                  AND status = 'pending' AND expires_at <= now()
-                RETURNING ${COLUMNS}`,
-        params: [limit],
-      },
-      this.events,
-    );
-    return moved.map((r) => r.id);
+    const traceparent = currentTraceparent();
+    const { text, params } = expireDueBatchStatement(limit, this.events.topic, traceparent);
+    const rows = await this.db.query<WrittenExpiryRow>(text, params);
+    for (const row of rows) this.events.onEventWritten(committedEntry(expiredEntry(row, this.events.topic), traceparent));
+    return rows.map((r) => r.message_key);
   }
 
   /** Due pending links, counted through the partial index of pending links: the sweeper's backlog. */

@@ -116,6 +116,11 @@ export interface OutboxEntry {
   /** Kafka message key: the payment link id, so one link's events stay in one partition, in order. */
   key: string;
   payload: unknown;
+  /**
+   * The payload as JSON text already, when Postgres wrote it (the expiry sweep's events): published as it is, rather
+   * than `payload` serialized again.
+   */
+  json?: string;
   headers: Record<string, string>;
 }
 

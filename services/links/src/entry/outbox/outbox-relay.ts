@@ -34,6 +34,22 @@ const MAX_HANDED_OVER = 10_000;
 /** Published events marked by one statement at most. */
 const MARK_BATCH = 1000;
 
+/**
+ * Runs of consecutive entries of one topic and one stored trace context, in the entries' order: a link's events stay
+ * in theirs, whatever their trace contexts.
+ */
+function byTrace(entries: readonly OutboxEntry[]): OutboxEntry[][] {
+  const runs: OutboxEntry[][] = [];
+  let last: OutboxEntry | undefined;
+  for (const e of entries) {
+    const run = runs.at(-1);
+    if (run && last?.topic === e.topic && last.headers[TRACEPARENT] === e.headers[TRACEPARENT]) run.push(e);
+    else runs.push([e]);
+    last = e;
+  }
+  return runs;
+}
+
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   // The abandoned publish may still fail later; nothing waits for it any more.
   work.catch(() => undefined);
@@ -161,26 +177,39 @@ export class OutboxRelay {
   }
 
   /**
-   * One publish per topic, in order; messages of a link share its key and so its partition. Each message
-   * gets a PRODUCER span, the child of the trace that wrote it, and carries that span's `traceparent` to
-   * the consumer.
+   * One publish per topic, in order; messages of a link share its key and so its partition. Consecutive messages of
+   * one topic written under one trace context (a move's event has its own; the events of a sweep's batch share the
+   * sweep's) get one PRODUCER span, the child of that trace, and carry that span's `traceparent` to the consumer:
+   * a payment's event keeps a span of its own, and a batch of 1,000 expired links costs one span, not 1,000.
    */
   private async publish(entries: OutboxEntry[]): Promise<void> {
     const byTopic = new Map<string, EventMessage[]>();
     const spans: Span[] = [];
-    for (const e of entries) {
-      const messages = byTopic.get(e.topic) ?? [];
+    for (const group of byTrace(entries)) {
+      const [first] = group;
+      if (!first) continue;
       const span = tracer().startSpan(
-        `${e.topic} publish`,
-        { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': e.topic, 'messaging.message.id': e.id } },
-        contextFromTraceparent(e.headers[TRACEPARENT]),
+        `${first.topic} publish`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            'messaging.system': 'kafka',
+            'messaging.destination.name': first.topic,
+            ...(group.length === 1 ? { 'messaging.message.id': first.id } : { 'messaging.batch.message_count': group.length }),
+          },
+        },
+        contextFromTraceparent(first.headers[TRACEPARENT]),
       );
       spans.push(span);
-      // The producer span's own context replaces the stored one.
-      const { [TRACEPARENT]: _stored, ...headers } = e.headers;
-      injectTraceContext((k, v) => (headers[k] = v), contextOf(span));
-      messages.push({ key: e.key, value: JSON.stringify(e.payload), headers });
-      byTopic.set(e.topic, messages);
+      const trace: Record<string, string> = {};
+      injectTraceContext((k, v) => (trace[k] = v), contextOf(span));
+      const messages = byTopic.get(first.topic) ?? [];
+      for (const e of group) {
+        // The producer span's own context replaces the stored one.
+        const { [TRACEPARENT]: _stored, ...headers } = e.headers;
+        messages.push({ key: e.key, value: e.json ?? JSON.stringify(e.payload), headers: { ...headers, ...trace } });
+      }
+      byTopic.set(first.topic, messages);
     }
     try {
       for (const [topic, messages] of byTopic) {
