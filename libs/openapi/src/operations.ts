@@ -84,6 +84,7 @@ import {
   renamePasskeyBody,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
+import { PAYOUT_OPERATIONS } from './payout-operations';
 import * as s from './samples';
 import { callbackReceived, openApiDocumentShape } from './schemas';
 
@@ -141,6 +142,7 @@ export const TAGS = {
   links: 'Payment links',
   refunds: 'Refunds',
   unresolved: 'Unresolved payments',
+  payouts: 'Payouts',
   balance: 'Balance',
   events: 'Events',
   shops: 'Shops',
@@ -1563,4 +1565,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
     '',
     'With a dashboard session: reading needs a role that reads money, settling and refunding one that moves it (owner, admin, finance); any other role is 403 `common.err.forbidden`.',
   ),
+  ...PAYOUT_OPERATIONS,
 ];

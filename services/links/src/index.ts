@@ -17,3 +17,8 @@ export { toPaymentLink } from './domain/link-view';
 export { resolveLatePayment, resolveUnresolvedPayment, type LateResolveCommand, type UnresolvedResolveCommand } from './domain/unresolved-payment';
 export { unresolvedView } from './domain/payment-event';
 export { encodeCursor, decodeCursor } from './domain/cursor';
+// Payouts: the operators' CLI lists them (payout:list); the rails move them with these transitions (docs/payouts.md).
+export { PayoutRepository } from './data/payout.repository';
+export { toPayout } from './domain/payout-view';
+export { markPayoutFailed, markPayoutPaid, markPayoutProcessing, type PayoutTransitionDeps } from './domain/payout-transitions';
+export type { PayoutRail, PayoutRecord } from './domain/payout';
