@@ -102,7 +102,7 @@ export const ERROR_CATALOGUE = {
     kind: 'unprocessable',
     when: 'A payout to a destination still in its cool-down (`status: pending`, PAYOUT_DESTINATION_COOLDOWN_HOURS after it was added).',
   },
-  'payout.err.on_hold': { kind: 'unprocessable', when: "A payout of an account whose payouts an operator has put on hold (`payout:hold`)." },
+  'payout.err.on_hold': { kind: 'unprocessable', when: 'A payout of an account whose payouts an operator has put on hold (`payout:hold`).' },
   'payout.err.own_payout': {
     kind: 'forbidden',
     when: 'Approving a payout one made oneself: another member with the right to approve payouts must approve it.',
@@ -115,7 +115,10 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     when: 'Canceling a payout once it is processing or final: only `pending_approval` and `approved` payouts are canceled.',
   },
-  'payout.err.already_final': { kind: 'conflict', when: 'Simulating the outcome of a test payout that is already paid, failed, canceled or rejected.' },
+  'payout.err.already_final': {
+    kind: 'conflict',
+    when: 'Simulating the outcome of a test payout that is already paid, failed, canceled or rejected.',
+  },
   'late_payment.err.already_resolved': {
     kind: 'conflict',
     when: "The operators' CLI resolving a late payment that was already settled or refunded.",

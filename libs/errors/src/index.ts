@@ -158,6 +158,7 @@ export const payoutsOnHold = (): AppError => fromCatalogue('payout.err.on_hold',
 export const ownPayout = (): AppError => fromCatalogue('payout.err.own_payout', 'A payout is approved by another member than the one who made it');
 export const payoutNotPendingApproval = (status: string): AppError =>
   fromCatalogue('payout.err.not_pending_approval', `Payout is ${status}, not pending_approval`);
-export const payoutNotCancelable = (status: string): AppError => fromCatalogue('payout.err.not_cancelable', `Payout is ${status}; it can no longer be canceled`);
+export const payoutNotCancelable = (status: string): AppError =>
+  fromCatalogue('payout.err.not_cancelable', `Payout is ${status}; it can no longer be canceled`);
 export const payoutAlreadyFinal = (status: string): AppError => fromCatalogue('payout.err.already_final', `Payout is ${status} already`);
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

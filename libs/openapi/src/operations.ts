@@ -699,9 +699,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'patch',
     path: '/api/v1/account',
     operationId: 'updateAccount',
-    summary: "Change the account's settings: require a second factor of every member",
+    summary: "Change the account's settings: require a second factor of every member, or approval of every payout",
     description:
-      'Owners only (others 403), with step-up. While required, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`).',
+      'Owners only (others 403), with step-up; send either setting or both. While `require_two_factor` is on, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`). While `require_payout_approval` is on, every payout starts `pending_approval`, whatever its amount.',
     tag: TAGS.team,
     auth: 'session',
     local: true,

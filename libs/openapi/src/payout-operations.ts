@@ -31,14 +31,14 @@ const destinationList = {
   example: { payout_destinations: [s.samplePayoutDestination] },
 };
 const RULES =
-  'Checked in this order: the body (400; `amount` from 100.00 to PAYOUT_MAX), the account not on hold (422 `payout.err.on_hold`), the destination (404 unknown; 422 `payout.err.destination_not_active` during its cool-down), the shop (404, 403), then under the shop balance\'s lock: amount plus `PAYOUT_FEE` at most the shop\'s `available` (422 `payout.err.insufficient_available`), the account\'s payouts of the last 24 hours (not canceled, rejected or failed) at most PAYOUT_DAILY_MAX (422 `payout.err.daily_limit`). The payout is `pending_approval` from PAYOUT_APPROVAL_THRESHOLD or when the account requires approval of every payout (`require_payout_approval`), else `approved`; its amount and fee leave the balance at once. Sends `payout.created`.';
+  "Checked in this order: the body (400; `amount` from 100.00 to PAYOUT_MAX), the account not on hold (422 `payout.err.on_hold`), the destination (404 unknown; 422 `payout.err.destination_not_active` during its cool-down), the shop (404, 403), then under the shop balance's lock: amount plus `PAYOUT_FEE` at most the shop's `available` (422 `payout.err.insufficient_available`), the account's payouts of the last 24 hours (not canceled, rejected or failed) at most PAYOUT_DAILY_MAX (422 `payout.err.daily_limit`). The payout is `pending_approval` from PAYOUT_APPROVAL_THRESHOLD or when the account requires approval of every payout (`require_payout_approval`), else `approved`; its amount and fee leave the balance at once. Sends `payout.created`.";
 
 /** Every payout route: reads on both families, the rest for a dashboard session. */
 export const PAYOUT_OPERATIONS: readonly OperationSpec[] = [
   ...(['/merchant/v1', '/api/v1'] as const).flatMap((prefix): OperationSpec[] => {
     const auth = prefix === '/api/v1' ? 'session' : 'apiKey';
     const family = prefix === '/api/v1' ? '' : 'merchant';
-    const op = (name: string) => (family ? `${family}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+    const op = (name: string) => (family ? `${family}${name.charAt(0).toUpperCase()}${name.slice(1)}` : name);
     return [
       {
         method: 'get',
@@ -84,8 +84,19 @@ export const PAYOUT_OPERATIONS: readonly OperationSpec[] = [
       "A bank account (`recipient_name`, `inn`, `kpp` with a 10-digit INN, `bik`, `account`) or a crypto address (`network`, `address`, checked as a crypto refund's destination); a wrong one is 400 naming the field (`bank_account.inn`). It is `pending` until PAYOUT_DESTINATION_COOLDOWN_HOURS after it was added (`active_at`), and every member with payout rights (owner, admin, finance) is mailed at once. Shown masked only. Roles: owner, admin, finance.",
     tag: TAG,
     auth: 'session',
-    body: { schema: createPayoutDestinationBody, example: { type: 'bank_account', bank_account: { recipient_name: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', bik: '044525225', account: '40702810938000001234' } } },
-    success: { status: 201, description: 'The destination, pending its cool-down.', schema: payoutDestination, example: { ...s.samplePayoutDestination, status: 'pending' } },
+    body: {
+      schema: createPayoutDestinationBody,
+      example: {
+        type: 'bank_account',
+        bank_account: { recipient_name: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', bik: '044525225', account: '40702810238000001234' },
+      },
+    },
+    success: {
+      status: 201,
+      description: 'The destination, pending its cool-down.',
+      schema: payoutDestination,
+      example: { ...s.samplePayoutDestination, status: 'pending' },
+    },
     errors: ['common.err.forbidden'],
     stepUp: true,
   },
@@ -120,7 +131,10 @@ export const PAYOUT_OPERATIONS: readonly OperationSpec[] = [
     description: `${RULES} Roles: owner, admin, finance.`,
     tag: TAG,
     auth: 'session',
-    body: { schema: createPayoutBody, example: { shop_id: 42, amount: '50000.00', destination_id: s.samplePayoutDestination.id, description: 'November' } },
+    body: {
+      schema: createPayoutBody,
+      example: { shop_id: 42, amount: '50000.00', destination_id: s.samplePayoutDestination.id, description: 'November' },
+    },
     idempotency: 'replay',
     success: { status: 201, description: 'The payout, approved or awaiting approval.', schema: payout, example: s.samplePayout },
     errors: [
@@ -153,12 +167,17 @@ export const PAYOUT_OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/payouts/{id}/reject',
     operationId: 'rejectPayout',
     summary: 'Reject a payout',
-    description: "A payout awaiting approval ends `rejected` with the reason in `failure_reason`; its money goes back to the shop's balance and `payout.canceled` is sent. Roles: owner, admin, finance.",
+    description:
+      "A payout awaiting approval ends `rejected` with the reason in `failure_reason`; its money goes back to the shop's balance and `payout.canceled` is sent. Roles: owner, admin, finance.",
     tag: TAG,
     auth: 'session',
     pathParams: payoutId,
     body: { schema: rejectPayoutBody, example: { reason: 'Not agreed with finance' } },
-    success: { ...payoutRead, description: 'The payout, rejected.', example: { ...s.samplePayout, status: 'rejected', failure_reason: 'Not agreed with finance' } },
+    success: {
+      ...payoutRead,
+      description: 'The payout, rejected.',
+      example: { ...s.samplePayout, status: 'rejected', failure_reason: 'Not agreed with finance' },
+    },
     errors: ['common.err.forbidden', 'payout.err.not_pending_approval'],
   },
   {
@@ -166,7 +185,8 @@ export const PAYOUT_OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/payouts/{id}/cancel',
     operationId: 'cancelPayout',
     summary: 'Cancel a payout',
-    description: "While `pending_approval` or `approved` (else 409 `payout.err.not_cancelable`); its money goes back to the shop's balance and `payout.canceled` is sent. Roles: owner, admin, finance.",
+    description:
+      "While `pending_approval` or `approved` (else 409 `payout.err.not_cancelable`); its money goes back to the shop's balance and `payout.canceled` is sent. Roles: owner, admin, finance.",
     tag: TAG,
     auth: 'session',
     pathParams: payoutId,
@@ -185,7 +205,11 @@ export const PAYOUT_OPERATIONS: readonly OperationSpec[] = [
     auth: 'session',
     pathParams: payoutId,
     body: { schema: simulatePayoutBody, example: { status: 'paid' } },
-    success: { ...payoutRead, description: 'The payout, settled.', example: { ...s.samplePayout, status: 'paid', livemode: false, paid_at: '2026-11-30T12:00:00+03:00' } },
+    success: {
+      ...payoutRead,
+      description: 'The payout, settled.',
+      example: { ...s.samplePayout, status: 'paid', livemode: false, paid_at: '2026-11-30T12:00:00+03:00' },
+    },
     errors: ['common.err.forbidden', 'payout.err.already_final'],
   },
 ];

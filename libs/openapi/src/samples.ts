@@ -544,7 +544,12 @@ export const sampleRecoveryCodes = {
   recovery_codes: Array.from({ length: 10 }, (_, i) => `k7qm-${String(i).padStart(4, 'x')}-p2rt-zd4w`),
 };
 
-export const sampleAccountSettings = { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', require_two_factor: true };
+export const sampleAccountSettings = {
+  merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
+  name: 'Shop Example LLC',
+  require_two_factor: true,
+  require_payout_approval: false,
+};
 
 export const samplePasskey: PasskeyView = {
   id: '5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24',

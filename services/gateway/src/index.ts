@@ -3,3 +3,5 @@
 export { loadConfig, type GatewayConfig } from './config';
 export { migrateGateway, GATEWAY_SCHEMA } from './data/migrate';
 export { AccountRepository, type Merchant } from './data/account.repository';
+// The operators' payout:hold and payout:release.
+export { setPayoutHold } from './data/payout-destination.repository';

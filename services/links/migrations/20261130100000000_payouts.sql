@@ -171,8 +171,51 @@ BEGIN
   RETURN v_tx;
 END $$;
 
+-- A payout made in one statement, so the account's payout lock is held for one round trip and the commit: under the
+-- account's advisory lock (its 24 hours judged with no other payout of it in between) and the shop balance's row lock
+-- (its available judged and posted against with no other posting of the shop in between), the checks, the row and its
+-- posting (available → payouts_in_transit). A refusal raises SQLSTATE PL422 with the refusal's name as its message
+-- (`insufficient_available`, `daily_limit`), which rolls the caller's transaction back.
+CREATE FUNCTION payout_create(
+  p_id uuid, p_merchant_id uuid, p_shop_id bigint, p_livemode boolean, p_amount bigint, p_fee bigint, p_status text,
+  p_description text, p_destination_id uuid, p_destination_type text, p_destination_masked text, p_destination_details jsonb,
+  p_rail text, p_created_by uuid, p_created_at timestamptz, p_hold_seconds float8, p_daily_max bigint
+) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  v_account bigint;
+  v_balance bigint;
+  v_held bigint;
+  v_spent bigint;
+  v_total bigint := p_amount + p_fee;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('payouts:' || p_merchant_id || ':' || p_livemode, 0));
+  v_account := ledger_account_id(p_livemode, 'available', p_shop_id, NULL);
+  SELECT balance INTO v_balance FROM ledger_accounts WHERE id = v_account FOR UPDATE;
+  SELECT coalesce(sum(net), 0) INTO v_held FROM ledger_transactions
+   WHERE shop_id = p_shop_id AND livemode = p_livemode AND type IN ('payment', 'late_payment', 'unresolved_payment')
+     AND created_at > now() - make_interval(secs => p_hold_seconds);
+  IF v_total > least(v_balance, greatest(0, v_balance - v_held)) THEN
+    RAISE EXCEPTION 'insufficient_available' USING ERRCODE = 'PL422';
+  END IF;
+  SELECT coalesce(sum(amount), 0) INTO v_spent FROM payouts
+   WHERE merchant_id = p_merchant_id AND livemode = p_livemode AND created_at > now() - interval '24 hours'
+     AND status NOT IN ('canceled', 'rejected', 'failed');
+  IF v_spent + p_amount > p_daily_max THEN
+    RAISE EXCEPTION 'daily_limit' USING ERRCODE = 'PL422';
+  END IF;
+  INSERT INTO payouts (id, merchant_id, shop_id, livemode, amount, fee, status, description, destination_id, destination_type,
+                       destination_masked, destination_details, rail, created_by, created_at, approved_at, updated_at)
+  VALUES (p_id, p_merchant_id, p_shop_id, p_livemode, p_amount, p_fee, p_status, p_description, p_destination_id,
+          p_destination_type, p_destination_masked, p_destination_details, p_rail, p_created_by, p_created_at,
+          CASE WHEN p_status = 'approved' THEN p_created_at END, p_created_at);
+  PERFORM ledger_post_payout('payout', p_id, -p_amount, p_fee, -v_total,
+    jsonb_build_array(jsonb_build_object('account', 'available', 'amount', -v_total),
+                      jsonb_build_object('account', 'payouts_in_transit', 'amount', v_total)));
+END $$;
+
 -- Down Migration
 -- Refused once a payout has been posted: there is no going back past money that moved.
+DROP FUNCTION payout_create(uuid, uuid, bigint, boolean, bigint, bigint, text, text, uuid, text, text, jsonb, text, uuid, timestamptz, float8, bigint);
 DROP FUNCTION ledger_post_payout(text, uuid, bigint, bigint, bigint, jsonb);
 CREATE OR REPLACE FUNCTION ledger_account_id(p_livemode boolean, p_kind text, p_shop_id bigint, p_provider text)
 RETURNS bigint LANGUAGE plpgsql AS $$

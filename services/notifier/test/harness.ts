@@ -288,7 +288,11 @@ export class TestSystem {
   }
 
   /** Publishes as the links relay does: key = link id (a payout's: the payout id), header `event-id`. */
-  async publish(event: PlatformEvent, value = JSON.stringify(event), key = 'payment_link_id' in event.data ? event.data.payment_link_id : event.data.id): Promise<void> {
+  async publish(
+    event: PlatformEvent,
+    value = JSON.stringify(event),
+    key = 'payment_link_id' in event.data ? event.data.payment_link_id : event.data.id,
+  ): Promise<void> {
     await this.publisher!.publish(this.topic, [{ key, value, headers: { 'event-id': event.event_id } }]);
   }
 

@@ -138,10 +138,10 @@ export class PayoutDestinationRepository {
   async setRequireApproval(merchantId: string, required: boolean): Promise<void> {
     await this.db.query('UPDATE merchants SET require_payout_approval = $2 WHERE id = $1', [merchantId, required]);
   }
+}
 
-  /** The operators' `payout:hold` / `payout:release`; false for an unknown account. */
-  async setHold(merchantId: string, onHold: boolean): Promise<boolean> {
-    const rows = await this.db.query('UPDATE merchants SET payouts_on_hold = $2 WHERE id = $1 RETURNING id', [merchantId, onHold]);
-    return rows.length === 1;
-  }
+/** The operators' `payout:hold` / `payout:release`: stops or resumes an account's payouts; false for an unknown account. */
+export async function setPayoutHold(db: Db, merchantId: string, onHold: boolean): Promise<boolean> {
+  const rows = await db.query('UPDATE merchants SET payouts_on_hold = $2 WHERE id = $1 RETURNING id', [merchantId, onHold]);
+  return rows.length === 1;
 }

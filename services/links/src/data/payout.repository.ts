@@ -3,7 +3,16 @@ import { PAYMENT_EVENTS_TOPIC, type PayoutDestinationSnapshot, type PayoutStatus
 import type { Db } from '@pl/db';
 import { currentTraceparent } from '@pl/telemetry';
 import type { OutboxEntry } from '../domain/link';
-import type { NewPayout, PayoutCreation, PayoutListQuery, PayoutMove, PayoutMoveResult, PayoutRail, PayoutRecord, PayoutStore } from '../domain/payout';
+import type {
+  NewPayout,
+  PayoutCreation,
+  PayoutListQuery,
+  PayoutMove,
+  PayoutMoveResult,
+  PayoutRail,
+  PayoutRecord,
+  PayoutStore,
+} from '../domain/payout';
 import { isLinksOwnMode, type ModeReach } from '../domain/ports';
 import { FROM_MICROS } from './link.row';
 import { committedEntry, insertOutboxEntry } from './outbox.repository';
@@ -67,50 +76,17 @@ const toRecord = (r: PayoutRow): PayoutRecord => ({
   updatedAt: r.updated_at,
 });
 
-/** A refusal found inside the transaction: thrown to roll it back (the key's record with it), then answered. */
-class Refused extends Error {
-  constructor(readonly outcome: Extract<PayoutCreation, { kind: 'insufficient_available' | 'daily_limit' }>) {
-    super(outcome.kind);
-  }
-}
-
 const sqlState = (e: unknown): unknown => (typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined);
 const constraintOf = (e: unknown): unknown => (typeof e === 'object' && e !== null ? (e as { constraint?: unknown }).constraint : undefined);
 const isKeyTaken = (e: unknown): boolean => sqlState(e) === '23505' && constraintOf(e) === 'idempotency_keys_pkey';
 /** The ledger's CHECK on a shop's running balance: a refund took the money between our read and our posting (cannot, under the lock; kept as the last word). */
 const isBalanceShort = (e: unknown): boolean => sqlState(e) === '23514' && constraintOf(e) === 'ledger_accounts_balance_check';
 
-/** The credit types the hold applies to: money that arrived. A returned refund or payout was available before it left. */
-const HELD_TYPES = `('payment', 'late_payment', 'unresolved_payment')`;
-
-/**
- * The shop's available balance (docs/payouts.md, "Available and pending"): its balance less the credits posted within
- * the hold, never below zero nor above the balance. `lock` takes the balance's row lock first: a payout judges it and
- * posts against it with no other posting of the shop in between.
- */
-export async function availableOf(
-  client: Pick<PoolClient, 'query'>,
-  shopId: number,
-  livemode: boolean,
-  holdHours: number,
-  lock: boolean,
-): Promise<{ balance: number; available: number }> {
-  const { rows } = await client.query<{ balance: string; held: string }>(
-    `WITH account AS (
-       SELECT balance FROM ledger_accounts WHERE id = ledger_account_id($2, 'available', $1, NULL) ${lock ? 'FOR UPDATE' : ''}
-     )
-     SELECT (SELECT balance FROM account) AS balance,
-            (SELECT coalesce(sum(net), 0) FROM ledger_transactions
-              WHERE shop_id = $1 AND livemode = $2 AND type IN ${HELD_TYPES}
-                AND created_at > now() - make_interval(secs => $3::float8)) AS held`,
-    [shopId, livemode, holdHours * 3600],
-  );
-  const balance = Number(rows[0]?.balance ?? 0);
-  const held = Number(rows[0]?.held ?? 0);
-  return { balance, available: Math.min(balance, Math.max(0, balance - held)) };
+interface Leg {
+  account: 'available' | 'payouts_in_transit' | 'revenue' | 'clearing';
+  provider?: string;
+  amount: number;
 }
-
-type Leg = { account: 'available' | 'payouts_in_transit' | 'revenue' | 'clearing'; provider?: string; amount: number };
 
 /** Payouts in the `links` schema, moved with their ledger postings and their events. */
 export class PayoutRepository implements PayoutStore {
@@ -126,74 +102,74 @@ export class PayoutRepository implements PayoutStore {
    * balance's row lock (its available, likewise), the payout, its posting and `payout.created`.
    */
   async create(p: NewPayout, eventOf: (created: PayoutRecord) => OutboxEntry): Promise<PayoutCreation> {
+    // The payout as it will be written, so its event is stored before the locks are taken: they are then held for
+    // one statement and the commit (50 payouts of one account queue on them).
+    const at = new Date();
+    const created: PayoutRecord = {
+      id: p.id,
+      merchantId: p.merchantId,
+      shopId: p.shopId,
+      livemode: p.livemode,
+      amount: p.amount,
+      fee: p.fee,
+      status: p.status,
+      description: p.description,
+      destination: p.destination,
+      rail: p.rail,
+      failureReason: null,
+      createdBy: p.createdBy,
+      approvedBy: null,
+      canceledBy: null,
+      createdAt: at,
+      createdAtMicros: BigInt(at.getTime()) * 1000n,
+      approvedAt: p.status === 'approved' ? at : null,
+      processingAt: null,
+      paidAt: null,
+      failedAt: null,
+      canceledAt: null,
+      updatedAt: at,
+    };
+    const entry = eventOf(created);
     try {
-      const result = await this.db.transaction(async (client) => {
+      await this.db.transaction(async (client) => {
         if (p.key) {
           await client.query(
-            `INSERT INTO idempotency_keys (scope, key_sha256, fingerprint, link_id, response) VALUES ($1, $2, $3, NULL, 'null'::json)`,
-            [p.key.scope, p.key.keySha256, p.key.fingerprint],
+            `INSERT INTO idempotency_keys (scope, key_sha256, fingerprint, link_id, response) VALUES ($1, $2, $3, NULL, json_build_object('payout_id', $4::text))`,
+            [p.key.scope, p.key.keySha256, p.key.fingerprint, p.id],
           );
         }
-        await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('payouts:' || $1 || ':' || $2, 0))`, [p.merchantId, String(p.livemode)]);
-        const { available } = await availableOf(client, p.shopId, p.livemode, p.holdHours, true);
-        const total = p.amount + p.fee;
-        if (total > available) throw new Refused({ kind: 'insufficient_available' });
-        const { rows: day } = await client.query<{ spent: string }>(
-          `SELECT coalesce(sum(amount), 0) AS spent FROM payouts
-            WHERE merchant_id = $1 AND livemode = $2 AND created_at > now() - interval '24 hours'
-              AND status NOT IN ('canceled', 'rejected', 'failed')`,
-          [p.merchantId, p.livemode],
-        );
-        if (Number(day[0]?.spent ?? 0) + p.amount > p.dailyMaxKopecks) throw new Refused({ kind: 'daily_limit' });
-
-        const { rows } = await client.query<PayoutRow>(
-          `INSERT INTO payouts (id, merchant_id, shop_id, livemode, amount, fee, status, description, destination_id, destination_type,
-                                destination_masked, destination_details, rail, created_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)
-           RETURNING ${COLUMNS}`,
-          [
-            p.id,
-            p.merchantId,
-            p.shopId,
-            p.livemode,
-            p.amount,
-            p.fee,
-            p.status,
-            p.description,
-            p.destination.id,
-            p.destination.type,
-            p.destination.masked,
-            JSON.stringify(p.destination.details),
-            p.rail,
-            p.createdBy,
-          ],
-        );
-        const row = rows[0];
-        if (!row) throw new Error('payout insert returned no row');
-        await post(client, 'payout', p.id, -p.amount, p.fee, -total, [
-          { account: 'available', amount: -total },
-          { account: 'payouts_in_transit', amount: total },
-        ]);
-        const created = toRecord(row);
-        const entry = eventOf(created);
         await insertOutboxEntry(client, entry);
-        if (p.key) {
-          await client.query(
-            `UPDATE idempotency_keys SET response = json_build_object('payout_id', $3::text)
-              WHERE scope = $1 AND key_sha256 = $2 AND created_at > now() - idempotency_key_ttl()`,
-            [p.key.scope, p.key.keySha256, p.id],
-          );
-        }
-        return { created, entry: committedEntry(entry, currentTraceparent()) };
+        await client.query(`SELECT payout_create($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17)`, [
+          p.id,
+          p.merchantId,
+          p.shopId,
+          p.livemode,
+          p.amount,
+          p.fee,
+          p.status,
+          p.description,
+          p.destination.id,
+          p.destination.type,
+          p.destination.masked,
+          JSON.stringify(p.destination.details),
+          p.rail,
+          p.createdBy,
+          at,
+          p.holdHours * 3600,
+          p.dailyMaxKopecks,
+        ]);
       });
-      this.onEventWritten(result.entry);
-      return { kind: 'created', payout: result.created };
     } catch (e) {
-      if (e instanceof Refused) return e.outcome;
+      if (sqlState(e) === 'PL422') {
+        const refusal = (e as { message?: unknown }).message;
+        return { kind: refusal === 'daily_limit' ? 'daily_limit' : 'insufficient_available' };
+      }
       if (isKeyTaken(e)) return { kind: 'key_taken' };
       if (isBalanceShort(e)) return { kind: 'insufficient_available' };
       throw e;
     }
+    this.onEventWritten(committedEntry(entry, currentTraceparent()));
+    return { kind: 'created', payout: created };
   }
 
   /** One move under the payout's row lock: the state, its stamps, its posting and its event, or nothing at all. */

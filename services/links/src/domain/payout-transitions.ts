@@ -34,7 +34,16 @@ function outcome(result: PayoutMoveResult): PayoutRecord {
 
 export async function markPayoutProcessing(deps: PayoutTransitionDeps, id: string): Promise<PayoutRecord> {
   return outcome(
-    await deps.payouts.move({ id, to: 'processing', from: ['approved'], by: null, failureReason: null, notByCreator: false, merchantId: null, eventOf: null }),
+    await deps.payouts.move({
+      id,
+      to: 'processing',
+      from: ['approved'],
+      by: null,
+      failureReason: null,
+      notByCreator: false,
+      merchantId: null,
+      eventOf: null,
+    }),
   );
 }
 

@@ -594,6 +594,10 @@ export const en = {
     'unresolved_payment.created': 'Unresolved payment received',
     'unresolved_payment.settled': 'Unresolved payment credited',
     'unresolved_payment.refunded': 'Unresolved payment refunded',
+    'payout.created': 'Payout created',
+    'payout.paid': 'Payout paid',
+    'payout.failed': 'Payout failed',
+    'payout.canceled': 'Payout canceled or rejected',
   },
   // The events page
   eventsTitle: 'Events',

@@ -65,7 +65,8 @@ export function accountRoutes(deps: HttpDeps): Router {
                 body.require_two_factor,
               );
             }
-            if (body.require_payout_approval !== undefined) await deps.payoutDestinations.setRequireApproval(merchantId, body.require_payout_approval);
+            if (body.require_payout_approval !== undefined)
+              await deps.payoutDestinations.setRequireApproval(merchantId, body.require_payout_approval);
             const payoutSettings = await deps.payoutDestinations.payoutSettings(merchantId);
             const settings = await deps.secondFactorStore.accountSettings(merchantId);
             if (!settings) throw unauthorized('Missing, invalid or expired session');

@@ -34,9 +34,12 @@ const toId = (id: unknown, what: string): string => {
   return id.toLowerCase();
 };
 
-const listInput = listPayoutsQuery.transform(
-  (q): ListPayoutsCommand => ({ shop_id: q.shop_id ?? null, status: q.status ?? null, limit: q.limit ?? DEFAULT_LIST_LIMIT, cursor: q.cursor ?? null }),
-);
+const listInput = listPayoutsQuery.transform((q): ListPayoutsCommand => ({
+  shop_id: q.shop_id ?? null,
+  status: q.status ?? null,
+  limit: q.limit ?? DEFAULT_LIST_LIMIT,
+  cursor: q.cursor ?? null,
+}));
 
 function sendPayoutAnswer(res: Response, answer: IdempotentPayoutReply): void {
   if (answer.replayed) res.set('Idempotent-Replayed', 'true');
@@ -46,31 +49,27 @@ function sendPayoutAnswer(res: Response, answer: IdempotentPayoutReply): void {
 /** The reads both families share: the account's destinations, payouts and one payout. */
 function readRoutes(deps: HttpDeps, router: Router, caller: RequestHandler[]): void {
   const payoutExists = (req: Request, res: Response) => deps.links.getPayout(identityOf(res), toId(req.params.id, 'Payout'), requestIdOf(res));
-  router
-    .route('/payout-destinations')
-    .get(
-      chain(...caller, allow('read_money'), async (_req, res) => {
-        const who = identityOf(res);
-        const answer: PayoutDestinationList = {
-          payout_destinations: (await deps.payoutDestinations.list(who.merchant_id, who.mode)).map((d) => d.view),
-        };
-        res.json(answer);
+  router.route('/payout-destinations').get(
+    chain(...caller, allow('read_money'), async (_req, res) => {
+      const who = identityOf(res);
+      const answer: PayoutDestinationList = {
+        payout_destinations: (await deps.payoutDestinations.list(who.merchant_id, who.mode)).map((d) => d.view),
+      };
+      res.json(answer);
+    }),
+  );
+  router.route('/payouts').get(
+    chain(
+      ...caller,
+      allow('read_money'),
+      route({
+        query: listInput,
+        handle: async ({ res, query }) => {
+          res.json(await deps.links.listPayouts(identityOf(res), query, requestIdOf(res)));
+        },
       }),
-    );
-  router
-    .route('/payouts')
-    .get(
-      chain(
-        ...caller,
-        allow('read_money'),
-        route({
-          query: listInput,
-          handle: async ({ res, query }) => {
-            res.json(await deps.links.listPayouts(identityOf(res), query, requestIdOf(res)));
-          },
-        }),
-      ),
-    );
+    ),
+  );
   router
     .route('/payouts/:id')
     .get(
@@ -186,14 +185,27 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
         handle: async ({ req, res, body }) => {
           const reason = 'reason' in body && typeof body.reason === 'string' ? body.reason : null;
           res.json(
-            await deps.links.decidePayout(identityOf(res), { id: payoutId(req), decision: decide, user_id: memberOf(res).userId, reason }, requestIdOf(res)),
+            await deps.links.decidePayout(
+              identityOf(res),
+              { id: payoutId(req), decision: decide, user_id: memberOf(res).userId, reason },
+              requestIdOf(res),
+            ),
           );
         },
       }),
     );
-  router.route('/payouts/:id/approve').post(decision('approve_payouts', 'approve')).all(wrongMethod(['POST']));
-  router.route('/payouts/:id/reject').post(decision('approve_payouts', 'reject')).all(wrongMethod(['POST']));
-  router.route('/payouts/:id/cancel').post(decision('payouts', 'cancel')).all(wrongMethod(['POST']));
+  router
+    .route('/payouts/:id/approve')
+    .post(decision('approve_payouts', 'approve'))
+    .all(wrongMethod(['POST']));
+  router
+    .route('/payouts/:id/reject')
+    .post(decision('approve_payouts', 'reject'))
+    .all(wrongMethod(['POST']));
+  router
+    .route('/payouts/:id/cancel')
+    .post(decision('payouts', 'cancel'))
+    .all(wrongMethod(['POST']));
   router
     .route('/payouts/:id/simulate')
     .post(
