@@ -219,7 +219,8 @@ const fullBalanceTransaction = (): BalanceTransaction => ({
   balance_after: LEDGER_MONEY_MAX,
   payment_link_id: randomUUID(),
   refund_id: randomUUID(),
-  payout_id: null,
+  // A statement row names a link or a payout, never both; the id is the same size either way.
+  payout_id: randomUUID(),
   created_at: formatMoscow(latest),
 });
 

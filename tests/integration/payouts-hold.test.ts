@@ -3,7 +3,7 @@ import { verifyLedger } from '../support/money';
 import { sandboxPaymentId, startSystem, type TestSystem } from '../support/system';
 
 /**
- * docs/payouts.md at its default hold and cool-down (24 hours each): a fresh credit is pending, not available; a
+ * docs/payouts.md at its default hold and cool-down (24 hours each; the test systems' default hold is 0): a fresh credit is pending, not available; a
  * payout may not take it, a refund may; a new destination is pending until its cool-down ends.
  */
 
@@ -11,7 +11,7 @@ jest.setTimeout(120_000);
 
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startSystem();
+  sys = await startSystem({ env: { PAYOUT_HOLD_HOURS: '24', PAYOUT_DESTINATION_COOLDOWN_HOURS: '24' } });
 }, 90_000);
 afterAll(async () => {
   if (!sys) return;

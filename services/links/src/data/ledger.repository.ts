@@ -57,10 +57,10 @@ const toTransaction = (row: TransactionRow): BalanceTransactionRecord => ({
 
 /** The shop's balance and statement, read from the links schema's ledger (written only by `ledger_post`). */
 export class LedgerRepository implements LedgerStore {
-  /** `holdHours`: PAYOUT_HOLD_HOURS, how long a credit stays pending (docs/payouts.md). */
+  /** `holdHours`: PAYOUT_HOLD_HOURS, how long a credit stays pending (docs/payouts.md); none unless given. */
   constructor(
     private readonly db: Db,
-    private readonly holdHours = 24,
+    private readonly holdHours = 0,
   ) {}
 
   /**
