@@ -73,7 +73,7 @@ function readRoutes(deps: HttpDeps, router: Router, caller: RequestHandler[]): v
   router
     .route('/payouts/:id')
     .get(
-      chain(...caller, allow('read_money'), async (req, res) => {
+      chain(...caller, allow('read_money', payoutExists), async (req, res) => {
         res.json(await payoutExists(req, res));
       }),
     )
@@ -128,7 +128,7 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
   router
     .route('/payout-destinations/:id')
     .get(
-      chain(...caller, allow('read_money'), async (req, res) => {
+      chain(...caller, allow('read_money', destinationExists), async (req, res) => {
         res.json((await destinationExists(req, res)).view);
       }),
     )
