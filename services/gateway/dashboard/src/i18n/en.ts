@@ -501,6 +501,8 @@ export const en = {
     unresolved_payment: 'Unresolved payment settled',
     refund: 'Refund',
     refund_failed: 'Refund returned',
+    payout: 'Payout',
+    payout_returned: 'Payout returned',
   },
   fee: 'Fee',
   net: 'Net',

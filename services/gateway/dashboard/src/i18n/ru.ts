@@ -493,6 +493,8 @@ export const ru: Messages = {
     unresolved_payment: 'Зачисление неразобранного платежа',
     refund: 'Возврат',
     refund_failed: 'Возврат не прошёл',
+    payout: 'Выплата',
+    payout_returned: 'Выплата вернулась',
   },
   fee: 'Комиссия',
   net: 'Итого',
