@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, type ApiResponse } from '../support/http';
 import { ledgerSums, verifyLedger } from '../support/money';
-import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
  * docs/payouts.md against the real services: destinations (validation, masking, the mail to members with payout
@@ -25,6 +25,8 @@ beforeAll(async () => {
       PAYOUT_FEE: '1.50',
       RATE_LIMIT_SESSION_PER_MINUTE: '1000000',
       RATE_LIMIT_API_KEY_PER_MINUTE: '1000000',
+      // Every test signs members in from the one test address.
+      RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
       // 50 payouts of one account queue on its payout lock, one transaction after another: on this shared, loaded
       // test machine the last waits longer than the systems' usual 2 s bus deadline.
       NATS_REQUEST_TIMEOUT_MS: '15000',
@@ -375,6 +377,32 @@ describe('payouts', () => {
       [paid.body.id],
     );
     expect(clearing!.n).toBe('1');
+  });
+});
+
+describe('payout events', () => {
+  it('delivers payout.created and payout.canceled to a subscribed shop, as every other event', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const { merchant, shop } = await sys.merchantWithShop({ feePayer: 'client', webhookUrl: receiver.url });
+      const acc: Account = { merchant, shop, auth: { Authorization: `Bearer ${await sys.login(merchant)}` } };
+      const subscribed = await sys.http.call('PATCH', `/api/v1/shops/${shop.id}`, {
+        headers: acc.auth,
+        body: { webhook_events: ['payout.created', 'payout.paid', 'payout.failed', 'payout.canceled'] },
+      });
+      expect(subscribed.status).toBe(200);
+      await credit(acc, '500.00');
+      const made = await payout(acc, { amount: '200.00', destination_id: await destination(acc) });
+      expect((await sys.http.post(`/api/v1/payouts/${made.body.id as string}/cancel`, {}, { headers: acc.auth })).status).toBe(200);
+      const ofPayout = (event: string) => receiver.waitFor((h) => h.json?.event === event && h.json?.data?.id === made.body.id);
+      const created = await ofPayout('payout.created');
+      expect(created.json?.data).toMatchObject({ id: made.body.id, status: 'approved', amount: '200.00', destination: { masked: '•••• 1234' } });
+      expect((await ofPayout('payout.canceled')).json?.data).toMatchObject({ status: 'canceled' });
+      const listed = await sys.http.get(`/merchant/v1/events?type=payout.created&shop_id=${shop.id}`, { headers: merchant.keys });
+      expect(listed.body.events).toEqual([expect.objectContaining({ event: 'payout.created', data: expect.objectContaining({ id: made.body.id }) })]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

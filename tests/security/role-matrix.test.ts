@@ -151,7 +151,7 @@ beforeAll(async () => {
   for (const cell of CELLS) {
     members.set(cellName(cell), cell.role === 'owner' && cell.factor === 'verified' ? await ownerMember() : await join(cell.role, cell.factor));
   }
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await redis?.close();
   await receiver?.close();
