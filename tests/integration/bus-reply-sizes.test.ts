@@ -17,6 +17,9 @@ import {
   publicEventId,
   REFUND_DESTINATION_MAX_LENGTH,
   REFUND_FAILURE_REASON_MAX_LENGTH,
+  PAYOUT_DESCRIPTION_MAX_LENGTH,
+  PAYOUT_REASON_MAX_LENGTH,
+  type Payout,
   REFUND_REASON_MAX_LENGTH,
   returnUrlProblem,
   subjects,
@@ -217,7 +220,28 @@ const fullBalanceTransaction = (): BalanceTransaction => ({
   balance_after: LEDGER_MONEY_MAX,
   payment_link_id: randomUUID(),
   refund_id: randomUUID(),
+  // A statement row names a link or a payout, never both; the id is the same size either way.
+  payout_id: randomUUID(),
   created_at: formatMoscow(latest),
+});
+
+/** A payout with every text at its bound: the destination's masked form and the description. */
+const fullPayout = (): Payout => ({
+  id: randomUUID(),
+  shop_id: Number.MAX_SAFE_INTEGER,
+  amount: LEDGER_MONEY_MAX,
+  fee: LEDGER_MONEY_MAX,
+  currency: 'RUB',
+  destination: { id: randomUUID(), type: 'crypto_address', masked: heavy(40) },
+  status: 'failed',
+  description: heavy(PAYOUT_DESCRIPTION_MAX_LENGTH),
+  failure_reason: heavy(PAYOUT_REASON_MAX_LENGTH),
+  created_by: randomUUID(),
+  approved_by: randomUUID(),
+  created_at: formatMoscow(latest),
+  approved_at: formatMoscow(latest),
+  paid_at: formatMoscow(latest),
+  livemode: false,
 });
 
 /** Of the event bodies, a refund's is the largest (its reason and failure reason outweigh a link's order_id). */
@@ -314,6 +338,11 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   refundsList: () => ({ refunds: times(LIST_LIMIT_MAX, fullRefund), has_more: true, next_cursor: fullCursor() }),
   refundsSettle: fullRefund,
   refundsSimulate: fullRefund,
+  payoutsCreate: () => ({ payout: fullPayout(), replayed: false }),
+  payoutsGet: fullPayout,
+  payoutsList: () => ({ payouts: times(LIST_LIMIT_MAX, fullPayout), has_more: true, next_cursor: fullCursor() }),
+  payoutsDecide: fullPayout,
+  payoutsSimulate: fullPayout,
   unresolvedGet: () => fullUnresolved(),
   unresolvedResolve: () => fullUnresolved(),
   unresolvedList: () => ({ unresolved_payments: times(LIST_LIMIT_MAX, fullUnresolved), has_more: true, next_cursor: fullCursor() }),
@@ -321,7 +350,9 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
     shop_id: Number.MAX_SAFE_INTEGER,
     currency: 'RUB',
     livemode: false,
+    balance: LEDGER_MONEY_MAX,
     available: LEDGER_MONEY_MAX,
+    pending: LEDGER_MONEY_MAX,
     refund_reserve: LEDGER_MONEY_MAX,
     updated_at: formatMoscow(latest),
   }),

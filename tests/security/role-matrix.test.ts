@@ -31,6 +31,9 @@ const MAY = {
   moveMoney: ['owner', 'admin', 'finance'],
   team: ['owner', 'admin'],
   audit: ['owner', 'admin'],
+  // payouts.md: destinations and payouts "owner, admin, finance"; approving "another member than its creator".
+  payouts: ['owner', 'admin', 'finance'],
+  approvePayouts: ['owner', 'admin', 'finance'],
   // "An account's owner may require a second factor of all members" (the spec's "Second factors"): the owner alone.
   accountPolicy: ['owner'],
   self: ['owner', 'admin', 'developer', 'finance', 'support', 'viewer'],
@@ -107,12 +110,21 @@ let owner: TestMerchant;
 let ownerAuth: Record<string, string>;
 let shop: TestShop;
 /** Read by the rows that only read: one of each, made before the rows run. */
-let shared: { link: string; refund: string; eventId: string; unresolved: string };
+let shared: { link: string; refund: string; eventId: string; unresolved: string; destination: string; payout: string };
 const members = new Map<string, Member>();
 let redis: ReturnType<typeof createClient>;
 
 beforeAll(async () => {
-  sys = await startSystem({ env: { RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR: '1000', RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } });
+  sys = await startSystem({
+    env: {
+      RATE_LIMIT_ACCOUNT_MAIL_PER_IP_PER_HOUR: '1000',
+      RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
+      // Payouts at once: no hold, no cool-down; 1000.00 and up wait for approval.
+      PAYOUT_HOLD_HOURS: '0',
+      PAYOUT_DESTINATION_COOLDOWN_HOURS: '0',
+      PAYOUT_APPROVAL_THRESHOLD: '1000.00',
+    },
+  });
   redis = createClient({ url: sys.env.REDIS_URL });
   await redis.connect();
   receiver = await WebhookReceiver.start();
@@ -126,11 +138,20 @@ beforeAll(async () => {
     refund: await liveRefund(),
     eventId: await eventOf(linkId),
     unresolved: await unresolvedPayment(),
+    destination: '',
+    payout: '',
   };
+  // The payouts' money (each approve or reject cell takes 1000.00 in a fresh payout), and their maker.
+  await paidLink(200_000);
+  const testLink = await createLink(owner.testKeys, 50_000);
+  expect((await sys.http.post(`/p/${testLink}/simulate`, { status: 'paid' })).status).toBe(200);
+  payoutMaker = await join('finance', 'verified');
+  shared.destination = await payoutDestination();
+  shared.payout = await payoutOf('100.00');
   for (const cell of CELLS) {
     members.set(cellName(cell), cell.role === 'owner' && cell.factor === 'verified' ? await ownerMember() : await join(cell.role, cell.factor));
   }
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await redis?.close();
   await receiver?.close();
@@ -138,6 +159,37 @@ afterAll(async () => {
 });
 
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
+
+/**
+ * A finance member who makes the payouts the rows decide on: no cell is its creator, so approving is the role's and
+ * step-up's question only. Its session is stepped up anew before each use (a run outlasts 10 minutes).
+ */
+let payoutMaker: Member;
+async function makerHeaders(mode: 'live' | 'test' = 'live'): Promise<Record<string, string>> {
+  await rewriteSession(payoutMaker.auth.Authorization!.slice('Bearer '.length), (s) => ({ ...s, second_factor_at: Date.now() }));
+  return mode === 'test' ? { ...payoutMaker.auth, 'Pl-Mode': 'test' } : payoutMaker.auth;
+}
+const BANK_ACCOUNT = { recipient_name: 'Matrix LLC', inn: '7707083893', kpp: '773601001', bik: '044525225', account: '40702810238000001234' };
+async function payoutDestination(mode: 'live' | 'test' = 'live'): Promise<string> {
+  const res = await sys.http.post(
+    '/api/v1/payout-destinations',
+    { type: 'bank_account', bank_account: BANK_ACCOUNT },
+    { headers: await makerHeaders(mode) },
+  );
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+/** A payout by the maker: approved under 1000.00, awaiting approval from it. */
+async function payoutOf(amount: string, mode: 'live' | 'test' = 'live'): Promise<string> {
+  const destination = mode === 'live' ? shared.destination : await payoutDestination('test');
+  const res = await sys.http.post(
+    '/api/v1/payouts',
+    { shop_id: shop.id, amount, destination_id: destination },
+    { headers: await makerHeaders(mode) },
+  );
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
 
 /** The account's own owner, the user the operators' CLI made with the account. */
 async function ownerMember(): Promise<Member> {
@@ -577,6 +629,66 @@ const ROWS: Record<string, Row> = {
     stepUp: true,
     call: async (m) => post(`/api/v1/unresolved-payments/${await unresolvedPayment()}/refund`, m),
     unknown: (m) => post(`/api/v1/unresolved-payments/${UNKNOWN}/refund`, m),
+  },
+
+  // Payouts (docs/payouts.md): reading is reading money; making, approving, rejecting and canceling, the roles that
+  // move money (owner, admin, finance); making a destination or a payout, and approving, step up.
+  'GET /api/v1/payout-destinations': { rule: 'readMoney', success: 200, call: (m) => get('/api/v1/payout-destinations', m) },
+  'POST /api/v1/payout-destinations': {
+    rule: 'payouts',
+    success: 201,
+    stepUp: true,
+    call: (m) => post('/api/v1/payout-destinations', m, { type: 'bank_account', bank_account: BANK_ACCOUNT }),
+  },
+  'GET /api/v1/payout-destinations/{id}': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => get(`/api/v1/payout-destinations/${shared.destination}`, m),
+    unknown: (m) => get(`/api/v1/payout-destinations/${UNKNOWN}`, m),
+  },
+  'DELETE /api/v1/payout-destinations/{id}': {
+    rule: 'payouts',
+    success: 204,
+    call: async (m) => del(`/api/v1/payout-destinations/${await payoutDestination()}`, m),
+    unknown: (m) => del(`/api/v1/payout-destinations/${UNKNOWN}`, m),
+  },
+  'GET /api/v1/payouts': { rule: 'readMoney', success: 200, call: (m) => get('/api/v1/payouts', m) },
+  'GET /api/v1/payouts/{id}': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => get(`/api/v1/payouts/${shared.payout}`, m),
+    unknown: (m) => get(`/api/v1/payouts/${UNKNOWN}`, m),
+  },
+  'POST /api/v1/payouts': {
+    rule: 'payouts',
+    success: 201,
+    stepUp: true,
+    call: (m) => post('/api/v1/payouts', m, { shop_id: shop.id, amount: '100.00', destination_id: shared.destination }),
+  },
+  'POST /api/v1/payouts/{id}/approve': {
+    rule: 'approvePayouts',
+    success: 200,
+    stepUp: true,
+    call: async (m) => post(`/api/v1/payouts/${await payoutOf('1000.00')}/approve`, m),
+    unknown: (m) => post(`/api/v1/payouts/${UNKNOWN}/approve`, m),
+  },
+  'POST /api/v1/payouts/{id}/reject': {
+    rule: 'approvePayouts',
+    success: 200,
+    call: async (m) => post(`/api/v1/payouts/${await payoutOf('1000.00')}/reject`, m, { reason: 'Matrix' }),
+    unknown: (m) => post(`/api/v1/payouts/${UNKNOWN}/reject`, m, { reason: 'Matrix' }),
+  },
+  'POST /api/v1/payouts/{id}/cancel': {
+    rule: 'payouts',
+    success: 200,
+    call: async (m) => post(`/api/v1/payouts/${await payoutOf('100.00')}/cancel`, m),
+    unknown: (m) => post(`/api/v1/payouts/${UNKNOWN}/cancel`, m),
+  },
+  'POST /api/v1/payouts/{id}/simulate': {
+    rule: 'payouts',
+    success: 200,
+    call: async (m) => post(`/api/v1/payouts/${await payoutOf('100.00', 'test')}/simulate`, m, { status: 'paid' }, { 'Pl-Mode': 'test' }),
+    unknown: (m) => post(`/api/v1/payouts/${UNKNOWN}/simulate`, m, { status: 'paid' }, { 'Pl-Mode': 'test' }),
   },
 };
 

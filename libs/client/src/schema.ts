@@ -536,8 +536,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the account's settings: require a second factor of every member
-         * @description Owners only (others 403), with step-up. While required, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`).
+         * Change the account's settings: require a second factor of every member, or approval of every payout
+         * @description Owners only (others 403), with step-up; send either setting or both. While `require_two_factor` is on, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`). While `require_payout_approval` is on, every payout starts `pending_approval`, whatever its amount.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -1740,6 +1740,223 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/v1/payout-destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payout destinations */
+        get: operations["merchantListPayoutDestinations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payouts */
+        get: operations["merchantListPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/v1/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payout
+         * @description Another account's payout is 403; an unknown one, or one of the other mode, 404.
+         */
+        get: operations["merchantGetPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payout-destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payout destinations */
+        get: operations["listPayoutDestinations"];
+        put?: never;
+        /**
+         * Add a payout destination
+         * @description A bank account (`recipient_name`, `inn`, `kpp` with a 10-digit INN, `bik`, `account`) or a crypto address (`network`, `address`, checked as a crypto refund's destination); a wrong one is 400 naming the field (`bank_account.inn`). It is `pending` until PAYOUT_DESTINATION_COOLDOWN_HOURS after it was added (`active_at`), and every member with payout rights (owner, admin, finance) is mailed at once. Shown masked only. Roles: owner, admin, finance.
+         */
+        post: operations["createPayoutDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payouts */
+        get: operations["listPayouts"];
+        put?: never;
+        /**
+         * Pay out a shop's balance
+         * @description Checked in this order: the body (400; `amount` from 100.00 to PAYOUT_MAX), the account not on hold (422 `payout.err.on_hold`), the destination (404 unknown; 422 `payout.err.destination_not_active` during its cool-down), the shop (404, 403), then under the shop balance's lock: amount plus `PAYOUT_FEE` at most the shop's `available` (422 `payout.err.insufficient_available`), the account's payouts of the last 24 hours (not canceled, rejected or failed) at most PAYOUT_DAILY_MAX (422 `payout.err.daily_limit`). The payout is `pending_approval` from PAYOUT_APPROVAL_THRESHOLD or when the account requires approval of every payout (`require_payout_approval`), else `approved`; its amount and fee leave the balance at once. Sends `payout.created`. Roles: owner, admin, finance.
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payout
+         * @description Another account's payout is 403; an unknown one, or one of the other mode, 404.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payout-destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a payout destination */
+        get: operations["getPayoutDestination"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a payout destination
+         * @description Payouts already made to it keep it. Roles: owner, admin, finance.
+         */
+        delete: operations["deletePayoutDestination"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payout
+         * @description By another member than its creator (403 `payout.err.own_payout`); roles owner, admin, finance. A payout not awaiting approval is 409 `payout.err.not_pending_approval`: two approvers at once approve it once.
+         */
+        post: operations["approvePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payout
+         * @description A payout awaiting approval ends `rejected` with the reason in `failure_reason`; its money goes back to the shop's balance and `payout.canceled` is sent. Roles: owner, admin, finance.
+         */
+        post: operations["rejectPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payout
+         * @description While `pending_approval` or `approved` (else 409 `payout.err.not_cancelable`); its money goes back to the shop's balance and `payout.canceled` is sent. Roles: owner, admin, finance.
+         */
+        post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a test payout as the sandbox rail would
+         * @description Test payouts only (a session sending `Pl-Mode: test`): an approved payout goes to `processing`, then to `paid` or `failed` (the money back to the shop), with its `payout.*` event and ledger postings. A live payout is 404; one not approved or processing is 409 `payout.err.already_final`.
+         */
+        post: operations["simulatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.succeeded": {
@@ -1936,6 +2153,86 @@ export interface webhooks {
          * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
          */
         post: operations["unresolvedPaymentRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was made (approved at once, or awaiting approval); its amount and fee left the available balance
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["payoutCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout reached its destination
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["payoutPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout failed (its rail refused it, or the bank returned it); its amount and fee are back in the shop's balance
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["payoutFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was canceled, or rejected (`status: rejected`, the reason in `failure_reason`); its money is back in the shop's balance
+         * @description Sent only when the shop's `webhook_events` has it (`PATCH /api/v1/shops/{id}`). Written in the same transaction as the change it reports (Kafka topic `payment-events`), sent to the shop's webhook_url and retried up to 8 times until a 2xx. `event_id` equals the webhook-id header: dedupe on it. Events are not ordered across types: order by `created_at`. `livemode` is false for a test-mode event: the same shop address receives both modes. The same body is an item of `GET /merchant/v1/events`. Verify a signature before trusting the body; ignore event types you do not know.
+         */
+        post: operations["payoutCanceledWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2187,6 +2484,138 @@ export interface components {
                 livemode: boolean;
             };
         };
+        PayoutCreatedEvent: {
+            /** @constant */
+            event: "payout.created";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
+        PayoutPaidEvent: {
+            /** @constant */
+            event: "payout.paid";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
+        PayoutFailedEvent: {
+            /** @constant */
+            event: "payout.failed";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
+        PayoutCanceledEvent: {
+            /** @constant */
+            event: "payout.canceled";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
         PaymentLink: {
             /** Format: uuid */
             id: string;
@@ -2280,7 +2709,7 @@ export interface components {
             sbp_bps: number;
             webhook_url: string | null;
             webhook_secret_set: boolean;
-            webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded")[];
+            webhook_events: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled")[];
             payment_methods: {
                 sbp: boolean;
                 crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
@@ -2296,7 +2725,7 @@ export interface components {
             payment_link_id: string | null;
             shop_id: number;
             /** @enum {string} */
-            event: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "webhook.test";
+            event: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: {
@@ -2314,7 +2743,9 @@ export interface components {
             /** @constant */
             currency: "RUB";
             livemode: boolean;
+            balance: string;
             available: string;
+            pending: string;
             refund_reserve: string;
             updated_at: string | null;
         };
@@ -2323,13 +2754,14 @@ export interface components {
             id: string;
             shop_id: number;
             /** @enum {string} */
-            type: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed";
+            type: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed" | "payout" | "payout_returned";
             amount: string;
             fee: string;
             net: string;
             balance_after: string;
             payment_link_id: string | null;
             refund_id: string | null;
+            payout_id: string | null;
             created_at: string;
         };
         ApiKey: {
@@ -2361,7 +2793,7 @@ export interface components {
             code: string;
             message: string;
         };
-        Event: components["schemas"]["PaymentSucceededEventOutput"] | components["schemas"]["PaymentFailedEventOutput"] | components["schemas"]["PaymentLinkCanceledEventOutput"] | components["schemas"]["PaymentLinkExpiredEventOutput"] | components["schemas"]["RefundSucceededEventOutput"] | components["schemas"]["RefundFailedEventOutput"] | components["schemas"]["PaymentLateSettledEventOutput"] | components["schemas"]["UnresolvedPaymentCreatedEventOutput"] | components["schemas"]["UnresolvedPaymentSettledEventOutput"] | components["schemas"]["UnresolvedPaymentRefundedEventOutput"];
+        Event: components["schemas"]["PaymentSucceededEventOutput"] | components["schemas"]["PaymentFailedEventOutput"] | components["schemas"]["PaymentLinkCanceledEventOutput"] | components["schemas"]["PaymentLinkExpiredEventOutput"] | components["schemas"]["RefundSucceededEventOutput"] | components["schemas"]["RefundFailedEventOutput"] | components["schemas"]["PaymentLateSettledEventOutput"] | components["schemas"]["UnresolvedPaymentCreatedEventOutput"] | components["schemas"]["UnresolvedPaymentSettledEventOutput"] | components["schemas"]["UnresolvedPaymentRefundedEventOutput"] | components["schemas"]["PayoutCreatedEventOutput"] | components["schemas"]["PayoutPaidEventOutput"] | components["schemas"]["PayoutFailedEventOutput"] | components["schemas"]["PayoutCanceledEventOutput"];
         RefundOutput: {
             /** Format: uuid */
             id: string;
@@ -2584,6 +3016,138 @@ export interface components {
                 livemode: boolean;
             };
         };
+        PayoutCreatedEventOutput: {
+            /** @constant */
+            event: "payout.created";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
+        PayoutPaidEventOutput: {
+            /** @constant */
+            event: "payout.paid";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
+        PayoutFailedEventOutput: {
+            /** @constant */
+            event: "payout.failed";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
+        PayoutCanceledEventOutput: {
+            /** @constant */
+            event: "payout.canceled";
+            event_id: string;
+            created_at: string;
+            livemode: boolean;
+            data: {
+                /** Format: uuid */
+                id: string;
+                shop_id: number;
+                amount: string;
+                fee: string;
+                /** @constant */
+                currency: "RUB";
+                destination: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account" | "crypto_address";
+                    masked: string;
+                };
+                /** @enum {string} */
+                status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                description: string | null;
+                failure_reason: string | null;
+                created_by: string | null;
+                approved_by: string | null;
+                created_at: string;
+                approved_at: string | null;
+                paid_at: string | null;
+                livemode: boolean;
+            };
+        };
     };
     responses: {
         /** @description - `account.err.last_owner`: Changing the role of, or removing, an account's last owner: an account always keeps one. */
@@ -2789,6 +3353,28 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "common.err.forbidden" | "auth.err.two_factor_required" | "auth.err.step_up_required";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `common.err.forbidden`: The credential is valid but the resource (shop, link, delivery, key) belongs to another merchant or shop; a change sent with the session cookie from another site; a wrong current password.
+         *     - `payout.err.own_payout`: Approving a payout one made oneself: another member with the right to approve payouts must approve it.
+         *     - `auth.err.two_factor_required`: The user has no second factor, for an action that needs one (step-up), or the account requires every member to have one and this user has none: then only enrolling, `/api/v1/me` and signing out are served.
+         *     - `auth.err.step_up_required`: An action that moves money or credentials, and no second factor was verified in this session within the last 10 minutes: verify one at `POST /api/v1/auth/step-up` and repeat.
+         */
+        ForbiddenOrPayoutOwnPayoutOrAuthTwoFactorRequiredOrAuthStepUpRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "common.err.forbidden" | "payout.err.own_payout" | "auth.err.two_factor_required" | "auth.err.step_up_required";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -3027,6 +3613,79 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "payment_link.err.not_pending";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `payout.err.already_final`: Simulating the outcome of a test payout that is already paid, failed, canceled or rejected. */
+        PayoutAlreadyFinal: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "payout.err.already_final";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `payout.err.insufficient_available`: A payout whose amount plus the payout fee is more than the shop's `available` balance (credits still within PAYOUT_HOLD_HOURS are `pending`, not available).
+         *     - `payout.err.daily_limit`: A payout that would take the account's payouts of the last 24 hours (not canceled, rejected or failed) past PAYOUT_DAILY_MAX.
+         *     - `payout.err.destination_not_active`: A payout to a destination still in its cool-down (`status: pending`, PAYOUT_DESTINATION_COOLDOWN_HOURS after it was added).
+         *     - `payout.err.on_hold`: A payout of an account whose payouts an operator has put on hold (`payout:hold`).
+         */
+        PayoutInsufficientAvailableOrPayoutDailyLimitOrPayoutDestinationNotActiveOrPayoutOnHold: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "payout.err.insufficient_available" | "payout.err.daily_limit" | "payout.err.destination_not_active" | "payout.err.on_hold";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `payout.err.not_cancelable`: Canceling a payout once it is processing or final: only `pending_approval` and `approved` payouts are canceled. */
+        PayoutNotCancelable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "payout.err.not_cancelable";
+                        message: string;
+                        details?: components["schemas"]["FieldIssue"][];
+                    };
+                };
+            };
+        };
+        /** @description - `payout.err.not_pending_approval`: Approving or rejecting a payout that is not awaiting approval (approved, rejected, canceled or further on already). */
+        PayoutNotPendingApproval: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "payout.err.not_pending_approval";
                         message: string;
                         details?: components["schemas"]["FieldIssue"][];
                     };
@@ -4209,7 +4868,9 @@ export interface operations {
                      *       "shop_id": 42,
                      *       "currency": "RUB",
                      *       "livemode": true,
+                     *       "balance": "985.00",
                      *       "available": "985.00",
+                     *       "pending": "0.00",
                      *       "refund_reserve": "500.00",
                      *       "updated_at": "2026-11-25T02:20:00+03:00"
                      *     }
@@ -4230,7 +4891,7 @@ export interface operations {
         parameters: {
             query?: {
                 shop_id?: string;
-                type?: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed";
+                type?: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed" | "payout" | "payout_returned";
                 limit?: string;
                 cursor?: string;
             };
@@ -4267,6 +4928,7 @@ export interface operations {
                      *           "balance_after": "985.00",
                      *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *           "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "payout_id": null,
                      *           "created_at": "2026-11-25T02:20:00+03:00"
                      *         },
                      *         {
@@ -4279,6 +4941,7 @@ export interface operations {
                      *           "balance_after": "1485.00",
                      *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *           "refund_id": null,
+                     *           "payout_id": null,
                      *           "created_at": "2026-11-25T01:55:15+03:00"
                      *         }
                      *       ],
@@ -4351,7 +5014,7 @@ export interface operations {
     merchantListEvents: {
         parameters: {
             query?: {
-                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded";
+                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled";
                 shop_id?: string;
                 payment_link_id?: string;
                 limit?: string;
@@ -5629,7 +6292,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    require_two_factor: boolean;
+                    require_two_factor?: boolean;
+                    require_payout_approval?: boolean;
                 };
             };
         };
@@ -5648,7 +6312,8 @@ export interface operations {
                      * @example {
                      *       "merchant_id": "3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f",
                      *       "name": "Shop Example LLC",
-                     *       "require_two_factor": true
+                     *       "require_two_factor": true,
+                     *       "require_payout_approval": false
                      *     }
                      */
                     "application/json": {
@@ -5656,6 +6321,7 @@ export interface operations {
                         merchant_id: string;
                         name: string;
                         require_two_factor: boolean;
+                        require_payout_approval: boolean;
                     };
                 };
             };
@@ -7614,7 +8280,7 @@ export interface operations {
         parameters: {
             query?: {
                 shop_id?: string;
-                type?: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed";
+                type?: "payment" | "late_payment" | "unresolved_payment" | "refund" | "refund_failed" | "payout" | "payout_returned";
                 limit?: string;
                 cursor?: string;
                 format?: "json" | "csv";
@@ -7652,6 +8318,7 @@ export interface operations {
                      *           "balance_after": "985.00",
                      *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *           "refund_id": "8d3f1a6c-2b7e-4c90-9e15-4a6b7c8d9e0f",
+                     *           "payout_id": null,
                      *           "created_at": "2026-11-25T02:20:00+03:00"
                      *         },
                      *         {
@@ -7664,6 +8331,7 @@ export interface operations {
                      *           "balance_after": "1485.00",
                      *           "payment_link_id": "6985eade-4dba-4db4-a03b-92e8f9abb973",
                      *           "refund_id": null,
+                     *           "payout_id": null,
                      *           "created_at": "2026-11-25T01:55:15+03:00"
                      *         }
                      *       ],
@@ -7742,7 +8410,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded";
+                type?: "payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled";
                 shop_id?: string;
                 payment_link_id?: string;
                 limit?: string;
@@ -8155,7 +8823,7 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @enum {string} */
                     fee_payer?: "merchant" | "client" | "split";
-                    webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded")[];
+                    webhook_events?: ("payment.succeeded" | "payment.failed" | "payment_link.canceled" | "payment_link.expired" | "refund.succeeded" | "refund.failed" | "payment.late_settled" | "unresolved_payment.created" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "payout.created" | "payout.paid" | "payout.failed" | "payout.canceled")[];
                     payment_methods?: {
                         sbp?: boolean;
                         crypto_networks?: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
@@ -8246,7 +8914,9 @@ export interface operations {
                      *       "shop_id": 42,
                      *       "currency": "RUB",
                      *       "livemode": true,
+                     *       "balance": "985.00",
                      *       "available": "985.00",
+                     *       "pending": "0.00",
                      *       "refund_reserve": "500.00",
                      *       "updated_at": "2026-11-25T02:20:00+03:00"
                      *     }
@@ -10195,6 +10865,1200 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    merchantListPayoutDestinations: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's payout destinations of the caller's mode, newest first (masked). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payout_destinations": [
+                     *         {
+                     *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *           "type": "bank_account",
+                     *           "status": "active",
+                     *           "masked": "•••• 1234",
+                     *           "network": null,
+                     *           "livemode": true,
+                     *           "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *           "created_at": "2026-11-28T10:00:00+03:00",
+                     *           "active_at": "2026-11-29T10:00:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        payout_destinations: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            /** @enum {string} */
+                            status: "pending" | "active";
+                            masked: string;
+                            network: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON") | null;
+                            livemode: boolean;
+                            created_by: string | null;
+                            created_at: string;
+                            active_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    merchantListPayouts: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                status?: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payouts, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payouts": [
+                     *         {
+                     *           "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "shop_id": 42,
+                     *           "amount": "50000.00",
+                     *           "fee": "0.00",
+                     *           "currency": "RUB",
+                     *           "destination": {
+                     *             "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *             "type": "bank_account",
+                     *             "masked": "•••• 1234"
+                     *           },
+                     *           "status": "approved",
+                     *           "description": "November",
+                     *           "failure_reason": null,
+                     *           "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *           "approved_by": null,
+                     *           "created_at": "2026-11-30T10:00:00+03:00",
+                     *           "approved_at": "2026-11-30T10:00:00+03:00",
+                     *           "paid_at": null,
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        payouts: {
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            amount: string;
+                            fee: string;
+                            /** @constant */
+                            currency: "RUB";
+                            destination: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "bank_account" | "crypto_address";
+                                masked: string;
+                            };
+                            /** @enum {string} */
+                            status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                            description: string | null;
+                            failure_reason: string | null;
+                            created_by: string | null;
+                            approved_by: string | null;
+                            created_at: string;
+                            approved_at: string | null;
+                            paid_at: string | null;
+                            livemode: boolean;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    merchantGetPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Optional. The credential decides the mode (`pk_test_` / `sk_test_` / `svc_test_` act in test mode); a value naming another mode than the credential's is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Credential"];
+            };
+            path: {
+                /** @description The payout id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "approved",
+                     *       "description": "November",
+                     *       "failure_reason": null,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.ApiKey"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayoutDestinations: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's payout destinations of the caller's mode, newest first (masked). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payout_destinations": [
+                     *         {
+                     *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *           "type": "bank_account",
+                     *           "status": "active",
+                     *           "masked": "•••• 1234",
+                     *           "network": null,
+                     *           "livemode": true,
+                     *           "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *           "created_at": "2026-11-28T10:00:00+03:00",
+                     *           "active_at": "2026-11-29T10:00:00+03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        payout_destinations: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            /** @enum {string} */
+                            status: "pending" | "active";
+                            masked: string;
+                            network: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON") | null;
+                            livemode: boolean;
+                            created_by: string | null;
+                            created_at: string;
+                            active_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPayoutDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "bank_account",
+                 *       "bank_account": {
+                 *         "recipient_name": "ООО «Ромашка»",
+                 *         "inn": "7707083893",
+                 *         "kpp": "773601001",
+                 *         "bik": "044525225",
+                 *         "account": "40702810238000001234"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "bank_account";
+                    bank_account: {
+                        recipient_name: string;
+                        inn: string;
+                        kpp?: string | null;
+                        bik: string;
+                        account: string;
+                    };
+                } | {
+                    /** @constant */
+                    type: "crypto_address";
+                    crypto_address: {
+                        /** @enum {string} */
+                        network: "USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON";
+                        address: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The destination, pending its cool-down. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *       "type": "bank_account",
+                     *       "status": "pending",
+                     *       "masked": "•••• 1234",
+                     *       "network": null,
+                     *       "livemode": true,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "created_at": "2026-11-28T10:00:00+03:00",
+                     *       "active_at": "2026-11-29T10:00:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        type: "bank_account" | "crypto_address";
+                        /** @enum {string} */
+                        status: "pending" | "active";
+                        masked: string;
+                        network: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON") | null;
+                        livemode: boolean;
+                        created_by: string | null;
+                        created_at: string;
+                        active_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                status?: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                limit?: string;
+                cursor?: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payouts, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payouts": [
+                     *         {
+                     *           "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "shop_id": 42,
+                     *           "amount": "50000.00",
+                     *           "fee": "0.00",
+                     *           "currency": "RUB",
+                     *           "destination": {
+                     *             "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *             "type": "bank_account",
+                     *             "masked": "•••• 1234"
+                     *           },
+                     *           "status": "approved",
+                     *           "description": "November",
+                     *           "failure_reason": null,
+                     *           "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *           "approved_by": null,
+                     *           "created_at": "2026-11-30T10:00:00+03:00",
+                     *           "approved_at": "2026-11-30T10:00:00+03:00",
+                     *           "paid_at": null,
+                     *           "livemode": true
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        payouts: {
+                            /** Format: uuid */
+                            id: string;
+                            shop_id: number;
+                            amount: string;
+                            fee: string;
+                            /** @constant */
+                            currency: "RUB";
+                            destination: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "bank_account" | "crypto_address";
+                                masked: string;
+                            };
+                            /** @enum {string} */
+                            status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                            description: string | null;
+                            failure_reason: string | null;
+                            created_by: string | null;
+                            approved_by: string | null;
+                            created_at: string;
+                            approved_at: string | null;
+                            paid_at: string | null;
+                            livemode: boolean;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key.Replay"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shop_id": 42,
+                 *       "amount": "50000.00",
+                 *       "destination_id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                 *       "description": "November"
+                 *     }
+                 */
+                "application/json": {
+                    shop_id: number;
+                    amount: number | string;
+                    /** Format: uuid */
+                    destination_id: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout, approved or awaiting approval. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "approved",
+                     *       "description": "November",
+                     *       "failure_reason": null,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PayoutInsufficientAvailableOrPayoutDailyLimitOrPayoutDestinationNotActiveOrPayoutOnHold"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "approved",
+                     *       "description": "November",
+                     *       "failure_reason": null,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayoutDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout destination id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination (masked). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *       "type": "bank_account",
+                     *       "status": "active",
+                     *       "masked": "•••• 1234",
+                     *       "network": null,
+                     *       "livemode": true,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "created_at": "2026-11-28T10:00:00+03:00",
+                     *       "active_at": "2026-11-29T10:00:00+03:00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        type: "bank_account" | "crypto_address";
+                        /** @enum {string} */
+                        status: "pending" | "active";
+                        masked: string;
+                        network: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON") | null;
+                        livemode: boolean;
+                        created_by: string | null;
+                        created_at: string;
+                        active_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePayoutDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout destination id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    approvePayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The payout, approved. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "approved",
+                     *       "description": "November",
+                     *       "failure_reason": null,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrPayoutOwnPayoutOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PayoutNotPendingApproval"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rejectPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Not agreed with finance"
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout, rejected. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "rejected",
+                     *       "description": "November",
+                     *       "failure_reason": "Not agreed with finance",
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PayoutNotPendingApproval"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be left out (or empty): it then counts as `{}`. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The payout, canceled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "canceled",
+                     *       "description": "November",
+                     *       "failure_reason": null,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": null,
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PayoutNotCancelable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    simulatePayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The payout id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paid"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    status: "paid" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description The payout, settled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "shop_id": 42,
+                     *       "amount": "50000.00",
+                     *       "fee": "0.00",
+                     *       "currency": "RUB",
+                     *       "destination": {
+                     *         "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                     *         "type": "bank_account",
+                     *         "masked": "•••• 1234"
+                     *       },
+                     *       "status": "paid",
+                     *       "description": "November",
+                     *       "failure_reason": null,
+                     *       "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                     *       "approved_by": null,
+                     *       "created_at": "2026-11-30T10:00:00+03:00",
+                     *       "approved_at": "2026-11-30T10:00:00+03:00",
+                     *       "paid_at": "2026-11-30T12:00:00+03:00",
+                     *       "livemode": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        shop_id: number;
+                        amount: string;
+                        fee: string;
+                        /** @constant */
+                        currency: "RUB";
+                        destination: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "bank_account" | "crypto_address";
+                            masked: string;
+                        };
+                        /** @enum {string} */
+                        status: "pending_approval" | "approved" | "processing" | "paid" | "failed" | "canceled" | "rejected";
+                        description: string | null;
+                        failure_reason: string | null;
+                        created_by: string | null;
+                        approved_by: string | null;
+                        created_at: string;
+                        approved_at: string | null;
+                        paid_at: string | null;
+                        livemode: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["PayoutAlreadyFinal"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     paymentSucceededWebhook: {
         parameters: {
             query?: never;
@@ -11126,6 +12990,414 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["UnresolvedPaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payout.created
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payout.created
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payout.created",
+                 *       "event_id": "evt_a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d",
+                 *       "created_at": "2026-11-30T10:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *         "shop_id": 42,
+                 *         "amount": "50000.00",
+                 *         "fee": "0.00",
+                 *         "currency": "RUB",
+                 *         "destination": {
+                 *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                 *           "type": "bank_account",
+                 *           "masked": "•••• 1234"
+                 *         },
+                 *         "status": "approved",
+                 *         "description": "November",
+                 *         "failure_reason": null,
+                 *         "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                 *         "approved_by": null,
+                 *         "created_at": "2026-11-30T10:00:00+03:00",
+                 *         "approved_at": "2026-11-30T10:00:00+03:00",
+                 *         "paid_at": null,
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payout.paid
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payout.paid
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payout.paid",
+                 *       "event_id": "evt_a8b9c0d1-e2f3-4a4b-9c5d-6e7f8a9b0c1e",
+                 *       "created_at": "2026-11-30T12:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *         "shop_id": 42,
+                 *         "amount": "50000.00",
+                 *         "fee": "0.00",
+                 *         "currency": "RUB",
+                 *         "destination": {
+                 *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                 *           "type": "bank_account",
+                 *           "masked": "•••• 1234"
+                 *         },
+                 *         "status": "paid",
+                 *         "description": "November",
+                 *         "failure_reason": null,
+                 *         "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                 *         "approved_by": null,
+                 *         "created_at": "2026-11-30T10:00:00+03:00",
+                 *         "approved_at": "2026-11-30T10:00:00+03:00",
+                 *         "paid_at": "2026-11-30T12:00:00+03:00",
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payout.failed
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payout.failed
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payout.failed",
+                 *       "event_id": "evt_a9b0c1d2-e3f4-4a5b-8c6d-7e8f9a0b1c2f",
+                 *       "created_at": "2026-11-30T12:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *         "shop_id": 42,
+                 *         "amount": "50000.00",
+                 *         "fee": "0.00",
+                 *         "currency": "RUB",
+                 *         "destination": {
+                 *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                 *           "type": "bank_account",
+                 *           "masked": "•••• 1234"
+                 *         },
+                 *         "status": "failed",
+                 *         "description": "November",
+                 *         "failure_reason": "The recipient account is closed",
+                 *         "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                 *         "approved_by": null,
+                 *         "created_at": "2026-11-30T10:00:00+03:00",
+                 *         "approved_at": "2026-11-30T10:00:00+03:00",
+                 *         "paid_at": null,
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Anything else, or no answer within the timeout, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's type, the body's `event`.
+                 * @example payout.canceled
+                 */
+                "X-Webhook-Event": string;
+                /**
+                 * @description The same as X-Webhook-Event.
+                 * @example payout.canceled
+                 */
+                "Service-Event": string;
+                /**
+                 * @description The webhook id, the body's `event_id` (`evt_<uuid>`): the same on every attempt and resend of one event, so a receiver dedupes on it. (Deliveries made before events had ids keep their `whk_` id.)
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "X-Webhook-Id": components["parameters"]["Webhook.X-Webhook-Id"];
+                /**
+                 * @description The same as X-Webhook-Id (Standard Webhooks).
+                 * @example evt_21bd9aff-3f5b-4298-8335-61ff15c6e91c
+                 */
+                "webhook-id": components["parameters"]["Webhook.webhook-id"];
+                /**
+                 * @description Unix seconds when this attempt was sent.
+                 * @example 1795556400
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["Webhook.X-Webhook-Timestamp"];
+                /**
+                 * @description The same as X-Webhook-Timestamp (Standard Webhooks).
+                 * @example 1795556400
+                 */
+                "webhook-timestamp": components["parameters"]["Webhook.webhook-timestamp"];
+                /**
+                 * @description 1..8 within a series; a resend starts a new series at 1.
+                 * @example 1
+                 */
+                "X-Webhook-Attempt": components["parameters"]["Webhook.X-Webhook-Attempt"];
+                /**
+                 * @description hex(HMAC-SHA256(raw body, the shop's webhook secret)). Absent when the shop has no secret.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "X-Webhook-Signature"?: components["parameters"]["Webhook.X-Webhook-Signature"];
+                /**
+                 * @description The same as X-Webhook-Signature.
+                 * @example 5d1f0c6a3e8b9f2d4a7c1e0b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f
+                 */
+                "Service-Signature"?: components["parameters"]["Webhook.Service-Signature"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` (Standard Webhooks); during a secret rotation's overlap, two of them space-separated (new secret first).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["Webhook.webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "payout.canceled",
+                 *       "event_id": "evt_b0c1d2e3-f4a5-4b6c-9d7e-8f9a0b1c2d3a",
+                 *       "created_at": "2026-11-30T12:00:00+03:00",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *         "shop_id": 42,
+                 *         "amount": "50000.00",
+                 *         "fee": "0.00",
+                 *         "currency": "RUB",
+                 *         "destination": {
+                 *           "id": "d2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a",
+                 *           "type": "bank_account",
+                 *           "masked": "•••• 1234"
+                 *         },
+                 *         "status": "rejected",
+                 *         "description": "November",
+                 *         "failure_reason": "Not agreed with finance",
+                 *         "created_by": "e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b",
+                 *         "approved_by": null,
+                 *         "created_at": "2026-11-30T10:00:00+03:00",
+                 *         "approved_at": "2026-11-30T10:00:00+03:00",
+                 *         "paid_at": null,
+                 *         "livemode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutCanceledEvent"];
             };
         };
         responses: {

@@ -3,8 +3,9 @@ import { CURSOR_MAX_LENGTH, failureReason, moneyText, moscowDate, PAGE_LIMIT_MAX
 import { identifierText } from './text';
 import { refund } from './refunds';
 import { unresolvedPayment } from './unresolved';
+import { payout } from './payouts';
 
-/** Kafka topic of payment events; the key of every message is the payment link id. */
+/** Kafka topic of payment events; the key of every message is the payment link id (a payout's events: the payout id). */
 export const PAYMENT_EVENTS_TOPIC = 'payment-events';
 
 /** Every event type of docs/webhooks.md, "Event types": one per state change. */
@@ -19,6 +20,10 @@ export const EVENT_TYPES = [
   'unresolved_payment.created',
   'unresolved_payment.settled',
   'unresolved_payment.refunded',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
+  'payout.canceled',
 ] as const;
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;
@@ -85,6 +90,10 @@ export const platformEvent = z.discriminatedUnion('event', [
   z.object({ ...envelope, event: z.literal('unresolved_payment.created'), data: unresolvedPayment }),
   z.object({ ...envelope, event: z.literal('unresolved_payment.settled'), data: unresolvedPayment }),
   z.object({ ...envelope, event: z.literal('unresolved_payment.refunded'), data: unresolvedPayment }),
+  z.object({ ...envelope, event: z.literal('payout.created'), data: payout }),
+  z.object({ ...envelope, event: z.literal('payout.paid'), data: payout }),
+  z.object({ ...envelope, event: z.literal('payout.failed'), data: payout }),
+  z.object({ ...envelope, event: z.literal('payout.canceled'), data: payout }),
 ]);
 export type PlatformEvent = z.infer<typeof platformEvent>;
 
@@ -105,6 +114,10 @@ export const webhookEvent = z.discriminatedUnion('event', [
   bodyOf('unresolved_payment.created', unresolvedPayment),
   bodyOf('unresolved_payment.settled', unresolvedPayment),
   bodyOf('unresolved_payment.refunded', unresolvedPayment),
+  bodyOf('payout.created', payout),
+  bodyOf('payout.paid', payout),
+  bodyOf('payout.failed', payout),
+  bodyOf('payout.canceled', payout),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 

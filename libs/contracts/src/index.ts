@@ -26,3 +26,5 @@ export * from './team';
 export * from './unresolved';
 export * from './passkeys';
 export * from './two-factor';
+export * from './crypto-address';
+export * from './payouts';

@@ -2,25 +2,40 @@ import { z } from 'zod';
 import { CURSOR_MAX_LENGTH, moneyText, moscowDate, PAGE_LIMIT_MAX, pageQueryFields, positiveId, uuid } from './fields';
 import { identifierText } from './text';
 
-/** docs/money.md, "The ledger": the shop's balance per mode, from its ledger accounts. */
+/**
+ * docs/money.md, "The ledger": the shop's balance per mode, from its ledger accounts. `balance` is all the shop holds;
+ * `available` is what a payout may take (credits older than PAYOUT_HOLD_HOURS) and `pending` the rest: they sum to
+ * `balance` (docs/payouts.md, "Available and pending").
+ */
 export const balance = z.object({
   shop_id: positiveId,
   currency: z.literal('RUB'),
   livemode: z.boolean(),
+  balance: moneyText,
   available: moneyText,
+  pending: moneyText,
   refund_reserve: moneyText,
   /** When the balance last moved; null before its first movement. */
   updated_at: moscowDate.nullable(),
 });
 export type Balance = z.infer<typeof balance>;
 
-export const balanceTransactionType = z.enum(['payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed']);
+export const balanceTransactionType = z.enum([
+  'payment',
+  'late_payment',
+  'unresolved_payment',
+  'refund',
+  'refund_failed',
+  'payout',
+  'payout_returned',
+]);
 export type BalanceTransactionType = z.infer<typeof balanceTransactionType>;
 
 /**
  * One movement of the shop's `available` balance. `amount` and `net` are signed; `fee` is the platform's fee,
  * never negative. Payment: amount = payer_amount, fee = platform_revenue, net = merchant_credit. Refund:
- * amount = net = −refund, fee 0.00; a failed refund's return: amount = net = +refund.
+ * amount = net = −refund, fee 0.00; a failed refund's return: amount = net = +refund. Payout: amount = −payout, fee = the
+ * payout's fee, net = −(payout + fee); its return: the same with the signs turned.
  */
 export const balanceTransaction = z.object({
   id: uuid,
@@ -33,6 +48,8 @@ export const balanceTransaction = z.object({
   balance_after: moneyText,
   payment_link_id: uuid.nullable(),
   refund_id: uuid.nullable(),
+  /** The payout a `payout` (amount and fee out) or `payout_returned` (back: failed, canceled, rejected) row is about. */
+  payout_id: uuid.nullable(),
   created_at: moscowDate,
 });
 export type BalanceTransaction = z.infer<typeof balanceTransaction>;

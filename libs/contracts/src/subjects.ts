@@ -37,6 +37,16 @@ import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 import { dailyReportCommand, dailyReportPage } from './reports';
 import { paymentAttemptList } from './attempts';
+import {
+  createPayoutCommand,
+  idempotentPayoutReply,
+  listPayoutsCommand,
+  payout,
+  payoutDecisionCommand,
+  payoutIdCommand,
+  payoutPage,
+  simulatePayoutCommand,
+} from './payouts';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -232,4 +242,12 @@ export const subjects = {
   shopsByCashierKey: subject('shops.by_cashier_key', z.strictObject({ cashier_key: z.string().min(1).max(256) }), shopView),
   /** A link's attempts at its providers (merchant identity, the link's own reach), for the dashboard. */
   linksAttemptsList: subject('links.attempts.list', linkIdCommand, paymentAttemptList),
+  /** Payouts (docs/payouts.md): links owns them with the ledger; the gateway resolves the destination first. */
+  payoutsCreate: subject('links.payouts.create', createPayoutCommand, idempotentPayoutReply),
+  payoutsGet: subject('links.payouts.get', payoutIdCommand, payout),
+  payoutsList: subject('links.payouts.list', listPayoutsCommand, payoutPage),
+  /** Approve, reject or cancel (a member of the account; never the creator for approve). */
+  payoutsDecide: subject('links.payouts.decide', payoutDecisionCommand, payout),
+  /** The test-mode simulator: a test payout to paid or failed (approved ones through processing first). */
+  payoutsSimulate: subject('links.payouts.simulate', simulatePayoutCommand, payout),
 } as const;

@@ -64,13 +64,20 @@ export const stepUpBody = z
   .refine((b) => oneProof(b, ['code', 'passkey']), { message: 'exactly one of code and passkey is required', path: ['code'] });
 export type StepUpBody = z.infer<typeof stepUpBody>;
 
-/** `PATCH /api/v1/account`: the account's settings an owner changes. */
-export const updateAccountBody = z.strictObject({ require_two_factor: z.boolean() });
+/** `PATCH /api/v1/account`: the account's settings an owner changes; each is optional, at least one is sent. */
+export const updateAccountBody = z
+  .strictObject({ require_two_factor: z.boolean().optional(), require_payout_approval: z.boolean().optional() })
+  .refine((b) => b.require_two_factor !== undefined || b.require_payout_approval !== undefined, {
+    message: 'at least one of require_two_factor and require_payout_approval is required',
+    path: ['require_two_factor'],
+  });
 
 export const accountSettingsView = z.object({
   merchant_id: uuid,
   name: z.string(),
   /** Every member needs a second factor; one without is signed in only to enroll. */
   require_two_factor: z.boolean(),
+  /** Every payout waits for another member's approval, whatever its amount (docs/payouts.md). */
+  require_payout_approval: z.boolean(),
 });
 export type AccountSettingsView = z.infer<typeof accountSettingsView>;

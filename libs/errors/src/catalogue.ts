@@ -90,6 +90,35 @@ export const ERROR_CATALOGUE = {
     when: "A refund larger than the shop's available balance in that mode.",
   },
   'refund.err.not_pending': { kind: 'conflict', when: 'Simulating the outcome of a test refund that has already succeeded or failed.' },
+  'payout.err.insufficient_available': {
+    kind: 'unprocessable',
+    when: "A payout whose amount plus the payout fee is more than the shop's `available` balance (credits still within PAYOUT_HOLD_HOURS are `pending`, not available).",
+  },
+  'payout.err.daily_limit': {
+    kind: 'unprocessable',
+    when: "A payout that would take the account's payouts of the last 24 hours (not canceled, rejected or failed) past PAYOUT_DAILY_MAX.",
+  },
+  'payout.err.destination_not_active': {
+    kind: 'unprocessable',
+    when: 'A payout to a destination still in its cool-down (`status: pending`, PAYOUT_DESTINATION_COOLDOWN_HOURS after it was added).',
+  },
+  'payout.err.on_hold': { kind: 'unprocessable', when: 'A payout of an account whose payouts an operator has put on hold (`payout:hold`).' },
+  'payout.err.own_payout': {
+    kind: 'forbidden',
+    when: 'Approving a payout one made oneself: another member with the right to approve payouts must approve it.',
+  },
+  'payout.err.not_pending_approval': {
+    kind: 'conflict',
+    when: 'Approving or rejecting a payout that is not awaiting approval (approved, rejected, canceled or further on already).',
+  },
+  'payout.err.not_cancelable': {
+    kind: 'conflict',
+    when: 'Canceling a payout once it is processing or final: only `pending_approval` and `approved` payouts are canceled.',
+  },
+  'payout.err.already_final': {
+    kind: 'conflict',
+    when: 'Simulating the outcome of a test payout that is already paid, failed, canceled or rejected.',
+  },
   'late_payment.err.already_resolved': {
     kind: 'conflict',
     when: "The operators' CLI resolving a late payment that was already settled or refunded.",

@@ -149,4 +149,16 @@ export const passkeyVerificationFailed = (message = 'The passkey response does n
 export const passkeyAlreadyRegistered = (): AppError => fromCatalogue('passkey.err.already_registered', 'This passkey is already registered');
 export const passkeyLimitReached = (max: number): AppError => fromCatalogue('passkey.err.limit_reached', `At most ${max} passkeys; remove one first`);
 
+export const payoutInsufficientAvailable = (): AppError =>
+  fromCatalogue('payout.err.insufficient_available', "The payout and its fee exceed the shop's available balance");
+export const payoutDailyLimit = (): AppError => fromCatalogue('payout.err.daily_limit', "The payout exceeds the account's payout limit for 24 hours");
+export const payoutDestinationNotActive = (activeAt: string): AppError =>
+  fromCatalogue('payout.err.destination_not_active', `The destination is in its cool-down until ${activeAt}`);
+export const payoutsOnHold = (): AppError => fromCatalogue('payout.err.on_hold', "The account's payouts are on hold; contact support");
+export const ownPayout = (): AppError => fromCatalogue('payout.err.own_payout', 'A payout is approved by another member than the one who made it');
+export const payoutNotPendingApproval = (status: string): AppError =>
+  fromCatalogue('payout.err.not_pending_approval', `Payout is ${status}, not pending_approval`);
+export const payoutNotCancelable = (status: string): AppError =>
+  fromCatalogue('payout.err.not_cancelable', `Payout is ${status}; it can no longer be canceled`);
+export const payoutAlreadyFinal = (status: string): AppError => fromCatalogue('payout.err.already_final', `Payout is ${status} already`);
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -22,6 +22,7 @@ export const TEMPLATE_PARAMS: Readonly<Record<MailTemplate, readonly string[]>> 
   second_factor_removed: ['factor'],
   api_key_created: ['label', 'mode'],
   new_sign_in: ['address', 'user_agent'],
+  payout_destination_added: ['kind', 'masked', 'active_at'],
 };
 
 /** The params that are links: absolute http(s) URLs (the caller's, at PUBLIC_BASE_URL), the only href a mail holds. */
@@ -43,6 +44,11 @@ const ROLES: Record<MailLanguage, Record<string, string>> = {
 const FACTORS: Record<MailLanguage, Record<string, string>> = {
   en: { totp: 'authenticator app (TOTP)', passkey: 'passkey' },
   ru: { totp: 'приложение-аутентификатор (TOTP)', passkey: 'ключ доступа (passkey)' },
+};
+
+const DESTINATION_KINDS: Record<MailLanguage, Record<string, string>> = {
+  en: { bank_account: 'bank account', crypto_address: 'crypto address' },
+  ru: { bank_account: 'банковский счёт', crypto_address: 'криптоадрес' },
 };
 
 const MODES: Record<MailLanguage, Record<string, string>> = {
@@ -106,6 +112,14 @@ const en: Words = {
     paragraphs: [`A ${named(MODES.en, params.mode)} API key “${params.label}” was created in your Payment links account on ${when}.`],
     footnote: 'If this was not you or your team, revoke the key on the API keys page and change your password.',
   }),
+  payout_destination_added: ({ params, when }) => ({
+    subject: 'A payout destination was added to your Payment links account',
+    paragraphs: [
+      `A ${named(DESTINATION_KINDS.en, params.kind)} ${params.masked} was added as a payout destination of your Payment links account on ${when}.`,
+      `Payouts can be sent to it from ${params.active_at} (Moscow time).`,
+    ],
+    footnote: 'If nobody in your team added it, remove it on the Payouts page before then and change your password.',
+  }),
   new_sign_in: ({ params, when }) => ({
     subject: 'New sign-in to your Payment links account',
     paragraphs: [
@@ -166,6 +180,14 @@ const ru: Words = {
     subject: 'В аккаунте «Платёжных ссылок» создан новый API-ключ',
     paragraphs: [`В вашем аккаунте «Платёжных ссылок» ${when} создан ${named(MODES.ru, params.mode)} API-ключ «${params.label}».`],
     footnote: 'Если это сделали не вы и не ваша команда, отзовите ключ на странице API-ключей и смените пароль.',
+  }),
+  payout_destination_added: ({ params, when }) => ({
+    subject: 'В аккаунт «Платёжных ссылок» добавлено назначение выплат',
+    paragraphs: [
+      `В ваш аккаунт «Платёжных ссылок» ${when} добавлен ${named(DESTINATION_KINDS.ru, params.kind)} ${params.masked} для выплат.`,
+      `Выплаты на него станут возможны с ${params.active_at} (по московскому времени).`,
+    ],
+    footnote: 'Если никто из вашей команды его не добавлял, удалите его на странице «Выплаты» до этого времени и смените пароль.',
   }),
   new_sign_in: ({ params, when }) => ({
     subject: 'Новый вход в аккаунт «Платёжных ссылок»',

@@ -11,7 +11,8 @@ export type MailLanguage = 'ru' | 'en';
  * - password_changed: {};
  * - second_factor_added / second_factor_removed: { factor } — 'totp' | 'passkey';
  * - api_key_created: { label, mode };
- * - new_sign_in: { address, user_agent }.
+ * - new_sign_in: { address, user_agent };
+ * - payout_destination_added: { kind, masked, active_at } — to every member with payout rights (kind: bank_account | crypto_address).
  */
 export type MailTemplate =
   | 'signup_confirm'
@@ -22,7 +23,8 @@ export type MailTemplate =
   | 'second_factor_added'
   | 'second_factor_removed'
   | 'api_key_created'
-  | 'new_sign_in';
+  | 'new_sign_in'
+  | 'payout_destination_added';
 
 export interface MailRequest {
   to: string;

@@ -308,6 +308,11 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
     'Money arrived that did not simply pay a pending link (late, a duplicate, under- or overpaid, held for AML checks): it waits to be settled or refunded',
   'unresolved_payment.settled': 'An unresolved payment was credited to the shop, less the fee',
   'unresolved_payment.refunded': "An unresolved payment's refund to the payer was recorded and handed to the provider",
+  'payout.created': 'A payout was made (approved at once, or awaiting approval); its amount and fee left the available balance',
+  'payout.paid': 'A payout reached its destination',
+  'payout.failed': "A payout failed (its rail refused it, or the bank returned it); its amount and fee are back in the shop's balance",
+  'payout.canceled':
+    "A payout was canceled, or rejected (`status: rejected`, the reason in `failure_reason`); its money is back in the shop's balance",
 };
 
 const webhookParameter = (name: string, example: string): oas31.ParameterObject => {
@@ -386,6 +391,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
   refunds: "Give a buyer money back from a paid link, from the shop's balance.",
   unresolved:
     'Money that arrived but did not simply pay a pending link (late, duplicate, under- or overpaid, held): settle it to the shop or refund it, once.',
+  payouts: "Money out of a shop's balance to the account's bank accounts and crypto addresses: destinations, payouts, approval.",
   balance: "The shop's balance per mode and its statement: every movement, from a double-entry ledger.",
   events: 'Every state change as an event: the events API and the webhooks that carry them.',
   shops: "The merchant's shops, their webhook secret and cashier key.",

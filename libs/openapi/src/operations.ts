@@ -85,6 +85,7 @@ import {
   renamePasskeyBody,
 } from '@pl/contracts';
 import type { ErrorCode } from '@pl/errors';
+import { PAYOUT_OPERATIONS } from './payout-operations';
 import * as s from './samples';
 import { callbackReceived, openApiDocumentShape } from './schemas';
 
@@ -142,6 +143,7 @@ export const TAGS = {
   links: 'Payment links',
   refunds: 'Refunds',
   unresolved: 'Unresolved payments',
+  payouts: 'Payouts',
   balance: 'Balance',
   events: 'Events',
   shops: 'Shops',
@@ -718,9 +720,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'patch',
     path: '/api/v1/account',
     operationId: 'updateAccount',
-    summary: "Change the account's settings: require a second factor of every member",
+    summary: "Change the account's settings: require a second factor of every member, or approval of every payout",
     description:
-      'Owners only (others 403), with step-up. While required, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`).',
+      'Owners only (others 403), with step-up; send either setting or both. While `require_two_factor` is on, a member without a second factor is served only enrolling, `/api/v1/me`, switching accounts and signing out (else 403 `auth.err.two_factor_required`). While `require_payout_approval` is on, every payout starts `pending_approval`, whatever its amount.',
     tag: TAGS.team,
     auth: 'session',
     local: true,
@@ -1596,4 +1598,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
     '',
     'With a dashboard session: reading needs a role that reads money, settling and refunding one that moves it (owner, admin, finance); any other role is 403 `common.err.forbidden`.',
   ),
+  ...PAYOUT_OPERATIONS,
 ];

@@ -14,6 +14,9 @@ import type {
   MemberView,
   InvitationView,
   PaymentLink,
+  Payout,
+  PayoutDestination,
+  PayoutPage,
   Refund,
   RefundPage,
   RotatedSecret,
@@ -278,7 +281,9 @@ export const sampleBalance: Balance = {
   shop_id: 42,
   currency: 'RUB',
   livemode: true,
+  balance: '985.00',
   available: '985.00',
+  pending: '0.00',
   refund_reserve: '500.00',
   updated_at: '2026-11-25T02:20:00+03:00',
 };
@@ -293,6 +298,7 @@ const samplePaymentRow: BalanceTransaction = {
   balance_after: '1485.00',
   payment_link_id: LINK_ID,
   refund_id: null,
+  payout_id: null,
   created_at: PAID_AT,
 };
 const sampleRefundRow: BalanceTransaction = {
@@ -305,6 +311,7 @@ const sampleRefundRow: BalanceTransaction = {
   balance_after: '985.00',
   payment_link_id: LINK_ID,
   refund_id: REFUND_ID,
+  payout_id: null,
   created_at: '2026-11-25T02:20:00+03:00',
 };
 export const sampleBalanceTransactionPage: BalanceTransactionPage = {
@@ -346,6 +353,42 @@ export const sampleUnresolvedPayment: UnresolvedPaymentView = {
   created_at: '2026-11-26T10:00:00+03:00',
   resolved_at: null,
   livemode: true,
+};
+
+const PAYOUT_CREATED_AT = '2026-11-30T10:00:00+03:00';
+const PAYOUT_PAID_AT = '2026-11-30T12:00:00+03:00';
+
+/** A payout of 50,000.00 to a bank account, approved at once (under the approval threshold). */
+export const samplePayout: Payout = {
+  id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+  shop_id: 42,
+  amount: '50000.00',
+  fee: '0.00',
+  currency: 'RUB',
+  destination: { id: 'd2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a', type: 'bank_account', masked: '•••• 1234' },
+  status: 'approved',
+  description: 'November',
+  failure_reason: null,
+  created_by: 'e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b',
+  approved_by: null,
+  created_at: PAYOUT_CREATED_AT,
+  approved_at: PAYOUT_CREATED_AT,
+  paid_at: null,
+  livemode: true,
+};
+
+export const samplePayoutPage: PayoutPage = { payouts: [samplePayout], has_more: false, next_cursor: null };
+
+export const samplePayoutDestination: PayoutDestination = {
+  id: 'd2e3f4a5-b6c7-4d8e-9f0a-1b2c3d4e5f6a',
+  type: 'bank_account',
+  status: 'active',
+  masked: '•••• 1234',
+  network: null,
+  livemode: true,
+  created_by: 'e3f4a5b6-c7d8-4e9f-8a0b-1c2d3e4f5a6b',
+  created_at: '2026-11-28T10:00:00+03:00',
+  active_at: '2026-11-29T10:00:00+03:00',
 };
 
 const linkEventFields = {
@@ -415,6 +458,22 @@ export const sampleEvents: { [T in EventType]: Extract<WebhookEvent, { event: T 
     event: 'unresolved_payment.refunded',
     ...event('e3f4a5b6-c7d8-4e9f-8b1c-2d3e4f5a6b7e', '2026-11-26T11:00:00+03:00'),
     data: { ...sampleUnresolvedPayment, status: 'refunded', refund_id: REFUND_ID, resolved_at: '2026-11-26T11:00:00+03:00' },
+  },
+  'payout.created': { event: 'payout.created', ...event('a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d', PAYOUT_CREATED_AT), data: samplePayout },
+  'payout.paid': {
+    event: 'payout.paid',
+    ...event('a8b9c0d1-e2f3-4a4b-9c5d-6e7f8a9b0c1e', PAYOUT_PAID_AT),
+    data: { ...samplePayout, status: 'paid', paid_at: PAYOUT_PAID_AT },
+  },
+  'payout.failed': {
+    event: 'payout.failed',
+    ...event('a9b0c1d2-e3f4-4a5b-8c6d-7e8f9a0b1c2f', PAYOUT_PAID_AT),
+    data: { ...samplePayout, status: 'failed', failure_reason: 'The recipient account is closed' },
+  },
+  'payout.canceled': {
+    event: 'payout.canceled',
+    ...event('b0c1d2e3-f4a5-4b6c-9d7e-8f9a0b1c2d3a', PAYOUT_PAID_AT),
+    data: { ...samplePayout, status: 'rejected', failure_reason: 'Not agreed with finance' },
   },
 };
 
@@ -495,7 +554,12 @@ export const sampleRecoveryCodes = {
   recovery_codes: Array.from({ length: 10 }, (_, i) => `k7qm-${String(i).padStart(4, 'x')}-p2rt-zd4w`),
 };
 
-export const sampleAccountSettings = { merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f', name: 'Shop Example LLC', require_two_factor: true };
+export const sampleAccountSettings = {
+  merchant_id: '3f6c2a8e-1d4b-4c7e-9a2f-5b8d0e1c3a7f',
+  name: 'Shop Example LLC',
+  require_two_factor: true,
+  require_payout_approval: false,
+};
 
 export const samplePasskey: PasskeyView = {
   id: '5d8a1f3e-7c2b-4e9d-b1a6-3f0e9c7d5b24',

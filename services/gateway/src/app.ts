@@ -1,3 +1,4 @@
+import { PayoutDestinationRepository } from './data/payout-destination.repository';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
@@ -140,6 +141,7 @@ export async function startGateway(
         passkeyVerifier(passkeys, passkeyStore),
       ]),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
+      payoutDestinations: new PayoutDestinationRepository(db, enqueueMail, config.PAYOUT_DESTINATION_COOLDOWN_HOURS),
     });
 
     const server = createServer(observeRequests(app, metrics));

@@ -52,6 +52,8 @@ const gatewayEnv = {
   SESSION_IDLE_SECONDS: positiveSeconds(7_200),
   IDEMPOTENCY_TTL_SECONDS: positiveSeconds(86_400),
   /** Request budgets, shared by all replicas through Redis. */
+  /** A payout destination becomes `active` this many hours after it was added (0: at once; decimals allowed). */
+  PAYOUT_DESTINATION_COOLDOWN_HOURS: z.coerce.number().min(0).max(8760).default(24),
   RATE_LIMIT_API_KEY_PER_MINUTE: intSetting({ min: 1, default: 1200 }),
   RATE_LIMIT_CASHIER_PER_MINUTE: intSetting({ min: 1, default: 600 }),
   RATE_LIMIT_SESSION_PER_MINUTE: intSetting({ min: 1, default: 600 }),

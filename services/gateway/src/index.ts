@@ -4,3 +4,5 @@ export { loadConfig, type GatewayConfig } from './config';
 export { migrateGateway, GATEWAY_SCHEMA } from './data/migrate';
 export { AccountRepository, type Merchant } from './data/account.repository';
 export { DEFAULT_SCRYPT, LEGACY_SCRYPT, PasswordHasher, type ScryptParams } from './domain/password-hash';
+// The operators' payout:hold and payout:release.
+export { setPayoutHold } from './data/payout-destination.repository';

@@ -26,7 +26,9 @@ const balance = (shopId: number, livemode = true): Balance => ({
   shop_id: shopId,
   currency: 'RUB',
   livemode,
+  balance: '985.00',
   available: '985.00',
+  pending: '0.00',
   refund_reserve: '15.00',
   updated_at: '2026-11-25T01:00:00+03:00',
 });
@@ -41,6 +43,7 @@ const transaction = (over: Partial<BalanceTransaction> = {}): BalanceTransaction
   balance_after: '1485.00',
   payment_link_id: randomUUID(),
   refund_id: null,
+  payout_id: null,
   created_at: '2026-11-25T01:00:00+03:00',
   ...over,
 });

@@ -15,6 +15,7 @@ import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { outboxPartitions, OutboxRepository } from './data/outbox.repository';
 import { PaymentHealthRepository } from './data/payment-health.repository';
+import { PayoutRepository } from './data/payout.repository';
 import { RefundRepository } from './data/refund.repository';
 import { StatusSyncRepository } from './data/status-sync.repository';
 import { ShopClient } from './data/shop.client';
@@ -25,6 +26,7 @@ import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
 import { registerReportHandlers } from './entry/nats/report.handlers';
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
+import { registerPayoutHandlers } from './entry/nats/payout.handlers';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
 import { registerSyncHandlers } from './entry/nats/sync.handlers';
 import { StatusSyncWorker } from './entry/background/status-sync-worker';
@@ -117,8 +119,21 @@ export async function startLinks(
   registerUnresolvedHandlers(server, { ...refundDeps, unresolvedPayments: unresolved, unresolvedList: unresolved });
   const syncDeps = { ...refundDeps, sync: new StatusSyncRepository(db) };
   registerSyncHandlers(server, syncDeps);
-  registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });
   registerReportHandlers(server, { reports: new DailyReportRepository(db), shops: deps.shops, now: deps.now });
+  registerLedgerHandlers(server, { ledger: new LedgerRepository(db, config.PAYOUT_HOLD_HOURS), shops: deps.shops });
+  registerPayoutHandlers(server, {
+    payouts: new PayoutRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC),
+    shops: deps.shops,
+    newId: randomUUID,
+    eventsTopic: config.PAYMENT_EVENTS_TOPIC,
+    settings: {
+      holdHours: config.PAYOUT_HOLD_HOURS,
+      maxKopecks: config.PAYOUT_MAX,
+      dailyMaxKopecks: config.PAYOUT_DAILY_MAX,
+      approvalThresholdKopecks: config.PAYOUT_APPROVAL_THRESHOLD,
+      feeKopecks: config.PAYOUT_FEE,
+    },
+  });
   await nc.flush();
 
   const sweeper = new ExpirySweeper({

@@ -20,3 +20,8 @@ export { encodeCursor, decodeCursor } from './domain/cursor';
 // The daily report's tests page through it with the service's own code at any page size.
 export { DailyReportRepository, REPORT_SOURCES } from './data/daily-report.repository';
 export { getDailyReportPage } from './domain/daily-report';
+// Payouts: the operators' CLI lists them (payout:list); the rails move them with these transitions (docs/payouts.md).
+export { PayoutRepository } from './data/payout.repository';
+export { toPayout } from './domain/payout-view';
+export { markPayoutFailed, markPayoutPaid, markPayoutProcessing, type PayoutTransitionDeps } from './domain/payout-transitions';
+export type { PayoutRail, PayoutRecord } from './domain/payout';

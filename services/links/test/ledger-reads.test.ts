@@ -48,7 +48,16 @@ describe('balance and statement reads', () => {
   it('answers zero balances, never moved, for a shop with no money yet', async () => {
     const answer = await getBalance(apiKey(merchant), shopA);
     expect(balance.parse(answer)).toEqual(answer);
-    expect(answer).toEqual({ shop_id: shopA, currency: 'RUB', livemode: true, available: '0.00', refund_reserve: '0.00', updated_at: null });
+    expect(answer).toEqual({
+      shop_id: shopA,
+      currency: 'RUB',
+      livemode: true,
+      balance: '0.00',
+      available: '0.00',
+      pending: '0.00',
+      refund_reserve: '0.00',
+      updated_at: null,
+    });
   });
 
   it("reads a shop's balance in the caller's mode only, with the time it last moved", async () => {

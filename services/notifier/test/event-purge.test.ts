@@ -7,7 +7,7 @@ import { EventRepository } from '../src/data/event.repository';
 import { NOTIFIER_SCHEMA } from '../src/data/migrate';
 import { EventPurge } from '../src/entry/background/event-purge';
 import { Receiver } from './receiver';
-import { TestSystem } from './harness';
+import { linkIdOf, TestSystem } from './harness';
 
 const log = pino({ level: 'silent' });
 const DAY_MS = 86_400_000;
@@ -90,7 +90,7 @@ describe('purge of expired events', () => {
     const first = receiver.hits.find((h) => h.headers['webhook-id'] === `evt_${delivered.event_id}`)!;
     const log_ = await system.bus!.request(
       subjects.deliveriesList,
-      { payment_link_id: delivered.data.payment_link_id, shop_id: null, status: null, limit: 20, cursor: null },
+      { payment_link_id: linkIdOf(delivered), shop_id: null, status: null, limit: 20, cursor: null },
       merchant,
     );
     expect(log_.deliveries.map((d) => [d.id, d.event, d.status])).toEqual([[deliveryId, 'payment.succeeded', 'succeeded']]);

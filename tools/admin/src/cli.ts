@@ -9,6 +9,7 @@ import { paymentConfirm } from './commands/payment-confirm';
 import { paymentLate } from './commands/payment-late';
 import { paymentLateResolve } from './commands/payment-late-resolve';
 import { paymentSync } from './commands/payment-sync';
+import { payoutHold, payoutList, payoutRelease } from './commands/payouts';
 import { refundSettle } from './commands/refund-settle';
 import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
@@ -37,6 +38,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'payment:sync': paymentSync,
   'unresolved:list': unresolvedList,
   'unresolved:resolve': unresolvedResolve,
+  'payout:hold': payoutHold,
+  'payout:release': payoutRelease,
+  'payout:list': payoutList,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

@@ -4,8 +4,8 @@ import pino from 'pino';
 import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
 import { AppError, isAppError, unavailable } from '@pl/errors';
-import { AccountRepository, GATEWAY_SCHEMA } from '@pl/gateway';
-import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA, RefundRepository } from '@pl/links';
+import { AccountRepository, GATEWAY_SCHEMA, setPayoutHold } from '@pl/gateway';
+import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA, PayoutRepository, RefundRepository } from '@pl/links';
 import { DeliveryRepository, NOTIFIER_SCHEMA } from '@pl/notifier';
 import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
 import { loadAdminBusConfig, loadAdminSecretKey, type AdminConfig } from './config';
@@ -81,6 +81,16 @@ export class AdminContext {
   /** Refunds, for the hand-over of an unresolved payment's refund to its provider (payment:late:resolve, unresolved:resolve). */
   refunds(): RefundRepository {
     return new RefundRepository(this.open(LINKS_SCHEMA));
+  }
+
+  /** Payouts, read only (payout:list). */
+  payouts(): PayoutRepository {
+    return new PayoutRepository(this.open(LINKS_SCHEMA));
+  }
+
+  /** Stops or resumes an account's payouts (payout:hold, payout:release); false for an unknown account. */
+  setPayoutHold(merchantId: string, onHold: boolean): Promise<boolean> {
+    return setPayoutHold(this.open(GATEWAY_SCHEMA), merchantId, onHold);
   }
 
   /** The ledger, read only (ledger:verify). */

@@ -15,6 +15,10 @@ const LISTED: Record<EventType, true> = {
   'unresolved_payment.created': true,
   'unresolved_payment.settled': true,
   'unresolved_payment.refunded': true,
+  'payout.created': true,
+  'payout.paid': true,
+  'payout.failed': true,
+  'payout.canceled': true,
 };
 /** Every event type, in the catalogue's order. */
 export const EVENT_TYPES = Object.keys(LISTED) as EventType[];

@@ -27,6 +27,12 @@ import {
   type UnresolvedPaymentPage,
   type UnresolvedPaymentView,
   type SimulatePaymentCommand,
+  type CreatePayoutCommand,
+  type IdempotentPayoutReply,
+  type ListPayoutsCommand,
+  type Payout,
+  type PayoutDecisionCommand,
+  type PayoutPage,
 } from '@pl/contracts';
 
 /** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
@@ -150,5 +156,28 @@ export class LinksClient {
   /** One page of a shop's daily report in the identity's mode. */
   dailyReport(identity: MerchantIdentity, command: DailyReportCommand, requestId: string): Promise<DailyReportPage> {
     return this.bus.request(subjects.reportsDaily, command, identity, { requestId });
+  }
+
+  /** A payout of a shop's balance to a destination the gateway resolved; with an Idempotency-Key, once. */
+  createPayout(identity: MerchantIdentity, command: CreatePayoutCommand, requestId: string): Promise<IdempotentPayoutReply> {
+    return this.bus.request(subjects.payoutsCreate, command, identity, { requestId });
+  }
+
+  getPayout(identity: MerchantIdentity, id: string, requestId: string): Promise<Payout> {
+    return this.bus.request(subjects.payoutsGet, { id }, identity, { requestId });
+  }
+
+  listPayouts(identity: MerchantIdentity, command: ListPayoutsCommand, requestId: string): Promise<PayoutPage> {
+    return this.bus.request(subjects.payoutsList, command, identity, { requestId });
+  }
+
+  /** Approve, reject or cancel, as the member the command names. */
+  decidePayout(identity: MerchantIdentity, command: PayoutDecisionCommand, requestId: string): Promise<Payout> {
+    return this.bus.request(subjects.payoutsDecide, command, identity, { requestId });
+  }
+
+  /** The test-mode simulator's verdict on a payout; links answers not found for a live one. */
+  simulatePayout(identity: MerchantIdentity, id: string, status: 'paid' | 'failed', requestId: string): Promise<Payout> {
+    return this.bus.request(subjects.payoutsSimulate, { id, status }, identity, { requestId });
   }
 }

@@ -43,10 +43,9 @@ export const STEP_UP_ROUTES: Readonly<
     audit: 'refund.created_over_step_up_limit',
     condition: 'refund_over_limit',
   },
-  // Payouts do not exist yet; their routes take these entries when they land:
-  // 'POST /api/v1/payout-destinations': { action: 'payout_destination.create' },
-  // 'POST /api/v1/payouts': { action: 'payout.create' },
-  // 'POST /api/v1/payouts/:id/approve': { action: 'payout.approve' },
+  'POST /api/v1/payout-destinations': { action: 'payout_destination.create' },
+  'POST /api/v1/payouts': { action: 'payout.create' },
+  'POST /api/v1/payouts/:id/approve': { action: 'payout.approve' },
 };
 
 export type StepUpRoute = (typeof STEP_UP_ROUTES)[string];

@@ -1,3 +1,4 @@
+import { merchantPayoutsRoutes, sessionPayoutsRoutes } from './http/routes/payouts.routes';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { checkoutPageRoutes } from './checkout/checkout-page.routes';
@@ -70,6 +71,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/merchant/v1', merchantRefundsRoutes(deps));
   app.use('/api/v1', sessionRefundsRoutes(deps));
   app.use('/merchant/v1', merchantBalanceRoutes(deps));
+  app.use('/merchant/v1', merchantPayoutsRoutes(deps));
+  app.use('/api/v1', sessionPayoutsRoutes(deps));
   app.use('/api/v1', sessionBalanceRoutes(deps));
   app.use('/merchant/v1', merchantReportsRoutes(deps));
   app.use('/api/v1', sessionReportsRoutes(deps));

@@ -17,7 +17,7 @@ export const paidPostingSql = (rows: string): string =>
               jsonb_build_object('account', 'revenue', 'amount', platform_revenue))) AS ledger_transaction_id
      FROM ${rows} WHERE status = 'paid'`;
 
-const STATEMENT_TYPES = `('payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed')`;
+const STATEMENT_TYPES = `('payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed', 'payout', 'payout_returned')`;
 
 interface AccountRow {
   kind: 'available' | 'refund_reserve';
@@ -33,8 +33,9 @@ interface TransactionRow {
   fee: string;
   net: string;
   balance_after: string;
-  payment_link_id: string;
+  payment_link_id: string | null;
   refund_id: string | null;
+  payout_id: string | null;
   created_at: Date;
   created_at_us: string;
 }
@@ -49,15 +50,23 @@ const toTransaction = (row: TransactionRow): BalanceTransactionRecord => ({
   balanceAfter: Number(row.balance_after),
   paymentLinkId: row.payment_link_id,
   refundId: row.refund_id,
+  payoutId: row.payout_id,
   createdAt: row.created_at,
   createdAtMicros: BigInt(row.created_at_us),
 });
 
 /** The shop's balance and statement, read from the links schema's ledger (written only by `ledger_post`). */
 export class LedgerRepository implements LedgerStore {
-  constructor(private readonly db: Db) {}
+  /** `holdHours`: PAYOUT_HOLD_HOURS, how long a credit stays pending (docs/payouts.md); none unless given. */
+  constructor(
+    private readonly db: Db,
+    private readonly holdHours = 0,
+  ) {}
 
-  /** The shop's two accounts of the mode: their stored running balances, never a sum over entries. */
+  /**
+   * The shop's two accounts of the mode: their stored running balances, never a sum over entries; `available` less
+   * the credits of the hold (one index range of the last hours' credits).
+   */
   async balance(shopId: number, mode: Mode): Promise<BalanceRecord> {
     const rows = await this.db.query<AccountRow>(
       `SELECT kind, balance, updated_at FROM ledger_accounts
@@ -66,10 +75,18 @@ export class LedgerRepository implements LedgerStore {
     );
     const of = (kind: AccountRow['kind']) => rows.find((r) => r.kind === kind);
     const moved = rows.map((r) => r.updated_at).filter((d): d is Date => d !== null);
+    const balance = Number(of('available')?.balance ?? 0);
+    const held = await this.db.query<{ held: string }>(
+      `SELECT coalesce(sum(net), 0) AS held FROM ledger_transactions
+        WHERE shop_id = $1 AND livemode = $2 AND type IN ('payment', 'late_payment', 'unresolved_payment')
+          AND created_at > now() - make_interval(secs => $3::float8)`,
+      [shopId, mode === 'live', this.holdHours * 3600],
+    );
     return {
       shopId,
       livemode: mode === 'live',
-      available: Number(of('available')?.balance ?? 0),
+      balance,
+      available: Math.min(balance, Math.max(0, balance - Number(held[0]?.held ?? 0))),
       refundReserve: Number(of('refund_reserve')?.balance ?? 0),
       updatedAt: moved.length ? new Date(Math.max(...moved.map((d) => d.getTime()))) : null,
     };
@@ -93,7 +110,7 @@ export class LedgerRepository implements LedgerStore {
       conditions.push(`(created_at, id) < (${FROM_MICROS(at)}, ${id}::uuid)`);
     }
     const rows = await this.db.query<TransactionRow>(
-      `SELECT id, shop_id, type, amount, fee, net, balance_after, payment_link_id, refund_id, created_at,
+      `SELECT id, shop_id, type, amount, fee, net, balance_after, payment_link_id, refund_id, payout_id, created_at,
               (extract(epoch FROM created_at) * 1000000)::bigint AS created_at_us
          FROM ledger_transactions
         WHERE ${conditions.join(' AND ')}

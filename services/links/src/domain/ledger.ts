@@ -7,6 +7,9 @@ import { encodeCursor, type LinkCursor } from './cursor';
 export interface BalanceRecord {
   shopId: number;
   livemode: boolean;
+  /** All the shop holds (its ledger account `available`). */
+  balance: number;
+  /** What a payout may take: the balance less the credits still within the hold, never below 0. */
   available: number;
   refundReserve: number;
   /** When either account last moved; null before the first movement. */
@@ -22,8 +25,9 @@ export interface BalanceTransactionRecord {
   fee: number;
   net: number;
   balanceAfter: number;
-  paymentLinkId: string;
+  paymentLinkId: string | null;
   refundId: string | null;
+  payoutId: string | null;
   createdAt: Date;
   createdAtMicros: bigint;
 }
@@ -49,7 +53,9 @@ export const toBalance = (b: BalanceRecord): Balance => ({
   shop_id: b.shopId,
   currency: 'RUB',
   livemode: b.livemode,
+  balance: formatKopecks(b.balance),
   available: formatKopecks(b.available),
+  pending: formatKopecks(b.balance - b.available),
   refund_reserve: formatKopecks(b.refundReserve),
   updated_at: formatMoscowOrNull(b.updatedAt),
 });
@@ -64,6 +70,7 @@ const toBalanceTransaction = (t: BalanceTransactionRecord): BalanceTransaction =
   balance_after: formatKopecks(t.balanceAfter),
   payment_link_id: t.paymentLinkId,
   refund_id: t.refundId,
+  payout_id: t.payoutId,
   created_at: formatMoscow(t.createdAt),
 });
 

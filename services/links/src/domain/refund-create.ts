@@ -11,7 +11,7 @@ import {
   unavailable,
 } from '@pl/errors';
 import { assertLinkVisible, requireMerchant } from './access';
-import { isAddressOf, isCryptoNetwork } from './crypto-address';
+import { isAddressOf, isCryptoNetwork } from '@pl/contracts';
 import { keyRefOf } from './idempotency';
 import type { LinkRecord } from './link';
 import { LINKS_OWN_MODE, type IdempotencyKeyRef } from './ports';

@@ -1,7 +1,7 @@
 import type { MerchantIdentity } from '@pl/contracts';
 import { forbidden, invalidField, latePaymentResolved, notFound, unavailable, unresolvedPaymentResolved, type AppError } from '@pl/errors';
 import { ProviderRefusedError, ProviderUnavailableError, type ProviderRegistry, type RefundState } from '@pl/providers';
-import { isAddressOf, isCryptoNetwork } from './crypto-address';
+import { isAddressOf, isCryptoNetwork } from '@pl/contracts';
 import type { LinkRecord, OutboxEntry, UnresolvedPayment } from './link';
 import { lateSettled, unresolvedEvent } from './payment-event';
 import type { RefundRecord, RefundStore } from './refund';

@@ -89,6 +89,8 @@ export async function startLinksSystem(label: string, linksEnv: NodeJS.ProcessEn
       KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
       PAYMENT_EVENTS_TOPIC: topic,
       OUTBOX_POLL_INTERVAL_MS: '200',
+      // Credits available at once, as the money tests before payouts assumed (docs/payouts.md).
+      PAYOUT_HOLD_HOURS: '0',
       ...linksEnv,
     }),
     linksLog,

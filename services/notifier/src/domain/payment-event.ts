@@ -20,10 +20,10 @@ function toEventBody(event: PlatformEvent): Buffer {
   );
 }
 
-/** The shop and link an event is about: every event's data names both (a refund's too). */
-const subjectOf = (event: PlatformEvent): { shopId: number; paymentLinkId: string } => ({
+/** The shop and link an event is about: every event's data names its shop; all but a payout's name a link. */
+const subjectOf = (event: PlatformEvent): { shopId: number; paymentLinkId: string | null } => ({
   shopId: event.data.shop_id,
-  paymentLinkId: event.data.payment_link_id,
+  paymentLinkId: 'payment_link_id' in event.data ? event.data.payment_link_id : null,
 });
 
 export interface NewDelivery {
@@ -33,7 +33,8 @@ export interface NewDelivery {
   event: EventType;
   merchantId: string;
   shopId: number;
-  paymentLinkId: string;
+  /** Null for a payout's event. */
+  paymentLinkId: string | null;
   /** The event's mode (a test link's payment is false): the delivery is logged in that mode only. */
   livemode: boolean;
   body: Buffer;
@@ -53,7 +54,7 @@ export interface ReceivedPaymentEvent {
 export interface InboxEvent {
   event: PlatformEvent;
   shopId: number;
-  paymentLinkId: string;
+  paymentLinkId: string | null;
   /** The public body's bytes (see {@link toEventBody}); the delivery, if any, sends the same. */
   body: Buffer;
   delivery: NewDelivery | null;

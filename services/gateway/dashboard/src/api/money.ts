@@ -10,7 +10,7 @@ export const getBalance = (shopId: number): Promise<Balance> =>
 
 export interface BalanceFilters {
   shop_id: string;
-  type: '' | 'payment' | 'late_payment' | 'unresolved_payment' | 'refund' | 'refund_failed';
+  type: '' | 'payment' | 'late_payment' | 'unresolved_payment' | 'refund' | 'refund_failed' | 'payout' | 'payout_returned';
 }
 
 export const listBalanceTransactions = (filters: BalanceFilters, cursor: string | null): Promise<BalanceTransactionPage> =>

@@ -9,7 +9,7 @@ import { FilterForm, FilterSelect } from '../kit/filters';
 import { useAction, usePagedLoad } from '../kit/use-load';
 import { useShops } from '../loaders/shops';
 
-const TYPES = ['payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed'] as const;
+const TYPES = ['payment', 'late_payment', 'unresolved_payment', 'refund', 'refund_failed', 'payout', 'payout_returned'] as const;
 const NO_FILTERS: BalanceFilters = { shop_id: '', type: '' };
 
 /** The shop's ledger as the merchant reads it: every movement of its available balance, newest first, in this mode. */

@@ -58,7 +58,8 @@ export function EventsPage() {
 function EventCard({ event, deliveriesOf }: { event: WebhookEvent; deliveriesOf: DeliveriesOf }) {
   const { t } = useI18n();
   const titleId = `event-${event.event_id}`;
-  const linkId = event.data.payment_link_id;
+  // A payout's event names no link (its deliveries are not listed by link either).
+  const linkId = 'payment_link_id' in event.data ? event.data.payment_link_id : null;
   return (
     <article class="card event" aria-labelledby={titleId} data-testid="event" data-event={event.event}>
       <h2 id={titleId}>
@@ -68,26 +69,30 @@ function EventCard({ event, deliveriesOf }: { event: WebhookEvent; deliveriesOf:
         facts={[
           { label: t.created, value: <DateTime value={event.created_at} /> },
           { label: t.amount, value: <Money value={event.data.amount} /> },
-          {
-            label: t.paymentLink,
-            value: (
-              <Link href={`/links/${linkId}`} class="mono small">
-                {linkId}
-              </Link>
-            ),
-          },
+          ...(linkId === null
+            ? []
+            : [
+                {
+                  label: t.paymentLink,
+                  value: (
+                    <Link href={`/links/${linkId}`} class="mono small">
+                      {linkId}
+                    </Link>
+                  ),
+                },
+              ]),
           { label: t.eventId, value: <span class="small">{event.event_id}</span>, mono: true },
         ]}
       />
-      <EventDeliveries event={event} deliveriesOf={deliveriesOf} />
+      {linkId !== null && <EventDeliveries linkId={linkId} event={event} deliveriesOf={deliveriesOf} />}
     </article>
   );
 }
 
 /** The deliveries of this event: those of its link whose webhook id is the event's id. */
-function EventDeliveries({ event, deliveriesOf }: { event: WebhookEvent; deliveriesOf: DeliveriesOf }) {
+function EventDeliveries({ linkId, event, deliveriesOf }: { linkId: string; event: WebhookEvent; deliveriesOf: DeliveriesOf }) {
   const { t } = useI18n();
-  const list = useLoad(() => deliveriesOf(event.data.payment_link_id), event.event_id);
+  const list = useLoad(() => deliveriesOf(linkId), event.event_id);
   return (
     <>
       <h3>{t.eventDeliveries}</h3>

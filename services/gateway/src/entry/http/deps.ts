@@ -20,6 +20,7 @@ import type { Passkeys } from '../../domain/passkeys';
 import type { LoginChallengeStore } from '../../data/login-challenge.store';
 import type { SecondFactorRepository } from '../../data/second-factor.repository';
 import type { SecondFactors } from '../../domain/second-factor';
+import type { PayoutDestinationRepository } from '../../data/payout-destination.repository';
 
 /** Everything the HTTP entry point needs, built once in app.ts. */
 export interface HttpDeps {
@@ -71,4 +72,6 @@ export interface HttpDeps {
   loginChallenges: LoginChallengeStore;
   /** Revocations and reissues of API keys, announced to every gateway replica. */
   credentials: Pick<CredentialChanges, 'changed'>;
+  /** Payout destinations and the accounts' payout settings (hold, approval of every payout). */
+  payoutDestinations: PayoutDestinationRepository;
 }

@@ -59,16 +59,22 @@ export function accountRoutes(deps: HttpDeps): Router {
           body: updateAccountBody,
           handle: async ({ req, res, body }) => {
             const merchantId = identityOf(res).merchant_id;
-            await deps.secondFactorStore.setRequireTwoFactor(
-              { userId: memberOf(res).userId, merchantId, ip: req.ip ?? null },
-              body.require_two_factor,
-            );
+            if (body.require_two_factor !== undefined) {
+              await deps.secondFactorStore.setRequireTwoFactor(
+                { userId: memberOf(res).userId, merchantId, ip: req.ip ?? null },
+                body.require_two_factor,
+              );
+            }
+            if (body.require_payout_approval !== undefined)
+              await deps.payoutDestinations.setRequireApproval(merchantId, body.require_payout_approval);
+            const payoutSettings = await deps.payoutDestinations.payoutSettings(merchantId);
             const settings = await deps.secondFactorStore.accountSettings(merchantId);
             if (!settings) throw unauthorized('Missing, invalid or expired session');
             const answer: AccountSettingsView = {
               merchant_id: settings.merchantId,
               name: settings.name,
               require_two_factor: settings.requireTwoFactor,
+              require_payout_approval: payoutSettings.requireApproval,
             };
             res.json(answer);
           },

@@ -1,4 +1,4 @@
-import type { CryptoNetwork } from '@pl/contracts';
+import type { CryptoNetwork } from './checkout';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bech32, bech32m } from 'bech32';
 import bs58check from 'bs58check';
