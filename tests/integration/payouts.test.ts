@@ -406,6 +406,45 @@ describe('payout events', () => {
   });
 });
 
+describe('the daily report', () => {
+  it("lists a day's payouts with their masked destination, and its total is the balance's move that day", async () => {
+    const acc = await account();
+    await credit(acc, '3000.00');
+    const to = await destination(acc);
+    const kept = await payout(acc, { amount: '200.00', destination_id: to });
+    const dropped = await payout(acc, { amount: '300.00', destination_id: to });
+    expect((await sys.http.post(`/api/v1/payouts/${dropped.body.id as string}/cancel`, {}, { headers: acc.auth })).status).toBe(200);
+    // The Moscow day the payouts were made in (UTC+3 all year).
+    const day = new Date(Date.parse(kept.body.created_at as string) + 3 * 3_600_000).toISOString().slice(0, 10);
+    const res = await sys.http.get(`/merchant/v1/reports/daily?shop_id=${acc.shop.id}&date=${day}`, { headers: acc.merchant.keys });
+    expect(res.status).toBe(200);
+    // No cell of this report needs quoting: plain comma-separated lines after the byte-order mark.
+    const [header, ...lines] = res.text
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
+    const rows = lines.map((l) => Object.fromEntries((header ?? []).map((h, i) => [h, l[i]])));
+    const ofPayouts = rows.filter((r) => r.type === 'payout' || r.type === 'payout_returned');
+    expect(ofPayouts).toEqual([
+      expect.objectContaining({
+        id: kept.body.id,
+        type: 'payout',
+        destination: '•••• 1234',
+        status: 'approved',
+        amount: '-200.00',
+        fee: '1.50',
+        net: '-201.50',
+      }),
+      expect.objectContaining({ id: dropped.body.id, type: 'payout', destination: '•••• 1234', status: 'canceled' }),
+      expect.objectContaining({ id: dropped.body.id, type: 'payout_returned', destination: '•••• 1234', status: 'canceled' }),
+    ]);
+    // The shop started the day at zero: the day's net is its balance now (3,000.00 less 200.00 and its 1.50 fee).
+    expect(rows.at(-1)).toMatchObject({ type: 'total', net: '2798.50' });
+    expect(await balance(acc)).toMatchObject({ balance: '2798.50' });
+  });
+});
+
 async function eventTypes(acc: Account): Promise<string[]> {
   const rows = await sys.sql<{ type: string }>(
     `SELECT payload->>'event' AS type FROM links.outbox WHERE payload->>'merchant_id' = $1 ORDER BY created_at`,

@@ -31,6 +31,8 @@ export const dailyReportRowType = z.enum([
   'unresolved_payment_settled',
   'unresolved_payment_refunded',
   'unresolved_payment_refund_failed',
+  'payout',
+  'payout_returned',
 ]);
 export type DailyReportRowType = z.infer<typeof dailyReportRowType>;
 
@@ -39,7 +41,7 @@ export type DailyReportRowType = z.infer<typeof dailyReportRowType>;
  * payment's arrival, its refund to the buyer): the totals are of the rows that did, and equal the ledger's.
  */
 export const dailyReportRow = z.object({
-  /** The payment link's, refund's or unresolved payment's id. */
+  /** The payment link's, refund's, unresolved payment's or payout's id. */
   id: uuid,
   type: dailyReportRowType,
   at: moscowDate,
@@ -47,7 +49,7 @@ export const dailyReportRow = z.object({
   fee: moneyText.nullable(),
   net: moneyText.nullable(),
   order_id: z.string().nullable(),
-  /** Where the money went, masked; null until payouts (the only rows with a destination) exist. */
+  /** Where a payout's money went, masked; null on every other row. */
   destination: z.string().nullable(),
   /** The status its object has now (a link's, a refund's, an unresolved payment's). */
   status: z.string(),

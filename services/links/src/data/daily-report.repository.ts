@@ -18,8 +18,8 @@ interface ReportSource {
 }
 
 /**
- * The report's rows, one query per kind (ADR 40). Payouts add their source here (their ledger postings or the
- * payouts table, with the masked destination) and their type to `dailyReportRowType`; nothing else changes.
+ * The report's rows, one query per kind (ADR 40); a new kind adds its source here and its type to
+ * `dailyReportRowType`, nothing else.
  * Rows that move the shop's balance come from the ledger itself, so the report's totals are the ledger's.
  */
 export const REPORT_SOURCES: readonly ReportSource[] = [
@@ -67,6 +67,16 @@ export const REPORT_SOURCES: readonly ReportSource[] = [
     select: `u.id, CASE t.type WHEN 'late_refund' THEN 'unresolved_payment_refunded' ELSE 'unresolved_payment_refund_failed' END AS type,
              CASE t.type WHEN 'late_refund' THEN -u.amount ELSE u.amount END AS amount, NULL::bigint AS fee, NULL::bigint AS net,
              l.order_id, NULL::text AS destination, u.status`,
+  },
+  {
+    name: 'payouts',
+    // A payout's creation takes its amount and fee from the balance (`payout`); a failure, cancel or rejection gives
+    // them back (`payout_returned`). Its being paid moves nothing of the shop's, so its status tells it.
+    from: 'ledger_transactions t JOIN payouts p ON p.id = t.payout_id',
+    where: `t.shop_id = $1 AND t.livemode = $2 AND t.merchant_id = $3 AND t.type IN ('payout', 'payout_returned')`,
+    at: 't.created_at',
+    key: 't.id',
+    select: `p.id, t.type, t.amount, t.fee, t.net, NULL::text AS order_id, p.destination_masked AS destination, p.status`,
   },
 ];
 
