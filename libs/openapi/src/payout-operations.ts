@@ -12,7 +12,7 @@ import {
   simulatePayoutBody,
   uuid,
 } from '@pl/contracts';
-import type { OperationSpec } from './operations';
+import type { OperationSpec } from './operation-spec';
 import * as s from './samples';
 
 /** docs/payouts.md's routes. The tag is spelled out: operations.ts imports this list, so this file may not read its TAGS. */

@@ -4,7 +4,7 @@ import { formatKopecks } from '@pl/money';
 import { spreadsheetSafe } from './csv-cell';
 
 /** The report's columns, in order (docs/money.md, "Daily report"). */
-export const DAILY_REPORT_COLUMNS = ['id', 'time', 'type', 'amount', 'fee', 'net', 'order_id', 'destination', 'status'] as const;
+const DAILY_REPORT_COLUMNS = ['id', 'time', 'type', 'amount', 'fee', 'net', 'order_id', 'destination', 'status'] as const;
 type Column = (typeof DAILY_REPORT_COLUMNS)[number];
 type CsvRecord = Record<Column, string | null>;
 

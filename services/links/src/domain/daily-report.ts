@@ -24,7 +24,7 @@ export interface DailyReportRecord {
 }
 
 /** A position in the report's (at, key) order, and the instant the report was first asked: its rows end there. */
-export interface DailyReportPosition {
+interface DailyReportPosition {
   asOfMicros: bigint;
   atMicros: bigint;
   key: string;

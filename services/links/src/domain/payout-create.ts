@@ -14,7 +14,7 @@ export interface PayoutAnswer {
 }
 
 /** Test payouts never leave the sandbox; live ones go to the rail of their destination's type. */
-export const railOf = (livemode: boolean, type: CreatePayoutCommand['destination']['type']): PayoutRail =>
+const railOf = (livemode: boolean, type: CreatePayoutCommand['destination']['type']): PayoutRail =>
   !livemode ? 'sandbox' : type === 'crypto_address' ? 'heleket' : 'bank';
 
 async function keptPayout(deps: PayoutDeps, mode: Mode, key: IdempotencyKeyRef): Promise<PayoutAnswer | null> {
@@ -90,7 +90,7 @@ export async function getPayout(deps: PayoutDeps, identity: Identity, id: string
   return payout;
 }
 
-export function assertPayoutVisible(payout: PayoutRecord, merchantId: string, shopId: number | undefined): void {
+function assertPayoutVisible(payout: PayoutRecord, merchantId: string, shopId: number | undefined): void {
   if (payout.merchantId !== merchantId || (shopId !== undefined && payout.shopId !== shopId)) {
     throw forbidden('Payout belongs to another merchant');
   }

@@ -33,7 +33,7 @@ export interface PayoutRecord {
 }
 
 /** The limits of docs/payouts.md, from the links service's configuration (kopecks, hours). */
-export interface PayoutSettings {
+interface PayoutSettings {
   holdHours: number;
   maxKopecks: number;
   dailyMaxKopecks: number;
