@@ -25,3 +25,4 @@ export * from './team';
 export * from './unresolved';
 export * from './passkeys';
 export * from './two-factor';
+export * from './reports';

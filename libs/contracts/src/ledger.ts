@@ -44,7 +44,7 @@ export const balanceTransactionPage = z.object({
 });
 export type BalanceTransactionPage = z.infer<typeof balanceTransactionPage>;
 
-const shopIdText = z
+export const shopIdText = z
   .string()
   .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
   .transform(Number)

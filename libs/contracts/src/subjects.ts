@@ -36,6 +36,7 @@ import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund,
 import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 import { paymentAttemptList } from './attempts';
+import { summary, summaryCommand } from './reports';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -221,6 +222,8 @@ export const subjects = {
   /** The shop's balance and statement, in the caller's mode. */
   balanceGet: subject('links.balance.get', balanceCommand, balance),
   balanceTransactionsList: subject('links.balance_transactions.list', listBalanceTransactionsCommand, balanceTransactionPage),
+  /** The dashboard Home page's last days at a glance (docs/reports.md), by Moscow day, in the caller's mode. */
+  reportsSummary: subject('links.reports.summary', summaryCommand, summary),
   /** Every event of the caller's shops in its mode, newest first, kept 30 days. */
   eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
   eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),

@@ -10,6 +10,7 @@ import { idempotencyPartitions, IdempotencyRepository } from './data/idempotency
 import { UnresolvedPaymentRepository } from './data/unresolved-payment.repository';
 import { registerUnresolvedHandlers } from './entry/nats/unresolved.handlers';
 import { LedgerRepository } from './data/ledger.repository';
+import { SummaryRepository } from './data/summary.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { outboxPartitions, OutboxRepository } from './data/outbox.repository';
@@ -21,6 +22,7 @@ import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
+import { registerReportHandlers } from './entry/nats/report.handlers';
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
@@ -116,6 +118,7 @@ export async function startLinks(
   const syncDeps = { ...refundDeps, sync: new StatusSyncRepository(db) };
   registerSyncHandlers(server, syncDeps);
   registerLedgerHandlers(server, { ledger: new LedgerRepository(db), shops: deps.shops });
+  registerReportHandlers(server, { summaries: new SummaryRepository(db), shops: deps.shops, now: deps.now });
   await nc.flush();
 
   const sweeper = new ExpirySweeper({

@@ -25,6 +25,8 @@ import {
   type UnresolvedPaymentPage,
   type UnresolvedPaymentView,
   type SimulatePaymentCommand,
+  type Summary,
+  type SummaryCommand,
 } from '@pl/contracts';
 
 /** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
@@ -143,5 +145,10 @@ export class LinksClient {
   /** One page of the statement in the identity's mode. */
   balanceTransactions(identity: MerchantIdentity, command: ListBalanceTransactionsCommand, requestId: string): Promise<BalanceTransactionPage> {
     return this.bus.request(subjects.balanceTransactionsList, command, identity, { requestId });
+  }
+
+  /** The dashboard Home page's last days at a glance (docs/reports.md), in the identity's mode. */
+  summary(identity: MerchantIdentity, command: SummaryCommand, requestId: string): Promise<Summary> {
+    return this.bus.request(subjects.reportsSummary, command, identity, { requestId });
   }
 }
