@@ -121,7 +121,7 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
     await otherSession(m, 'Tablet browser');
     const { page } = await tab({ locale, ...size });
     await enterPassword(page, lang, m);
-    await waitForTitle(page, t('linksTitle'));
+    await waitForTitle(page, t('homeTitle'));
 
     // Without a second factor, an action that needs step-up is refused in words that point to the Security page.
     await page.goto(`${origin}/dashboard/api-keys`);
@@ -241,7 +241,7 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
     await waitForTitle(page, second('title'));
     await page.getByLabel(second('code'), { exact: true }).fill(await app());
     await page.getByRole('button', { name: t('signIn'), exact: true }).click();
-    await waitForTitle(page, t('linksTitle'));
+    await waitForTitle(page, t('homeTitle'));
 
     // A recovery code signs in once; the same one again is refused beside the field.
     for (const round of [1, 2]) {
@@ -251,7 +251,7 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
       await page.getByRole('button', { name: second('useRecoveryCode'), exact: true }).click();
       await page.getByLabel(second('recoveryCode'), { exact: true }).fill(codes[0]!);
       await page.getByRole('button', { name: t('signIn'), exact: true }).click();
-      if (round === 1) await waitForTitle(page, t('linksTitle'));
+      if (round === 1) await waitForTitle(page, t('homeTitle'));
     }
     await page
       .locator('#second-factor-code-error')
@@ -306,7 +306,7 @@ describe('a passkey as the second factor of sign-in, en at desktop width', () =>
       },
     });
     await enterPassword(page, 'en', m);
-    await waitForTitle(page, t('linksTitle'));
+    await waitForTitle(page, t('homeTitle'));
     await page.goto(`${origin}/dashboard/security`);
     const passkeys = page.getByTestId('passkeys');
     await passkeys.getByLabel(t('passkeys', 'name'), { exact: true }).fill('This laptop');
@@ -321,6 +321,6 @@ describe('a passkey as the second factor of sign-in, en at desktop width', () =>
     await expectAccessible(page);
     await expectFits(page);
     await page.getByRole('button', { name: t('secondStep', 'usePasskey'), exact: true }).click();
-    await waitForTitle(page, t('linksTitle'));
+    await waitForTitle(page, t('homeTitle'));
   });
 });
