@@ -47,7 +47,7 @@ async function moveLink(id: string, createdAt: string, paidAt?: string): Promise
   );
 }
 
-type Day = {
+interface Day {
   date: string;
   gross_volume: string;
   paid_count: number;
@@ -55,7 +55,7 @@ type Day = {
   created_paid_count: number;
   share_paid: number | null;
   refunds: string;
-};
+}
 const zeroDay = (date: string): Day => ({
   date,
   gross_volume: '0.00',

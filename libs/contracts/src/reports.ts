@@ -32,7 +32,7 @@ const summaryFigures = {
   refunds: moneyText,
 };
 
-export const summaryDay = z.object({ date: moscowDay, ...summaryFigures });
+const summaryDay = z.object({ date: moscowDay, ...summaryFigures });
 export type SummaryDay = z.infer<typeof summaryDay>;
 
 export const summary = z.object({

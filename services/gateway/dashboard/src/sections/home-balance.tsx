@@ -14,7 +14,7 @@ import { NextPayout } from './next-payout';
  * `pending` present the page shows what is available and what is pending, else the balance as it is today: it reads
  * right before and after that change lands.
  */
-export function homeBalance(b: Balance & { pending?: unknown }): { available: string; pending: string } | { balance: string } {
+function homeBalance(b: Balance & { pending?: unknown }): { available: string; pending: string } | { balance: string } {
   return typeof b.pending === 'string' ? { available: b.available, pending: b.pending } : { balance: b.available };
 }
 
