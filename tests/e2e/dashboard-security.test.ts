@@ -115,6 +115,7 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
   const second = (key: string): string => t('secondStep', key);
   const check = (page: Page, name?: string): Promise<void> => checkBothWidths(page, lang, size, name);
 
+  // Several sign-ins, each landing on Home (its figures and charts load first): past Jest's default 30 s on a busy machine.
   it('turns TOTP on, keeps the recovery codes, steps up once for an API key, ends other sessions, and signs in with a code and a recovery code', async () => {
     const m = await sys.merchant();
     await otherSession(m, 'Phone browser (kept until ended)');
@@ -258,7 +259,7 @@ describe.each(FLOW_COMBOS)('the Security page and second factors in $lang at $si
       .filter({ hasText: second('wrongRecoveryCode') })
       .waitFor();
     await check(page);
-  });
+  }, 90_000);
 
   it('sends a member of an account that requires a second factor, and has none, to the Security page', async () => {
     const m = await sys.merchant();
