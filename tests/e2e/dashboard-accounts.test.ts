@@ -67,7 +67,7 @@ const signIn = async (page: Page, lang: Language, email: string, password: strin
   await page.getByLabel(t('password'), { exact: true }).fill(password);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
   await h1(page)
-    .filter({ hasText: t('linksTitle') })
+    .filter({ hasText: t('homeTitle') })
     .waitFor();
 };
 
@@ -249,6 +249,7 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
 
       // A viewer's menu and buttons: reading only.
       expect(await menu(joiner)).toEqual([
+        t('navHome'),
         t('navLinks'),
         t('navBalance'),
         t('navUnresolved'),

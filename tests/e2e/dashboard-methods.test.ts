@@ -43,7 +43,7 @@ const signedIn = async (): Promise<Page> => {
   await page.getByLabel(t('password')).fill(merchant.password);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
   await h1(page)
-    .filter({ hasText: t('linksTitle') })
+    .filter({ hasText: t('homeTitle') })
     .waitFor();
   return page;
 };

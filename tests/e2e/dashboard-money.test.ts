@@ -90,7 +90,7 @@ const signInTest = async (page: Page, lang: Language): Promise<void> => {
   await page.getByLabel(t('password')).fill(merchant.password);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
   await h1(page)
-    .filter({ hasText: t('linksTitle') })
+    .filter({ hasText: t('homeTitle') })
     .waitFor();
   // The choice is remembered by the browser, so every page opened after this is in test mode.
   await page.getByRole('switch').click();

@@ -65,7 +65,7 @@ async function signIn(page: Page, m: TestMerchant): Promise<void> {
   await page.getByLabel(t('password')).fill(m.password);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
   await h1(page)
-    .filter({ hasText: t('linksTitle') })
+    .filter({ hasText: t('homeTitle') })
     .waitFor();
 }
 

@@ -86,7 +86,7 @@ const signIn = async (page: Page, lang: Language, email: string, password: strin
   await page.getByLabel(t('email')).fill(email);
   await page.getByLabel(t('password')).fill(password);
   await page.getByRole('button', { name: t('signIn'), exact: true }).click();
-  const links = h1(page).filter({ hasText: t('linksTitle') });
+  const links = h1(page).filter({ hasText: t('homeTitle') });
   const secondStep = page.getByTestId('second-step');
   await links.or(secondStep).waitFor();
   // Settling and refunding need a second factor verified in the last 10 minutes (step-up, docs/adr/0028): the first

@@ -23,6 +23,7 @@ import {
   REFUND_REASON_MAX_LENGTH,
   returnUrlProblem,
   subjects,
+  SUMMARY_DAYS_MAX,
   type BalanceTransaction,
   type Refund,
   type SubjectContract,
@@ -346,6 +347,26 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   unresolvedGet: () => fullUnresolved(),
   unresolvedResolve: () => fullUnresolved(),
   unresolvedList: () => ({ unresolved_payments: times(LIST_LIMIT_MAX, fullUnresolved), has_more: true, next_cursor: fullCursor() }),
+  // The longest window, every figure at its widest (a count is a link count, money the ledger's widest).
+  reportsSummary: () => {
+    const figures = {
+      gross_volume: LEDGER_MONEY_MAX,
+      paid_count: Number.MAX_SAFE_INTEGER,
+      created_count: Number.MAX_SAFE_INTEGER,
+      created_paid_count: Number.MAX_SAFE_INTEGER,
+      share_paid: 0.3333,
+      refunds: LEDGER_MONEY_MAX,
+    };
+    return {
+      shop_id: Number.MAX_SAFE_INTEGER,
+      currency: 'RUB',
+      livemode: false,
+      from: '2026-09-01',
+      to: '2026-11-29',
+      days: times(SUMMARY_DAYS_MAX, () => ({ date: '2026-11-29', ...figures })),
+      totals: figures,
+    };
+  },
   balanceGet: () => ({
     shop_id: Number.MAX_SAFE_INTEGER,
     currency: 'RUB',

@@ -1169,6 +1169,26 @@ export interface paths {
         patch: operations["updateShop"];
         trace?: never;
     };
+    "/api/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A shop's last days at a glance
+         * @description The dashboard Home page's figures in the session's mode (`Pl-Mode`), one entry per Moscow calendar day from `days - 1` days ago to today (default 30, at most 90), days without a link included as zeros: `gross_volume`, the sum of `amount` of the links paid that day (by `paid_at`); `paid_count`; `created_count`, the links created that day; `created_paid_count`, of those, the ones paid by now, and `share_paid` = `created_paid_count / created_count` (four decimals; null with nothing created); `refunds`, the refunds of the shop's links made that day that did not fail (unresolved payments' refunds are not counted). `totals` adds the days up the same way. Without `shop_id`, every shop of the account. Needs the `read_money` role action (developers are 403), as the balance does. A shop of another account is 403, an unknown one 404.
+         */
+        get: operations["getSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shops/{id}/balance": {
         parameters: {
             query?: never;
@@ -8878,6 +8898,114 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSummary: {
+        parameters: {
+            query?: {
+                shop_id?: string;
+                days?: string;
+            };
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The days, oldest first, and their totals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shop_id": 42,
+                     *       "currency": "RUB",
+                     *       "livemode": true,
+                     *       "from": "2026-11-23",
+                     *       "to": "2026-11-25",
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-11-23",
+                     *           "gross_volume": "0.00",
+                     *           "paid_count": 0,
+                     *           "created_count": 0,
+                     *           "created_paid_count": 0,
+                     *           "share_paid": null,
+                     *           "refunds": "0.00"
+                     *         },
+                     *         {
+                     *           "date": "2026-11-24",
+                     *           "gross_volume": "1500.00",
+                     *           "paid_count": 1,
+                     *           "created_count": 1,
+                     *           "created_paid_count": 1,
+                     *           "share_paid": 1,
+                     *           "refunds": "500.00"
+                     *         },
+                     *         {
+                     *           "date": "2026-11-25",
+                     *           "gross_volume": "3000.00",
+                     *           "paid_count": 1,
+                     *           "created_count": 3,
+                     *           "created_paid_count": 1,
+                     *           "share_paid": 0.3333,
+                     *           "refunds": "0.00"
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "gross_volume": "4500.00",
+                     *         "paid_count": 2,
+                     *         "created_count": 4,
+                     *         "created_paid_count": 2,
+                     *         "share_paid": 0.5,
+                     *         "refunds": "500.00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shop_id: number | null;
+                        /** @constant */
+                        currency: "RUB";
+                        livemode: boolean;
+                        from: string;
+                        to: string;
+                        days: {
+                            date: string;
+                            gross_volume: string;
+                            paid_count: number;
+                            created_count: number;
+                            created_paid_count: number;
+                            share_paid: number | null;
+                            refunds: string;
+                        }[];
+                        totals: {
+                            gross_volume: string;
+                            paid_count: number;
+                            created_count: number;
+                            created_paid_count: number;
+                            share_paid: number | null;
+                            refunds: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -47,6 +47,7 @@ import {
   payoutPage,
   simulatePayoutCommand,
 } from './payouts';
+import { summary, summaryCommand } from './reports';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -234,6 +235,8 @@ export const subjects = {
   balanceTransactionsList: subject('links.balance_transactions.list', listBalanceTransactionsCommand, balanceTransactionPage),
   /** One page of a shop's daily report (docs/money.md, "Daily report"), oldest first, in the caller's mode. */
   reportsDaily: subject('links.reports.daily', dailyReportCommand, dailyReportPage),
+  /** The dashboard Home page's last days at a glance (docs/reports.md), by Moscow day, in the caller's mode. */
+  reportsSummary: subject('links.reports.summary', summaryCommand, summary),
   /** Every event of the caller's shops in its mode, newest first, kept 30 days. */
   eventsList: subject('notifier.events.list', listEventsCommand, webhookEventPage),
   eventsGet: subject('notifier.events.get', eventIdCommand, webhookEvent),

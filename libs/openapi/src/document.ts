@@ -393,6 +393,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof TAGS, string> = {
     'Money that arrived but did not simply pay a pending link (late, duplicate, under- or overpaid, held): settle it to the shop or refund it, once.',
   payouts: "Money out of a shop's balance to the account's bank accounts and crypto addresses: destinations, payouts, approval.",
   balance: "The shop's balance per mode and its statement: every movement, from a double-entry ledger.",
+  reports: "The dashboard Home page's figures: a shop's (or the account's) last days by Moscow day.",
   events: 'Every state change as an event: the events API and the webhooks that carry them.',
   shops: "The merchant's shops, their webhook secret and cashier key.",
   deliveries: 'The webhook delivery log and resends.',

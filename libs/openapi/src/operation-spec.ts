@@ -59,6 +59,7 @@ export const TAGS = {
   refunds: 'Refunds',
   unresolved: 'Unresolved payments',
   payouts: 'Payouts',
+  reports: 'Reports',
   balance: 'Balance',
   events: 'Events',
   shops: 'Shops',

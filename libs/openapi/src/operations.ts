@@ -7,6 +7,8 @@ import {
   balance,
   balanceQuery,
   balanceTransactionPage,
+  summary,
+  summaryQuery,
   buyerLinkView,
   cancelLinkBody,
   changePasswordBody,
@@ -1177,6 +1179,19 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: shopId,
     success: shopRead,
     errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/reports/summary',
+    operationId: 'getSummary',
+    summary: "A shop's last days at a glance",
+    description:
+      "The dashboard Home page's figures in the session's mode (`Pl-Mode`), one entry per Moscow calendar day from `days - 1` days ago to today (default 30, at most 90), days without a link included as zeros: `gross_volume`, the sum of `amount` of the links paid that day (by `paid_at`); `paid_count`; `created_count`, the links created that day; `created_paid_count`, of those, the ones paid by now, and `share_paid` = `created_paid_count / created_count` (four decimals; null with nothing created); `refunds`, the refunds of the shop's links made that day that did not fail (unresolved payments' refunds are not counted). `totals` adds the days up the same way. Without `shop_id`, every shop of the account. Needs the `read_money` role action (developers are 403), as the balance does. A shop of another account is 403, an unknown one 404.",
+    tag: TAGS.reports,
+    auth: 'session',
+    query: summaryQuery,
+    success: { status: 200, description: 'The days, oldest first, and their totals.', schema: summary, example: s.sampleSummary },
+    errors: ['common.err.forbidden', 'common.err.not_found'],
   },
   {
     method: 'get',

@@ -1,4 +1,5 @@
 import type {
+  Summary,
   ApiKeyView,
   ApiKeyWithSecret,
   AuditEvent,
@@ -274,6 +275,30 @@ export const sampleSimulatedRefund: Refund = {
   payment_link_id: TEST_LINK_ID,
   gateway_refund_id: 'sbr_e4b2c7d9-1f3a-4b5c-8d6e-7f8a9b0c1d2e',
   livemode: false,
+};
+
+const summaryFigures = (grossVolume: string, paid: number, created: number, createdPaid: number, refunds: string) => ({
+  gross_volume: grossVolume,
+  paid_count: paid,
+  created_count: created,
+  created_paid_count: createdPaid,
+  share_paid: created === 0 ? null : Math.round((createdPaid / created) * 10_000) / 10_000,
+  refunds,
+});
+
+/** Three days of a shop: a quiet one, the sample link's, and today with three links and one paid. */
+export const sampleSummary: Summary = {
+  shop_id: 42,
+  currency: 'RUB',
+  livemode: true,
+  from: '2026-11-23',
+  to: '2026-11-25',
+  days: [
+    { date: '2026-11-23', ...summaryFigures('0.00', 0, 0, 0, '0.00') },
+    { date: '2026-11-24', ...summaryFigures('1500.00', 1, 1, 1, '500.00') },
+    { date: '2026-11-25', ...summaryFigures('3000.00', 1, 3, 1, '0.00') },
+  ],
+  totals: summaryFigures('4500.00', 2, 4, 2, '500.00'),
 };
 
 /** The shop's balance after the paid link (1485.00 credited) and the pending refund of 500.00. */

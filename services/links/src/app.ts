@@ -11,6 +11,7 @@ import { UnresolvedPaymentRepository } from './data/unresolved-payment.repositor
 import { registerUnresolvedHandlers } from './entry/nats/unresolved.handlers';
 import { DailyReportRepository } from './data/daily-report.repository';
 import { LedgerRepository } from './data/ledger.repository';
+import { SummaryRepository } from './data/summary.repository';
 import { LinkRepository } from './data/link.repository';
 import { LINKS_SCHEMA } from './data/migrate';
 import { outboxPartitions, OutboxRepository } from './data/outbox.repository';
@@ -23,7 +24,7 @@ import type { OutboxEntry } from './domain/link';
 import { NO_CRASH_POINTS, type CrashPoints, type LinkDeps } from './domain/ports';
 import { registerCheckoutHandlers } from './entry/nats/checkout.handlers';
 import { registerLedgerHandlers } from './entry/nats/ledger.handlers';
-import { registerReportHandlers } from './entry/nats/report.handlers';
+import { registerReportHandlers, registerSummaryHandlers } from './entry/nats/report.handlers';
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerPayoutHandlers } from './entry/nats/payout.handlers';
@@ -134,6 +135,7 @@ export async function startLinks(
       feeKopecks: config.PAYOUT_FEE,
     },
   });
+  registerSummaryHandlers(server, { summaries: new SummaryRepository(db), shops: deps.shops, now: deps.now });
   await nc.flush();
 
   const sweeper = new ExpirySweeper({

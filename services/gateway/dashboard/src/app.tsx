@@ -12,6 +12,7 @@ import { ConfirmEmailPage } from './pages/confirm-email';
 import { CreateLinkPage } from './pages/create-link';
 import { EventsPage } from './pages/events';
 import { ForgotPasswordPage } from './pages/forgot-password';
+import { HomePage } from './pages/home';
 import { InvitationPage } from './pages/invitation';
 import { LinkDetailPage } from './pages/link-detail';
 import { LinksPage } from './pages/links';
@@ -151,7 +152,8 @@ function LoginLayout() {
   const [, navigate] = useLocation();
   return (
     <PublicLayout>
-      <LoginPage onSignedIn={() => navigate('/links', { replace: true })} />
+      {/* The signed-in frame's `/` sends each member to their landing page (Home, or the links for a role without money). */}
+      <LoginPage onSignedIn={() => navigate('/', { replace: true })} />
       <SignInLinks />
     </PublicLayout>
   );
@@ -182,6 +184,7 @@ function PublicLayout({ children }: { children: ComponentChildren }) {
 
 /** The main menu: each page's address and the key of its name. */
 const NAV: readonly (readonly [string, keyof Messages & `nav${string}`])[] = [
+  ['/home', 'navHome'],
   ['/links', 'navLinks'],
   ['/balance', 'navBalance'],
   ['/unresolved-payments', 'navUnresolved'],
@@ -253,8 +256,9 @@ function Shell({ me }: { me: MeView }) {
         <EmailBanner />
         <Switch>
           <Route path="/">
-            <Redirect to="/links" replace />
+            <Redirect to={landingPage(me)} replace />
           </Route>
+          <Route path="/home" component={HomePage} />
           <Route path="/links" component={LinksPage} />
           <Route path="/links/new" component={CreateLinkPage} />
           <Route path="/links/:id">{(params: { id: string }) => <LinkDetailPage id={params.id} />}</Route>
@@ -276,6 +280,9 @@ function Shell({ me }: { me: MeView }) {
     </>
   );
 }
+
+/** Where a member lands after signing in: Home, whose figures are money, or the links for a role that reads none. */
+const landingPage = (me: MeView): string => (mayOpenPage(me.account.role, '/home') ? '/home' : '/links');
 
 function NotFound() {
   const { t } = useI18n();

@@ -48,3 +48,20 @@ export function formatBps(bps: number, lang: Language): string {
   const pct = (bps / 100).toLocaleString(LOCALES[lang], { maximumFractionDigits: 2 });
   return lang === 'ru' ? `${pct}${NBSP}%` : `${pct}%`;
 }
+
+const dayFormats: Record<Language, Intl.DateTimeFormat> = {
+  ru: new Intl.DateTimeFormat(LOCALES.ru, { timeZone: 'UTC', day: 'numeric', month: 'short' }),
+  en: new Intl.DateTimeFormat(LOCALES.en, { timeZone: 'UTC', day: 'numeric', month: 'short' }),
+};
+
+/**
+ * A Moscow calendar day from the wire (`2026-11-28`) as `28 Nov` / `28 нояб.`. The date is already Moscow's, so it is
+ * read and written in UTC: no zone may move it to the day before.
+ */
+export function formatDay(date: string, lang: Language): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(at.getTime()) ? date : dayFormats[lang].format(at);
+}
+
+/** A share from 0 to 1 (the summary's `share_paid`) as a percentage: 0.6667 -> `66,67 %` / `66.67%`. */
+export const formatShare = (share: number, lang: Language): string => formatBps(Math.round(share * 10_000), lang);

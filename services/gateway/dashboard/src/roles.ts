@@ -20,6 +20,8 @@ export const rolesGivenBy = (actor: AccountRole): AccountRole[] => ACCOUNT_ROLES
  * role (reading is). A page opened anyway by its address loads, and shows the server's refusal.
  */
 const PAGE_NEEDS: Readonly<Record<string, RoleAction>> = {
+  // Home's figures are money (gross volume, refunds, the balance): the summary route needs read_money.
+  '/home': 'read_money',
   '/balance': 'read_money',
   '/api-keys': 'integrate',
   '/team': 'manage_members',

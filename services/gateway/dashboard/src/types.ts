@@ -21,6 +21,8 @@ export type {
   Refund,
   RefundPage,
   RotatedSecret,
+  Summary,
+  SummaryDay,
   UnresolvedPaymentPage,
   UnresolvedPaymentView,
   WebhookDelivery,

@@ -33,6 +33,8 @@ import {
   type Payout,
   type PayoutDecisionCommand,
   type PayoutPage,
+  type Summary,
+  type SummaryCommand,
 } from '@pl/contracts';
 
 /** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
@@ -179,5 +181,10 @@ export class LinksClient {
   /** The test-mode simulator's verdict on a payout; links answers not found for a live one. */
   simulatePayout(identity: MerchantIdentity, id: string, status: 'paid' | 'failed', requestId: string): Promise<Payout> {
     return this.bus.request(subjects.payoutsSimulate, { id, status }, identity, { requestId });
+  }
+
+  /** The dashboard Home page's last days at a glance (docs/reports.md), in the identity's mode. */
+  summary(identity: MerchantIdentity, command: SummaryCommand, requestId: string): Promise<Summary> {
+    return this.bus.request(subjects.reportsSummary, command, identity, { requestId });
   }
 }

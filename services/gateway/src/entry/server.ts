@@ -22,6 +22,7 @@ import { auditEventsRoutes } from './http/routes/audit-events.routes';
 import { merchantShopsRoutes } from './http/routes/merchant-shops.routes';
 import { openApiRoutes } from './http/routes/openapi.routes';
 import { merchantBalanceRoutes, sessionBalanceRoutes } from './http/routes/balance.routes';
+import { sessionReportRoutes } from './http/routes/report.routes';
 import { merchantEventsRoutes, sessionEventsRoutes } from './http/routes/events.routes';
 import { merchantRefundsRoutes, sessionRefundsRoutes } from './http/routes/refunds.routes';
 import { merchantReportsRoutes, sessionReportsRoutes } from './http/routes/reports.routes';
@@ -76,6 +77,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1', sessionBalanceRoutes(deps));
   app.use('/merchant/v1', merchantReportsRoutes(deps));
   app.use('/api/v1', sessionReportsRoutes(deps));
+  app.use('/api/v1', sessionReportRoutes(deps));
   app.use('/merchant/v1/unresolved-payments', merchantUnresolvedRoutes(deps));
   app.use('/api/v1/unresolved-payments', sessionUnresolvedRoutes(deps));
   app.use('/merchant/v1/events', merchantEventsRoutes(deps));

@@ -609,6 +609,28 @@ export const en = {
   eventDeliveries: 'Deliveries',
   eventNotSent: 'Not sent: the shop is not subscribed to this event, or it has no webhook URL.',
   eventId: 'Event id',
+  // Home (docs/reports.md)
+  navHome: 'Home',
+  homeTitle: 'Home',
+  homeAllShops: 'All shops',
+  homeChooseShopForBalance: 'Choose a shop to see its balance.',
+  homeBalance: 'Balance',
+  homeAvailable: 'Available for payout',
+  homePending: 'Pending',
+  homePeriod: (days: number) => `The last ${days} days`,
+  homeGrossVolume: 'Gross volume',
+  homePaidLinks: 'Paid links',
+  homeLinksCreated: 'Links created',
+  homeSharePaid: 'Share paid',
+  homeRefunds: 'Refunds',
+  homeDay: 'Day',
+  homeAsTable: 'The days as a table',
+  homeVolumeHint: 'The amounts of the links paid each day, Moscow time.',
+  homeShareHint: 'Of the links created each day, the share paid so far.',
+  homeVolumeSummary: (total: string, day: string, best: string) => `Gross volume chart: ${total} in all; the highest day, ${day}, ${best}.`,
+  homePaidSummary: (total: number, day: string, best: number) => `Paid links chart: ${total} in all; the most on ${day}, ${best}.`,
+  homeShareSummary: (share: string) => `Share paid chart: ${share} of the links created in the period were paid.`,
+  homeShareSummaryNone: 'Share paid chart: no links were created in the period.',
 };
 
 /** Every text as a string (a function where it takes values): what each language must give. */
