@@ -590,6 +590,12 @@ const ROWS: Record<string, Row> = {
     call: (m) => get(`/api/v1/reports/daily?shop_id=${shop.id}&date=2026-11-20`, m),
     unknown: (m) => get(`/api/v1/reports/daily?shop_id=${UNKNOWN_SHOP}&date=2026-11-20`, m),
   },
+  'GET /api/v1/reports/summary': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => get(`/api/v1/reports/summary?shop_id=${shop.id}`, m),
+    unknown: (m) => get(`/api/v1/reports/summary?shop_id=${UNKNOWN_SHOP}`, m),
+  },
   'GET /api/v1/refunds': { rule: 'readMoney', success: 200, call: (m) => get('/api/v1/refunds', m) },
   'GET /api/v1/refunds/{id}': {
     rule: 'readMoney',

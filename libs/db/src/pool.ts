@@ -34,6 +34,11 @@ export interface DbOptions {
    * services whose statement texts are fixed templates: each distinct text stays prepared on every connection.
    */
   prepare?: boolean;
+  /**
+   * How long a query waits for a free connection before it is answered `unavailable` (2 s): a burst that queues on one
+   * lock, each request holding a connection, needs the whole queue's time.
+   */
+  connectionWaitMs?: number;
 }
 
 /**
@@ -48,7 +53,7 @@ export class Db {
     this.pool = new Pool({
       connectionString: options.url,
       max: options.max ?? 10,
-      connectionTimeoutMillis: 2000,
+      connectionTimeoutMillis: options.connectionWaitMs ?? 2000,
       idleTimeoutMillis: 30_000,
       query_timeout: 5000,
       options: `-c search_path=${options.schema} -c statement_timeout=5000 -c TimeZone=UTC`,

@@ -85,7 +85,14 @@ export async function startLinks(
 ): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
   const providers = providersOf(providerSource, providerMetrics(metrics, log.child({ component: 'providers' })));
-  const db = new Db({ url: config.DATABASE_URL, schema: LINKS_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
+  const db = new Db({
+    url: config.DATABASE_URL,
+    schema: LINKS_SCHEMA,
+    log,
+    prepare: true,
+    max: config.DATABASE_POOL_MAX,
+    connectionWaitMs: config.DATABASE_POOL_WAIT_MS,
+  });
   const nc = await connectNats(config.NATS_URL, 'links', log);
   const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
   const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, { metrics });

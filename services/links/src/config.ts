@@ -27,6 +27,8 @@ const linksEnv = {
   PUBLIC_BASE_URL: publicBaseUrl,
   ...providerEnv,
   /** How often the sweeper expires due links, and how many one statement moves. */
+  /** How long a request waits for a free database connection before its 503 (DbOptions.connectionWaitMs). */
+  DATABASE_POOL_WAIT_MS: intSetting({ min: 100, max: 60_000, default: 2000 }),
   EXPIRY_SWEEP_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 5000 }),
   EXPIRY_SWEEP_BATCH_SIZE: intSetting({ min: 1, max: 10_000, default: 1000 }),
   /** The relay's poll for events nobody published; also the first backoff step while Kafka is down. */

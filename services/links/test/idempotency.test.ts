@@ -31,7 +31,9 @@ describe('Idempotency-Keys kept by the links service', () => {
     (await system.linksDb.query<{ id: string }>('SELECT id FROM payment_links WHERE order_id = $1', [orderId])).map((r) => r.id);
 
   beforeAll(async () => {
-    system = await startLinksSystem('linksidem');
+    // 50 creates with one key queue on that key's lock, one transaction after another, ten connections at a time: on a
+    // busy machine the last waits for a connection longer than the default 2 s.
+    system = await startLinksSystem('linksidem', { DATABASE_POOL_WAIT_MS: '15000' });
     shopId = await system.createShop(merchant);
     records = new IdempotencyRepository(system.linksDb);
   });

@@ -82,6 +82,7 @@ describe('notifier service', () => {
         { name: '20261125000100000_delivery_livemode' },
         { name: '20261126000100000_events' },
         { name: '20261128120000200_time_partitions' },
+        { name: '20261130150000000_payout_events' },
       ]);
     } finally {
       await client.end();
