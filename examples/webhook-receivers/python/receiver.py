@@ -30,6 +30,9 @@ KEY = SECRET.encode("utf-8")
 PORT = int(os.environ.get("PORT", "4242"))
 HOST = os.environ.get("HOST", "127.0.0.1")
 MAX_BODY_BYTES = 1024 * 1024
+# A refused body up to this size is read and dropped before the 413: closing a socket with unread bytes resets it,
+# and a sender still writing then sees a broken pipe instead of the answer. Larger ones are cut off unread.
+DRAIN_LIMIT_BYTES = 8 * 1024 * 1024
 TOLERANCE_SECONDS = 5 * 60
 
 # Webhook ids already handled: retries and resends carry the same id, so each event is processed once.
@@ -104,11 +107,20 @@ class Handler(BaseHTTPRequestHandler):
         print(f"rejected: {message}", flush=True)
         self.reply(status, {"error": {"code": "invalid_webhook", "message": message}}, close)
 
+    def drain(self, length):
+        remaining = min(length, DRAIN_LIMIT_BYTES)
+        while remaining > 0:
+            chunk = self.rfile.read(min(64 * 1024, remaining))
+            if not chunk:
+                break
+            remaining -= len(chunk)
+
     def do_POST(self):
         length = self.headers.get("Content-Length")
         if length is None or not length.isdigit():
             return self.refuse(400, "Content-Length required", close=True)
         if int(length) > MAX_BODY_BYTES:
+            self.drain(int(length))
             return self.refuse(413, "body over 1 MiB", close=True)
         body = self.rfile.read(int(length))  # the raw bytes: never re-serialize JSON before verifying
         headers = {k.lower(): v for k, v in self.headers.items()}
