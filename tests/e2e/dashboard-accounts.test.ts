@@ -142,8 +142,9 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
     expect(new URL(page.url()).search).toBe('');
     await check(page, 'accounts-email-confirmed-en');
     await page.getByRole('link', { name: t('toDashboard') }).click();
+    // The new owner's landing page, as at sign-in.
     await h1(page)
-      .filter({ hasText: t('linksTitle') })
+      .filter({ hasText: t('homeTitle') })
       .waitFor();
     expect(await banner.count()).toBe(0);
     // A second use of the link is refused in words.
@@ -243,8 +244,9 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       await check(joiner, 'accounts-invitation-en');
       await joiner.getByLabel(t('password'), { exact: true }).fill('a colleague passphrase');
       await joiner.getByRole('button', { name: t('acceptInvitation') }).click();
+      // A viewer reads money, so the account's Home opens, as it does at sign-in.
       await h1(joiner)
-        .filter({ hasText: t('linksTitle') })
+        .filter({ hasText: t('homeTitle') })
         .waitFor();
 
       // A viewer's menu and buttons: reading only.
@@ -319,6 +321,7 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       await joiner.goto(sys.baseUrl + link);
       await joiner.getByText(t.with('invitationSignedIn', other.email)).waitFor();
       await joiner.getByRole('button', { name: t('acceptInvitation') }).click();
+      // A developer reads no money: its landing page is the links.
       await h1(joiner)
         .filter({ hasText: t('linksTitle') })
         .waitFor();
@@ -336,6 +339,10 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
       await joiner
         .getByRole('navigation')
         .getByRole('link', { name: t('navTeam') })
+        .waitFor();
+      // The owner's landing page in the account switched to: Home.
+      await h1(joiner)
+        .filter({ hasText: t('homeTitle') })
         .waitFor();
       expect(await select.inputValue()).toBe(other.id);
       await joiner.getByRole('link', { name: t('navTeam') }).click();

@@ -52,8 +52,9 @@ export function SignedIn({ children }: { children: (me: MeView) => ComponentChil
     },
     switchAccount: async (merchantId) => {
       const next = await switchAccount(merchantId);
-      navigate('/links');
       me.setData(next);
+      // The root redirects to the landing page of the role in the account switched to (Home, or links for a role that reads no money).
+      navigate('/');
     },
     refreshMe: async () => {
       me.setData(await getMe());

@@ -31,7 +31,7 @@ export function ConfirmEmailPage() {
       )}
       {(confirm.done || confirm.error !== null || token === null) && (
         <p>
-          <Link href="/links">{t.toDashboard}</Link>
+          <Link href="/">{t.toDashboard}</Link>
         </p>
       )}
     </>

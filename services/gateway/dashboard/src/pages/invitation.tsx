@@ -11,14 +11,14 @@ import { useAction, useLoad } from '../kit/use-load';
 /**
  * Where an invitation mail's link lands (`/dashboard/invitation?token=`). As the route decides: a signed-in user joins
  * as themselves (it must be the invited email's); anyone else gives a password, which signs in the invited email's
- * user or signs one up. Either way the session then acts for the inviting account, whose links page opens.
+ * user or signs one up. Either way the session then acts for the inviting account, whose landing page for the member's role opens.
  */
 export function InvitationPage() {
   const { t } = useI18n();
   const token = useMailedToken();
   const me = useLoad(getMe, 'me');
   const [, navigate] = useLocation();
-  const joined = () => navigate('/links', { replace: true });
+  const joined = () => navigate('/', { replace: true });
   let body;
   if (token === null) body = <p class="banner">{t.linkWithoutToken}</p>;
   else if (me.loading) body = <Loading />;
