@@ -1,9 +1,10 @@
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, setStepUpHandler } from '../api/client';
 import { stepUp, stepUpPasskeyOptions } from '../api/two-factor';
 import { useI18n } from '../i18n';
 import { ErrorMessage } from '../kit/common';
+import { useModal } from '../kit/dialog';
 import { described, Field } from '../kit/forms';
 import { useSession } from '../session';
 
@@ -32,20 +33,11 @@ function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () =
   const { t } = useI18n();
   const words = t.stepUp;
   const { me } = useSession();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => {
-      if (dialog?.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
   const verify = async (prove: () => Promise<void>) => {
     setBusy(true);
     setError(null);

@@ -18,14 +18,11 @@ interface ConfirmProps {
 }
 
 /**
- * A confirmation in a native modal <dialog>: the browser keeps focus inside it and makes the page behind inert,
- * Escape cancels, and focus returns to the button that opened it.
+ * Opens the <dialog> it is given as modal while the component is mounted: the browser keeps focus inside it and makes
+ * the page behind inert; on unmount it closes and focus returns to the element that had it when it opened.
  */
-export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onClose, danger = false, children }: ConfirmProps) {
-  const { t } = useI18n();
+export function useModal() {
   const ref = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const dialog = ref.current;
@@ -35,6 +32,18 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onClose, d
       opener?.focus();
     };
   }, []);
+  return ref;
+}
+
+/**
+ * A confirmation in a native modal <dialog>: the browser keeps focus inside it and makes the page behind inert,
+ * Escape cancels, and focus returns to the button that opened it.
+ */
+export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onClose, danger = false, children }: ConfirmProps) {
+  const { t } = useI18n();
+  const ref = useModal();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const confirm = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
