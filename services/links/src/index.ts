@@ -31,9 +31,4 @@ export { PayoutBatchRepository } from './data/payout-batch.repository';
 export { PayoutStatementRepository } from './data/payout-statement.repository';
 export type { PayoutBatch, PayoutBatchOrder, PayoutBatchProgress } from './domain/payout-batch';
 export type { StatementOperation } from './domain/payout-statement';
-export {
-  importPayoutStatement,
-  type StatementImportSummary,
-  type StatementLineReport,
-  type UnmatchedReason,
-} from './domain/payout-statement-import';
+export { importPayoutStatement, type StatementImportSummary, type StatementLineReport, type UnmatchedReason } from './domain/payout-statement-import';

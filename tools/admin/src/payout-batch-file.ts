@@ -6,7 +6,7 @@ import { ExchangeFileError, exportPaymentOrders, type PayerAccount } from '@pl/p
  * A payout's payment purpose: its id, which the bank's statement repeats on the executed order (and usually on a
  * return), and the VAT clause a payment order must carry: a payout is the merchant's own money, not a sale.
  */
-export const payoutPurpose = (payoutId: string): string => `Выплата по договору оферты, payout ${payoutId}. НДС не облагается`;
+const payoutPurpose = (payoutId: string): string => `Выплата по договору оферты, payout ${payoutId}. НДС не облагается`;
 
 /** `orders.3.payee.inn` -> the payout of the fourth order and the rest of the path. */
 function payoutOf(field: string | undefined, orders: readonly PayoutBatchOrder[]): { payoutId: string; rest: string } | null {

@@ -27,7 +27,9 @@ const blank = (env: NodeJS.ProcessEnv, name: string): FieldIssue[] =>
  * Values are taken as given (a stray space is an error, not trimmed away) since they go on payment orders as they are.
  */
 export function loadPayoutPayer(env: NodeJS.ProcessEnv): PayerAccount {
-  const missing = ['PAYOUT_PAYER_NAME', 'PAYOUT_PAYER_INN', 'PAYOUT_PAYER_BIK', 'PAYOUT_PAYER_ACCOUNT', 'PAYOUT_PAYER_BANK'].flatMap((n) => blank(env, n));
+  const missing = ['PAYOUT_PAYER_NAME', 'PAYOUT_PAYER_INN', 'PAYOUT_PAYER_BIK', 'PAYOUT_PAYER_ACCOUNT', 'PAYOUT_PAYER_BANK'].flatMap((n) =>
+    blank(env, n),
+  );
   if (missing.length > 0) throw invalidPayer(missing);
   const payer: PayerAccount = {
     name: env.PAYOUT_PAYER_NAME ?? '',
@@ -37,7 +39,13 @@ export function loadPayoutPayer(env: NodeJS.ProcessEnv): PayerAccount {
     account: env.PAYOUT_PAYER_ACCOUNT ?? '',
     bank: env.PAYOUT_PAYER_BANK ?? '',
   };
-  const problems = bankAccountProblems({ recipient_name: payer.name, inn: payer.inn, kpp: payer.kpp ?? null, bik: payer.bik, account: payer.account });
+  const problems = bankAccountProblems({
+    recipient_name: payer.name,
+    inn: payer.inn,
+    kpp: payer.kpp ?? null,
+    bik: payer.bik,
+    account: payer.account,
+  });
   if (problems.length > 0) throw invalidPayer(problems.map((p) => ({ field: VARIABLE_OF[p.field], code: 'invalid_config', message: p.message })));
   return payer;
 }

@@ -56,7 +56,11 @@ export class BankPayoutsSystem {
     const shopId = 1 + Math.floor(Math.random() * 1e9);
     for (let i = 0; i < links; i++) {
       const link = await repo.insert(sampleNewLink({ merchantId, shopId, livemode }));
-      const settled = await repo.settle(link, { to: 'paid', failureReason: null, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at: new Date() }, null);
+      const settled = await repo.settle(
+        link,
+        { to: 'paid', failureReason: null, gatewayProvider: 'sandbox', gatewayPaymentId: `sbx_${link.id}`, at: new Date() },
+        null,
+      );
       if (!settled) throw new Error('the link did not settle');
     }
     return { merchantId, shopId };
@@ -65,16 +69,33 @@ export class BankPayoutsSystem {
   /** A payout made as the payouts service makes it (payout_create: its posting and checks), with no hold. */
   async payout(
     shop: { merchantId: string; shopId: number },
-    o: { amount: number; fee?: number; status?: 'approved' | 'pending_approval'; livemode?: boolean; rail?: 'bank' | 'heleket' | 'sandbox'; details?: object },
+    o: {
+      amount: number;
+      fee?: number;
+      status?: 'approved' | 'pending_approval';
+      livemode?: boolean;
+      rail?: 'bank' | 'heleket' | 'sandbox';
+      details?: object;
+    },
   ): Promise<string> {
     const id = randomUUID();
     const rail = o.rail ?? 'bank';
     const details = o.details ?? COMPANY;
     const type = rail === 'heleket' ? 'crypto_address' : 'bank_account';
-    await this.db.query(
-      `SELECT payout_create($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9, '•••• 0000', $10::jsonb, $11, $12, now(), 0, 100000000000)`,
-      [id, shop.merchantId, shop.shopId, o.livemode ?? true, o.amount, o.fee ?? 0, o.status ?? 'approved', randomUUID(), type, JSON.stringify(details), rail, randomUUID()],
-    );
+    await this.db.query(`SELECT payout_create($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9, '•••• 0000', $10::jsonb, $11, $12, now(), 0, 100000000000)`, [
+      id,
+      shop.merchantId,
+      shop.shopId,
+      o.livemode ?? true,
+      o.amount,
+      o.fee ?? 0,
+      o.status ?? 'approved',
+      randomUUID(),
+      type,
+      JSON.stringify(details),
+      rail,
+      randomUUID(),
+    ]);
     return id;
   }
 
@@ -92,12 +113,14 @@ export class BankPayoutsSystem {
 /** Windows-1251 bytes of text, from the table TextDecoder reads them by (Node encodes no single-byte code page). */
 const WIN1251 = (() => {
   const decoded = new TextDecoder('windows-1251').decode(Uint8Array.from({ length: 256 }, (_, i) => i));
-  return new Map([...decoded].map((ch, i) => [ch, i]));
+  // Every character of the code page is one UTF-16 unit, so the i-th unit is byte i.
+  return new Map(Array.from({ length: decoded.length }, (_, i) => [decoded.charAt(i), i]));
 })();
 
 export function windows1251(text: string): Buffer {
   return Buffer.from(
-    [...text].map((ch) => {
+    Array.from({ length: text.length }, (_, i) => {
+      const ch = text.charAt(i);
       const byte = WIN1251.get(ch);
       if (byte === undefined) throw new Error(`${ch} is not in windows-1251`);
       return byte;

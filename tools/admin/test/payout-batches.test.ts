@@ -66,7 +66,10 @@ describe('admin CLI bank payout batches', () => {
     // And the database refuses a second place for a payout whoever asks.
     const [first] = ids;
     await expect(
-      sys.db.query(`INSERT INTO payout_batch_items (payout_id, batch_id, order_number, amount) SELECT payout_id, batch_id, 999999, amount FROM payout_batch_items WHERE payout_id = $1`, [first]),
+      sys.db.query(
+        `INSERT INTO payout_batch_items (payout_id, batch_id, order_number, amount) SELECT payout_id, batch_id, 999999, amount FROM payout_batch_items WHERE payout_id = $1`,
+        [first],
+      ),
     ).rejects.toMatchObject({ code: '23505', constraint: 'payout_batch_items_pkey' });
   });
 
@@ -78,12 +81,20 @@ describe('admin CLI bank payout batches', () => {
     const out = join(dir, 'batch.txt');
 
     const exported = await sys.run(['payout:batch:export', '--batch', batchId, '--out', out]);
-    expect(exported).toMatchObject({ exitCode: 0, body: { batch_id: batchId, file: out, orders: 2, total: '1334.61', export_count: 1, sent_at: null } });
+    expect(exported).toMatchObject({
+      exitCode: 0,
+      body: { batch_id: batchId, file: out, orders: 2, total: '1334.61', export_count: 1, sent_at: null },
+    });
     expect(readdirSync(dir)).toEqual(['batch.txt']);
     const bytes = readFileSync(out);
     expect(bytes.toString('latin1')).toContain('\r\n');
     const parsed = parseExchangeFile(bytes);
-    expect(parsed.header).toMatchObject({ ВерсияФормата: '1.03', Кодировка: 'Windows', РасчСчет: PAYER_ENV.PAYOUT_PAYER_ACCOUNT, Документ: PAYMENT_ORDER_KIND });
+    expect(parsed.header).toMatchObject({
+      ВерсияФормата: '1.03',
+      Кодировка: 'Windows',
+      РасчСчет: PAYER_ENV.PAYOUT_PAYER_ACCOUNT,
+      Документ: PAYMENT_ORDER_KIND,
+    });
 
     const numbers = await sys.db.query<{ payout_id: string; order_number: number }>(
       `SELECT payout_id, order_number FROM payout_batch_items WHERE batch_id = $1`,
@@ -147,7 +158,10 @@ describe('admin CLI bank payout batches', () => {
     // 7707083894: the INN's check digit broken.
     const wrongInn = await sys.run(['payout:batch:export', '--batch', batchId, '--out', out], { ...PAYER_ENV, PAYOUT_PAYER_INN: '7707083894' });
     expect(wrongInn).toMatchObject({ exitCode: 2, body: { error: { code: 'common.err.invalid_config', details: [{ field: 'PAYOUT_PAYER_INN' }] } } });
-    const wrongKey = await sys.run(['payout:batch:export', '--batch', batchId, '--out', out], { ...PAYER_ENV, PAYOUT_PAYER_ACCOUNT: '40702810938000012346' });
+    const wrongKey = await sys.run(['payout:batch:export', '--batch', batchId, '--out', out], {
+      ...PAYER_ENV,
+      PAYOUT_PAYER_ACCOUNT: '40702810938000012346',
+    });
     expect(wrongKey).toMatchObject({ exitCode: 2, body: { error: { details: [{ field: 'PAYOUT_PAYER_ACCOUNT' }] } } });
     expect(readdirSync(dir)).not.toContain('refused.txt');
     const [batch] = await sys.db.query<{ export_count: number }>(`SELECT export_count FROM payout_batches WHERE id = $1`, [batchId]);

@@ -51,10 +51,11 @@ export class PayoutBatchRepository implements PayoutBatchStore {
       if (picked.length === 0) return null;
       const ids = picked.map((p) => p.id);
       const total = picked.reduce((sum, p) => sum + Number(p.amount), 0);
-      const { rows } = await client.query<BatchRow>(
-        `INSERT INTO payout_batches (id, payout_count, total) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-        [id, picked.length, total],
-      );
+      const { rows } = await client.query<BatchRow>(`INSERT INTO payout_batches (id, payout_count, total) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`, [
+        id,
+        picked.length,
+        total,
+      ]);
       await client.query(
         `INSERT INTO payout_batch_items (payout_id, batch_id, order_number, amount)
          SELECT u.id, $1, nextval('payout_order_number'), u.amount

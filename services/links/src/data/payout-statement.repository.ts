@@ -11,10 +11,10 @@ export class PayoutStatementRepository implements PayoutStatementStore {
   }
 
   async lineOfPayout(payoutId: string, direction: 'debit' | 'credit'): Promise<string | null> {
-    const rows = await this.db.query<{ line_key: string }>(
-      `SELECT line_key FROM payout_statement_lines WHERE payout_id = $1 AND direction = $2`,
-      [payoutId, direction],
-    );
+    const rows = await this.db.query<{ line_key: string }>(`SELECT line_key FROM payout_statement_lines WHERE payout_id = $1 AND direction = $2`, [
+      payoutId,
+      direction,
+    ]);
     return rows[0]?.line_key ?? null;
   }
 

@@ -44,7 +44,7 @@ export interface StatementImportSummary {
 export type StatementImportDeps = PayoutTransitionDeps & { statement: PayoutStatementStore };
 
 /** The line's identity: the same line in another statement covering the same day has the same key. */
-export function statementLineKey(op: StatementOperation): string {
+function statementLineKey(op: StatementOperation): string {
   const identity = [op.direction, op.date, op.number, op.amountKopecks, op.counterparty.account, op.counterparty.bik, op.purpose];
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
