@@ -163,6 +163,8 @@ describe('admin CLI bank payout batches', () => {
       PAYOUT_PAYER_ACCOUNT: '40702810938000012346',
     });
     expect(wrongKey).toMatchObject({ exitCode: 2, body: { error: { details: [{ field: 'PAYOUT_PAYER_ACCOUNT' }] } } });
+    const noDirectory = await sys.run(['payout:batch:export', '--batch', batchId, '--out', join(dir, 'absent', 'batch.txt')]);
+    expect(noDirectory).toMatchObject({ exitCode: 2, body: { error: { code: 'common.err.validation_failed', details: [{ field: 'out' }] } } });
     expect(readdirSync(dir)).not.toContain('refused.txt');
     const [batch] = await sys.db.query<{ export_count: number }>(`SELECT export_count FROM payout_batches WHERE id = $1`, [batchId]);
     expect(batch).toEqual({ export_count: 0 });

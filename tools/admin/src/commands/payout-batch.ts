@@ -63,7 +63,13 @@ Next: upload FILE to the bank, then payout:batch:sent --batch ID.`,
     const orderDate = batch.exportedAt ?? at;
     const file = buildBatchFile(payer, await batches.orders(batch.id), orderDate, at);
     const out = resolve(f.out);
-    await writeFileAtomically(out, file);
+    await writeFileAtomically(out, file).catch((e: unknown) => {
+      // The operator's mistake (no such directory, no right to write there): a flag to fix, not an internal error.
+      const code = (e as { code?: unknown } | null)?.code;
+      if (code !== 'ENOENT' && code !== 'EACCES' && code !== 'EROFS' && code !== 'ENOTDIR' && code !== 'EISDIR') throw e;
+      const message = `cannot write ${out} (${code})`;
+      throw validationFailed(`--out: ${message}`, [{ field: 'out', code: 'invalid_value', message }]);
+    });
     const recorded = (await batches.recordExport(batch.id, at)) ?? batch;
     if (batch.sentAt) io.warn(`warning: batch ${batch.id} was marked sent at ${formatMoscowOrNull(batch.sentAt) ?? ''}; do not upload it twice`);
     return {

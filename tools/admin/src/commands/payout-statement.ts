@@ -6,7 +6,7 @@ import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
 import { validationFailed } from '@pl/errors';
 import { importPayoutStatement, type StatementLineReport } from '@pl/links';
 import { formatKopecks } from '@pl/money';
-import { ExchangeFileError, parseExchangeFile, statementLines, type ParsedExchangeFile } from '@pl/payout-rails';
+import { ExchangeFileError, parseExchangeFile, statementLines, type ParsedExchangeFile, type StatementLine } from '@pl/payout-rails';
 import type { Command } from '../command';
 import { flagsInvalid } from '../flags';
 import { loadPayoutPayer } from '../payout-payer';
@@ -57,6 +57,15 @@ function parseStatement(bytes: Buffer, platformAccount: string): ParsedExchangeF
   return parsed;
 }
 
+function operationsOf(parsed: ParsedExchangeFile, platformAccount: string): StatementLine[] {
+  try {
+    return statementLines(parsed, platformAccount);
+  } catch (e) {
+    if (e instanceof ExchangeFileError) throw fileInvalid(`The statement cannot be read: ${e.message}`);
+    throw e;
+  }
+}
+
 const lineView = (r: StatementLineReport) => ({
   direction: r.direction,
   number: r.number,
@@ -86,13 +95,7 @@ and purpose). Prints {"lines", "paid", "failed", "already_imported", "unmatched"
     const path = fileArgument(args);
     const bytes = await readStatement(path);
     const parsed = parseStatement(bytes, payer.account);
-    let operations;
-    try {
-      operations = statementLines(parsed, payer.account);
-    } catch (e) {
-      if (e instanceof ExchangeFileError) throw fileInvalid(`The statement cannot be read: ${e.message}`);
-      throw e;
-    }
+    const operations = operationsOf(parsed, payer.account);
     const summary = await importPayoutStatement(
       {
         payouts: ctx.payouts(),
