@@ -201,6 +201,33 @@ describe('admin CLI bank statement import', () => {
     expect((await available(shop.shopId)) - afterPaid).toBe(40_500);
   });
 
+  it('moves each payout once when two imports of one statement run at once', async () => {
+    const { ids } = await batched([11_000, 12_000, 13_000]);
+    const path = file(
+      'twice-at-once.txt',
+      statement([
+        ...ids.map((id, i) => debit({ number: String(401 + i), amount: `${110 + i * 10}.00`, purpose: purposeOf(id) })),
+        credit({ number: '41', amount: '120.00', purpose: `Возврат. ${purposeOf(ids[1]!)}` }),
+      ]),
+    );
+    const runs = await Promise.all([sys.run(['payout:statement:import', path]), sys.run(['payout:statement:import', path])]);
+    expect(runs.map((r) => r.exitCode)).toEqual([0, 0]);
+    await expect(sys.statusOf(ids)).resolves.toEqual({ [ids[0]!]: 'paid', [ids[1]!]: 'failed', [ids[2]!]: 'paid' });
+    const postings = await sys.db.query<{ payout_id: string; type: string; n: number }>(
+      `SELECT payout_id, type, count(*)::int AS n FROM ledger_transactions WHERE payout_id = ANY($1::uuid[]) GROUP BY 1, 2`,
+      [ids],
+    );
+    // One creation, one paid and at most one return per payout, whichever import applied them.
+    expect(postings.every((p) => p.n === 1)).toBe(true);
+    expect(postings).toHaveLength(7);
+    const events = await eventsOf(ids);
+    expect(events).toHaveLength(4);
+    const [lines] = await sys.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payout_statement_lines WHERE payout_id = ANY($1::uuid[])`, [
+      ids,
+    ]);
+    expect(lines).toEqual({ n: 4 });
+  });
+
   it('leaves test payouts and payouts never batched alone', async () => {
     const testShop = await sys.fundedShop(false);
     const sandbox = await sys.payout(testShop, { amount: 10_000, livemode: false, rail: 'sandbox' });
