@@ -103,6 +103,7 @@ describe('admin CLI bank payout batches', () => {
     const numberOf = new Map(numbers.map((n) => [n.payout_id, String(n.order_number)]));
     const [exportedAt] = await sys.db.query<{ exported_at: Date }>(`SELECT exported_at FROM payout_batches WHERE id = $1`, [batchId]);
     const day = moscowDay(exportedAt!.exported_at);
+    expect(exported.body.order_date).toBe(day.split('.').reverse().join('-'));
     const expected = [
       { id: company, amount: '1234.56', payee: COMPANY },
       { id: person, amount: '100.05', payee: { ...SOLE_PROPRIETOR, kpp: undefined } },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { formatMoscowOrNull } from '@pl/contracts';
+import { formatMoscow, formatMoscowOrNull } from '@pl/contracts';
 import { notFound, validationFailed } from '@pl/errors';
 import type { PayoutBatch } from '@pl/links';
 import { formatKopecks } from '@pl/money';
@@ -61,7 +61,8 @@ Next: upload FILE to the bank, then payout:batch:sent --batch ID.`,
     // Dated the day of the first export on every export: the same file again, never a second set of orders.
     const at = new Date();
     const orderDate = batch.exportedAt ?? at;
-    const file = buildBatchFile(payer, await batches.orders(batch.id), orderDate, at);
+    const orders = await batches.orders(batch.id);
+    const file = buildBatchFile(payer, orders, orderDate, at);
     const out = resolve(f.out);
     await writeFileAtomically(out, file).catch((e: unknown) => {
       // The operator's mistake (no such directory, no right to write there): a flag to fix, not an internal error.
@@ -75,9 +76,10 @@ Next: upload FILE to the bank, then payout:batch:sent --batch ID.`,
     return {
       batch_id: batch.id,
       file: out,
-      orders: batch.payoutCount,
+      orders: orders.length,
       total: formatKopecks(batch.total),
-      order_date: formatMoscowOrNull(recorded.exportedAt ?? orderDate),
+      // The orders' Moscow day, as the file writes it (formatMoscow's date part).
+      order_date: formatMoscow(recorded.exportedAt ?? orderDate).slice(0, 10),
       export_count: recorded.exportCount,
       sent_at: formatMoscowOrNull(recorded.sentAt),
       bytes: file.length,
