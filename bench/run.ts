@@ -18,6 +18,7 @@ import { cancelScenario, createScenario, getScenario, listScenario } from './lib
 import { expiryScenario } from './lib/scenarios/expiry';
 import { notifierScenario } from './lib/scenarios/notifier';
 import { paymentScenario } from './lib/scenarios/payment';
+import { payoutBatchScenario } from './lib/scenarios/payout-batch';
 import { providersScenario } from './lib/scenarios/providers';
 import { signInScenario } from './lib/scenarios/sign-in';
 import { deepPosition, HISTORY, scaleScenario } from './lib/scenarios/scale';
@@ -128,6 +129,7 @@ async function main(life: Lifecycle): Promise<number> {
   }
   if (has('expiry')) await attempt('expiry', () => expiryScenario(ctx));
   if (has('notifier')) await attempt('notifier', () => notifierScenario(ctx));
+  if (has('payout-batch')) await attempt('payout-batch', () => payoutBatchScenario(ctx));
 
   if (life.interrupted) return 130;
   const finishedAt = new Date();

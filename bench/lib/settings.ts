@@ -17,7 +17,7 @@ export interface Settings {
   dueLinks: number;
 }
 
-const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'sign-in', 'scale', 'expiry', 'notifier'] as const;
+const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'sign-in', 'scale', 'expiry', 'notifier', 'payout-batch'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** A whole-number setting from the environment, `fallback` when unset; anything else is refused, not guessed at. */
@@ -43,6 +43,7 @@ Scenarios (all when none is named): ${SCENARIOS.join(', ')}
   scale     the history grown to BENCH_SCALE_LINKS links: list and get again (runs list first if not named)
   expiry    BENCH_DUE_LINKS links fall due during a create load; the sweeper's time and the creates' p99
   notifier  events at BENCH_NOTIFIER_RATE/s to BENCH_NOTIFIER_ENDPOINTS receivers answering after 1 s
+  payout-batch  BENCH_PAYOUT_BATCH (10000) approved bank payouts: payout:batch:create and :export as processes, time and memory
 
 Environment (defaults): BENCH_SECONDS (12) measured seconds per side of a scenario, split into BENCH_ROUNDS (3)
 slices taking turns among the gateway and the two references (1 process, every core), BENCH_WARMUP_SECONDS (3),

@@ -25,3 +25,10 @@ export { PayoutRepository } from './data/payout.repository';
 export { toPayout } from './domain/payout-view';
 export { markPayoutFailed, markPayoutPaid, markPayoutProcessing, type PayoutTransitionDeps } from './domain/payout-transitions';
 export type { PayoutRail, PayoutRecord } from './domain/payout';
+// Bank payouts: batches exported as 1C payment files and the bank's statement imported back (payout:batch:*,
+// payout:statement:import; docs/adr/0045-payout-batches-and-statement-import.md).
+export { PayoutBatchRepository } from './data/payout-batch.repository';
+export { PayoutStatementRepository } from './data/payout-statement.repository';
+export type { PayoutBatch, PayoutBatchOrder, PayoutBatchProgress } from './domain/payout-batch';
+export type { StatementOperation } from './domain/payout-statement';
+export { importPayoutStatement, type StatementImportSummary, type StatementLineReport, type UnmatchedReason } from './domain/payout-statement-import';

@@ -9,6 +9,8 @@ import { paymentConfirm } from './commands/payment-confirm';
 import { paymentLate } from './commands/payment-late';
 import { paymentLateResolve } from './commands/payment-late-resolve';
 import { paymentSync } from './commands/payment-sync';
+import { payoutBatchCreate, payoutBatchExport, payoutBatchList, payoutBatchSent } from './commands/payout-batch';
+import { payoutStatementImport } from './commands/payout-statement';
 import { payoutHold, payoutList, payoutRelease } from './commands/payouts';
 import { refundSettle } from './commands/refund-settle';
 import { shopCreate } from './commands/shop-create';
@@ -41,6 +43,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'payout:hold': payoutHold,
   'payout:release': payoutRelease,
   'payout:list': payoutList,
+  'payout:batch:create': payoutBatchCreate,
+  'payout:batch:export': payoutBatchExport,
+  'payout:batch:sent': payoutBatchSent,
+  'payout:batch:list': payoutBatchList,
+  'payout:statement:import': payoutStatementImport,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -63,7 +70,9 @@ ADMIN_MERCHANT_PASSWORD / ADMIN_WEBHOOK_SECRET (with --webhook-secret-from-env).
 --webhook-secret still work, with a warning on stderr.
 
 Environment: DATABASE_URL, WEBHOOK_SECRET_KEY, WEBHOOK_ALLOW_PRIVATE_TARGETS (every command);
-NATS_URL, IDENTITY_TOKEN_SECRET, BUS_NAMESPACE (payment:confirm, refund:settle, payment:sync); PUBLIC_BASE_URL (link:show).`;
+NATS_URL, IDENTITY_TOKEN_SECRET, BUS_NAMESPACE (payment:confirm, refund:settle, payment:sync); PUBLIC_BASE_URL (link:show);
+PAYOUT_PAYER_NAME, PAYOUT_PAYER_INN, PAYOUT_PAYER_KPP, PAYOUT_PAYER_BIK, PAYOUT_PAYER_ACCOUNT, PAYOUT_PAYER_BANK
+(payout:batch:export, payout:statement:import).`;
 
 export type CliOutcome =
   /** A check that found a fault (ledger:verify) still prints its result, and exits with `exitCode`. */

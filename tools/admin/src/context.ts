@@ -5,7 +5,16 @@ import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
 import { AppError, isAppError, unavailable } from '@pl/errors';
 import { AccountRepository, GATEWAY_SCHEMA, setPayoutHold } from '@pl/gateway';
-import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA, PayoutRepository, RefundRepository } from '@pl/links';
+import {
+  LatePaymentRepository,
+  LedgerRepository,
+  LinkRepository,
+  LINKS_SCHEMA,
+  PayoutBatchRepository,
+  PayoutRepository,
+  PayoutStatementRepository,
+  RefundRepository,
+} from '@pl/links';
 import { DeliveryRepository, NOTIFIER_SCHEMA } from '@pl/notifier';
 import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
 import { loadAdminBusConfig, loadAdminSecretKey, type AdminConfig } from './config';
@@ -83,9 +92,19 @@ export class AdminContext {
     return new RefundRepository(this.open(LINKS_SCHEMA));
   }
 
-  /** Payouts, read only (payout:list). */
+  /** Payouts: listed (payout:list), moved by the bank statement (payout:statement:import). */
   payouts(): PayoutRepository {
     return new PayoutRepository(this.open(LINKS_SCHEMA));
+  }
+
+  /** Batches of bank payouts (payout:batch:*). */
+  payoutBatches(): PayoutBatchRepository {
+    return new PayoutBatchRepository(this.open(LINKS_SCHEMA));
+  }
+
+  /** The bank statement lines already applied to payouts (payout:statement:import). */
+  payoutStatementLines(): PayoutStatementRepository {
+    return new PayoutStatementRepository(this.open(LINKS_SCHEMA));
   }
 
   /** Stops or resumes an account's payouts (payout:hold, payout:release); false for an unknown account. */
