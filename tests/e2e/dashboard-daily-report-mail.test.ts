@@ -37,8 +37,9 @@ const openCheckedTab = checkedTabs(
 );
 
 const flag = async (merchantId: string): Promise<boolean | undefined> =>
-  (await sys.sql<{ on: boolean }>(`SELECT daily_report_mail AS on FROM gateway.memberships WHERE merchant_id = $1 AND role = 'owner'`, [merchantId]))[0]
-    ?.on;
+  (
+    await sys.sql<{ on: boolean }>(`SELECT daily_report_mail AS on FROM gateway.memberships WHERE merchant_id = $1 AND role = 'owner'`, [merchantId])
+  )[0]?.on;
 
 describe.each(FLOW_COMBOS)('the daily report mail on the Account page, $lang at $size.width px', ({ lang, locale, size }) => {
   const t = words(lang);
@@ -60,7 +61,10 @@ describe.each(FLOW_COMBOS)('the daily report mail on the Account page, $lang at 
     await checkBothWidths(page, lang, size);
 
     await box.check();
-    await page.getByRole('status').filter({ hasText: t('dailyReportMail', 'on') }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: t('dailyReportMail', 'on') })
+      .waitFor();
     expect(await flag(owner.id)).toBe(true);
     await checkBothWidths(page, lang, size);
 
@@ -68,7 +72,10 @@ describe.each(FLOW_COMBOS)('the daily report mail on the Account page, $lang at 
     await box.waitFor();
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
-    await page.getByRole('status').filter({ hasText: t('dailyReportMail', 'off') }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: t('dailyReportMail', 'off') })
+      .waitFor();
     expect(await flag(owner.id)).toBe(false);
   });
 });

@@ -60,14 +60,24 @@ function replica(now: Date): DailyReportMailJob {
   const db = new Db({ url: sys.database.url, schema: 'gateway', log });
   pools.push(db);
   return new DailyReportMailJob(
-    { repository: new DailyReportMailRepository(db, enqueueMail, ROLE_ACTIONS.read_money), links: new LinksClient(bus), shops: new ShopsClient(bus), publicBaseUrl, log },
+    {
+      repository: new DailyReportMailRepository(db, enqueueMail, ROLE_ACTIONS.read_money),
+      links: new LinksClient(bus),
+      shops: new ShopsClient(bus),
+      publicBaseUrl,
+      log,
+    },
     0,
     () => now,
   );
 }
 
 const paid = async (shop: TestShop, amount: string): Promise<void> => {
-  const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount, order_id: `drm-${amount}-${shop.id}` }, { headers: owner.keys });
+  const res = await sys.http.post(
+    '/merchant/v1/payment-links',
+    { shop_id: shop.id, amount, order_id: `drm-${amount}-${shop.id}` },
+    { headers: owner.keys },
+  );
   expect(res.status).toBe(201);
   expect((await sys.providerCallback(sandboxPaymentId(res.body.id as string), 'paid')).status).toBe(200);
 };

@@ -55,9 +55,7 @@ export function dailyReportShops(params: Readonly<Record<string, string>>): Dail
 /** Money text as the reader's locale writes roubles; the decimal string is formatted exactly (no float). */
 export function rubles(money: string, language: MailLanguage): string {
   // Intl formats a decimal string exactly (ECMA-402 v3); the cast only satisfies the older lib typings.
-  return new Intl.NumberFormat(language === 'ru' ? 'ru-RU' : 'en-GB', { style: 'currency', currency: 'RUB' }).format(
-    money as unknown as number,
-  );
+  return new Intl.NumberFormat(language === 'ru' ? 'ru-RU' : 'en-GB', { style: 'currency', currency: 'RUB' }).format(money as unknown as number);
 }
 
 /** `2026-11-20` as the reader's language writes a day: `20 November 2026`, `20 ноября 2026 г.`. */

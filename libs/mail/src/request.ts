@@ -1,5 +1,3 @@
-import type { DailyReportShop } from './daily-report';
-
 /** The languages a mail is written in: the user's. */
 export type MailLanguage = 'ru' | 'en';
 
@@ -17,7 +15,7 @@ export type MailLanguage = 'ru' | 'en';
  * - payout_destination_added: { kind, masked, active_at } — to every member with payout rights (kind: bank_account | crypto_address);
  * - daily_report: { link, report_link, account_name, date, shops, more_shops } — each morning to the members who opted in
  *   (ADR 49): `link` the dashboard, `report_link` the CSV route each shop's link is made from, `shops` JSON
- *   ({@link DailyReportShop}[], at most 20), `more_shops` how many more the account has.
+ *   (`DailyReportShop[]` of daily-report.ts, at most 20), `more_shops` how many more the account has.
  */
 export type MailTemplate =
   | 'signup_confirm'

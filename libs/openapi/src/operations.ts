@@ -675,7 +675,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getMyPreferences',
     summary: "The signed-in member's own settings in the session's account",
     description:
-      '`daily_report_mail`: each morning (from 07:00 Moscow) a mail with yesterday\'s figures of every live shop of the account, each linking its daily report (CSV). Off until the member turns it on; each account of a user has its own. Roles that read money (owner, admin, finance, support, viewer); others 403.',
+      "`daily_report_mail`: each morning (from 07:00 Moscow) a mail with yesterday's figures of every live shop of the account, each linking its daily report (CSV). Off until the member turns it on; each account of a user has its own. Roles that read money (owner, admin, finance, support, viewer); others 403.",
     tag: TAGS.team,
     auth: 'session',
     local: true,

@@ -39,5 +39,12 @@ test('a shop’s figures: its payments counted and summed, its fee and net the r
     ]),
   );
   expect(figures).toEqual({ id: 7, name: 'Main', payments: 2, gross: '1000.10', fee: '10.00', net: '590.10' });
-  expect(await shopDayFigures({ id: 8, name: 'Quiet' }, rowsOf([]))).toEqual({ id: 8, name: 'Quiet', payments: 0, gross: '0.00', fee: '0.00', net: '0.00' });
+  expect(await shopDayFigures({ id: 8, name: 'Quiet' }, rowsOf([]))).toEqual({
+    id: 8,
+    name: 'Quiet',
+    payments: 0,
+    gross: '0.00',
+    fee: '0.00',
+    net: '0.00',
+  });
 });

@@ -8,7 +8,7 @@ const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The hour (Moscow) from which yesterday's mail is due: the morning, after the night's late postings. */
-export const DAILY_REPORT_MAIL_HOUR = 7;
+const DAILY_REPORT_MAIL_HOUR = 7;
 
 /**
  * The Moscow day whose mail is due at `now`, or null before `DAILY_REPORT_MAIL_HOUR` (Moscow): from 07:00 on, the
@@ -40,4 +40,3 @@ export async function shopDayFigures(shop: { id: number; name: string }, rows: A
   for await (const record of dailyReportRecords(counted())) total = record;
   return { id: shop.id, name: shop.name, payments, gross: formatKopecks(gross), fee: total?.fee ?? '0.00', net: total?.net ?? '0.00' };
 }
-

@@ -27,7 +27,7 @@ const accountIdentity = (merchantId: string): MerchantIdentity => ({
 });
 
 /** The use case's ports over the gateway's schema and the links and shops services. */
-export function dailyReportMailPorts(deps: DailyReportMailDeps): DailyReportMailPorts {
+function dailyReportMailPorts(deps: DailyReportMailDeps): DailyReportMailPorts {
   const requestId = `daily-report-mail-${randomUUID()}`;
   return {
     due: (day) => deps.repository.due(day),
