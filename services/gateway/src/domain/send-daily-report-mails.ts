@@ -23,7 +23,7 @@ export interface DailyReportMailPorts {
   reportRows(merchantId: string, shopId: number, day: string): AsyncIterable<DailyReportRow>;
   /** The dashboard's Home page and the CSV route at PUBLIC_BASE_URL. */
   links: { dashboard: string; report: string };
-  /** An account whose mail could not be made this run (links down, say): the next run tries it again. */
+  /** An account's mail (or one member's) that could not be made this run (links down, say): the next run tries again. */
   onAccountError(err: unknown, merchantId: string): void;
 }
 
@@ -38,34 +38,47 @@ export async function sendDailyReportMails(ports: DailyReportMailPorts, now: Dat
   if (day === null) return { day, queued: 0 };
   let queued = 0;
   for (const [merchantId, members] of byAccount(await ports.due(day))) {
+    let params: Record<string, string> | null;
     try {
-      const shops = await ports.shopsOf(merchantId);
-      if (shops.length === 0) continue;
-      const named: DailyReportShop[] = [];
-      for (const shop of shops.slice(0, DAILY_REPORT_MAIL_SHOPS_MAX)) {
-        named.push(await shopDayFigures(shop, ports.reportRows(merchantId, shop.id, day)));
-      }
-      const params = {
-        link: ports.links.dashboard,
-        report_link: ports.links.report,
-        date: day,
-        shops: JSON.stringify(named),
-        more_shops: String(shops.length - named.length),
-      };
-      for (const member of members) {
-        const mail: MailRequest = {
-          to: member.email,
-          template: 'daily_report',
-          language: member.language,
-          params: { ...params, account_name: member.accountName },
-        };
-        if (await ports.mailOnce(member, day, mail)) queued += 1;
-      }
+      params = await accountParams(ports, merchantId, day);
     } catch (err) {
       ports.onAccountError(err, merchantId);
+      continue;
+    }
+    if (params === null) continue;
+    // One member's mail that cannot be queued (an address the queue refuses, say) holds back no other's.
+    for (const member of members) {
+      const mail: MailRequest = {
+        to: member.email,
+        template: 'daily_report',
+        language: member.language,
+        params: { ...params, account_name: member.accountName },
+      };
+      try {
+        if (await ports.mailOnce(member, day, mail)) queued += 1;
+      } catch (err) {
+        ports.onAccountError(err, merchantId);
+      }
     }
   }
   return { day, queued };
+}
+
+/** The params every member of the account gets for the day, or null for an account without shops (no mail). */
+async function accountParams(ports: DailyReportMailPorts, merchantId: string, day: string): Promise<Record<string, string> | null> {
+  const shops = await ports.shopsOf(merchantId);
+  if (shops.length === 0) return null;
+  const named: DailyReportShop[] = [];
+  for (const shop of shops.slice(0, DAILY_REPORT_MAIL_SHOPS_MAX)) {
+    named.push(await shopDayFigures(shop, ports.reportRows(merchantId, shop.id, day)));
+  }
+  return {
+    link: ports.links.dashboard,
+    report_link: ports.links.report,
+    date: day,
+    shops: JSON.stringify(named),
+    more_shops: String(shops.length - named.length),
+  };
 }
 
 function byAccount(members: DailyReportMailMember[]): Map<string, DailyReportMailMember[]> {
