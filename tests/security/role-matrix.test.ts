@@ -453,6 +453,14 @@ const ROWS: Record<string, Row> = {
     call: (m) => patch('/api/v1/account', m, { require_two_factor: false }),
   },
 
+  // The member's own settings in the account: the daily report mail is for roles that read reports (ADR 49).
+  'GET /api/v1/me/preferences': { rule: 'readMoney', success: 200, call: (m) => get('/api/v1/me/preferences', m) },
+  'PATCH /api/v1/me/preferences': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => patch('/api/v1/me/preferences', m, { daily_report_mail: true }),
+  },
+
   // Members, roles and invitations.
   'GET /api/v1/members': { rule: 'team', success: 200, call: (m) => get('/api/v1/members', m) },
   'PATCH /api/v1/members/{user_id}': {

@@ -23,6 +23,7 @@ export * from './account';
 export * from './payment-methods';
 export * from './attempts';
 export * from './team';
+export * from './member-preferences';
 export * from './unresolved';
 export * from './passkeys';
 export * from './two-factor';

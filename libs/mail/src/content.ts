@@ -1,3 +1,4 @@
+import { calendarDay, dailyReportShops, reportUrl, rubles } from './daily-report';
 import type { MailLanguage, MailTemplate } from './request';
 
 /** What a mail says, before it is laid out as text and as HTML: every string here is plain text, never markup. */
@@ -7,6 +8,8 @@ export interface MailContent {
   paragraphs: string[];
   /** The one thing the mail asks the reader to do, as a button in HTML and a bare link in text. */
   action?: { label: string; url: string };
+  /** A list after the paragraphs, each item a line of text and a link of its own (the daily report's shops). */
+  items?: { text: string; label: string; url: string }[];
   /** Said last, smaller: why the reader got the mail, what to do if it was not them. */
   footnote: string;
 }
@@ -23,10 +26,11 @@ export const TEMPLATE_PARAMS: Readonly<Record<MailTemplate, readonly string[]>> 
   api_key_created: ['label', 'mode'],
   new_sign_in: ['address', 'user_agent'],
   payout_destination_added: ['kind', 'masked', 'active_at'],
+  daily_report: ['link', 'report_link', 'account_name', 'date', 'shops', 'more_shops'],
 };
 
 /** The params that are links: absolute http(s) URLs (the caller's, at PUBLIC_BASE_URL), the only href a mail holds. */
-export const LINK_PARAMS: ReadonlySet<string> = new Set(['link']);
+export const LINK_PARAMS: ReadonlySet<string> = new Set(['link', 'report_link']);
 
 interface Facts {
   params: Readonly<Record<string, string>>;
@@ -58,6 +62,12 @@ const MODES: Record<MailLanguage, Record<string, string>> = {
 
 /** A known value in the reader's words; anything else as it came (it is escaped like every param). */
 const named = (table: Record<string, string>, value: string | undefined): string => (value !== undefined && table[value]) || (value ?? '');
+
+/** The shops of a daily report mail; render.ts has refused the mail already if they are not well formed. */
+const shopsOf = (params: Readonly<Record<string, string>>) => {
+  const shops = dailyReportShops(params);
+  return typeof shops === 'string' ? [] : shops;
+};
 
 const EN_NOT_YOU = 'If this was not you, change your password now and check the Security page of your account.';
 const RU_NOT_YOU = 'Если это были не вы, сразу смените пароль и проверьте раздел «Безопасность» в своём аккаунте.';
@@ -120,6 +130,24 @@ const en: Words = {
     ],
     footnote: 'If nobody in your team added it, remove it on the Payouts page before then and change your password.',
   }),
+  daily_report: ({ params }) => {
+    const day = params.date ?? '';
+    const more = Number(params.more_shops);
+    return {
+      subject: `Daily report for ${calendarDay(day, 'en')}: ${params.account_name}`,
+      paragraphs: [
+        `The figures of the shops of “${params.account_name}” for ${calendarDay(day, 'en')} (Moscow time), live mode. Each shop's report of that day (CSV) is linked below.`,
+        ...(more > 0 ? [`${more} more shops are on the dashboard.`] : []),
+      ],
+      items: shopsOf(params).map((shop) => ({
+        text: `${shop.name} (#${shop.id}): ${shop.payments} payments for ${rubles(shop.gross, 'en')}; fees ${rubles(shop.fee, 'en')}; net ${rubles(shop.net, 'en')}`,
+        label: 'Download the report (CSV)',
+        url: reportUrl(params.report_link ?? '', shop.id, day),
+      })),
+      action: { label: 'Open the dashboard', url: params.link ?? '' },
+      footnote: 'You get this mail because you turned on the daily report mail for this account. Turn it off on the Account page of the dashboard.',
+    };
+  },
   new_sign_in: ({ params, when }) => ({
     subject: 'New sign-in to your Payment links account',
     paragraphs: [
@@ -189,6 +217,25 @@ const ru: Words = {
     ],
     footnote: 'Если никто из вашей команды его не добавлял, удалите его на странице «Выплаты» до этого времени и смените пароль.',
   }),
+  daily_report: ({ params }) => {
+    const day = params.date ?? '';
+    const more = Number(params.more_shops);
+    return {
+      subject: `Ежедневный отчёт за ${calendarDay(day, 'ru')}: ${params.account_name}`,
+      paragraphs: [
+        `Показатели магазинов аккаунта «${params.account_name}» за ${calendarDay(day, 'ru')} (по московскому времени), боевой режим. Отчёт каждого магазина за этот день (CSV) — по ссылке ниже.`,
+        ...(more > 0 ? [`Ещё магазинов в личном кабинете: ${more}.`] : []),
+      ],
+      items: shopsOf(params).map((shop) => ({
+        text: `${shop.name} (№${shop.id}): платежей ${shop.payments} на ${rubles(shop.gross, 'ru')}; комиссии ${rubles(shop.fee, 'ru')}; итого ${rubles(shop.net, 'ru')}`,
+        label: 'Скачать отчёт (CSV)',
+        url: reportUrl(params.report_link ?? '', shop.id, day),
+      })),
+      action: { label: 'Открыть личный кабинет', url: params.link ?? '' },
+      footnote:
+        'Вы получили это письмо, потому что включили ежедневный отчёт для этого аккаунта. Отключить его можно на странице «Аккаунт» в личном кабинете.',
+    };
+  },
   new_sign_in: ({ params, when }) => ({
     subject: 'Новый вход в аккаунт «Платёжных ссылок»',
     paragraphs: [

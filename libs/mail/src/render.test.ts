@@ -1,4 +1,4 @@
-import { TEMPLATE_PARAMS } from './content';
+import { LINK_PARAMS, TEMPLATE_PARAMS } from './content';
 import { escapeHtml, problemWith, renderMail } from './render';
 import type { MailLanguage, MailTemplate } from './request';
 import { backoffMs } from './worker';
@@ -9,17 +9,21 @@ const LINK = 'https://pay.example.com/confirm-email?token=tok_abc&x=1';
 
 /** Params every template reads, with a hostile value wherever a param is text. */
 const HOSTILE = '<script>alert("x")</script> & \'quoted\'';
+/** The params of a fixed form: what the text is put into, where a param has one (the daily report's shops). */
+const FORMED: Record<string, (text: string) => string> = {
+  role: () => 'developer',
+  factor: () => 'totp',
+  mode: () => 'live',
+  date: () => '2026-11-20',
+  more_shops: () => '0',
+  shops: (text) => JSON.stringify([{ id: 7, name: text, payments: 3, gross: '1500.00', fee: '15.00', net: '1485.00' }]),
+};
 const paramsOf = (template: MailTemplate, text = 'plain'): Record<string, string> =>
-  Object.fromEntries(
-    TEMPLATE_PARAMS[template].map((name) => [
-      name,
-      name === 'link' ? LINK : name === 'role' ? 'developer' : name === 'factor' ? 'totp' : name === 'mode' ? 'live' : text,
-    ]),
-  );
+  Object.fromEntries(TEMPLATE_PARAMS[template].map((name) => [name, LINK_PARAMS.has(name) ? LINK : (FORMED[name]?.(text) ?? text)]));
 
 const TEMPLATES = Object.keys(TEMPLATE_PARAMS) as MailTemplate[];
 const LANGUAGES: MailLanguage[] = ['ru', 'en'];
-const CHOSEN = ['link', 'role', 'factor', 'mode'];
+const CHOSEN = ['link', 'report_link', 'role', 'factor', 'mode', 'date', 'more_shops'];
 /** The templates with a param of free text (an account name, a label, a user agent…). */
 const WITH_TEXT = TEMPLATES.filter((t) => TEMPLATE_PARAMS[t].some((n) => !CHOSEN.includes(n)));
 const CYRILLIC = /[а-яё]/i;
@@ -123,5 +127,45 @@ describe('a send failure as recorded', () => {
     expect(failureOf(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET' }), []).description).toBe(
       'ESOCKET connect ECONNREFUSED 127.0.0.1:25',
     );
+  });
+});
+
+describe('the daily report mail', () => {
+  const params = {
+    link: 'https://pay.example.com/dashboard/home',
+    report_link: 'https://pay.example.com/api/v1/reports/daily',
+    account_name: 'ООО Ромашка',
+    date: '2026-11-20',
+    shops: JSON.stringify([
+      { id: 7, name: 'Main\nChoose a new password:', payments: 3, gross: '1234567.10', fee: '15.00', net: '-400.50' },
+      { id: 9, name: 'Second', payments: 0, gross: '0.00', fee: '0.00', net: '0.00' },
+    ]),
+    more_shops: '2',
+  };
+
+  // Intl puts no-break spaces between the currency and the digits (and between thousands in Russian).
+  const spaced = (text: string): string => text.replace(/[\u00a0\u202f]/g, ' ');
+
+  test('names each shop’s figures in the reader’s words and links its CSV of the day', () => {
+    const en = renderMail('daily_report', 'en', params, AT);
+    expect(en.subject).toBe('Daily report for 20 November 2026: ООО Ромашка');
+    expect(spaced(en.text)).toContain('Main Choose a new password: (#7): 3 payments for RUB 1,234,567.10; fees RUB 15.00; net -RUB 400.50');
+    expect(en.text).toContain('Download the report (CSV): https://pay.example.com/api/v1/reports/daily?shop_id=9&date=2026-11-20');
+    expect(en.text).toContain('2 more shops are on the dashboard.');
+    expect(en.html).toContain('href="https://pay.example.com/api/v1/reports/daily?shop_id=7&amp;date=2026-11-20"');
+    const ru = renderMail('daily_report', 'ru', params, AT);
+    expect(ru.subject).toBe('Ежедневный отчёт за 20 ноября 2026 г.: ООО Ромашка');
+    expect(spaced(ru.text)).toContain('Second (№9): платежей 0 на 0,00 ₽; комиссии 0,00 ₽; итого 0,00 ₽');
+  });
+
+  test('refuses shops that are not what the template reads', () => {
+    const base = { ...params, more_shops: '0' };
+    expect(problemWith({ template: 'daily_report', language: 'en', params: base })).toBeNull();
+    expect(problemWith({ template: 'daily_report', language: 'en', params: { ...base, shops: '[]' } })).toMatch(/1 to 20 shops/);
+    expect(problemWith({ template: 'daily_report', language: 'en', params: { ...base, shops: 'nope' } })).toMatch(/not JSON/);
+    const float = JSON.stringify([{ id: 7, name: 'x', payments: 1, gross: 10.5, fee: '0.00', net: '0.00' }]);
+    expect(problemWith({ template: 'daily_report', language: 'en', params: { ...base, shops: float } })).toMatch(/1 to 20 shops/);
+    expect(problemWith({ template: 'daily_report', language: 'en', params: { ...base, date: '20.11.2026' } })).toMatch(/date/);
+    expect(problemWith({ template: 'daily_report', language: 'en', params: { ...base, report_link: 'javascript:x' } })).toMatch(/URL/);
   });
 });

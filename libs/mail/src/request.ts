@@ -12,7 +12,10 @@ export type MailLanguage = 'ru' | 'en';
  * - second_factor_added / second_factor_removed: { factor } — 'totp' | 'passkey';
  * - api_key_created: { label, mode };
  * - new_sign_in: { address, user_agent };
- * - payout_destination_added: { kind, masked, active_at } — to every member with payout rights (kind: bank_account | crypto_address).
+ * - payout_destination_added: { kind, masked, active_at } — to every member with payout rights (kind: bank_account | crypto_address);
+ * - daily_report: { link, report_link, account_name, date, shops, more_shops } — each morning to the members who opted in
+ *   (ADR 49): `link` the dashboard, `report_link` the CSV route each shop's link is made from, `shops` JSON
+ *   (`DailyReportShop[]` of daily-report.ts, at most 20), `more_shops` how many more the account has.
  */
 export type MailTemplate =
   | 'signup_confirm'
@@ -24,7 +27,8 @@ export type MailTemplate =
   | 'second_factor_removed'
   | 'api_key_created'
   | 'new_sign_in'
-  | 'payout_destination_added';
+  | 'payout_destination_added'
+  | 'daily_report';
 
 export interface MailRequest {
   to: string;

@@ -10,6 +10,9 @@ import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from
 import type { GatewayConfig } from './config';
 import { enqueueMail } from '@pl/mail';
 import { AccountRepository } from './data/account.repository';
+import { DailyReportMailRepository } from './data/daily-report-mail.repository';
+import { ROLE_ACTIONS } from './domain/roles';
+import { DailyReportMailJob } from './entry/jobs/daily-report-mail.job';
 import { assertUncommonPassword, isCommonPassword } from './data/common-passwords';
 import { TeamRepository } from './data/team.repository';
 import { PasskeyRepository } from './data/passkey.repository';
@@ -105,6 +108,10 @@ export async function startGateway(
     const passkeyStore = new PasskeyRepository(db, enqueueMail);
     const passkeys = new Passkeys(passkeyStore, new WebAuthnChallenges(redis, config.REDIS_KEY_PREFIX), relyingPartyOf(config.PUBLIC_BASE_URL));
     const secondFactorStore = new SecondFactorRepository(db, twoFactorBox(config.TWO_FACTOR_SECRET_KEY), enqueueMail);
+    const links = new LinksClient(bus);
+    const shops = new ShopsClient(bus);
+    // The daily report mail goes to members whose role reads money, as the report itself does (ADR 49).
+    const dailyReportMail = new DailyReportMailRepository(db, enqueueMail, ROLE_ACTIONS.read_money);
     const app = createHttpApp({
       log,
       accounts,
@@ -121,8 +128,8 @@ export async function startGateway(
       idempotency: new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, lockSeconds),
       rateLimits: new RateLimits(redis, config.REDIS_KEY_PREFIX, rateLimitSettings(config), log),
       trustProxyHops: config.TRUST_PROXY_HOPS,
-      links: new LinksClient(bus),
-      shops: new ShopsClient(bus),
+      links,
+      shops,
       deliveries: new DeliveriesClient(bus),
       providers,
       callbackSender: callbackSenderOf(config.TRUSTED_PROXIES),
@@ -142,6 +149,7 @@ export async function startGateway(
       ]),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
       payoutDestinations: new PayoutDestinationRepository(db, enqueueMail, config.PAYOUT_DESTINATION_COOLDOWN_HOURS),
+      dailyReportMail,
     });
 
     const server = createServer(observeRequests(app, metrics));
@@ -162,6 +170,14 @@ export async function startGateway(
     });
     mail.start();
     cleanups.push(() => mail.stop());
+
+    // The daily report mail: every replica looks for mails due; the once-per-member-and-day row keeps them single.
+    const dailyReportMailJob = new DailyReportMailJob(
+      { repository: dailyReportMail, links, shops, publicBaseUrl: config.PUBLIC_BASE_URL, log },
+      config.DAILY_REPORT_MAIL_EVERY_MS,
+    );
+    dailyReportMailJob.start();
+    cleanups.push(() => dailyReportMailJob.stop());
 
     const ops = await startOpsServer({
       port: config.OPS_PORT,

@@ -54,6 +54,11 @@ const gatewayEnv = {
   /** Request budgets, shared by all replicas through Redis. */
   /** A payout destination becomes `active` this many hours after it was added (0: at once; decimals allowed). */
   PAYOUT_DESTINATION_COOLDOWN_HOURS: z.coerce.number().min(0).max(8760).default(24),
+  /**
+   * How often each replica looks for daily report mails due (docs/adr/0049): from 07:00 Moscow, within this much.
+   * 0 turns the replica's own runs off (tests that drive the job with their own clock).
+   */
+  DAILY_REPORT_MAIL_EVERY_MS: intSetting({ min: 0, max: 3_600_000, default: 300_000 }),
   RATE_LIMIT_API_KEY_PER_MINUTE: intSetting({ min: 1, default: 1200 }),
   RATE_LIMIT_CASHIER_PER_MINUTE: intSetting({ min: 1, default: 600 }),
   RATE_LIMIT_SESSION_PER_MINUTE: intSetting({ min: 1, default: 600 }),

@@ -5,3 +5,8 @@ export * from './index';
 export { startGateway } from './app';
 export { UserRepository } from './data/user.repository';
 export { mailLinks } from './domain/mail';
+export { DailyReportMailRepository } from './data/daily-report-mail.repository';
+export { DailyReportMailJob } from './entry/jobs/daily-report-mail.job';
+export { LinksClient } from './data/links.client';
+export { ShopsClient } from './data/shops.client';
+export { ROLE_ACTIONS } from './domain/roles';

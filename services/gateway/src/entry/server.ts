@@ -13,6 +13,7 @@ import { authRoutes } from './http/routes/auth.routes';
 import { cashierPaymentsRoutes } from './http/routes/cashier-payments.routes';
 import { checkoutRoutes } from './http/routes/checkout.routes';
 import { dashboardLinksRoutes } from './http/routes/dashboard-links.routes';
+import { mePreferencesRoutes } from './http/routes/me-preferences.routes';
 import { merchantLinksRoutes } from './http/routes/merchant-links.routes';
 import { providerCallbackRoutes } from './http/routes/provider-callbacks.routes';
 import { sessionDeliveriesRoutes, webhookDeliveriesRoutes } from './http/routes/webhook-deliveries.routes';
@@ -84,6 +85,7 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/api/v1/events', sessionEventsRoutes(deps));
   app.use('/api/v1/me/sessions', meSessionsRoutes(deps));
   app.use('/api/v1/me/2fa/passkeys', passkeysRoutes(deps));
+  app.use('/api/v1/me/preferences', mePreferencesRoutes(deps));
   // `/api/v1/me`, `/api/v1/auth/password` and `/api/v1/account`.
   app.use('/api/v1', accountRoutes(deps));
   app.use('/api/v1/me/2fa', twoFactorRoutes(deps));

@@ -34,3 +34,9 @@ export const reissueApiKey = (id: string, graceMinutes: number): Promise<ApiKeyW
 export const revokeApiKey = async (id: string): Promise<void> => {
   await call(client.POST('/api/v1/api-keys/{id}/revoke', { params: { path: { id } }, body: {} }));
 };
+
+/** The member's own settings in the session's account: the daily report mail (roles that read money). */
+export const getPreferences = (): Promise<{ daily_report_mail: boolean }> => call(client.GET('/api/v1/me/preferences'));
+
+export const setDailyReportMail = (on: boolean): Promise<{ daily_report_mail: boolean }> =>
+  call(client.PATCH('/api/v1/me/preferences', { body: { daily_report_mail: on } }));

@@ -219,6 +219,14 @@ export const en = {
   repeatPassword: 'Repeat the new password',
   passwordsDiffer: 'The passwords differ',
   passwordChanged: 'Password changed; your other sessions are signed out.',
+  // The member's own daily report mail (Account page).
+  dailyReportMail: {
+    title: 'Daily report by mail',
+    label: 'Mail me the daily report each morning',
+    hint: 'From 07:00 Moscow time: yesterday’s figures of every shop of this account (live mode), with a link to each shop’s report (CSV). For this account only.',
+    on: 'Saved: the daily report will be mailed to you each morning.',
+    off: 'Saved: the daily report will not be mailed to you.',
+  },
   auditTitle: 'Security events',
   auditEmpty: 'No events yet.',
   auditType: {

@@ -11,6 +11,7 @@ import { useAction, usePagedLoad } from '../kit/use-load';
 import { setRequireTwoFactor } from '../api/two-factor';
 import { useSession } from '../session';
 import { Allowed } from '../session';
+import { DailyReportMail } from '../sections/daily-report-mail';
 
 export function AccountPage() {
   const { t } = useI18n();
@@ -35,6 +36,9 @@ export function AccountPage() {
       </div>
       <ErrorMessage error={leave.error} />
       <ChangePassword />
+      <Allowed to="read_money">
+        <DailyReportMail />
+      </Allowed>
       <Allowed to="account_policy">
         <TwoFactorPolicy />
       </Allowed>

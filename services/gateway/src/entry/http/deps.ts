@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { DailyReportMailRepository } from '../../data/daily-report-mail.repository';
 import type { Logger } from 'pino';
 import type { ProviderRegistry } from '@pl/providers';
 import type { AccountRepository } from '../../data/account.repository';
@@ -74,4 +75,6 @@ export interface HttpDeps {
   credentials: Pick<CredentialChanges, 'changed'>;
   /** Payout destinations and the accounts' payout settings (hold, approval of every payout). */
   payoutDestinations: PayoutDestinationRepository;
+  /** Each member's opt-in to the daily report mail (docs/adr/0049). */
+  dailyReportMail: DailyReportMailRepository;
 }
