@@ -319,8 +319,17 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     ).toBe(0);
   });
 
-  it('in test mode: a crypto address added, a test payout made, paid by the simulator', async () => {
-    const page = await signedIn(owner, lang, DESKTOP, '/payout-destinations');
+  it('in test mode: a crypto address added, shown in its cool-down and not offered until it ends, a test payout made, paid by the simulator', async () => {
+    // The live balance after the first two tests: 5,000.00 less the approved 2,000.00 (the canceled and the rejected
+    // ones came back), all of it available (the hold is 0 here), as the shop's page shows it.
+    const page = await signedIn(owner, lang, DESKTOP, `/shops/${shop.id}`);
+    const balance = page.getByTestId('shop-balance');
+    await balance.getByTestId('balance-total').waitFor();
+    expect(await balance.getByTestId('balance-total').innerText()).toBe('3,000.00\u00a0₽');
+    expect(await balance.getByTestId('balance-available').innerText()).toBe('3,000.00\u00a0₽');
+    expect(await balance.getByTestId('balance-pending').innerText()).toBe('0.00\u00a0₽');
+
+    await page.getByRole('link', { name: t('navPayoutDestinations'), exact: true }).click();
     await waitForTitle(page, t('destinationsTitle'));
     await page.getByTestId('mode-switch').click();
     await page.getByTestId('test-banner').waitFor();
@@ -329,12 +338,29 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     await form.getByLabel(t('destinationType', 'crypto_address')).check();
     await form.getByLabel(t('destinationNetwork')).selectOption('USDT-TRC20');
     await form.getByLabel(t('destinationAddress'), { exact: true }).fill(TRON);
+    const added = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/payout-destinations');
     await form.getByRole('button', { name: t('destinationAdd') }).click();
+    const destinationId = ((await (await added).json()) as { id: string }).id;
     await notice(page, t('destinationAdded'));
 
+    // The cool-down is 0 here; the gateway reads it from created_at, so one an hour ahead is an hour from its end.
+    await sys.sql(`UPDATE gateway.payout_destinations SET created_at = now() + interval '1 hour' WHERE id = $1`, [destinationId]);
+    await page.reload();
+    const coolingDown = page.getByTestId('destination-table').locator('tbody tr[data-type=pending]');
+    await coolingDown.waitFor();
+    expect(await coolingDown.innerText()).toContain(t('destinationStatus', 'pending'));
+    // "Usable from" is the cool-down's end, an hour ahead.
+    expect(Date.parse((await coolingDown.locator('time').first().getAttribute('datetime')) ?? '')).toBeGreaterThan(Date.now() + 50 * 60 * 1000);
+    await check(page, 'flow-payout-destination-cool-down-en');
     await page.getByRole('link', { name: t('navPayouts'), exact: true }).click();
     await waitForTitle(page, t('payoutsTitle'));
     const create = page.getByRole('form', { name: t('payoutNew') });
+    await create.getByText(t('payoutNoDestination')).waitFor();
+    expect(await create.getByRole('button', { name: t('payoutCreate') }).isDisabled()).toBe(true);
+
+    await sys.sql(`UPDATE gateway.payout_destinations SET created_at = now() - interval '1 minute' WHERE id = $1`, [destinationId]);
+    await page.reload();
+    await waitForTitle(page, t('payoutsTitle'));
     await create.locator('#payout-shop-hint').filter({ hasText: '3,000.00' }).waitFor();
     await create.getByLabel(`${t('amount')}, ₽`).fill('300');
     const made = madePayout(page);

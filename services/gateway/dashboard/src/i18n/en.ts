@@ -706,7 +706,6 @@ export const en = {
   destinationType: { bank_account: 'Bank account', crypto_address: 'Crypto address' },
   destinationTypeLabel: 'Kind',
   destinationDetails: 'Account or address',
-  destinationNetworkOrBik: 'Network or BIK',
   destinationStatus: { pending: 'Cool-down', active: 'Active' },
   destinationActiveFrom: 'Usable from',
   destinationNew: 'Add a destination',

@@ -694,7 +694,6 @@ export const ru: Messages = {
   destinationType: { bank_account: 'Банковский счёт', crypto_address: 'Криптоадрес' },
   destinationTypeLabel: 'Вид',
   destinationDetails: 'Счёт или адрес',
-  destinationNetworkOrBik: 'Сеть или БИК',
   destinationStatus: { pending: 'Ожидание', active: 'Действуют' },
   destinationActiveFrom: 'Можно использовать с',
   destinationNew: 'Добавить реквизиты',

@@ -76,7 +76,7 @@ export function PayoutDestinationsPage() {
         columns={[
           { header: t.destinationTypeLabel, cell: (d) => t.destinationType[d.type] },
           { header: t.destinationDetails, cell: (d) => <span class="mono">{d.masked}</span> },
-          { header: t.destinationNetworkOrBik, cell: (d) => d.network ?? t.none },
+          { header: t.destinationNetwork, cell: (d) => d.network ?? t.none },
           {
             header: t.status,
             cell: (d) => (
