@@ -5,7 +5,7 @@ import { createClient } from 'redis';
 import { enrolledFactors, totpCode } from '../support/second-factor';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { checkedTabs, launchBrowser } from './browser';
-import { checkBothWidths, DESKTOP, expectListReadsAtWidth, freePort, h1, inspect, type Language, PHONE, words } from './dashboard-kit';
+import { checkBothWidths, DESKTOP, expectListReadsAtWidth, FLOW_COMBOS, freePort, h1, inspect, type Language, PHONE, words } from './dashboard-kit';
 
 /**
  * The dashboard's payout pages (docs/dashboard.md "Payouts", docs/payouts.md), in real Chromium against the whole
@@ -22,20 +22,26 @@ jest.setTimeout(120_000);
 let sys: TestSystem;
 let browser: Browser;
 let redis: ReturnType<typeof createClient>;
-let merchant: TestMerchant;
-let shop: TestShop;
 
 /** A bank account whose INN, KPP, BIK and account pass their check digits (tests/integration/payouts.test.ts). */
 const BANK = { recipient: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', bik: '044525225', account: '40702810238000001234' };
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
-/** A member of the merchant's account with `role`: their own user, a stepped-up session switched to the account. */
+/** A member of an account: their own user, a stepped-up session switched to the account. */
 interface Member {
   user: TestMerchant;
   token: string;
 }
 
-async function member(role: string): Promise<Member> {
+/** An account of the test: its shop (live 5,000.00 and test 3,000.00 credited), its owner and a finance member. */
+interface Account {
+  merchant: TestMerchant;
+  shop: TestShop;
+  owner: Member;
+  finance: Member;
+}
+
+async function member(merchant: TestMerchant, role: string): Promise<Member> {
   const user = await sys.merchant();
   const [row] = await sys.sql<{ id: string }>('SELECT id FROM gateway.users WHERE email = $1', [user.email]);
   await sys.sql('INSERT INTO gateway.memberships (user_id, merchant_id, role) VALUES ($1, $2, $3)', [row!.id, merchant.id, role]);
@@ -47,14 +53,21 @@ async function member(role: string): Promise<Member> {
 }
 
 /** A paid link of the shop (the client pays the fee, so the shop is credited all of it). */
-async function credit(amount: string, keys: Record<string, string>): Promise<void> {
+async function credit(shop: TestShop, amount: string, keys: Record<string, string>): Promise<void> {
   const created = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount }, { headers: keys });
   expect(created.status).toBe(201);
   expect((await sys.providerCallback(sandboxPaymentId(created.body.id as string), 'paid')).status).toBe(200);
 }
 
-let owner: Member;
-let finance: Member;
+async function account(): Promise<Account> {
+  const { merchant, shop } = await sys.merchantWithShop({ feePayer: 'client' });
+  await Promise.all([credit(shop, '5000.00', merchant.keys), credit(shop, '3000.00', merchant.testKeys)]);
+  const [owner, finance] = await Promise.all([sys.login(merchant), member(merchant, 'finance')]);
+  return { merchant, shop, owner: { user: merchant, token: owner }, finance };
+}
+
+/** The account the last flow made, whose pages the per-page checks read (lists with rows in them). */
+let lastAccount: Account | undefined;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -73,10 +86,6 @@ beforeAll(async () => {
   ]);
   redis = createClient({ url: sys.env.REDIS_URL });
   await redis.connect();
-  ({ merchant, shop } = await sys.merchantWithShop({ feePayer: 'client' }));
-  await Promise.all([credit('5000.00', merchant.keys), credit('3000.00', merchant.testKeys)]);
-  owner = { user: merchant, token: await sys.login(merchant) };
-  finance = await member('finance');
 }, 90_000);
 afterAll(async () => {
   await redis?.close();
@@ -123,22 +132,40 @@ async function answerStepUp(page: Page, lang: Language, who: Member): Promise<vo
 
 const waitForTitle = (page: Page, title: string) => h1(page).filter({ hasText: title }).waitFor();
 const notice = (page: Page, text: string) => page.locator('.notice').filter({ hasText: text }).waitFor();
-const apiPayout = async (id: string): Promise<Record<string, unknown>> =>
-  (await sys.http.get(`/api/v1/payouts/${id}`, { headers: { Authorization: `Bearer ${owner.token}` } })).body as Record<string, unknown>;
+const apiPayout = async (who: Member, id: string): Promise<Record<string, unknown>> =>
+  (await sys.http.get(`/api/v1/payouts/${id}`, { headers: { Authorization: `Bearer ${who.token}` } })).body as Record<string, unknown>;
+
+/** A rouble amount as the dashboard writes it (services/gateway/dashboard/src/format.ts): `5 000,00 ₽`, `5,000.00 ₽`. */
+const rub = (text: string, lang: Language): string => {
+  const [units = '', cents = ''] = text.split('.');
+  const grouped = units.replace(/\B(?=(\d{3})+(?!\d))/g, lang === 'ru' ? '\u00a0' : ',');
+  return lang === 'ru' ? `${grouped},${cents}\u00a0₽` : `${grouped}.${cents}\u00a0₽`;
+};
+/** The figure alone, as a row's text holds it. */
+const figure = (text: string, lang: Language): string => rub(text, lang).slice(0, -2);
 
 /** The payout the page just made: the POST's answer. */
 const madePayout = (page: Page) =>
   page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/payouts' && r.status() === 201);
 
-describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px too)', () => {
-  const lang: Language = 'en';
+/** Each flow in Russian on the phone and in English at desktop width, every state it reaches checked at both widths (ADR 0027). */
+describe.each(FLOW_COMBOS)('payouts in the dashboard, $lang at $size.width px', ({ lang, size }) => {
   const t = words(lang);
-  const check = (page: Page, name?: string): Promise<void> => checkBothWidths(page, lang, DESKTOP, name);
+  const check = (page: Page, name?: string): Promise<void> => checkBothWidths(page, lang, size, name);
+  let acc: Account;
+  let owner: Member;
+  let finance: Member;
+  let shop: TestShop;
   let large = '';
+  beforeAll(async () => {
+    acc = await account();
+    ({ owner, finance, shop } = acc);
+    lastAccount = acc;
+  });
 
   it('adds a bank account after step-up (a mistyped INN refused beside its field), makes payouts with step-up, cancels one, and downloads the daily report', async () => {
     await staleStepUp(owner);
-    const page = await signedIn(owner, lang, DESKTOP, '/payout-destinations');
+    const page = await signedIn(owner, lang, size, '/payout-destinations');
     await waitForTitle(page, t('destinationsTitle'));
     const nav = page.getByRole('navigation');
     expect(await nav.getByRole('link', { name: t('navPayouts'), exact: true }).count()).toBe(1);
@@ -176,7 +203,10 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     await page.getByRole('link', { name: t('navPayouts'), exact: true }).click();
     await waitForTitle(page, t('payoutsTitle'));
     const create = page.getByRole('form', { name: t('payoutNew') });
-    await create.locator('#payout-shop-hint').filter({ hasText: '5,000.00' }).waitFor();
+    await create
+      .locator('#payout-shop-hint')
+      .filter({ hasText: figure('5000.00', lang) })
+      .waitFor();
     await staleStepUp(owner);
     await create.getByLabel(`${t('amount')}, ₽`).fill('500');
     let made = madePayout(page);
@@ -185,7 +215,10 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     const small = (await (await made).json()) as { id: string; status: string };
     expect(small.status).toBe('approved');
     await notice(page, t('payoutCreated', 'approved'));
-    await create.locator('#payout-shop-hint').filter({ hasText: '4,500.00' }).waitFor();
+    await create
+      .locator('#payout-shop-hint')
+      .filter({ hasText: figure('4500.00', lang) })
+      .waitFor();
 
     // A large one waits for another member; its maker is shown no Approve, but may reject or cancel it.
     await create.getByLabel(`${t('amount')}, ₽`).fill('2000.00');
@@ -209,7 +242,7 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
         .getByRole('button', { name: t('payoutReject') })
         .count(),
     ).toBe(1);
-    await expectListReadsAtWidth(page, 'payout-table', DESKTOP.width);
+    await expectListReadsAtWidth(page, 'payout-table', size.width);
     await check(page, 'flow-payouts-en');
 
     // Cancel the approved one, asked first; its money is back.
@@ -220,7 +253,7 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     await cancelDialog.getByRole('button', { name: t('payoutCancelYes') }).click();
     await notice(page, t('payoutDone', 'cancel'));
     await page.getByTestId('payout-table').locator('tbody tr[data-type=canceled]').waitFor();
-    expect(await apiPayout(small.id)).toMatchObject({ status: 'canceled' });
+    expect(await apiPayout(owner, small.id)).toMatchObject({ status: 'canceled' });
 
     // The status filter narrows the list to the canceled one.
     await page.getByLabel(t('status')).selectOption('canceled');
@@ -245,25 +278,25 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
   it('a second member approves the large payout and rejects another with a reason; a viewer reads the lists only; a developer has no payout pages', async () => {
     const other = await sys.http.post(
       '/api/v1/payouts',
-      { shop_id: shop.id, amount: '1500.00', destination_id: ((await apiPayout(large)).destination as { id: string }).id },
+      { shop_id: shop.id, amount: '1500.00', destination_id: ((await apiPayout(owner, large)).destination as { id: string }).id },
       { headers: { Authorization: `Bearer ${owner.token}` } },
     );
     expect(other.status).toBe(201);
     expect(other.body.status).toBe('pending_approval');
 
     await staleStepUp(finance);
-    const page = await signedIn(finance, lang, DESKTOP, '/payouts');
+    const page = await signedIn(finance, lang, size, '/payouts');
     await waitForTitle(page, t('payoutsTitle'));
     const queue = page.getByTestId('payout-queue');
     await queue.locator('tbody tr').nth(1).waitFor();
-    const largeRow = queue.locator('tbody tr', { hasText: '2,000.00' });
+    const largeRow = queue.locator('tbody tr', { hasText: figure('2000.00', lang) });
     await largeRow.getByRole('button', { name: t('payoutApprove') }).click();
     await answerStepUp(page, lang, finance);
     await notice(page, t('payoutDone', 'approve'));
-    expect(await apiPayout(large)).toMatchObject({ status: 'approved' });
+    expect(await apiPayout(owner, large)).toMatchObject({ status: 'approved' });
 
     // Reject asks for the reason.
-    const otherRow = queue.locator('tbody tr', { hasText: '1,500.00' });
+    const otherRow = queue.locator('tbody tr', { hasText: figure('1500.00', lang) });
     await otherRow.getByRole('button', { name: t('payoutReject') }).click();
     const rejectDialog = page.getByRole('dialog', { name: t('payoutRejectTitle') });
     await rejectDialog.waitFor();
@@ -277,12 +310,12 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     await rejectDialog.getByRole('button', { name: t('payoutRejectYes') }).click();
     await notice(page, t('payoutDone', 'reject'));
     await page.getByText(t('payoutQueueEmpty')).waitFor();
-    expect(await apiPayout(other.body.id as string)).toMatchObject({ status: 'rejected', failure_reason: 'Wrong account' });
+    expect(await apiPayout(owner, other.body.id as string)).toMatchObject({ status: 'rejected', failure_reason: 'Wrong account' });
     await page.getByTestId('payout-table').locator('tbody tr[data-type=rejected]', { hasText: 'Wrong account' }).waitFor();
 
     // A viewer: both pages in the menu, the lists, no form and no button.
-    const viewer = await member('viewer');
-    const read = await signedIn(viewer, lang, DESKTOP, '/payouts');
+    const viewer = await member(acc.merchant, 'viewer');
+    const read = await signedIn(viewer, lang, size, '/payouts');
     await waitForTitle(read, t('payoutsTitle'));
     await read.getByTestId('payout-table').locator('tbody tr').first().waitFor();
     await read.getByText(t('payoutsReadOnly'), { exact: false }).waitFor();
@@ -302,8 +335,8 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     expect(await read.getByTestId('destination-table').getByRole('button').count()).toBe(0);
 
     // A developer reads no money: neither page is in the menu.
-    const developer = await member('developer');
-    const dev = await signedIn(developer, lang, DESKTOP, '/links');
+    const developer = await member(acc.merchant, 'developer');
+    const dev = await signedIn(developer, lang, size, '/links');
     await waitForTitle(dev, t('linksTitle'));
     expect(
       await dev
@@ -322,12 +355,12 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
   it('in test mode: a crypto address added, shown in its cool-down and not offered until it ends, a test payout made, paid by the simulator', async () => {
     // The live balance after the first two tests: 5,000.00 less the approved 2,000.00 (the canceled and the rejected
     // ones came back), all of it available (the hold is 0 here), as the shop's page shows it.
-    const page = await signedIn(owner, lang, DESKTOP, `/shops/${shop.id}`);
+    const page = await signedIn(owner, lang, size, `/shops/${shop.id}`);
     const balance = page.getByTestId('shop-balance');
     await balance.getByTestId('balance-total').waitFor();
-    expect(await balance.getByTestId('balance-total').innerText()).toBe('3,000.00\u00a0₽');
-    expect(await balance.getByTestId('balance-available').innerText()).toBe('3,000.00\u00a0₽');
-    expect(await balance.getByTestId('balance-pending').innerText()).toBe('0.00\u00a0₽');
+    expect(await balance.getByTestId('balance-total').innerText()).toBe(rub('3000.00', lang));
+    expect(await balance.getByTestId('balance-available').innerText()).toBe(rub('3000.00', lang));
+    expect(await balance.getByTestId('balance-pending').innerText()).toBe(rub('0.00', lang));
 
     await page.getByRole('link', { name: t('navPayoutDestinations'), exact: true }).click();
     await waitForTitle(page, t('destinationsTitle'));
@@ -361,7 +394,10 @@ describe('payouts in the dashboard, en at 1280 px (each state checked at 360 px 
     await sys.sql(`UPDATE gateway.payout_destinations SET created_at = now() - interval '1 minute' WHERE id = $1`, [destinationId]);
     await page.reload();
     await waitForTitle(page, t('payoutsTitle'));
-    await create.locator('#payout-shop-hint').filter({ hasText: '3,000.00' }).waitFor();
+    await create
+      .locator('#payout-shop-hint')
+      .filter({ hasText: figure('3000.00', lang) })
+      .waitFor();
     await create.getByLabel(`${t('amount')}, ₽`).fill('300');
     const made = madePayout(page);
     await create.getByRole('button', { name: t('payoutCreate') }).click();
@@ -384,7 +420,8 @@ describe.each(['ru', 'en'] as const)('the payout pages in %s', (lang) => {
       ['/payouts', 'payoutsTitle', 'payout-table', 'payouts'],
       ['/payout-destinations', 'destinationsTitle', 'destination-table', 'payout-destinations'],
     ] as const) {
-      const page = await signedIn(owner, lang, PHONE, path);
+      if (!lastAccount) throw new Error('no flow ran before the page checks');
+      const page = await signedIn(lastAccount.owner, lang, PHONE, path);
       await waitForTitle(page, t(title));
       await page.getByTestId(testId).locator('tbody tr').first().waitFor();
       for (const size of [PHONE, DESKTOP]) {
