@@ -163,7 +163,7 @@ describe.each(FLOW_COMBOS)('payouts in the dashboard, $lang at $size.width px', 
     lastAccount = acc;
   });
 
-  it('adds a bank account after step-up (a mistyped INN refused beside its field), makes payouts with step-up, cancels one, and downloads the daily report', async () => {
+  it('adds a bank account after step-up (a mistyped INN refused beside its field), makes payouts with step-up (too small an amount refused beside its field), cancels one, and downloads the daily report', async () => {
     await staleStepUp(owner);
     const page = await signedIn(owner, lang, size, '/payout-destinations');
     await waitForTitle(page, t('destinationsTitle'));
@@ -199,7 +199,8 @@ describe.each(FLOW_COMBOS)('payouts in the dashboard, $lang at $size.width px', 
     expect(await row.first().innerText()).toContain('•••• 1234');
     await check(page, 'flow-payout-destinations-en');
 
-    // A payout below the approval threshold, after step-up again: approved at once.
+    // After step-up again: an amount below the smallest payout is the server's 400, beside the field in the page's
+    // words; then one below the approval threshold, approved at once.
     await page.getByRole('link', { name: t('navPayouts'), exact: true }).click();
     await waitForTitle(page, t('payoutsTitle'));
     const create = page.getByRole('form', { name: t('payoutNew') });
@@ -208,10 +209,18 @@ describe.each(FLOW_COMBOS)('payouts in the dashboard, $lang at $size.width px', 
       .filter({ hasText: figure('5000.00', lang) })
       .waitFor();
     await staleStepUp(owner);
-    await create.getByLabel(`${t('amount')}, ₽`).fill('500');
-    let made = madePayout(page);
+    const amount = create.getByLabel(`${t('amount')}, ₽`);
+    await amount.fill('50');
     await create.getByRole('button', { name: t('payoutCreate') }).click();
     await answerStepUp(page, lang, owner);
+    await create
+      .locator('#payout-amount-error')
+      .filter({ hasText: t('payoutAmountInvalid') })
+      .waitFor();
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    await amount.fill('500');
+    let made = madePayout(page);
+    await create.getByRole('button', { name: t('payoutCreate') }).click();
     const small = (await (await made).json()) as { id: string; status: string };
     expect(small.status).toBe('approved');
     await notice(page, t('payoutCreated', 'approved'));
@@ -221,7 +230,7 @@ describe.each(FLOW_COMBOS)('payouts in the dashboard, $lang at $size.width px', 
       .waitFor();
 
     // A large one waits for another member; its maker is shown no Approve, but may reject or cancel it.
-    await create.getByLabel(`${t('amount')}, ₽`).fill('2000.00');
+    await amount.fill('2000.00');
     made = madePayout(page);
     await create.getByRole('button', { name: t('payoutCreate') }).click();
     large = ((await (await made).json()) as { id: string }).id;

@@ -651,6 +651,7 @@ export const en = {
   payoutCreate: 'Request the payout',
   payoutAvailable: (amount: string) => `Available for payout: ${amount}`,
   payoutAmountHint: 'Roubles, at least 100.00; the fee, if any, is taken on top',
+  payoutAmountInvalid: 'From 100.00 up to the largest payout allowed',
   payoutDestination: 'Destination',
   payoutNoDestination: 'No destination is active yet: add one on the Payout destinations page (a new one becomes usable after its cool-down).',
   payoutCreated: { pending_approval: 'Payout requested: it waits for another member’s approval.', approved: 'Payout requested and approved.' },

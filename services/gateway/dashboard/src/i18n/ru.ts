@@ -638,6 +638,7 @@ export const ru: Messages = {
   payoutCreate: 'Запросить выплату',
   payoutAvailable: (amount: string) => `Доступно для выплаты: ${amount}`,
   payoutAmountHint: 'В рублях, не меньше 100,00; комиссия, если есть, берётся сверху',
+  payoutAmountInvalid: 'От 100,00 до наибольшей допустимой выплаты',
   payoutDestination: 'Реквизиты',
   payoutNoDestination:
     'Действующих реквизитов пока нет: добавьте их на странице «Реквизиты выплат» (новые можно использовать после периода ожидания).',

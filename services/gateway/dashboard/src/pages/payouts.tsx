@@ -5,14 +5,13 @@ import { useI18n } from '../i18n';
 import { Badge, DateTime, ErrorMessage, Loading, Money, Notice, PageTitle, TestBadge } from '../kit/common';
 import { DataTable } from '../kit/data-table';
 import { FilterForm, FilterSelect } from '../kit/filters';
-import { useAction, useLoad, usePagedLoad } from '../kit/use-load';
+import { useAction, useLoad, usePagedLoad, type Loaded, type Paging } from '../kit/use-load';
 import { useShops, type Shops } from '../loaders/shops';
 import { DailyReport } from '../sections/daily-report';
 import { PayoutButtons, PayoutDialog, type PayoutMove } from '../sections/payout-actions';
 import { NewPayoutForm } from '../sections/payout-form';
 import { Allowed, useMay } from '../session';
 import type { Payout, PayoutPage, PayoutStatus } from '../types';
-import type { Loaded, Paging } from '../kit/use-load';
 
 const STATUSES: readonly PayoutStatus[] = ['pending_approval', 'approved', 'processing', 'paid', 'failed', 'canceled', 'rejected'];
 const NO_FILTERS: PayoutFilters = { shop_id: '', status: '' };
@@ -78,6 +77,7 @@ export function PayoutsPage() {
           paging={queue.paging}
           empty={t.payoutQueueEmpty}
           shops={shops}
+          busy={act.busy}
           onChoose={choose}
         />
       </section>
@@ -107,6 +107,7 @@ export function PayoutsPage() {
           paging={rows.paging}
           empty={t.payoutsEmpty}
           shops={shops}
+          busy={act.busy}
           onChoose={choose}
         />
       </section>
@@ -138,6 +139,7 @@ function PayoutTable({
   paging,
   empty,
   shops,
+  busy,
   onChoose,
 }: {
   label: string;
@@ -146,6 +148,8 @@ function PayoutTable({
   paging: Paging;
   empty: string;
   shops: Shops;
+  /** A row's action is under way: no second one until it is answered. */
+  busy: boolean;
   onChoose: (p: Payout, move: PayoutMove) => void;
 }) {
   const { t } = useI18n();
@@ -193,7 +197,7 @@ function PayoutTable({
         },
         // A member who may do nothing to a payout reads the lists without the column.
         ...(may('payouts') || may('approve_payouts')
-          ? [{ header: t.actions, cell: (p: Payout) => <PayoutButtons payout={p} onChoose={(move) => onChoose(p, move)} /> }]
+          ? [{ header: t.actions, cell: (p: Payout) => <PayoutButtons payout={p} busy={busy} onChoose={(move) => onChoose(p, move)} /> }]
           : []),
       ]}
     />

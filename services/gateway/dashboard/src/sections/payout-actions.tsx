@@ -16,7 +16,7 @@ export type PayoutMove = 'approve' | 'reject' | 'cancel' | 'paid' | 'failed';
  * approve and reject while it awaits approval (approve not to its maker, whom the server refuses), cancel while it
  * awaits approval or is approved, and in test mode the simulator while it is approved or processing.
  */
-export function PayoutButtons({ payout, onChoose }: { payout: Payout; onChoose: (move: PayoutMove) => void }) {
+export function PayoutButtons({ payout, busy, onChoose }: { payout: Payout; busy: boolean; onChoose: (move: PayoutMove) => void }) {
   const { t, lang } = useI18n();
   const { me } = useSession();
   const may = useMay();
@@ -38,7 +38,7 @@ export function PayoutButtons({ payout, onChoose }: { payout: Payout; onChoose: 
       ) : (
         <div class="actions" role="group" aria-label={t.payoutActionsOf(formatRub(payout.amount, lang))}>
           {buttons.map(([move, words, kind]) => (
-            <button key={move} type="button" class={kind} onClick={() => onChoose(move)}>
+            <button key={move} type="button" class={kind} disabled={busy} onClick={() => onChoose(move)}>
               {words}
             </button>
           ))}

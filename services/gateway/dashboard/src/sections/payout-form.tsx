@@ -5,7 +5,7 @@ import { createPayout, type NewPayout } from '../api/payouts';
 import { formatRub } from '../format';
 import { useI18n } from '../i18n';
 import { ErrorMessage } from '../kit/common';
-import { described, Field, TextField, useApiForm } from '../kit/forms';
+import { described, Field, placeFieldInWords, TextField, useApiForm } from '../kit/forms';
 import { useLoad } from '../kit/use-load';
 import type { MerchantShop, Payout, PayoutDestination } from '../types';
 
@@ -51,7 +51,18 @@ export function NewPayoutForm({
         destination_id: v.destination_id,
         ...(v.description.trim() ? { description: v.description.trim() } : {}),
       };
-      onCreated(await createPayout(body, keyFor(body)));
+      let payout: Payout;
+      try {
+        payout = await createPayout(body, keyFor(body));
+      } catch (e) {
+        // The server's bounds of an amount (100.00 to PAYOUT_MAX) come in English: beside the field in our words.
+        const rest = placeFieldInWords(e, 'amount', t.payoutAmountInvalid, f.setError);
+        if (rest === null) return;
+        // The rest of the answer (an ApiError without the amount), or what was thrown when it was no answer at all.
+        if (rest instanceof Error) throw rest;
+        throw e;
+      }
+      onCreated(payout);
       f.reset({ ...v, amount: '', description: '' });
       setMade((n) => n + 1);
     },
