@@ -254,6 +254,8 @@ describe.each(FLOW_COMBOS)('accounts and teams in the dashboard in $lang at $siz
         t('navHome'),
         t('navLinks'),
         t('navBalance'),
+        t('navPayouts'),
+        t('navPayoutDestinations'),
         t('navUnresolved'),
         t('navEvents'),
         t('navShops'),

@@ -17,6 +17,8 @@ import { InvitationPage } from './pages/invitation';
 import { LinkDetailPage } from './pages/link-detail';
 import { LinksPage } from './pages/links';
 import { LoginPage } from './pages/login';
+import { PayoutDestinationsPage } from './pages/payout-destinations';
+import { PayoutsPage } from './pages/payouts';
 import { ResetPasswordPage } from './pages/reset-password';
 import { SecurityPage } from './pages/security';
 import { ShopDetailPage } from './pages/shop-detail';
@@ -187,6 +189,8 @@ const NAV: readonly (readonly [string, keyof Messages & `nav${string}`])[] = [
   ['/home', 'navHome'],
   ['/links', 'navLinks'],
   ['/balance', 'navBalance'],
+  ['/payouts', 'navPayouts'],
+  ['/payout-destinations', 'navPayoutDestinations'],
   ['/unresolved-payments', 'navUnresolved'],
   ['/events', 'navEvents'],
   ['/shops', 'navShops'],
@@ -263,6 +267,8 @@ function Shell({ me }: { me: MeView }) {
           <Route path="/links/new" component={CreateLinkPage} />
           <Route path="/links/:id">{(params: { id: string }) => <LinkDetailPage id={params.id} />}</Route>
           <Route path="/balance" component={BalancePage} />
+          <Route path="/payouts" component={PayoutsPage} />
+          <Route path="/payout-destinations" component={PayoutDestinationsPage} />
           <Route path="/unresolved-payments" component={UnresolvedPaymentsPage} />
           <Route path="/events" component={EventsPage} />
           <Route path="/shops" component={ShopsPage} />

@@ -23,6 +23,9 @@ const PAGE_NEEDS: Readonly<Record<string, RoleAction>> = {
   // Home's figures are money (gross volume, refunds, the balance): the summary route needs read_money.
   '/home': 'read_money',
   '/balance': 'read_money',
+  // Payouts and their destinations are money: every reader of money sees them, the buttons ask for more (roles.ts' `payouts`).
+  '/payouts': 'read_money',
+  '/payout-destinations': 'read_money',
   '/api-keys': 'integrate',
   '/team': 'manage_members',
   '/unresolved-payments': 'read_money',

@@ -17,7 +17,7 @@ export const listBalanceTransactions = (filters: BalanceFilters, cursor: string 
   call(client.GET('/api/v1/balance-transactions', { params: { query: present({ ...filters, limit: '20', cursor }) } }));
 
 /** The file name the server gives (Content-Disposition), when it gives a plain one. */
-const fileNameOf = (response: Response): string | null =>
+export const fileNameOf = (response: Response): string | null =>
   /filename="([^"/\\]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
 
 /**

@@ -6,6 +6,7 @@ import { useI18n } from '../i18n';
 import { DateTime, ErrorMessage, Money, PageTitle } from '../kit/common';
 import { DataTable } from '../kit/data-table';
 import { FilterForm, FilterSelect } from '../kit/filters';
+import { saveFile } from '../kit/save-file';
 import { useAction, usePagedLoad } from '../kit/use-load';
 import { useShops } from '../loaders/shops';
 
@@ -83,13 +84,7 @@ function StatementDownload({ filters }: { filters: BalanceFilters }) {
   const { t } = useI18n();
   const download = useAction(async () => {
     const { blob, filename } = await downloadStatement(filters);
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = filename;
-    a.click();
-    // The browser has taken the file once the click is handled; the object URL would otherwise live as long as the page.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    saveFile(blob, filename);
   });
   return (
     <div class="statement">

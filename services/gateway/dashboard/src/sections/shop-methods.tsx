@@ -9,7 +9,7 @@ import type { CryptoNetwork, MerchantShop } from '../types';
  * @pl/contracts' CRYPTO_NETWORKS with their coin and chain, written out (importing a value from the contracts would
  * bundle zod into the app). Keyed by the network, so the build fails when the contracts gain one this lacks.
  */
-const NETWORK_NAMES: Record<CryptoNetwork, string> = {
+export const NETWORK_NAMES: Record<CryptoNetwork, string> = {
   'USDT-TRC20': 'USDT · TRC-20 (Tron)',
   'USDT-ERC20': 'USDT · ERC-20 (Ethereum)',
   'USDT-TON': 'USDT · TON',
@@ -17,7 +17,7 @@ const NETWORK_NAMES: Record<CryptoNetwork, string> = {
   'ETH-ETH': 'Ether · Ethereum',
   'TON-TON': 'Toncoin · TON',
 };
-const NETWORKS = Object.keys(NETWORK_NAMES) as CryptoNetwork[];
+export const NETWORKS = Object.keys(NETWORK_NAMES) as CryptoNetwork[];
 
 /** The methods the shop takes (shared by both modes); at least one stays on, which the server judges too. */
 export function PaymentMethods({ shop, onSaved }: { shop: MerchantShop; onSaved: (s: MerchantShop) => void }) {

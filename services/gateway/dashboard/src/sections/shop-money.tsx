@@ -23,7 +23,10 @@ export function ShopBalance({ shopId }: { shopId: number }) {
       {balance.data && (
         <Facts
           facts={[
+            { label: t.balanceTotal, value: <Money value={balance.data.balance} />, testId: 'balance-total' },
+            // What may be paid out now, and what waits for the hold to pass (docs/payouts.md, "Available and pending").
             { label: t.available, value: <Money value={balance.data.available} />, testId: 'balance-available' },
+            { label: t.pending, value: <Money value={balance.data.pending} />, testId: 'balance-pending' },
             { label: t.refundReserve, value: <Money value={balance.data.refund_reserve} />, testId: 'balance-reserve' },
             { label: t.balanceUpdated, value: <DateTime value={balance.data.updated_at} /> },
           ]}
