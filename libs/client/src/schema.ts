@@ -1209,6 +1209,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shops/{id}/payout-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a shop's automatic payouts
+         * @description The shop's `payout_schedule` in the session's mode (`Pl-Mode`; each mode has its own, `manual` by default). `daily` or `weekly` (Mondays): at 10:00 Moscow time the platform makes one payout of the shop's `available` less `PAYOUT_FEE` (at most `PAYOUT_MAX`) to `destination_id` once it reaches `minimum`, by the rules of any payout (not on hold, the destination active, the 24 hours' limit; else none that period), with `created_by` null. A schedule set after a period's 10:00 starts with the next period. `destination_id` must be a destination of the account in the session's mode (it may still be in its cool-down) and `minimum` from 100.00 to `PAYOUT_MAX`, else 400 `common.err.validation_failed` naming the field. `{ "interval": "manual" }` stops automatic payouts. Roles that make payouts (owner, admin, finance), with step-up.
+         */
+        put: operations["setShopPayoutSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shops/{id}/webhook-secret/rotate": {
         parameters: {
             query?: never;
@@ -2735,6 +2755,12 @@ export interface components {
                 crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
             };
             previous_secret_valid_until: string | null;
+            payout_schedule: {
+                /** @enum {string} */
+                interval: "manual" | "daily" | "weekly";
+                destination_id: string | null;
+                minimum: string | null;
+            };
             created_at: string;
             updated_at: string;
         };
@@ -5369,6 +5395,11 @@ export interface operations {
                      *             ]
                      *           },
                      *           "previous_secret_valid_until": null,
+                     *           "payout_schedule": {
+                     *             "interval": "manual",
+                     *             "destination_id": null,
+                     *             "minimum": null
+                     *           },
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
                      *         }
@@ -5442,6 +5473,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
                      *     }
@@ -8633,6 +8669,11 @@ export interface operations {
                      *             ]
                      *           },
                      *           "previous_secret_valid_until": null,
+                     *           "payout_schedule": {
+                     *             "interval": "manual",
+                     *             "destination_id": null,
+                     *             "minimum": null
+                     *           },
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
                      *         }
@@ -8721,6 +8762,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
                      *     }
@@ -8790,6 +8836,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
                      *     }
@@ -8885,6 +8936,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T02:10:00+03:00"
                      *     }
@@ -9056,6 +9112,96 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setShopPayoutSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The shop id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "interval": "daily",
+                 *       "destination_id": "6f1c2a4e-8b0d-4e3a-9c57-2d8e1f0a3b64",
+                 *       "minimum": "5000.00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    interval: "manual" | "daily" | "weekly";
+                    destination_id?: string | null;
+                    minimum?: number | string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The shop (never its secret or cashier key). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 42,
+                     *       "name": "Coffee on the corner",
+                     *       "status": "approved",
+                     *       "fee_payer": "merchant",
+                     *       "crypto_bps": 100,
+                     *       "sbp_bps": 70,
+                     *       "webhook_url": "https://shop.example/webhooks",
+                     *       "webhook_secret_set": true,
+                     *       "webhook_events": [
+                     *         "payment.succeeded"
+                     *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
+                     *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "daily",
+                     *         "destination_id": "6f1c2a4e-8b0d-4e3a-9c57-2d8e1f0a3b64",
+                     *         "minimum": "5000.00"
+                     *       },
+                     *       "created_at": "2026-11-25T01:40:00+03:00",
+                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantShop"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -54,6 +54,7 @@ import {
   simulatePaymentBody,
   simulateRefundBody,
   updateShopBody,
+  setPayoutScheduleBody,
   paymentAttemptList,
   uuid,
   webhookDelivery,
@@ -1225,6 +1226,24 @@ export const OPERATIONS: readonly OperationSpec[] = [
     },
     success: { ...shopRead, example: s.sampleSubscribedShop },
     errors: ['common.err.forbidden'],
+  },
+  {
+    method: 'put',
+    path: '/api/v1/shops/{id}/payout-schedule',
+    operationId: 'setShopPayoutSchedule',
+    summary: "Set a shop's automatic payouts",
+    description:
+      "The shop's `payout_schedule` in the session's mode (`Pl-Mode`; each mode has its own, `manual` by default). `daily` or `weekly` (Mondays): at 10:00 Moscow time the platform makes one payout of the shop's `available` less `PAYOUT_FEE` (at most `PAYOUT_MAX`) to `destination_id` once it reaches `minimum`, by the rules of any payout (not on hold, the destination active, the 24 hours' limit; else none that period), with `created_by` null. A schedule set after a period's 10:00 starts with the next period. `destination_id` must be a destination of the account in the session's mode (it may still be in its cool-down) and `minimum` from 100.00 to `PAYOUT_MAX`, else 400 `common.err.validation_failed` naming the field. `{ \"interval\": \"manual\" }` stops automatic payouts. Roles that make payouts (owner, admin, finance), with step-up.",
+    tag: TAGS.shops,
+    auth: 'session',
+    pathParams: shopId,
+    body: {
+      schema: setPayoutScheduleBody,
+      example: { interval: 'daily', destination_id: '6f1c2a4e-8b0d-4e3a-9c57-2d8e1f0a3b64', minimum: '5000.00' },
+    },
+    success: { ...shopRead, example: s.sampleScheduledShop },
+    errors: ['common.err.forbidden'],
+    stepUp: true,
   },
   {
     method: 'post',

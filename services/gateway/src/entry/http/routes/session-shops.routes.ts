@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import { emptyBody, reissueCashierKeyBody, updateShopBody, type AuditEventType } from '@pl/contracts';
+import { emptyBody, reissueCashierKeyBody, setPayoutScheduleBody, updateShopBody, type AuditEventType } from '@pl/contracts';
+import { invalidField } from '@pl/errors';
 import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '../../../domain/shop-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
@@ -86,6 +87,36 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
       ),
     )
     .all(wrongMethod(['GET', 'PATCH']));
+  router
+    .route('/:id/payout-schedule')
+    .put(
+      chain(
+        ...session,
+        // Who may make payouts may schedule them, with step-up: a schedule sends money out on its own (docs/adr/0046).
+        allow('payouts', shopExists),
+        route({
+          body: setPayoutScheduleBody,
+          handle: async ({ req, res, body }) => {
+            const who = identityOf(res);
+            const destinationId = body.destination_id?.toLowerCase() ?? null;
+            // The destination must be the account's, of the session's mode, and not deleted; pending (in its
+            // cool-down) is allowed: the scheduler skips a period whose 10:00 comes before it is active.
+            if (body.interval !== 'manual' && destinationId !== null) {
+              const destination = await deps.payoutDestinations.find(who.merchant_id, who.mode, destinationId);
+              if (!destination) throw invalidField('destination_id', 'is not a payout destination of this account in this mode');
+            }
+            const command = {
+              shop_id: toShopId(req.params.id),
+              interval: body.interval,
+              destination_id: body.interval === 'manual' ? null : destinationId,
+              minimum_kopecks: body.interval === 'manual' ? null : (body.minimum ?? null),
+            };
+            res.json(await deps.shops.setPayoutSchedule(who, command, requestIdOf(res)));
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['PUT']));
   router
     .route('/:id/webhook-secret/rotate')
     .post(
