@@ -381,6 +381,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   payoutsList: () => ({ payouts: times(LIST_LIMIT_MAX, fullPayout), has_more: true, next_cursor: fullCursor() }),
   payoutsDecide: fullPayout,
   payoutsSimulate: fullPayout,
+  payoutsNext: () => ({ interval: 'weekly', scheduled_at: formatMoscow(latest), amount: LEDGER_MONEY_MAX, minimum: LEDGER_MONEY_MAX }),
   unresolvedGet: () => fullUnresolved(),
   unresolvedResolve: () => fullUnresolved(),
   unresolvedList: () => ({ unresolved_payments: times(LIST_LIMIT_MAX, fullUnresolved), has_more: true, next_cursor: fullCursor() }),

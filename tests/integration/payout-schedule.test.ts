@@ -121,11 +121,23 @@ it('shows manual by default and refuses a bad minimum or a destination that is n
   const missing = await setSchedule(acc, { interval: 'weekly', minimum: '100.00' });
   expect([missing.status, missing.body.error.details[0].field]).toEqual([400, 'destination_id']);
 
+  const nextOf = async () => (await sys.http.get(`/api/v1/shops/${acc.shop.id}/next-payout`, { headers: acc.auth })).body;
+  expect(await nextOf()).toEqual({ interval: 'manual', scheduled_at: null, amount: null, minimum: null });
+
   const set = await setSchedule(acc, { interval: 'weekly', destination_id: acc.destinationId, minimum: 250 });
   expect(set.body.payout_schedule).toEqual({ interval: 'weekly', destination_id: acc.destinationId, minimum: '250.00' });
+  // 150.00 less the fee is below the minimum: the next Monday's 10:00 would pay nothing as things stand.
+  const weekly = await nextOf();
+  expect(weekly).toEqual({ interval: 'weekly', scheduled_at: expect.stringMatching(/T10:00:00\+03:00$/), amount: null, minimum: '250.00' });
+  expect(new Date(weekly.scheduled_at as string).getUTCDay()).toBe(1);
+  await setSchedule(acc, { interval: 'daily', destination_id: acc.destinationId, minimum: '100.00' });
+  const daily = await nextOf();
+  expect(daily).toMatchObject({ interval: 'daily', amount: '148.50', minimum: '100.00' });
+  const dueIn = Date.parse(daily.scheduled_at as string) - Date.now();
+  expect(dueIn > 0 && dueIn <= 24 * 3600 * 1000).toBe(true);
   // The schedule is of the session's mode: the test mode's is still manual.
   const inLive = await sys.http.get(`/merchant/v1/shops/${acc.shop.id}`, { headers: acc.merchant.keys });
-  expect(inLive.body.payout_schedule.interval).toBe('weekly');
+  expect(inLive.body.payout_schedule.interval).toBe('daily');
   const inTest = await sys.http.get(`/merchant/v1/shops/${acc.shop.id}`, { headers: acc.merchant.testKeys });
   expect(inTest.body.payout_schedule).toEqual({ interval: 'manual', destination_id: null, minimum: null });
   const manual = await setSchedule(acc, { interval: 'manual' });

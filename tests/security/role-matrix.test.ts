@@ -547,6 +547,12 @@ const ROWS: Record<string, Row> = {
     call: (m) => sys.http.call('PUT', `/api/v1/shops/${shop.id}/payout-schedule`, { headers: m.auth, body: { interval: 'manual' } }),
     unknown: (m) => sys.http.call('PUT', `/api/v1/shops/${UNKNOWN_SHOP}/payout-schedule`, { headers: m.auth, body: { interval: 'manual' } }),
   },
+  'GET /api/v1/shops/{id}/next-payout': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => get(`/api/v1/shops/${shop.id}/next-payout`, m),
+    unknown: (m) => get(`/api/v1/shops/${UNKNOWN_SHOP}/next-payout`, m),
+  },
   'POST /api/v1/shops/{id}/webhook-secret/rotate': {
     rule: 'integrate',
     success: 200,

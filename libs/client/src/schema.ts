@@ -1229,6 +1229,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shops/{id}/next-payout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shop's next scheduled payout
+         * @description In the session's mode (`Pl-Mode`): `scheduled_at`, the next 10:00 Moscow time of the shop's `payout_schedule` (the next day, or the next Monday), and `amount`, what that payout would be if it were made now (`available` less `PAYOUT_FEE`, at most `PAYOUT_MAX`), null while it is below `minimum`. A `manual` shop has only `interval`. The payout itself is still judged when it is made (hold, destination, the 24 hours).
+         */
+        get: operations["getShopNextPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shops/{id}/webhook-secret/rotate": {
         parameters: {
             query?: never;
@@ -9202,6 +9222,58 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getShopNextPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The shop id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next scheduled payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "interval": "daily",
+                     *       "scheduled_at": "2026-12-04T10:00:00+03:00",
+                     *       "amount": "12478.50",
+                     *       "minimum": "5000.00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        interval: "manual" | "daily" | "weekly";
+                        scheduled_at: string | null;
+                        amount: string | null;
+                        minimum: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountInput, moneyText, positiveId, uuid } from './fields';
+import { amountInput, moneyText, moscowDate, positiveId, uuid } from './fields';
 import { mode } from './mode';
 import { payoutDestinationSnapshot } from './payouts';
 
@@ -79,3 +79,23 @@ export const payoutContext = z.object({
   destination_active: z.boolean(),
 });
 export type PayoutContext = z.infer<typeof payoutContext>;
+
+/**
+ * `GET /api/v1/shops/{id}/next-payout`: the shop's next scheduled payout in the session's mode. `scheduled_at` is the
+ * next 10:00 Moscow of its interval; `amount` what it would pay if it ran now (available less the fee, at most
+ * PAYOUT_MAX), null when that is below the minimum; all null but `interval` for `manual`.
+ */
+export const nextPayout = z.object({
+  interval: payoutInterval,
+  scheduled_at: moscowDate.nullable(),
+  amount: moneyText.nullable(),
+  minimum: moneyText.nullable(),
+});
+export type NextPayout = z.infer<typeof nextPayout>;
+/** Links' command (merchant identity): the gateway has read the shop's schedule of the caller's mode. */
+export const nextPayoutCommand = z.strictObject({
+  shop_id: positiveId,
+  interval: z.enum(['daily', 'weekly']),
+  minimum_kopecks: z.number().int().min(1),
+});
+export type NextPayoutCommand = z.infer<typeof nextPayoutCommand>;

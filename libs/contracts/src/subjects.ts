@@ -48,7 +48,15 @@ import {
   simulatePayoutCommand,
 } from './payouts';
 import { summary, summaryCommand } from './reports';
-import { listPayoutSchedulesCommand, payoutContext, payoutContextCommand, payoutSchedulePage, setPayoutScheduleCommand } from './payout-schedule';
+import {
+  listPayoutSchedulesCommand,
+  nextPayout,
+  nextPayoutCommand,
+  payoutContext,
+  payoutContextCommand,
+  payoutSchedulePage,
+  setPayoutScheduleCommand,
+} from './payout-schedule';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -260,4 +268,6 @@ export const subjects = {
   shopsPayoutSchedules: subject('shops.payout_schedules.list', listPayoutSchedulesCommand, payoutSchedulePage),
   /** The account's payout settings and a destination, for links' scheduler (service identity; the gateway answers). */
   gatewayPayoutContext: subject('gateway.payout_context', payoutContextCommand, payoutContext),
+  /** The shop's next scheduled payout as it would be now (merchant identity; links knows the balance and the fee). */
+  payoutsNext: subject('links.payouts.next', nextPayoutCommand, nextPayout),
 } as const;

@@ -55,6 +55,7 @@ import {
   simulateRefundBody,
   updateShopBody,
   setPayoutScheduleBody,
+  nextPayout,
   paymentAttemptList,
   uuid,
   webhookDelivery,
@@ -1244,6 +1245,19 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: { ...shopRead, example: s.sampleScheduledShop },
     errors: ['common.err.forbidden'],
     stepUp: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/shops/{id}/next-payout',
+    operationId: 'getShopNextPayout',
+    summary: "Read a shop's next scheduled payout",
+    description:
+      "In the session's mode (`Pl-Mode`): `scheduled_at`, the next 10:00 Moscow time of the shop's `payout_schedule` (the next day, or the next Monday), and `amount`, what that payout would be if it were made now (`available` less `PAYOUT_FEE`, at most `PAYOUT_MAX`), null while it is below `minimum`. A `manual` shop has only `interval`. The payout itself is still judged when it is made (hold, destination, the 24 hours).",
+    tag: TAGS.shops,
+    auth: 'session',
+    pathParams: shopId,
+    success: { status: 200, description: 'The next scheduled payout.', schema: nextPayout, example: s.sampleNextPayout },
+    errors: ['common.err.forbidden'],
   },
   {
     method: 'post',

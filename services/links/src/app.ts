@@ -133,6 +133,8 @@ export async function startLinks(
   registerPayoutHandlers(server, {
     payouts: new PayoutRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC),
     shops: deps.shops,
+    ledger: new LedgerRepository(db, config.PAYOUT_HOLD_HOURS),
+    now: deps.now,
     newId: randomUUID,
     eventsTopic: config.PAYMENT_EVENTS_TOPIC,
     settings: {

@@ -39,6 +39,19 @@ export const runKey = (shopId: number, livemode: boolean, period: string): strin
 type Decision = 'created' | 'taken' | 'failed' | ScheduleSkip;
 
 /**
+ * What a scheduled payout of `available` pays: all of it less the fee, at most PAYOUT_MAX (the rest waits for the next
+ * period); null when that is below the schedule's minimum or the smallest payout.
+ */
+export function scheduledAmount(
+  availableKopecks: number,
+  minimumKopecks: number,
+  settings: { feeKopecks: number; maxKopecks: number },
+): number | null {
+  const amount = Math.min(availableKopecks - settings.feeKopecks, settings.maxKopecks);
+  return amount < Math.max(minimumKopecks, PAYOUT_MIN_KOPECKS) ? null : amount;
+}
+
+/**
  * One schedule's period (docs/adr/0046), by the rules of a member's payout: the account not on hold, the destination
  * the account's and active, `available` less the fee at least the minimum (and 100.00; at most PAYOUT_MAX, the rest
  * waits for the next period), then in the payout's transaction the available balance and the account's 24 hours again.
@@ -60,8 +73,8 @@ async function decide(deps: PayoutScheduleDeps, schedule: ScheduledPayoutShop, p
   };
   if (context.on_hold) return skip('on_hold');
   if (!context.destination || !context.destination_active) return skip('destination_not_active');
-  const amount = Math.min(balance.available - settings.feeKopecks, settings.maxKopecks);
-  if (amount < Math.max(schedule.minimum_kopecks, PAYOUT_MIN_KOPECKS)) return skip('below_minimum');
+  const amount = scheduledAmount(balance.available, schedule.minimum_kopecks, settings);
+  if (amount === null) return skip('below_minimum');
   const outcome = await deps.payouts.create(
     {
       id: deps.newId(),

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { emptyBody, reissueCashierKeyBody, setPayoutScheduleBody, updateShopBody, type AuditEventType } from '@pl/contracts';
-import { invalidField } from '@pl/errors';
+import { internal, invalidField } from '@pl/errors';
+import { parseAmountText } from '@pl/money';
 import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '../../../domain/shop-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
@@ -117,6 +118,23 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
       ),
     )
     .all(wrongMethod(['PUT']));
+  router
+    .route('/:id/next-payout')
+    .get(
+      chain(...session, allow('read_money', shopExists), async (req, res) => {
+        const who = identityOf(res);
+        const shopId = toShopId(req.params.id);
+        const { payout_schedule: schedule } = await deps.shops.read(who, shopId, requestIdOf(res));
+        if (schedule.interval === 'manual') {
+          res.json({ interval: 'manual', scheduled_at: null, amount: null, minimum: null });
+          return;
+        }
+        const minimum = schedule.minimum === null ? null : parseAmountText(schedule.minimum);
+        if (minimum === null) throw internal('A scheduled shop without a minimum');
+        res.json(await deps.links.nextPayout(who, { shop_id: shopId, interval: schedule.interval, minimum_kopecks: minimum }, requestIdOf(res)));
+      }),
+    )
+    .all(wrongMethod(['GET']));
   router
     .route('/:id/webhook-secret/rotate')
     .post(
