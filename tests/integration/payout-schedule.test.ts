@@ -4,6 +4,8 @@ import { Db } from '@pl/db';
 import { loadConfig as linksConfig, payoutSchedulerDeps, runPayoutSchedule } from '@pl/links/testing';
 import { createLogger } from '@pl/telemetry';
 import type { NatsConnection } from 'nats';
+import { renderOutcome, runCli } from '../../tools/admin/src/cli';
+import type { CliIo } from '../../tools/admin/src/secrets';
 import { expectError } from '../support/http';
 import { verifyLedger } from '../support/money';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
@@ -17,6 +19,7 @@ import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type T
 
 jest.setTimeout(120_000);
 
+const cliIo: CliIo = { readStdin: () => Promise.resolve(''), warn: () => undefined };
 const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
 let sys: TestSystem;
 const scheduler: { db: Db; nc: NatsConnection; deps: ReturnType<typeof payoutSchedulerDeps> }[] = [];
@@ -189,4 +192,23 @@ it('makes no payout while the account is on hold, and records it for the operato
   await first(THURSDAY_10_05);
   expect(await payoutsOf(acc)).toHaveLength(0);
   expect(await runsOf(acc)).toEqual([{ period: '2026-12-03', outcome: 'on_hold' }]);
+  // The operator reads why (payout:schedule-runs).
+  const out = renderOutcome(await runCli(['payout:schedule-runs', '--merchant', acc.merchant.id], { DATABASE_URL: sys.database.url }, cliIo));
+  expect(out.exitCode).toBe(0);
+  expect(JSON.parse(out.stdout)).toEqual({
+    runs: [
+      {
+        shop_id: acc.shop.id,
+        merchant_id: acc.merchant.id,
+        mode: 'live',
+        period: '2026-12-03',
+        interval: 'daily',
+        outcome: 'on_hold',
+        payout_id: null,
+        available: '200.00',
+        minimum: '100.00',
+        decided_at: expect.stringMatching(/\+03:00$/),
+      },
+    ],
+  });
 });

@@ -25,3 +25,5 @@ export { PayoutRepository } from './data/payout.repository';
 export { toPayout } from './domain/payout-view';
 export { markPayoutFailed, markPayoutPaid, markPayoutProcessing, type PayoutTransitionDeps } from './domain/payout-transitions';
 export type { PayoutRail, PayoutRecord } from './domain/payout';
+// The operators' CLI lists the payout scheduler's decisions (payout:schedule-runs, docs/adr/0046).
+export { PayoutScheduleRunRepository } from './data/payout-schedule-run.repository';

@@ -10,6 +10,7 @@ import { paymentLate } from './commands/payment-late';
 import { paymentLateResolve } from './commands/payment-late-resolve';
 import { paymentSync } from './commands/payment-sync';
 import { payoutHold, payoutList, payoutRelease } from './commands/payouts';
+import { payoutScheduleRuns } from './commands/payout-schedule-runs';
 import { refundSettle } from './commands/refund-settle';
 import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
@@ -41,6 +42,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'payout:hold': payoutHold,
   'payout:release': payoutRelease,
   'payout:list': payoutList,
+  'payout:schedule-runs': payoutScheduleRuns,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

@@ -5,7 +5,15 @@ import { BusClient, IdentityTokens } from '@pl/bus';
 import { Db } from '@pl/db';
 import { AppError, isAppError, unavailable } from '@pl/errors';
 import { AccountRepository, GATEWAY_SCHEMA, setPayoutHold } from '@pl/gateway';
-import { LatePaymentRepository, LedgerRepository, LinkRepository, LINKS_SCHEMA, PayoutRepository, RefundRepository } from '@pl/links';
+import {
+  LatePaymentRepository,
+  LedgerRepository,
+  LinkRepository,
+  LINKS_SCHEMA,
+  PayoutRepository,
+  PayoutScheduleRunRepository,
+  RefundRepository,
+} from '@pl/links';
 import { DeliveryRepository, NOTIFIER_SCHEMA } from '@pl/notifier';
 import { SecretBox, SHOPS_SCHEMA, ShopRepository, type ShopUseCaseDeps } from '@pl/shops';
 import { loadAdminBusConfig, loadAdminSecretKey, type AdminConfig } from './config';
@@ -86,6 +94,11 @@ export class AdminContext {
   /** Payouts, read only (payout:list). */
   payouts(): PayoutRepository {
     return new PayoutRepository(this.open(LINKS_SCHEMA));
+  }
+
+  /** The payout scheduler's decisions, read only (payout:schedule-runs). */
+  payoutScheduleRuns(): PayoutScheduleRunRepository {
+    return new PayoutScheduleRunRepository(this.open(LINKS_SCHEMA));
   }
 
   /** Stops or resumes an account's payouts (payout:hold, payout:release); false for an unknown account. */

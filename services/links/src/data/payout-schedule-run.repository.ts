@@ -1,8 +1,9 @@
+import { formatMoscow } from '@pl/contracts';
 import type { Db } from '@pl/db';
+import { formatKopecks } from '@pl/money';
 import { runKey, type ScheduleSkipRecord } from '../domain/run-payout-schedule';
 
-/** A period's decision as the operators read it (`payout:schedule-runs`). */
-export interface ScheduleRunRow {
+interface ScheduleRunRow {
   shop_id: string;
   livemode: boolean;
   period: string;
@@ -13,6 +14,20 @@ export interface ScheduleRunRow {
   available: string | null;
   minimum: string;
   decided_at: Date;
+}
+
+/** A period's decision as the operators read it (`payout:schedule-runs`): money in RUB, the date in Moscow time. */
+export interface ScheduleRunView {
+  shop_id: number;
+  merchant_id: string;
+  mode: 'live' | 'test';
+  period: string;
+  interval: string;
+  outcome: string;
+  payout_id: string | null;
+  available: string | null;
+  minimum: string;
+  decided_at: string;
 }
 
 /**
@@ -53,12 +68,24 @@ export class PayoutScheduleRunRepository {
   }
 
   /** The newest decisions, of one account or all: what the operators read. */
-  async list(merchantId: string | null, limit: number): Promise<ScheduleRunRow[]> {
-    return this.db.query<ScheduleRunRow>(
+  async list(merchantId: string | null, limit: number): Promise<ScheduleRunView[]> {
+    const rows = await this.db.query<ScheduleRunRow>(
       `SELECT shop_id, livemode, to_char(period, 'YYYY-MM-DD') AS period, interval, merchant_id, outcome, payout_id, available,
               minimum, decided_at
          FROM payout_schedule_runs WHERE $1::uuid IS NULL OR merchant_id = $1 ORDER BY decided_at DESC LIMIT $2`,
       [merchantId, limit],
     );
+    return rows.map((r) => ({
+      shop_id: Number(r.shop_id),
+      merchant_id: r.merchant_id,
+      mode: r.livemode ? 'live' : 'test',
+      period: r.period,
+      interval: r.interval,
+      outcome: r.outcome,
+      payout_id: r.payout_id,
+      available: r.available === null ? null : formatKopecks(Number(r.available)),
+      minimum: formatKopecks(Number(r.minimum)),
+      decided_at: formatMoscow(r.decided_at),
+    }));
   }
 }
