@@ -6,7 +6,7 @@ import { periodOf } from './payout-schedule-period';
 import { payoutEvent } from './payout-view';
 
 /** Why a period of a schedule made no payout; the operator sees it in `payout_schedule_runs` and the log. */
-export type ScheduleSkip = 'below_minimum' | 'on_hold' | 'destination_not_active' | 'daily_limit' | 'insufficient_available';
+type ScheduleSkip = 'below_minimum' | 'on_hold' | 'destination_not_active' | 'daily_limit' | 'insufficient_available';
 
 /** A period's decision without a payout, recorded once (the first decision of the period stays). */
 export interface ScheduleSkipRecord {
