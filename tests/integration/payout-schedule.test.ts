@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BusClient, connectNats, IdentityTokens } from '@pl/bus';
+import { subjects } from '@pl/contracts';
 import { Db } from '@pl/db';
 import { loadConfig as linksConfig, payoutSchedulerDeps, runPayoutSchedule } from '@pl/links/testing';
 import { createLogger } from '@pl/telemetry';
@@ -22,7 +23,7 @@ jest.setTimeout(120_000);
 const cliIo: CliIo = { readStdin: () => Promise.resolve(''), warn: () => undefined };
 const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
 let sys: TestSystem;
-const scheduler: { db: Db; nc: NatsConnection; deps: ReturnType<typeof payoutSchedulerDeps> }[] = [];
+const scheduler: { db: Db; nc: NatsConnection; bus: BusClient; deps: ReturnType<typeof payoutSchedulerDeps> }[] = [];
 
 beforeAll(async () => {
   sys = await startSystem({
@@ -38,7 +39,7 @@ beforeAll(async () => {
     const db = new Db({ url: sys.database.url, schema: 'links', log });
     const nc = await connectNats(config.NATS_URL, `payout-scheduler-test-${i}`, log);
     const bus = new BusClient(nc, sys.namespace, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), 5000);
-    scheduler.push({ db, nc, deps: payoutSchedulerDeps(config, db, bus, log, () => undefined, randomUUID) });
+    scheduler.push({ db, nc, bus, deps: payoutSchedulerDeps(config, db, bus, log, () => undefined, randomUUID) });
   }
 }, 90_000);
 
@@ -210,5 +211,25 @@ it('makes no payout while the account is on hold, and records it for the operato
         decided_at: expect.stringMatching(/\+03:00$/),
       },
     ],
+  });
+});
+
+it('answers every schedule and the account’s payout side to platform services only', async () => {
+  const acc = await fundedAccount('100.00');
+  const bus = scheduler[0]!.bus;
+  const asMerchant = { kind: 'merchant', merchant_id: acc.merchant.id, auth: 'session', email_confirmed: true, mode: 'live' } as const;
+  await expect(bus.request(subjects.shopsPayoutSchedules, { after: null, limit: 10 }, asMerchant)).rejects.toMatchObject({ kind: 'forbidden' });
+  const context = { merchant_id: acc.merchant.id, mode: 'live', destination_id: acc.destinationId } as const;
+  await expect(bus.request(subjects.gatewayPayoutContext, context, asMerchant)).rejects.toMatchObject({ kind: 'forbidden' });
+  // The links service's own identity reads both; a destination of the other mode is none.
+  const links = { kind: 'service', service: 'links' } as const;
+  await expect(bus.request(subjects.gatewayPayoutContext, context, links)).resolves.toMatchObject({
+    on_hold: false,
+    destination: { id: acc.destinationId, type: 'bank_account' },
+    destination_active: true,
+  });
+  await expect(bus.request(subjects.gatewayPayoutContext, { ...context, mode: 'test' }, links)).resolves.toMatchObject({
+    destination: null,
+    destination_active: false,
   });
 });
