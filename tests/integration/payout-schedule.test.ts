@@ -30,6 +30,8 @@ beforeAll(async () => {
     env: {
       PAYOUT_DESTINATION_COOLDOWN_HOURS: '0',
       PAYOUT_FEE: '1.50',
+      // Small enough for one test to reach the account's 24 hours.
+      PAYOUT_DAILY_MAX: '1000.00',
       // The service's own scheduler passes at start and then not again within the test: the test's clock decides.
       PAYOUT_SCHEDULE_INTERVAL_MS: '3600000',
     },
@@ -161,9 +163,16 @@ it('makes one payout of the period when two schedulers pass at once, and none ag
   expect(payouts[0]).toMatchObject({ amount: '498.50', fee: '1.50', created_by: null, status: 'approved' });
   expect(await runsOf(acc)).toEqual([{ period: '2026-12-03', outcome: 'created' }]);
 
-  // Later that period (a replica catching up) changes nothing; the next day's period is its own.
-  await Promise.all([first(new Date('2026-12-04T06:59:00Z')), second(new Date('2026-12-03T20:00:00Z'))]);
+  // Later that period (a replica catching up, up to 09:59 the next day) finds it decided and does nothing at all.
+  const later = await Promise.all([first(new Date('2026-12-04T06:59:00Z')), second(new Date('2026-12-03T20:00:00Z'))]);
+  expect(later.map((counts) => Object.values(counts).reduce((a, n) => a + n, 0))).toEqual([0, 0]);
   expect(await payoutsOf(acc)).toHaveLength(1);
+  // The next day's period is its own: nothing is left to pay, so it records why.
+  await first(new Date('2026-12-04T07:00:00Z'));
+  expect(await runsOf(acc)).toEqual([
+    { period: '2026-12-03', outcome: 'created' },
+    { period: '2026-12-04', outcome: 'below_minimum' },
+  ]);
 });
 
 it('makes no payout below the minimum, and records why', async () => {
@@ -212,6 +221,30 @@ it('makes no payout while the account is on hold, and records it for the operato
       },
     ],
   });
+});
+
+it('makes no payout to a deleted destination, nor past the account’s 24 hours', async () => {
+  const gone = await fundedAccount('300.00');
+  await scheduled(gone, 'daily', '100.00');
+  expect((await sys.http.call('DELETE', `/api/v1/payout-destinations/${gone.destinationId}`, { headers: gone.auth })).status).toBe(204);
+  await first(THURSDAY_10_05);
+  expect(await payoutsOf(gone)).toHaveLength(0);
+  expect(await runsOf(gone)).toEqual([{ period: '2026-12-03', outcome: 'destination_not_active' }]);
+
+  const busy = await fundedAccount('700.00');
+  const made = await sys.http.post(
+    '/api/v1/payouts',
+    { shop_id: busy.shop.id, amount: '600.00', destination_id: busy.destinationId },
+    { headers: busy.auth },
+  );
+  expect(made.status).toBe(201);
+  await scheduled(busy, 'daily', '100.00');
+  // 700.00 − 601.50 leaves 98.50 available: raise it past the minimum with another payment, then the 24 hours refuse it.
+  const link = await sys.http.post('/merchant/v1/payment-links', { shop_id: busy.shop.id, amount: '500.00' }, { headers: busy.merchant.keys });
+  expect((await sys.providerCallback(sandboxPaymentId(link.body.id as string), 'paid')).status).toBe(200);
+  await first(THURSDAY_10_05);
+  expect(await payoutsOf(busy)).toHaveLength(1);
+  expect(await runsOf(busy)).toEqual([{ period: '2026-12-03', outcome: 'daily_limit' }]);
 });
 
 it('answers every schedule and the account’s payout side to platform services only', async () => {
