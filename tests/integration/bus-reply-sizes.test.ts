@@ -4,6 +4,8 @@ import type { NatsConnection } from 'nats';
 import { connectNats, DEFAULT_MAX_PAYLOAD, maxPayloadOf, replyBytes } from '@pl/bus';
 import { PUBLIC_BASE_URL_MAX } from '@pl/config';
 import {
+  PAYOUT_SCHEDULE_PAGE_MAX,
+  RECIPIENT_NAME_MAX_LENGTH,
   ATTEMPT_ERROR_MAX_LENGTH,
   CRYPTO_NETWORKS,
   CURSOR_MAX_LENGTH,
@@ -148,8 +150,23 @@ const fullShop = (): Shop => ({
   webhookEvents: [...EVENT_TYPES],
   paymentMethods: { sbp: true, crypto_networks: [...CRYPTO_NETWORKS] },
   previousSecretValidUntil: latest,
+  payoutSchedules: {
+    live: { interval: 'weekly', destinationId: randomUUID(), minimumKopecks: Number.MAX_SAFE_INTEGER },
+    test: { interval: 'weekly', destinationId: randomUUID(), minimumKopecks: Number.MAX_SAFE_INTEGER },
+  },
   createdAt: latest,
   updatedAt: latest,
+});
+
+/** One schedule as the scheduler's page carries it, at its widest. */
+const fullSchedule = () => ({
+  shop_id: Number.MAX_SAFE_INTEGER,
+  merchant_id: randomUUID(),
+  mode: 'live' as const,
+  interval: 'weekly' as const,
+  destination_id: randomUUID(),
+  minimum_kopecks: Number.MAX_SAFE_INTEGER,
+  set_at: latest.toISOString(),
 });
 
 /** Every method offered, and a part payment with the longest remainder a settle command carries. */
@@ -316,10 +333,30 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
     webhook_events: [...EVENT_TYPES],
   }),
   // The service cuts a page of shops at a byte budget (their webhook URLs can be long), so the page is as it fits it.
-  shopsList: () => toMerchantShopPage(fitShopPage(times(LIST_LIMIT_MAX + 1, fullShop), LIST_LIMIT_MAX)),
-  shopsRead: () => toMerchantShop(fullShop()),
-  shopsCreate: () => toMerchantShop(fullShop()),
-  shopsUpdate: () => toMerchantShop(fullShop()),
+  shopsList: () => toMerchantShopPage(fitShopPage(times(LIST_LIMIT_MAX + 1, fullShop), LIST_LIMIT_MAX), 'live'),
+  shopsRead: () => toMerchantShop(fullShop(), 'live'),
+  shopsCreate: () => toMerchantShop(fullShop(), 'live'),
+  shopsUpdate: () => toMerchantShop(fullShop(), 'live'),
+  shopsSetPayoutSchedule: () => toMerchantShop(fullShop(), 'live'),
+  shopsPayoutSchedules: () => ({ schedules: times(PAYOUT_SCHEDULE_PAGE_MAX, fullSchedule) }),
+  // A bank account's details at their longest (a crypto address's are shorter).
+  gatewayPayoutContext: () => ({
+    on_hold: false,
+    requires_approval: false,
+    destination: {
+      id: randomUUID(),
+      type: 'bank_account',
+      masked: heavy(200),
+      details: {
+        recipient_name: HEAVY_ASCII.repeat(RECIPIENT_NAME_MAX_LENGTH),
+        inn: HEAVY_ASCII.repeat(12),
+        kpp: HEAVY_ASCII.repeat(9),
+        bik: HEAVY_ASCII.repeat(9),
+        account: HEAVY_ASCII.repeat(20),
+      },
+    },
+    destination_active: true,
+  }),
   // The service writes 43 base64url characters; an operator's secret (up to 256 of any) bounds it from above.
   shopsRotateSecret: () => ({
     webhook_secret: heavy(WEBHOOK_SECRET_MAX),
@@ -344,6 +381,7 @@ const worstReplies: Record<keyof typeof subjects, () => unknown> = {
   payoutsList: () => ({ payouts: times(LIST_LIMIT_MAX, fullPayout), has_more: true, next_cursor: fullCursor() }),
   payoutsDecide: fullPayout,
   payoutsSimulate: fullPayout,
+  payoutsNext: () => ({ interval: 'weekly', scheduled_at: formatMoscow(latest), amount: LEDGER_MONEY_MAX, minimum: LEDGER_MONEY_MAX }),
   unresolvedGet: () => fullUnresolved(),
   unresolvedResolve: () => fullUnresolved(),
   unresolvedList: () => ({ unresolved_payments: times(LIST_LIMIT_MAX, fullUnresolved), has_more: true, next_cursor: fullCursor() }),

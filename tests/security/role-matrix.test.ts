@@ -547,6 +547,20 @@ const ROWS: Record<string, Row> = {
     call: async (m) => patch(`/api/v1/shops/${(await freshShop()).id}`, m, { name: 'Renamed' }),
     unknown: (m) => patch(`/api/v1/shops/${UNKNOWN_SHOP}`, m, { name: 'Renamed' }),
   },
+  // docs/adr/0046: the roles that make payouts set a shop's schedule, with step-up (a schedule sends money on its own).
+  'PUT /api/v1/shops/{id}/payout-schedule': {
+    rule: 'payouts',
+    success: 200,
+    stepUp: true,
+    call: (m) => sys.http.call('PUT', `/api/v1/shops/${shop.id}/payout-schedule`, { headers: m.auth, body: { interval: 'manual' } }),
+    unknown: (m) => sys.http.call('PUT', `/api/v1/shops/${UNKNOWN_SHOP}/payout-schedule`, { headers: m.auth, body: { interval: 'manual' } }),
+  },
+  'GET /api/v1/shops/{id}/next-payout': {
+    rule: 'readMoney',
+    success: 200,
+    call: (m) => get(`/api/v1/shops/${shop.id}/next-payout`, m),
+    unknown: (m) => get(`/api/v1/shops/${UNKNOWN_SHOP}/next-payout`, m),
+  },
   'POST /api/v1/shops/{id}/webhook-secret/rotate': {
     rule: 'integrate',
     success: 200,

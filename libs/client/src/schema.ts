@@ -1233,6 +1233,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shops/{id}/payout-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a shop's automatic payouts
+         * @description The shop's `payout_schedule` in the session's mode (`Pl-Mode`; each mode has its own, `manual` by default). `daily` or `weekly` (Mondays): at 10:00 Moscow time the platform makes one payout of the shop's `available` less `PAYOUT_FEE` (at most `PAYOUT_MAX`) to `destination_id` once it reaches `minimum`, by the rules of any payout (not on hold, the destination active, the 24 hours' limit; else none that period), with `created_by` null. A schedule set after a period's 10:00 starts with the next period. `destination_id` must be a destination of the account in the session's mode (it may still be in its cool-down) and `minimum` from 100.00 to `PAYOUT_MAX`, else 400 `common.err.validation_failed` naming the field. `{ "interval": "manual" }` stops automatic payouts. Roles that make payouts (owner, admin, finance), with step-up.
+         */
+        put: operations["setShopPayoutSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shops/{id}/next-payout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shop's next scheduled payout
+         * @description In the session's mode (`Pl-Mode`): `scheduled_at`, the next 10:00 Moscow time of the shop's `payout_schedule` (the next day, or the next Monday), and `amount`, what that payout would be if it were made now (`available` less `PAYOUT_FEE`, at most `PAYOUT_MAX`), null while it is below `minimum`. A `manual` shop has only `interval`. The payout itself is still judged when it is made (hold, destination, the 24 hours).
+         */
+        get: operations["getShopNextPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shops/{id}/webhook-secret/rotate": {
         parameters: {
             query?: never;
@@ -2759,6 +2799,12 @@ export interface components {
                 crypto_networks: ("USDT-TRC20" | "USDT-ERC20" | "USDT-TON" | "BTC-BTC" | "ETH-ETH" | "TON-TON")[];
             };
             previous_secret_valid_until: string | null;
+            payout_schedule: {
+                /** @enum {string} */
+                interval: "manual" | "daily" | "weekly";
+                destination_id: string | null;
+                minimum: string | null;
+            };
             created_at: string;
             updated_at: string;
         };
@@ -5393,6 +5439,11 @@ export interface operations {
                      *             ]
                      *           },
                      *           "previous_secret_valid_until": null,
+                     *           "payout_schedule": {
+                     *             "interval": "manual",
+                     *             "destination_id": null,
+                     *             "minimum": null
+                     *           },
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
                      *         }
@@ -5466,6 +5517,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
                      *     }
@@ -8750,6 +8806,11 @@ export interface operations {
                      *             ]
                      *           },
                      *           "previous_secret_valid_until": null,
+                     *           "payout_schedule": {
+                     *             "interval": "manual",
+                     *             "destination_id": null,
+                     *             "minimum": null
+                     *           },
                      *           "created_at": "2026-11-25T01:40:00+03:00",
                      *           "updated_at": "2026-11-25T01:40:00+03:00"
                      *         }
@@ -8838,6 +8899,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
                      *     }
@@ -8907,6 +8973,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T01:40:00+03:00"
                      *     }
@@ -9002,6 +9073,11 @@ export interface operations {
                      *         ]
                      *       },
                      *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "manual",
+                     *         "destination_id": null,
+                     *         "minimum": null
+                     *       },
                      *       "created_at": "2026-11-25T01:40:00+03:00",
                      *       "updated_at": "2026-11-25T02:10:00+03:00"
                      *     }
@@ -9167,6 +9243,148 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["ValidationFailed.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setShopPayoutSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The shop id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "interval": "daily",
+                 *       "destination_id": "6f1c2a4e-8b0d-4e3a-9c57-2d8e1f0a3b64",
+                 *       "minimum": "5000.00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    interval: "manual" | "daily" | "weekly";
+                    destination_id?: string | null;
+                    minimum?: number | string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The shop (never its secret or cashier key). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 42,
+                     *       "name": "Coffee on the corner",
+                     *       "status": "approved",
+                     *       "fee_payer": "merchant",
+                     *       "crypto_bps": 100,
+                     *       "sbp_bps": 70,
+                     *       "webhook_url": "https://shop.example/webhooks",
+                     *       "webhook_secret_set": true,
+                     *       "webhook_events": [
+                     *         "payment.succeeded"
+                     *       ],
+                     *       "payment_methods": {
+                     *         "sbp": true,
+                     *         "crypto_networks": [
+                     *           "USDT-TRC20",
+                     *           "USDT-ERC20",
+                     *           "USDT-TON",
+                     *           "BTC-BTC",
+                     *           "ETH-ETH",
+                     *           "TON-TON"
+                     *         ]
+                     *       },
+                     *       "previous_secret_valid_until": null,
+                     *       "payout_schedule": {
+                     *         "interval": "daily",
+                     *         "destination_id": "6f1c2a4e-8b0d-4e3a-9c57-2d8e1f0a3b64",
+                     *         "minimum": "5000.00"
+                     *       },
+                     *       "created_at": "2026-11-25T01:40:00+03:00",
+                     *       "updated_at": "2026-11-25T01:40:00+03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantShop"];
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson.Session"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrAuthTwoFactorRequiredOrAuthStepUpRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getShopNextPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The mode to act in: with `test`, links, webhook deliveries and test webhooks are the test mode's only (API keys and cashier keys name their mode in the body instead). Absent: `live`. Any other value is 400 `common.err.validation_failed`. */
+                "Pl-Mode"?: components["parameters"]["Pl-Mode.Session"];
+            };
+            path: {
+                /** @description The shop id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next scheduled payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "interval": "daily",
+                     *       "scheduled_at": "2026-12-04T10:00:00+03:00",
+                     *       "amount": "12478.50",
+                     *       "minimum": "5000.00"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        interval: "manual" | "daily" | "weekly";
+                        scheduled_at: string | null;
+                        amount: string | null;
+                        minimum: string | null;
+                    };
                 };
             };
             400: components["responses"]["ValidationFailed.Session"];

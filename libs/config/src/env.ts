@@ -26,3 +26,15 @@ export const kafkaTopic = (fallback: string) =>
     .string()
     .regex(/^[a-zA-Z0-9._-]{1,249}$/)
     .default(fallback);
+
+/** Roubles as the API writes them (`1000000.00`, `0`), read as kopecks. */
+export function roublesSetting(fallback: string) {
+  return z
+    .string()
+    .regex(/^\d{1,11}(\.\d{1,2})?$/, 'must be roubles with at most two decimals')
+    .default(fallback)
+    .transform((text) => {
+      const [whole = '0', fraction = ''] = text.split('.');
+      return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+    });
+}

@@ -45,7 +45,7 @@ export interface RunningService {
   /** Stops taking work, finishes what is in flight, closes connections. */
   stop(): Promise<void>;
 }
-export { flag, intSetting, kafkaTopic, port } from './env';
+export { flag, intSetting, kafkaTopic, port, roublesSetting } from './env';
 export { CRASH_POINT_ENV, crashPointsFromEnv } from './crash-point';
 export {
   DEV_IDENTITY_SECRET,

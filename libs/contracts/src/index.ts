@@ -29,3 +29,4 @@ export * from './passkeys';
 export * from './two-factor';
 export * from './crypto-address';
 export * from './payouts';
+export * from './payout-schedule';

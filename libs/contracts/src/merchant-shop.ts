@@ -4,6 +4,7 @@ import { identifierText, visibleName } from './text';
 import { mode } from './mode';
 import { eventType } from './events';
 import { paymentMethods, paymentMethodsPatch } from './payment-methods';
+import { payoutSchedule } from './payout-schedule';
 
 /** A shop's event subscription: known types, each at most once (docs/webhooks.md, "Event types"). */
 export const webhookEvents = z
@@ -35,6 +36,8 @@ export const merchantShop = z.object({
   webhook_events: z.array(eventType),
   payment_methods: paymentMethods,
   previous_secret_valid_until: moscowDate.nullable(),
+  /** The shop's automatic payouts in the caller's mode (docs/payouts.md, "Automatic payouts"). */
+  payout_schedule: payoutSchedule,
   created_at: moscowDate,
   updated_at: moscowDate,
 });

@@ -48,6 +48,15 @@ import {
   simulatePayoutCommand,
 } from './payouts';
 import { summary, summaryCommand } from './reports';
+import {
+  listPayoutSchedulesCommand,
+  nextPayout,
+  nextPayoutCommand,
+  payoutContext,
+  payoutContextCommand,
+  payoutSchedulePage,
+  setPayoutScheduleCommand,
+} from './payout-schedule';
 
 /** A NATS request-reply subject with the contract of both directions. */
 export interface SubjectContract<Req extends z.ZodType, Res extends z.ZodType> {
@@ -253,4 +262,12 @@ export const subjects = {
   payoutsDecide: subject('links.payouts.decide', payoutDecisionCommand, payout),
   /** The test-mode simulator: a test payout to paid or failed (approved ones through processing first). */
   payoutsSimulate: subject('links.payouts.simulate', simulatePayoutCommand, payout),
+  /** A shop's payout schedule in the caller's mode (docs/payouts.md, "Automatic payouts"); answers the shop. */
+  shopsSetPayoutSchedule: subject('shops.payout_schedule.set', setPayoutScheduleCommand, merchantShop),
+  /** Every shop's daily and weekly schedules, for links' scheduler (service identity). */
+  shopsPayoutSchedules: subject('shops.payout_schedules.list', listPayoutSchedulesCommand, payoutSchedulePage),
+  /** The account's payout settings and a destination, for links' scheduler (service identity; the gateway answers). */
+  gatewayPayoutContext: subject('gateway.payout_context', payoutContextCommand, payoutContext),
+  /** The shop's next scheduled payout as it would be now (merchant identity; links knows the balance and the fee). */
+  payoutsNext: subject('links.payouts.next', nextPayoutCommand, nextPayout),
 } as const;

@@ -8,7 +8,7 @@ import type { ErrorCode } from '@pl/errors';
 export type Auth = 'apiKey' | 'cashier' | 'apiKeyOrCashier' | 'session' | 'cashierOrSession' | 'none';
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form: `/merchant/v1/payment-links/{id}`. */
   path: string;
   operationId: string;

@@ -10,6 +10,7 @@ import type {
   PaymentAttemptList,
   EventType,
   MerchantShop,
+  NextPayout,
   MeView,
   SessionView,
   MemberView,
@@ -136,8 +137,23 @@ export const sampleShop: MerchantShop = {
   webhook_events: ['payment.succeeded'],
   payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
   previous_secret_valid_until: null,
+  payout_schedule: { interval: 'manual', destination_id: null, minimum: null },
   created_at: AT,
   updated_at: AT,
+};
+
+/** The shop after its payout schedule was set: daily at 10:00 Moscow time, once `available` less the fee reaches 5,000.00. */
+export const sampleScheduledShop: MerchantShop = {
+  ...sampleShop,
+  payout_schedule: { interval: 'daily', destination_id: '6f1c2a4e-8b0d-4e3a-9c57-2d8e1f0a3b64', minimum: '5000.00' },
+};
+
+/** The scheduled shop's next payout: tomorrow at 10:00 Moscow time, of its available 12,480.00 less a fee of 1.50. */
+export const sampleNextPayout: NextPayout = {
+  interval: 'daily',
+  scheduled_at: '2026-12-04T10:00:00+03:00',
+  amount: '12478.50',
+  minimum: '5000.00',
 };
 
 /** The shop after PATCH `webhook_events` and `payment_methods`: expiries and refunds are sent too; crypto on two networks only. */

@@ -1,7 +1,8 @@
 import { PayoutDestinationRepository } from './data/payout-destination.repository';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { BusClient, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
+import { registerPayoutContextHandler } from './entry/nats/payout-context.handler';
+import { BusClient, BusServer, connectNats, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { MailQueue, MailWorker, NO_MAIL_CRASH_POINTS, smtpSender, type MailCrashPoints } from '@pl/mail';
@@ -85,7 +86,8 @@ export async function startGateway(
     const nc = await connectNats(config.NATS_URL, 'gateway', log);
     cleanups.push(() => nc.drain());
 
-    const bus = new BusClient(nc, config.BUS_NAMESPACE, new IdentityTokens(config.IDENTITY_TOKEN_SECRET), config.NATS_REQUEST_TIMEOUT_MS, {
+    const tokens = new IdentityTokens(config.IDENTITY_TOKEN_SECRET);
+    const bus = new BusClient(nc, config.BUS_NAMESPACE, tokens, config.NATS_REQUEST_TIMEOUT_MS, {
       metrics,
     });
     // The in-progress marker outlives the slowest possible forwarded request, then frees the key.
@@ -112,6 +114,11 @@ export async function startGateway(
     const shops = new ShopsClient(bus);
     // The daily report mail goes to members whose role reads money, as the report itself does (ADR 49).
     const dailyReportMail = new DailyReportMailRepository(db, enqueueMail, ROLE_ACTIONS.read_money);
+    const payoutDestinations = new PayoutDestinationRepository(db, enqueueMail, config.PAYOUT_DESTINATION_COOLDOWN_HOURS);
+    // The one subject the gateway answers: links' payout scheduler asks what the account's settings hold (docs/adr/0046).
+    const busServer = new BusServer(nc, config.BUS_NAMESPACE, tokens, 'gateway', log, { metrics });
+    registerPayoutContextHandler(busServer, payoutDestinations);
+    cleanups.push(() => busServer.drain());
     const app = createHttpApp({
       log,
       accounts,
@@ -148,7 +155,7 @@ export async function startGateway(
         passkeyVerifier(passkeys, passkeyStore),
       ]),
       loginChallenges: new LoginChallengeStore(redis, config.REDIS_KEY_PREFIX),
-      payoutDestinations: new PayoutDestinationRepository(db, enqueueMail, config.PAYOUT_DESTINATION_COOLDOWN_HOURS),
+      payoutDestinations,
       dailyReportMail,
     });
 

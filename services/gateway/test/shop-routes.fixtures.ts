@@ -16,6 +16,7 @@ export const shop = (over: Partial<MerchantShop> = {}): MerchantShop => ({
   payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
   webhook_secret_set: true,
   previous_secret_valid_until: null,
+  payout_schedule: { interval: 'manual', destination_id: null, minimum: null },
   created_at: '2026-11-22T12:00:00+03:00',
   updated_at: '2026-11-22T12:00:00+03:00',
   ...over,

@@ -28,6 +28,7 @@ import { registerReportHandlers, registerSummaryHandlers } from './entry/nats/re
 import { PARTITION_DAYS_AHEAD, partitionUpkeep } from './entry/background/partition-upkeep';
 import { registerLinkHandlers } from './entry/nats/link.handlers';
 import { registerPayoutHandlers } from './entry/nats/payout.handlers';
+import { payoutScheduler, payoutSchedulerDeps } from './entry/background/payout-scheduler';
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
 import { registerSyncHandlers } from './entry/nats/sync.handlers';
 import { StatusSyncWorker } from './entry/background/status-sync-worker';
@@ -132,6 +133,8 @@ export async function startLinks(
   registerPayoutHandlers(server, {
     payouts: new PayoutRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC),
     shops: deps.shops,
+    ledger: new LedgerRepository(db, config.PAYOUT_HOLD_HOURS),
+    now: deps.now,
     newId: randomUUID,
     eventsTopic: config.PAYMENT_EVENTS_TOPIC,
     settings: {
@@ -155,6 +158,11 @@ export async function startLinks(
     new DayPartitions(db, [outboxPartitions(config.OUTBOX_RETENTION_DAYS), idempotencyPartitions], PARTITION_DAYS_AHEAD),
     log.child({ component: 'partition-upkeep' }),
   );
+  const scheduler = payoutScheduler(
+    payoutSchedulerDeps(config, db, bus, log.child({ component: 'payout-scheduler' }), handOver, randomUUID),
+    config.PAYOUT_SCHEDULE_INTERVAL_MS,
+    log.child({ component: 'payout-scheduler' }),
+  );
   const statusSync = new StatusSyncWorker({
     deps: syncDeps,
     schedule: { firstDelayMs: config.PROVIDER_SYNC_FIRST_DELAY_MS, intervalMs: config.PROVIDER_SYNC_INTERVAL_MS },
@@ -165,6 +173,7 @@ export async function startLinks(
   sweeper.start();
   statusSync.start();
   partitions.start();
+  scheduler.start();
 
   const ops = await startOpsServer({
     port: config.OPS_PORT,
@@ -179,7 +188,7 @@ export async function startLinks(
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop(), statusSync.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop(), statusSync.stop(), scheduler.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

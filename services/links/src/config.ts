@@ -1,23 +1,11 @@
 import { PAYMENT_EVENTS_TOPIC } from '@pl/contracts';
-import { commonEnv, intSetting, kafkaTopic, parseConfig, port, publicBaseUrl } from '@pl/config';
+import { commonEnv, intSetting, kafkaTopic, parseConfig, port, publicBaseUrl, roublesSetting } from '@pl/config';
 import { z } from 'zod';
 import { providerEnv } from '@pl/providers';
 
 /** Hours, 0 or more (a year at most), decimals allowed so a test can wait seconds rather than a day. */
 function hoursSetting(fallback: number) {
   return z.coerce.number().min(0).max(8760).default(fallback);
-}
-
-/** Roubles as the API writes them (`1000000.00`, `0`), read as kopecks. */
-function roublesSetting(fallback: string) {
-  return z
-    .string()
-    .regex(/^\d{1,11}(\.\d{1,2})?$/, 'must be roubles with at most two decimals')
-    .default(fallback)
-    .transform((text) => {
-      const [whole = '0', fraction = ''] = text.split('.');
-      return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-    });
 }
 
 const linksEnv = {
@@ -54,6 +42,8 @@ const linksEnv = {
   PAYOUT_DAILY_MAX: roublesSetting('5000000.00'),
   PAYOUT_APPROVAL_THRESHOLD: roublesSetting('100000.00'),
   PAYOUT_FEE: roublesSetting('0.00'),
+  /** How often each replica looks for a scheduled payout's period nobody has decided (docs/adr/0046). */
+  PAYOUT_SCHEDULE_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 60_000 }),
   /** Kafka topic of payment events; tests give each system its own. */
   PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
 };

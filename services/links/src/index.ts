@@ -32,3 +32,5 @@ export { PayoutStatementRepository } from './data/payout-statement.repository';
 export type { PayoutBatch, PayoutBatchOrder, PayoutBatchProgress } from './domain/payout-batch';
 export type { StatementOperation } from './domain/payout-statement';
 export { importPayoutStatement, type StatementImportSummary, type StatementLineReport, type UnmatchedReason } from './domain/payout-statement-import';
+// The operators' CLI lists the payout scheduler's decisions (payout:schedule-runs, docs/adr/0046).
+export { PayoutScheduleRunRepository } from './data/payout-schedule-run.repository';

@@ -9,3 +9,6 @@ export { toBuyerLinkView } from './domain/buyer-view';
 export { listedLink, toPaymentLinkPageJson } from './domain/link-view';
 export { sampleNewLink } from './domain/sample-link.fixture';
 export { ATTEMPTS_SHOWN, toPaymentAttemptList } from './domain/list-attempts';
+// The payout scheduler's tests run two of its passes at once with a clock of their own (docs/adr/0046).
+export { payoutSchedulerDeps } from './entry/background/payout-scheduler';
+export { runPayoutSchedule } from './domain/run-payout-schedule';

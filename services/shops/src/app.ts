@@ -38,6 +38,7 @@ export async function startShops(config: ShopsConfig, log: Logger = createLogger
       shops,
       webhookPolicy: { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
       defaultRates: { cryptoBps: config.SHOP_DEFAULT_CRYPTO_BPS, sbpBps: config.SHOP_DEFAULT_SBP_BPS },
+      payoutMaxKopecks: config.PAYOUT_MAX,
     },
     announce,
   );

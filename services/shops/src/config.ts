@@ -1,4 +1,4 @@
-import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, intSetting, parseConfig, port, secretBoxKey } from '@pl/config';
+import { commonEnv, DEV_WEBHOOK_SECRET_KEY, flag, intSetting, parseConfig, port, roublesSetting, secretBoxKey } from '@pl/config';
 
 /** Development-only webhook-secret key (32 bytes, base64); refused when NODE_ENV=production (libs/config). */
 export { DEV_WEBHOOK_SECRET_KEY };
@@ -18,9 +18,14 @@ const shopDefaultRatesEnv = {
   SHOP_DEFAULT_SBP_BPS: intSetting({ min: 0, max: 10_000, default: 100 }),
 };
 
+/** The largest payout (links reads the same PAYOUT_MAX): a payout schedule's `minimum` may not pass it. */
+const payoutScheduleEnv = {
+  PAYOUT_MAX: roublesSetting('1000000.00'),
+};
+
 /** Reads the environment once; in production the development key and private webhook targets are refused. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseConfig({ ...commonEnv, OPS_PORT: port(9102), ...shopStorageEnv, ...shopDefaultRatesEnv }, env);
+  return parseConfig({ ...commonEnv, OPS_PORT: port(9102), ...shopStorageEnv, ...shopDefaultRatesEnv, ...payoutScheduleEnv }, env);
 }
 
 export type ShopsConfig = ReturnType<typeof loadConfig>;

@@ -40,6 +40,7 @@ describe('merchant shop management over NATS', () => {
         payment_methods: { sbp: true, crypto_networks: ['USDT-TRC20', 'USDT-ERC20', 'USDT-TON', 'BTC-BTC', 'ETH-ETH', 'TON-TON'] },
         webhook_secret_set: true,
         previous_secret_valid_until: null,
+        payout_schedule: { interval: 'manual', destination_id: null, minimum: null },
         created_at: expect.stringMatching(MOSCOW_DATE),
         updated_at: expect.stringMatching(MOSCOW_DATE),
       });

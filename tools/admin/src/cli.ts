@@ -12,6 +12,7 @@ import { paymentSync } from './commands/payment-sync';
 import { payoutBatchCreate, payoutBatchExport, payoutBatchList, payoutBatchSent } from './commands/payout-batch';
 import { payoutStatementImport } from './commands/payout-statement';
 import { payoutHold, payoutList, payoutRelease } from './commands/payouts';
+import { payoutScheduleRuns } from './commands/payout-schedule-runs';
 import { refundSettle } from './commands/refund-settle';
 import { shopCreate } from './commands/shop-create';
 import { shopList } from './commands/shop-list';
@@ -48,6 +49,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'payout:batch:sent': payoutBatchSent,
   'payout:batch:list': payoutBatchList,
   'payout:statement:import': payoutStatementImport,
+  'payout:schedule-runs': payoutScheduleRuns,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

@@ -12,6 +12,7 @@ import {
   LINKS_SCHEMA,
   PayoutBatchRepository,
   PayoutRepository,
+  PayoutScheduleRunRepository,
   PayoutStatementRepository,
   RefundRepository,
 } from '@pl/links';
@@ -105,6 +106,11 @@ export class AdminContext {
   /** The bank statement lines already applied to payouts (payout:statement:import). */
   payoutStatementLines(): PayoutStatementRepository {
     return new PayoutStatementRepository(this.open(LINKS_SCHEMA));
+  }
+
+  /** The payout scheduler's decisions, read only (payout:schedule-runs). */
+  payoutScheduleRuns(): PayoutScheduleRunRepository {
+    return new PayoutScheduleRunRepository(this.open(LINKS_SCHEMA));
   }
 
   /** Stops or resumes an account's payouts (payout:hold, payout:release); false for an unknown account. */

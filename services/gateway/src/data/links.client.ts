@@ -35,6 +35,8 @@ import {
   type PayoutPage,
   type Summary,
   type SummaryCommand,
+  type NextPayout,
+  type NextPayoutCommand,
 } from '@pl/contracts';
 
 /** Buyers and providers have no merchant credentials; the gateway acts for them as itself. */
@@ -143,6 +145,11 @@ export class LinksClient {
   /** A provider's verdict on a refund, sent only after the gateway verified the provider's signature. */
   settleRefund(command: SettleRefundCommand, requestId: string): Promise<Refund> {
     return this.bus.request(subjects.refundsSettle, command, GATEWAY_IDENTITY, { requestId });
+  }
+
+  /** The shop's next scheduled payout in the identity's mode, as it would be now (docs/payouts.md, "Automatic payouts"). */
+  nextPayout(identity: MerchantIdentity, command: NextPayoutCommand, requestId: string): Promise<NextPayout> {
+    return this.bus.request(subjects.payoutsNext, command, identity, { requestId });
   }
 
   /** The shop's balance in the identity's mode. */

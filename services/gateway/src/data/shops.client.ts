@@ -9,6 +9,7 @@ import {
   type MerchantShopPage,
   type RotatedSecret,
   type RotateSecretCommand,
+  type SetPayoutScheduleCommand,
   type ShopView,
   type UpdateShopCommand,
 } from '@pl/contracts';
@@ -49,6 +50,11 @@ export class ShopsClient {
 
   update(identity: MerchantIdentity, command: UpdateShopCommand, requestId: string): Promise<MerchantShop> {
     return this.bus.request(subjects.shopsUpdate, command, identity, { requestId });
+  }
+
+  /** The shop with its payout schedule of the identity's mode set (docs/payouts.md, "Automatic payouts"). */
+  setPayoutSchedule(identity: MerchantIdentity, command: SetPayoutScheduleCommand, requestId: string): Promise<MerchantShop> {
+    return this.bus.request(subjects.shopsSetPayoutSchedule, command, identity, { requestId });
   }
 
   /** The new webhook secret, shown to the merchant once. */

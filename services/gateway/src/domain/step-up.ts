@@ -46,6 +46,8 @@ export const STEP_UP_ROUTES: Readonly<
   'POST /api/v1/payout-destinations': { action: 'payout_destination.create' },
   'POST /api/v1/payouts': { action: 'payout.create' },
   'POST /api/v1/payouts/:id/approve': { action: 'payout.approve' },
+  // Not in the spec's list: a schedule creates payouts to its destination with nobody present (docs/adr/0046).
+  'PUT /api/v1/shops/:id/payout-schedule': { action: 'payout_schedule.set' },
 };
 
 export type StepUpRoute = (typeof STEP_UP_ROUTES)[string];

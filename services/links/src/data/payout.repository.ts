@@ -79,6 +79,8 @@ const toRecord = (r: PayoutRow): PayoutRecord => ({
 const sqlState = (e: unknown): unknown => (typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined);
 const constraintOf = (e: unknown): unknown => (typeof e === 'object' && e !== null ? (e as { constraint?: unknown }).constraint : undefined);
 const isKeyTaken = (e: unknown): boolean => sqlState(e) === '23505' && constraintOf(e) === 'idempotency_keys_pkey';
+/** Another scheduler decided this schedule's period first (docs/adr/0046). */
+const isPeriodTaken = (e: unknown): boolean => sqlState(e) === '23505' && constraintOf(e) === 'payout_schedule_runs_pkey';
 /** The ledger's CHECK on a shop's running balance: a refund took the money between our read and our posting (cannot, under the lock; kept as the last word). */
 const isBalanceShort = (e: unknown): boolean => sqlState(e) === '23514' && constraintOf(e) === 'ledger_accounts_balance_check';
 
@@ -138,6 +140,23 @@ export class PayoutRepository implements PayoutStore {
             [p.key.scope, p.key.keySha256, p.key.fingerprint, p.id],
           );
         }
+        if (p.schedule) {
+          // First, so a second scheduler of the period waits on this key alone and then gives up, taking no payout lock.
+          await client.query(
+            `INSERT INTO payout_schedule_runs (shop_id, livemode, period, interval, merchant_id, outcome, payout_id, available, minimum)
+             VALUES ($1, $2, $3, $4, $5, 'created', $6, $7, $8)`,
+            [
+              p.shopId,
+              p.livemode,
+              p.schedule.period,
+              p.schedule.interval,
+              p.merchantId,
+              p.id,
+              p.schedule.availableKopecks,
+              p.schedule.minimumKopecks,
+            ],
+          );
+        }
         await insertOutboxEntry(client, entry);
         await client.query(`SELECT payout_create($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17)`, [
           p.id,
@@ -165,6 +184,7 @@ export class PayoutRepository implements PayoutStore {
         return { kind: refusal === 'daily_limit' ? 'daily_limit' : 'insufficient_available' };
       }
       if (isKeyTaken(e)) return { kind: 'key_taken' };
+      if (isPeriodTaken(e)) return { kind: 'period_taken' };
       if (isBalanceShort(e)) return { kind: 'insufficient_available' };
       throw e;
     }

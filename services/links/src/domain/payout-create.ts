@@ -14,7 +14,7 @@ export interface PayoutAnswer {
 }
 
 /** Test payouts never leave the sandbox; live ones go to the rail of their destination's type. */
-const railOf = (livemode: boolean, type: CreatePayoutCommand['destination']['type']): PayoutRail =>
+export const railOf = (livemode: boolean, type: CreatePayoutCommand['destination']['type']): PayoutRail =>
   !livemode ? 'sandbox' : type === 'crypto_address' ? 'heleket' : 'bank';
 
 async function keptPayout(deps: PayoutDeps, mode: Mode, key: IdempotencyKeyRef): Promise<PayoutAnswer | null> {
@@ -78,6 +78,8 @@ export async function createPayout(deps: PayoutDeps, identity: Identity, command
       throw payoutInsufficientAvailable();
     case 'daily_limit':
       throw payoutDailyLimit();
+    case 'period_taken':
+      throw internal('A payout of a member claimed a schedule period');
   }
 }
 

@@ -53,10 +53,22 @@ export interface NewPayout {
   description: string | null;
   destination: PayoutDestinationSnapshot;
   rail: PayoutRail;
-  createdBy: string;
+  /** The member who asked; null for the shop's schedule. */
+  createdBy: string | null;
   key: IdempotencyKeyRef | null;
+  /** A scheduled payout's period: its row in `payout_schedule_runs` is written in the payout's transaction. */
+  schedule?: SchedulePeriodClaim;
   holdHours: number;
   dailyMaxKopecks: number;
+}
+
+/** A shop's schedule of a mode in one period (docs/adr/0046): one payout at most. */
+export interface SchedulePeriodClaim {
+  interval: 'daily' | 'weekly';
+  /** The Moscow date the period starts on (`YYYY-MM-DD`). */
+  period: string;
+  minimumKopecks: number;
+  availableKopecks: number;
 }
 
 export type PayoutCreation =
@@ -64,7 +76,9 @@ export type PayoutCreation =
   /** Another request holds the key (it committed): answer with its kept payout. */
   | { kind: 'key_taken' }
   | { kind: 'insufficient_available' }
-  | { kind: 'daily_limit' };
+  | { kind: 'daily_limit' }
+  /** Another scheduler decided the schedule's period first (a payout or none): nothing written. */
+  | { kind: 'period_taken' };
 
 /** A move of a payout's state: `to` from any of `from`, with the columns it stamps, its posting and its event. */
 export interface PayoutMove {

@@ -2,8 +2,8 @@ import { returnedRow, type Db } from '@pl/db';
 import { invalidField, notFound } from '@pl/errors';
 import { cashierKeyDigest, cashierKeyMode, newCashierKey } from '../domain/cashier-key';
 import type { SecretBox } from '../domain/secret-box';
-import type { CreatedShop, NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, WebhookTarget } from '../domain/shop';
-import type { CryptoNetwork, EventType, FeePayer, Mode, ShopStatus } from '@pl/contracts';
+import type { CreatedShop, NewShop, Shop, ShopPageQuery, ShopPatch, ShopStore, StoredPayoutSchedule, WebhookTarget } from '../domain/shop';
+import type { CryptoNetwork, EventType, FeePayer, Mode, ScheduledPayoutShop, ShopStatus } from '@pl/contracts';
 
 interface ShopRow {
   id: string;
@@ -19,9 +19,30 @@ interface ShopRow {
   crypto_networks: CryptoNetwork[];
   has_webhook_secret: boolean;
   previous_secret_valid_until: Date | null;
+  payout_schedules: Partial<Record<Mode, ScheduleJson>>;
   created_at: Date;
   updated_at: Date;
 }
+
+/** A schedule as the shop's row carries it (jsonb keeps bigint as a number: kopecks stay far below 2^53). */
+interface ScheduleJson {
+  interval: StoredPayoutSchedule['interval'];
+  destination_id: string;
+  minimum_kopecks: number;
+}
+
+interface ScheduleRow {
+  shop_id: string;
+  merchant_id: string;
+  livemode: boolean;
+  interval: StoredPayoutSchedule['interval'];
+  destination_id: string;
+  minimum_kopecks: string;
+  updated_at: Date;
+}
+
+const toStoredSchedule = (json: ScheduleJson | undefined): StoredPayoutSchedule | null =>
+  json ? { interval: json.interval, destinationId: json.destination_id, minimumKopecks: json.minimum_kopecks } : null;
 
 /** A previous secret whose overlap has ended is as good as none; the database's clock decides. */
 const PREVIOUS_SECRET_LIVE = 's.previous_secret_valid_until > now()';
@@ -30,6 +51,9 @@ const SHOP_COLUMNS = `s.id, s.merchant_id, s.name, s.status, s.fee_payer, s.cryp
   s.sbp_enabled, s.crypto_networks,
   s.webhook_secret_enc IS NOT NULL AS has_webhook_secret,
   CASE WHEN ${PREVIOUS_SECRET_LIVE} THEN s.previous_secret_valid_until END AS previous_secret_valid_until,
+  (SELECT coalesce(jsonb_object_agg(CASE WHEN ps.livemode THEN 'live' ELSE 'test' END,
+            jsonb_build_object('interval', ps.interval, 'destination_id', ps.destination_id, 'minimum_kopecks', ps.minimum_kopecks)), '{}')
+     FROM payout_schedules ps WHERE ps.shop_id = s.id) AS payout_schedules,
   s.created_at, s.updated_at`;
 
 // bigint arrives as text from pg; shop ids stay far below 2^53.
@@ -46,6 +70,7 @@ const toShop = (r: ShopRow): Shop => ({
   paymentMethods: { sbp: r.sbp_enabled, crypto_networks: r.crypto_networks },
   hasWebhookSecret: r.has_webhook_secret,
   previousSecretValidUntil: r.previous_secret_valid_until,
+  payoutSchedules: { live: toStoredSchedule(r.payout_schedules.live), test: toStoredSchedule(r.payout_schedules.test) },
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -257,5 +282,51 @@ export class ShopRepository implements ShopStore {
       previousSecret: open(row.previous_secret_enc),
       webhookEvents: row.webhook_events,
     };
+  }
+
+  /**
+   * Sets or ends one mode's schedule and touches the shop's `updated_at`, in one transaction under the shop's row lock
+   * (so `shops.changed` copies and the answer agree). Unknown shop: not_found.
+   */
+  async setPayoutSchedule(shopId: number, mode: Mode, schedule: StoredPayoutSchedule | null): Promise<Shop> {
+    const livemode = mode === 'live';
+    return this.db.transaction(async (c) => {
+      const { rowCount } = await c.query('UPDATE shops SET updated_at = now() WHERE id = $1', [shopId]);
+      if (rowCount === 0) throw notFound('Shop not found');
+      if (schedule === null) {
+        await c.query('DELETE FROM payout_schedules WHERE shop_id = $1 AND livemode = $2', [shopId, livemode]);
+      } else {
+        await c.query(
+          `INSERT INTO payout_schedules (shop_id, livemode, interval, destination_id, minimum_kopecks) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (shop_id, livemode) DO UPDATE
+             SET interval = EXCLUDED.interval, destination_id = EXCLUDED.destination_id,
+                 minimum_kopecks = EXCLUDED.minimum_kopecks, updated_at = now()`,
+          [shopId, livemode, schedule.interval, schedule.destinationId, schedule.minimumKopecks],
+        );
+      }
+      const { rows } = await c.query<ShopRow>(`SELECT ${SHOP_COLUMNS} FROM shops s WHERE s.id = $1`, [shopId]);
+      return toShop(returnedRow(rows));
+    });
+  }
+
+  /** Schedules in (shop, mode) order, test before live; one page after `after`. */
+  async listPayoutSchedules(after: { shopId: number; mode: Mode } | null, limit: number): Promise<ScheduledPayoutShop[]> {
+    const rows = await this.db.query<ScheduleRow>(
+      `SELECT ps.shop_id, s.merchant_id, ps.livemode, ps.interval, ps.destination_id, ps.minimum_kopecks, ps.updated_at
+         FROM payout_schedules ps JOIN shops s ON s.id = ps.shop_id
+        WHERE $1::bigint IS NULL OR (ps.shop_id, ps.livemode) > ($1::bigint, $2::boolean)
+        ORDER BY ps.shop_id, ps.livemode
+        LIMIT $3`,
+      [after?.shopId ?? null, after ? after.mode === 'live' : null, limit],
+    );
+    return rows.map((r) => ({
+      shop_id: Number(r.shop_id),
+      merchant_id: r.merchant_id,
+      mode: r.livemode ? 'live' : 'test',
+      interval: r.interval,
+      destination_id: r.destination_id,
+      minimum_kopecks: Number(r.minimum_kopecks),
+      set_at: r.updated_at.toISOString(),
+    }));
   }
 }

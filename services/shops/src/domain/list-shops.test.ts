@@ -15,6 +15,7 @@ const shop = (id: number, webhookUrl: string | null): Shop => ({
   webhookUrl,
   hasWebhookSecret: true,
   previousSecretValidUntil: null,
+  payoutSchedules: { live: null, test: null },
   createdAt: new Date(),
   updatedAt: new Date(),
 });

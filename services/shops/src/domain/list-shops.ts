@@ -15,7 +15,7 @@ export function fitShopPage(rows: readonly Shop[], limit: number): ShopPage {
   const items: Shop[] = [];
   let bytes = 0;
   for (const shop of rows.slice(0, limit)) {
-    bytes += Buffer.byteLength(JSON.stringify(toMerchantShop(shop)));
+    bytes += Buffer.byteLength(JSON.stringify(toMerchantShop(shop, 'live')));
     if (items.length > 0 && bytes > SHOP_PAGE_BYTES_MAX) break;
     items.push(shop);
   }

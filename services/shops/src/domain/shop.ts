@@ -13,6 +13,9 @@ import {
   type FeePayer,
   type ShopStatus,
   type ShopView,
+  type Mode,
+  type ScheduledInterval,
+  type ScheduledPayoutShop,
 } from '@pl/contracts';
 
 /** A shop as the shops service holds it; the webhook secret itself never leaves the data layer here. */
@@ -32,8 +35,17 @@ export interface Shop {
   hasWebhookSecret: boolean;
   /** Until when the secret replaced by the latest rotation still signs; null when none does (any more). */
   previousSecretValidUntil: Date | null;
+  /** The automatic payouts of each mode; null is `manual` (docs/payouts.md, "Automatic payouts"). */
+  payoutSchedules: Record<Mode, StoredPayoutSchedule | null>;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A shop's daily or weekly payouts in one mode: to the account's destination, once `available` reaches the minimum. */
+export interface StoredPayoutSchedule {
+  interval: ScheduledInterval;
+  destinationId: string;
+  minimumKopecks: number;
 }
 
 /** Where and how to sign a shop's webhooks, and which events it is sent (for the notifier). */
@@ -112,6 +124,10 @@ export interface ShopStore {
   rotateWebhookSecret(shopId: number, secret: string, overlapMinutes: number): Promise<Date | null>;
   /** Revokes the shop's active cashier key of `cashierKey`'s mode and adds `cashierKey`, in one transaction. */
   replaceCashierKeys(shopId: number, cashierKey: string): Promise<void>;
+  /** Sets (or, with null, ends) the shop's schedule of one mode; returns the shop. Unknown shop: not_found. */
+  setPayoutSchedule(shopId: number, mode: Mode, schedule: StoredPayoutSchedule | null): Promise<Shop>;
+  /** Every shop's schedules, by (shop, mode), `limit` after `after`: the scheduler's list. */
+  listPayoutSchedules(after: { shopId: number; mode: Mode } | null, limit: number): Promise<ScheduledPayoutShop[]>;
 }
 
 /** The shop as other services see it (the `shopView` contract): no secrets, no keys. */

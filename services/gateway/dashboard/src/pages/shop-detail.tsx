@@ -13,6 +13,7 @@ import { useAction, useLoad } from '../kit/use-load';
 import { useMode, type Mode } from '../mode';
 import { ShopBalance, WebhookEvents } from '../sections/shop-money';
 import { PaymentMethods } from '../sections/shop-methods';
+import { PayoutScheduleSection } from '../sections/payout-schedule';
 import { ShopForm } from '../sections/shop-fields';
 import type { MerchantShop, RotatedSecret, WebhookDelivery } from '../types';
 import { Allowed } from '../session';
@@ -41,6 +42,7 @@ export function ShopDetailPage({ id }: { id: string }) {
           />
           <Allowed to="read_money">
             <ShopBalance shopId={s.id} />
+            <PayoutScheduleSection shop={s} onSaved={shop.setData} />
           </Allowed>
           <Allowed to="integrate">
             <ShopForm id="shop" title={t.settings} shop={s} save={(body) => updateShop(s.id, body)} submitLabel={t.save} onSaved={shop.setData} />

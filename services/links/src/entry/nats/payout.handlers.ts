@@ -4,12 +4,13 @@ import type { PayoutDeps } from '../../domain/payout';
 import { createPayout, getPayout } from '../../domain/payout-create';
 import { decidePayout, listPayouts, simulatePayout } from '../../domain/payout-decide';
 import { toPayout } from '../../domain/payout-view';
+import { nextScheduledPayout, type NextPayoutDeps } from '../../domain/next-payout';
 import { inLinkMode } from './link-span';
 
 const modeOfPayout = (payout: Payout) => modeOfLivemode(payout.livemode);
 
 /** The payout subjects (docs/payouts.md): the bus has already verified the identity token and parsed the payload. */
-export function registerPayoutHandlers(server: BusServer, deps: PayoutDeps): void {
+export function registerPayoutHandlers(server: BusServer, deps: PayoutDeps & Pick<NextPayoutDeps, 'ledger' | 'now'>): void {
   server.handle(subjects.payoutsCreate, (command, ctx) =>
     inLinkMode(
       ctx,
@@ -28,4 +29,5 @@ export function registerPayoutHandlers(server: BusServer, deps: PayoutDeps): voi
   server.handle(subjects.payoutsSimulate, ({ id, status }, ctx) =>
     inLinkMode(ctx, async () => toPayout(await simulatePayout(deps, ctx.identity, id, status)), modeOfPayout),
   );
+  server.handle(subjects.payoutsNext, (command, ctx) => inLinkMode(ctx, () => nextScheduledPayout(deps, ctx.identity, command)));
 }

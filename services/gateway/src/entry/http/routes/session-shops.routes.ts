@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { emptyBody, reissueCashierKeyBody, updateShopBody, type AuditEventType } from '@pl/contracts';
+import { emptyBody, reissueCashierKeyBody, setPayoutScheduleBody, updateShopBody, type AuditEventType } from '@pl/contracts';
+import { internal, invalidField } from '@pl/errors';
+import { parseAmountText } from '@pl/money';
 import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '../../../domain/shop-commands';
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
@@ -86,6 +88,53 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
       ),
     )
     .all(wrongMethod(['GET', 'PATCH']));
+  router
+    .route('/:id/payout-schedule')
+    .put(
+      chain(
+        ...session,
+        // Who may make payouts may schedule them, with step-up: a schedule sends money out on its own (docs/adr/0046).
+        allow('payouts', shopExists),
+        route({
+          body: setPayoutScheduleBody,
+          handle: async ({ req, res, body }) => {
+            const who = identityOf(res);
+            const destinationId = body.destination_id?.toLowerCase() ?? null;
+            // The destination must be the account's, of the session's mode, and not deleted; pending (in its
+            // cool-down) is allowed: the scheduler skips a period whose 10:00 comes before it is active.
+            if (body.interval !== 'manual' && destinationId !== null) {
+              const destination = await deps.payoutDestinations.find(who.merchant_id, who.mode, destinationId);
+              if (!destination) throw invalidField('destination_id', 'is not a payout destination of this account in this mode');
+            }
+            const command = {
+              shop_id: toShopId(req.params.id),
+              interval: body.interval,
+              destination_id: body.interval === 'manual' ? null : destinationId,
+              minimum_kopecks: body.interval === 'manual' ? null : (body.minimum ?? null),
+            };
+            res.json(await deps.shops.setPayoutSchedule(who, command, requestIdOf(res)));
+          },
+        }),
+      ),
+    )
+    .all(wrongMethod(['PUT']));
+  router
+    .route('/:id/next-payout')
+    .get(
+      chain(...session, allow('read_money', shopExists), async (req, res) => {
+        const who = identityOf(res);
+        const shopId = toShopId(req.params.id);
+        const { payout_schedule: schedule } = await deps.shops.read(who, shopId, requestIdOf(res));
+        if (schedule.interval === 'manual') {
+          res.json({ interval: 'manual', scheduled_at: null, amount: null, minimum: null });
+          return;
+        }
+        const minimum = schedule.minimum === null ? null : parseAmountText(schedule.minimum);
+        if (minimum === null) throw internal('A scheduled shop without a minimum');
+        res.json(await deps.links.nextPayout(who, { shop_id: shopId, interval: schedule.interval, minimum_kopecks: minimum }, requestIdOf(res)));
+      }),
+    )
+    .all(wrongMethod(['GET']));
   router
     .route('/:id/webhook-secret/rotate')
     .post(
