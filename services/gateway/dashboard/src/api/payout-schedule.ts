@@ -1,5 +1,5 @@
 import { call, client } from './client';
-import type { MerchantShop, NextPayout, PayoutDestinationList, PayoutInterval } from '../types';
+import type { MerchantShop, NextPayout, PayoutInterval } from '../types';
 
 /** The session API's calls about a shop's automatic payouts (docs/payouts.md, "Automatic payouts"), in the dashboard's mode. */
 
@@ -15,6 +15,3 @@ export const setPayoutSchedule = (shopId: number, body: PayoutScheduleInput): Pr
   call(client.PUT('/api/v1/shops/{id}/payout-schedule', { params: path(shopId), body }));
 
 export const getNextPayout = (shopId: number): Promise<NextPayout> => call(client.GET('/api/v1/shops/{id}/next-payout', { params: path(shopId) }));
-
-/** The account's destinations of the mode, for the schedule's destination picker. */
-export const listScheduleDestinations = (): Promise<PayoutDestinationList> => call(client.GET('/api/v1/payout-destinations'));

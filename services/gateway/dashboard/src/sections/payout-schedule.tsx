@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useForm } from 'react-hook-form';
-import { listScheduleDestinations, setPayoutSchedule } from '../api/payout-schedule';
+import { setPayoutSchedule } from '../api/payout-schedule';
+import { listPayoutDestinations } from '../api/payouts';
 import { useI18n } from '../i18n';
 import { ErrorMessage, Money } from '../kit/common';
 import { Facts } from '../kit/fields';
@@ -49,7 +50,7 @@ export function PayoutScheduleSection({ shop, onSaved }: { shop: MerchantShop; o
 
 function ScheduleEditor({ shop, onSaved }: { shop: MerchantShop; onSaved: (s: MerchantShop) => void }) {
   const { t } = useI18n();
-  const destinations = useLoad(listScheduleDestinations, 'destinations');
+  const destinations = useLoad(listPayoutDestinations, 'destinations');
   const current = shop.payout_schedule;
   const {
     register,
