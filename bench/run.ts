@@ -20,6 +20,7 @@ import { notifierScenario } from './lib/scenarios/notifier';
 import { paymentScenario } from './lib/scenarios/payment';
 import { payoutBatchScenario } from './lib/scenarios/payout-batch';
 import { providersScenario } from './lib/scenarios/providers';
+import { payoutsScenario } from './lib/scenarios/payouts';
 import { signInScenario } from './lib/scenarios/sign-in';
 import { deepPosition, HISTORY, scaleScenario } from './lib/scenarios/scale';
 import { parseArgs, USAGE, type ScenarioName } from './lib/settings';
@@ -123,6 +124,7 @@ async function main(life: Lifecycle): Promise<number> {
   if (has('payment')) await attempt('payment', () => paymentScenario(ctx));
   if (has('providers') && fakes) await attempt('providers', () => providersScenario(ctx, fakes));
   if (has('sign-in')) await attempt('sign-in', () => signInScenario(ctx));
+  if (has('payouts')) await attempt('payouts', () => payoutsScenario(ctx));
   if (has('scale') && small) {
     const measuredSmall = small;
     await attempt('scale', () => scaleScenario(ctx, measuredSmall, newest));

@@ -74,6 +74,14 @@ export class Fixtures {
     return { email, password };
   }
 
+  /** An account's owner who signs in with a password (a second factor is theirs to enroll): the payouts scenario's. */
+  async owner(): Promise<{ id: string; email: string; password: string; headers: Record<string, string> }> {
+    const email = `bench-owner-${randomBytes(6).toString('hex')}@example.com`;
+    const password = `pw-${randomBytes(12).toString('hex')}`;
+    const created = await whileCrowded(() => this.accounts.createMerchant({ email, password, emailConfirmed: true }));
+    return { id: created.merchant.id, email, password, headers: { 'X-API-Key': created.apiKey, 'X-API-Secret': created.apiSecret } };
+  }
+
   async shop(merchantId: string, webhook: { url: string; secret: string } | null = null): Promise<number> {
     const created = await whileCrowded(() =>
       this.shops.createShop({

@@ -17,7 +17,7 @@ export interface Settings {
   dueLinks: number;
 }
 
-const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'sign-in', 'scale', 'expiry', 'notifier', 'payout-batch'] as const;
+const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'sign-in', 'payouts', 'scale', 'expiry', 'notifier', 'payout-batch'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** A whole-number setting from the environment, `fallback` when unset; anything else is refused, not guessed at. */
@@ -40,6 +40,8 @@ Scenarios (all when none is named): ${SCENARIOS.join(', ')}
   payment   provider callbacks at BENCH_PAYMENT_RATE/s → webhook received
   providers live SBP through the real Raiffeisen adapter and its fake: select p99 with the fake at 50 ms, and the
             bank's signed notifications at BENCH_PAYMENT_RATE/s → webhook (beside payment's sandbox figure)
+  sign-in   POST /api/v1/auth/login, a password-only user, 2 connections
+  payouts   POST /api/v1/payouts with a stepped-up session, 4 connections on one account's available balance
   scale     the history grown to BENCH_SCALE_LINKS links: list and get again (runs list first if not named)
   expiry    BENCH_DUE_LINKS links fall due during a create load; the sweeper's time and the creates' p99
   notifier  events at BENCH_NOTIFIER_RATE/s to BENCH_NOTIFIER_ENDPOINTS receivers answering after 1 s

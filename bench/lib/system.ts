@@ -63,6 +63,11 @@ export const BENCH_OVERRIDES: Record<string, string> = {
   LOGIN_LOCKOUT_FAILURES: '1000000000',
   // The bench's webhook receivers listen on 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  // The payouts scenario pays out of a credit made a moment before, to a destination added a moment before: both at
+  // once (the hold and the cool-down are timers, not work), and from one session (600 a minute would refuse it).
+  PAYOUT_HOLD_HOURS: '0',
+  PAYOUT_DESTINATION_COOLDOWN_HOURS: '0',
+  RATE_LIMIT_SESSION_PER_MINUTE: '1000000000',
 };
 
 /** A Kafka-protocol mock of the bench's own (librdkafka's, run by kcat), so its CPU is measured and nobody else's traffic shares it. */
