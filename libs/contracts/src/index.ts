@@ -28,3 +28,4 @@ export * from './passkeys';
 export * from './two-factor';
 export * from './crypto-address';
 export * from './payouts';
+export * from './heleket-payouts';

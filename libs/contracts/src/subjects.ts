@@ -34,6 +34,7 @@ import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } fro
 import { listUnresolvedCommand, resolveUnresolvedCommand, unresolvedIdCommand, unresolvedPayment, unresolvedPaymentPage } from './unresolved';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
+import { payoutSyncCommand, payoutSyncReport, settleHeleketPayoutCommand } from './heleket-payouts';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 import { dailyReportCommand, dailyReportPage } from './reports';
 import { paymentAttemptList } from './attempts';
@@ -253,4 +254,8 @@ export const subjects = {
   payoutsDecide: subject('links.payouts.decide', payoutDecisionCommand, payout),
   /** The test-mode simulator: a test payout to paid or failed (approved ones through processing first). */
   payoutsSimulate: subject('links.payouts.simulate', simulatePayoutCommand, payout),
+  /** A verified Heleket payout webhook (service identity): paid, failed, or still processing at Heleket. */
+  payoutsSettleHeleket: subject('links.payouts.settle_heleket', settleHeleketPayoutCommand, payout),
+  /** The operator's `payment:sync --payout ID` (service identity): a processing Heleket payout read from Heleket now. */
+  payoutsSync: subject('links.payouts.sync', payoutSyncCommand, payoutSyncReport),
 } as const;

@@ -54,6 +54,8 @@ const linksEnv = {
   PAYOUT_DAILY_MAX: roublesSetting('5000000.00'),
   PAYOUT_APPROVAL_THRESHOLD: roublesSetting('100000.00'),
   PAYOUT_FEE: roublesSetting('0.00'),
+  /** How often approved live crypto payouts are looked for and handed to Heleket (ADR 0044). */
+  PAYOUT_WORKER_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 5000 }),
   /** Kafka topic of payment events; tests give each system its own. */
   PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
 };

@@ -22,6 +22,7 @@ import {
   type SelectMethodCommand,
   type SettlePaymentCommand,
   type SettleRefundCommand,
+  type SettleHeleketPayoutCommand,
   type ListUnresolvedCommand,
   type ResolveUnresolvedCommand,
   type UnresolvedPaymentPage,
@@ -143,6 +144,11 @@ export class LinksClient {
   /** A provider's verdict on a refund, sent only after the gateway verified the provider's signature. */
   settleRefund(command: SettleRefundCommand, requestId: string): Promise<Refund> {
     return this.bus.request(subjects.refundsSettle, command, GATEWAY_IDENTITY, { requestId });
+  }
+
+  /** A verified Heleket payout webhook, applied by links (the gateway's service identity). */
+  settleHeleketPayout(command: SettleHeleketPayoutCommand, requestId: string): Promise<Payout> {
+    return this.bus.request(subjects.payoutsSettleHeleket, command, GATEWAY_IDENTITY, { requestId });
   }
 
   /** The shop's balance in the identity's mode. */
