@@ -95,7 +95,11 @@ afterAll(async () => {
   const verified = await verifyLedger(sys);
   expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
   const sums = await ledgerSums(sys);
-  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({ unbalanced: 0, mismatched: 0, negative: 0 });
+  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
+    unbalanced: 0,
+    mismatched: 0,
+    negative: 0,
+  });
   await sys.stop();
 }, 60_000);
 
@@ -111,9 +115,10 @@ async function expectPaidBySyncOnce(id: string): Promise<void> {
   await settles(async () => (await rowOf(id)).status === 'paid', 'sync read it paid');
   expect(createsOf(orderId)).toBe(1);
   expect(await rowOf(id)).toEqual({ status: 'paid', provider_payout_id: sys.fakes.heleket.payout(orderId)!.uuid });
-  const events = await sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE payload->'data'->>'id' = $1 ORDER BY created_at, id", [
-    id,
-  ]);
+  const events = await sys.sql<{ event: string }>(
+    "SELECT payload->>'event' AS event FROM links.outbox WHERE payload->'data'->>'id' = $1 ORDER BY created_at, id",
+    [id],
+  );
   expect(events.map((e) => e.event)).toEqual(['payout.created', 'payout.paid']);
 }
 

@@ -74,7 +74,11 @@ afterAll(async () => {
   const verified = await verifyLedger(sys);
   expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
   const sums = await ledgerSums(sys);
-  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({ unbalanced: 0, mismatched: 0, negative: 0 });
+  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
+    unbalanced: 0,
+    mismatched: 0,
+    negative: 0,
+  });
   await sys.stop();
 }, 60_000);
 
@@ -129,9 +133,12 @@ async function stateOf(id: string): Promise<unknown> {
 }
 
 const eventsOf = async (id: string): Promise<string[]> =>
-  (await sys.sql<{ event: string }>("SELECT payload->>'event' AS event FROM links.outbox WHERE payload->'data'->>'id' = $1 ORDER BY created_at, id", [id])).map(
-    (e) => e.event,
-  );
+  (
+    await sys.sql<{ event: string }>(
+      "SELECT payload->>'event' AS event FROM links.outbox WHERE payload->'data'->>'id' = $1 ORDER BY created_at, id",
+      [id],
+    )
+  ).map((e) => e.event);
 
 /** A payout webhook body as Heleket writes it, signed with `key`. */
 function webhookBody(id: string, status: string, key: string): string {
@@ -163,7 +170,14 @@ const fromStranger = (body: string) =>
   new Promise<{ status: number; json: { error?: { code?: string } } }>((resolve, reject) => {
     const url = new URL(sys.baseUrl + PATH);
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: '127.0.0.2', headers: { 'content-type': 'application/json' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress: '127.0.0.2',
+        headers: { 'content-type': 'application/json' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -215,7 +229,7 @@ it('sends an approved crypto payout to Heleket once, with the spec fields, and i
   expect(createsOf(orderId)).toHaveLength(1);
 });
 
-it("fails a payout Heleket fails, with its reason, and gives the money back (payout.failed)", async () => {
+it('fails a payout Heleket fails, with its reason, and gives the money back (payout.failed)', async () => {
   const before = await balance();
   const { id, orderId } = await handedOver('300.00');
   sys.fakes.heleket.setPayoutStatus(orderId, 'fail', 'Address is blacklisted');

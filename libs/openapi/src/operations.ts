@@ -124,7 +124,7 @@ const heleketPayoutWebhook = z
     status: z.enum(['process', 'check', 'paid', 'fail', 'cancel', 'system_fail']),
     is_final: z.boolean().optional(),
     txid: z.string().optional(),
-    fail_reason: z.string().optional().meta({ description: 'Why it failed, when Heleket says; kept as the payout\'s `failure_reason`.' }),
+    fail_reason: z.string().optional().meta({ description: "Why it failed, when Heleket says; kept as the payout's `failure_reason`." }),
     sign: z.string().meta({ description: 'md5 hex of base64(the body without `sign`) + the payout key.' }),
   })
   .loose();
@@ -1486,7 +1486,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'receiveHeleketPayoutCallback',
     summary: "Heleket's word on a crypto payout",
     description:
-      "Heleket's payout webhook (docs/payouts.md, \"How a payout is paid\"), sent to the `url_callback` of each payout: `sign` is md5(base64(the body without `sign`, as PHP's json_encode writes it) + the payout key), and the sender must be in `HELEKET_CALLBACK_IPS` (resolved through `TRUSTED_PROXIES`); otherwise 401 and nothing changes. `paid` pays the payout (`payout.paid`); `fail`, `cancel` and `system_fail` fail it and give the money back (`payout.failed`); `process` and `check` change nothing. A repeat, a word that contradicts a final payout (a `fail` after `paid`), or a payout the platform never sent to Heleket is answered 200 too and changes nothing, so Heleket stops retrying. A signed body that is not a payout webhook of a documented status is 400 (Heleket keeps it; status sync reads the payout). 404 when the gateway has no Heleket payout credentials.",
+      'Heleket\'s payout webhook (docs/payouts.md, "How a payout is paid"), sent to the `url_callback` of each payout: `sign` is md5(base64(the body without `sign`, as PHP\'s json_encode writes it) + the payout key), and the sender must be in `HELEKET_CALLBACK_IPS` (resolved through `TRUSTED_PROXIES`); otherwise 401 and nothing changes. `paid` pays the payout (`payout.paid`); `fail`, `cancel` and `system_fail` fail it and give the money back (`payout.failed`); `process` and `check` change nothing. A repeat, a word that contradicts a final payout (a `fail` after `paid`), or a payout the platform never sent to Heleket is answered 200 too and changes nothing, so Heleket stops retrying. A signed body that is not a payout webhook of a documented status is 400 (Heleket keeps it; status sync reads the payout). 404 when the gateway has no Heleket payout credentials.',
     tag: TAGS.callbacks,
     auth: 'none',
     body: {

@@ -168,8 +168,7 @@ export function providersFrom(config: ProviderConfig, wiring: ProviderWiring = {
  * one given whole (a test's provider that is down, say).
  */
 export type ProvidersSource =
-  | ProviderRegistry
-  | ((observer: ProviderObserver, circuitOf: (provider: ProviderName) => ProviderCircuit) => ProviderRegistry);
+  ProviderRegistry | ((observer: ProviderObserver, circuitOf: (provider: ProviderName) => ProviderCircuit) => ProviderRegistry);
 
 /** The registry of a source, handing a factory the service's observer and circuits. */
 export const providersOf = (
@@ -182,8 +181,5 @@ export const providersOf = (
  * Heleket's payouts client when its payout credentials are configured (`HELEKET_MERCHANT_ID`, `HELEKET_PAYOUT_KEY`),
  * else null: live crypto payouts then wait `approved` and no payout webhook is taken.
  */
-export const heleketPayoutsIfConfigured = (
-  config: ProviderConfig,
-  circuitOf: (provider: ProviderName) => ProviderCircuit,
-): HeleketPayouts | null =>
+export const heleketPayoutsIfConfigured = (config: ProviderConfig, circuitOf: (provider: ProviderName) => ProviderCircuit): HeleketPayouts | null =>
   config.HELEKET_MERCHANT_ID !== null && config.HELEKET_PAYOUT_KEY !== null ? heleketPayoutsFrom(config, circuitOf) : null;

@@ -59,7 +59,7 @@ async function failAtHeleket(deps: HeleketPayoutDeps, id: string, reason: string
  * more. Each move is idempotent (a repeat changes nothing); a word that contradicts a final state is not applied.
  * Returns the payout as it is now, or null when it is not on the Heleket rail.
  */
-export async function applyHeleketWord(deps: HeleketPayoutDeps, id: string, word: HeleketWord): Promise<PayoutRecord | null> {
+async function applyHeleketWord(deps: HeleketPayoutDeps, id: string, word: HeleketWord): Promise<PayoutRecord | null> {
   await deps.rail.recordAnswer(id, word.providerPayoutId, word.providerStatus.slice(0, 64));
   if (word.status === 'failed') return failAtHeleket(deps, id, word.failureReason ?? word.providerStatus);
   if (word.status === 'paid') {

@@ -96,7 +96,10 @@ export class StatusSyncWorker {
         tally.payouts += 1;
         if (read.error !== null) {
           tally.failed += 1;
-          log.warn({ provider: 'heleket', payout_id: read.id, why: read.error }, 'status sync could not read a payout; it is read again next interval');
+          log.warn(
+            { provider: 'heleket', payout_id: read.id, why: read.error },
+            'status sync could not read a payout; it is read again next interval',
+          );
         }
       }
       if (payouts.length < batchSize || this.job.isStopped) break;

@@ -33,9 +33,15 @@ async function settle(deps: HttpDeps, res: Response, state: PayoutState): Promis
   const requestId = requestIdOf(res);
   const unknown = () => {
     deps.callbacks.unknown(PROVIDER);
-    deps.log.warn({ provider: PROVIDER, kind: 'payout', request_id: requestId }, 'verified payout webhook for a payout the platform never sent: answered 200, nothing changed');
+    deps.log.warn(
+      { provider: PROVIDER, kind: 'payout', request_id: requestId },
+      'verified payout webhook for a payout the platform never sent: answered 200, nothing changed',
+    );
   };
-  if (state.payoutId === null) return unknown();
+  if (state.payoutId === null) {
+    unknown();
+    return;
+  }
   try {
     const payout = await deps.links.settleHeleketPayout(
       {
@@ -50,8 +56,15 @@ async function settle(deps: HttpDeps, res: Response, state: PayoutState): Promis
     const expected = state.status === 'processing' ? null : state.status;
     if (expected !== null && payout.status !== expected) {
       deps.log.warn(
-        { provider: PROVIDER, kind: 'payout', payout_id: payout.id, status: payout.status, provider_status: state.providerStatus, request_id: requestId },
-        'payout webhook contradicts the payout\'s state: not applied',
+        {
+          provider: PROVIDER,
+          kind: 'payout',
+          payout_id: payout.id,
+          status: payout.status,
+          provider_status: state.providerStatus,
+          request_id: requestId,
+        },
+        "payout webhook contradicts the payout's state: not applied",
       );
     }
   } catch (e) {
