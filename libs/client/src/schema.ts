@@ -1573,6 +1573,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/callbacks/v1/heleket-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heleket's word on a crypto payout
+         * @description Heleket's payout webhook (docs/payouts.md, "How a payout is paid"), sent to the `url_callback` of each payout: `sign` is md5(base64(the body without `sign`, as PHP's json_encode writes it) + the payout key), and the sender must be in `HELEKET_CALLBACK_IPS` (resolved through `TRUSTED_PROXIES`); otherwise 401 and nothing changes. `paid` pays the payout (`payout.paid`); `fail`, `cancel` and `system_fail` fail it and give the money back (`payout.failed`); `process` and `check` change nothing. A repeat, a word that contradicts a final payout (a `fail` after `paid`), or a payout the platform never sent to Heleket is answered 200 too and changes nothing, so Heleket stops retrying. A signed body that is not a payout webhook of a documented status is 400 (Heleket keeps it; status sync reads the payout). 404 when the gateway has no Heleket payout credentials.
+         */
+        post: operations["receiveHeleketPayoutCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -10448,6 +10468,84 @@ export interface operations {
                     /** @enum {string} */
                     status: "succeeded" | "failed";
                     failure_reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailedOrInvalidJson"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    receiveHeleketPayoutCallback: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "payout",
+                 *       "uuid": "a7c0caec-a594-4aaa-b1c4-77d511857594",
+                 *       "order_id": "0b8a4f1e6c2d4e5f9a7b3c1d2e4f6a8b",
+                 *       "amount": "500.00",
+                 *       "merchant_amount": "500.00",
+                 *       "commission": "0.00",
+                 *       "is_final": true,
+                 *       "status": "paid",
+                 *       "txid": "6f0a1c1b2e3d4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a",
+                 *       "currency": "RUB",
+                 *       "network": "tron",
+                 *       "payer_currency": "USDT",
+                 *       "payer_amount": "5.263158",
+                 *       "sign": "fe99035f86fa436181717b302b95bacf"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "payout";
+                    /** @description Heleket's payout id. */
+                    uuid: string;
+                    /** @description Our payout id without its hyphens (32 hexadecimal characters). */
+                    order_id: string;
+                    amount: string;
+                    /** @enum {string} */
+                    status: "process" | "check" | "paid" | "fail" | "cancel" | "system_fail";
+                    is_final?: boolean;
+                    txid?: string;
+                    /** @description Why it failed, when Heleket says; kept as the payout's `failure_reason`. */
+                    fail_reason?: string;
+                    /** @description md5 hex of base64(the body without `sign`) + the payout key. */
+                    sign: string;
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };

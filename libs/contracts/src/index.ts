@@ -30,3 +30,4 @@ export * from './two-factor';
 export * from './crypto-address';
 export * from './payouts';
 export * from './payout-schedule';
+export * from './heleket-payouts';

@@ -34,6 +34,7 @@ import { eventIdCommand, listEventsCommand, webhookEvent, webhookEventPage } fro
 import { listUnresolvedCommand, resolveUnresolvedCommand, unresolvedIdCommand, unresolvedPayment, unresolvedPaymentPage } from './unresolved';
 import { createRefundCommand, idempotentRefundReply, listRefundsCommand, refund, refundIdCommand, refundPage, settleRefundCommand } from './refunds';
 import { paymentSyncCommand, paymentSyncReport } from './payment-sync';
+import { payoutSyncCommand, payoutSyncReport, settleHeleketPayoutCommand } from './heleket-payouts';
 import { balance, balanceCommand, balanceTransactionPage, listBalanceTransactionsCommand } from './ledger';
 import { dailyReportCommand, dailyReportPage } from './reports';
 import { paymentAttemptList } from './attempts';
@@ -270,4 +271,8 @@ export const subjects = {
   gatewayPayoutContext: subject('gateway.payout_context', payoutContextCommand, payoutContext),
   /** The shop's next scheduled payout as it would be now (merchant identity; links knows the balance and the fee). */
   payoutsNext: subject('links.payouts.next', nextPayoutCommand, nextPayout),
+  /** A verified Heleket payout webhook (service identity): paid, failed, or still processing at Heleket. */
+  payoutsSettleHeleket: subject('links.payouts.settle_heleket', settleHeleketPayoutCommand, payout),
+  /** The operator's `payment:sync --payout ID` (service identity): a processing Heleket payout read from Heleket now. */
+  payoutsSync: subject('links.payouts.sync', payoutSyncCommand, payoutSyncReport),
 } as const;

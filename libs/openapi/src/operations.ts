@@ -118,6 +118,21 @@ const eventId = z.object({
     examples: [s.sampleEvents['payment.succeeded'].event_id],
   }),
 });
+/** Heleket's payout webhook (reference 1.13), as far as the platform reads it; Heleket may add fields. */
+const heleketPayoutWebhook = z
+  .object({
+    type: z.literal('payout'),
+    uuid: z.string().meta({ description: "Heleket's payout id." }),
+    order_id: z.string().meta({ description: 'Our payout id without its hyphens (32 hexadecimal characters).' }),
+    amount: z.string(),
+    status: z.enum(['process', 'check', 'paid', 'fail', 'cancel', 'system_fail']),
+    is_final: z.boolean().optional(),
+    txid: z.string().optional(),
+    fail_reason: z.string().optional().meta({ description: "Why it failed, when Heleket says; kept as the payout's `failure_reason`." }),
+    sign: z.string().meta({ description: 'md5 hex of base64(the body without `sign`) + the payout key.' }),
+  })
+  .loose();
+
 const providerName = z.object({ provider: z.string().meta({ description: 'The payment provider, as configured.', examples: ['sbp-sim'] }) });
 const assetName = z.object({ file: z.string().meta({ description: 'The asset file name, as the page links it.', examples: ['checkout.css'] }) });
 const languageQuery = z.object({
@@ -1526,6 +1541,37 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: z.union([providerCallbackBody, providerRefundCallbackBody]), example: { gateway_payment_id: 'sbp_7f3a91', status: 'paid' } },
     success: { status: 200, description: 'Received.', schema: callbackReceived, example: { received: true } },
     errors: ['common.err.unauthorized'],
+  },
+  {
+    method: 'post',
+    path: '/callbacks/v1/heleket-payouts',
+    operationId: 'receiveHeleketPayoutCallback',
+    summary: "Heleket's word on a crypto payout",
+    description:
+      'Heleket\'s payout webhook (docs/payouts.md, "How a payout is paid"), sent to the `url_callback` of each payout: `sign` is md5(base64(the body without `sign`, as PHP\'s json_encode writes it) + the payout key), and the sender must be in `HELEKET_CALLBACK_IPS` (resolved through `TRUSTED_PROXIES`); otherwise 401 and nothing changes. `paid` pays the payout (`payout.paid`); `fail`, `cancel` and `system_fail` fail it and give the money back (`payout.failed`); `process` and `check` change nothing. A repeat, a word that contradicts a final payout (a `fail` after `paid`), or a payout the platform never sent to Heleket is answered 200 too and changes nothing, so Heleket stops retrying. A signed body that is not a payout webhook of a documented status is 400 (Heleket keeps it; status sync reads the payout). 404 when the gateway has no Heleket payout credentials.',
+    tag: TAGS.callbacks,
+    auth: 'none',
+    body: {
+      schema: heleketPayoutWebhook,
+      example: {
+        type: 'payout',
+        uuid: 'a7c0caec-a594-4aaa-b1c4-77d511857594',
+        order_id: '0b8a4f1e6c2d4e5f9a7b3c1d2e4f6a8b',
+        amount: '500.00',
+        merchant_amount: '500.00',
+        commission: '0.00',
+        is_final: true,
+        status: 'paid',
+        txid: '6f0a1c1b2e3d4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a',
+        currency: 'RUB',
+        network: 'tron',
+        payer_currency: 'USDT',
+        payer_amount: '5.263158',
+        sign: 'fe99035f86fa436181717b302b95bacf',
+      },
+    },
+    success: { status: 200, description: 'Received.', schema: callbackReceived, example: { received: true } },
+    errors: ['common.err.unauthorized', 'common.err.not_found'],
   },
   // The document itself and the dashboard app.
   {

@@ -164,10 +164,22 @@ export function providersFrom(config: ProviderConfig, wiring: ProviderWiring = {
 
 /**
  * What a service is started with: a registry built with the service's own observer (its metrics and logs, which
- * exist only once the service has made its registry), or one given whole (a test's provider that is down, say).
+ * exist only once the service has made its registry) and its circuits (shared with its Heleket payouts client), or
+ * one given whole (a test's provider that is down, say).
  */
-export type ProvidersSource = ProviderRegistry | ((observer: ProviderObserver) => ProviderRegistry);
+export type ProvidersSource =
+  ProviderRegistry | ((observer: ProviderObserver, circuitOf: (provider: ProviderName) => ProviderCircuit) => ProviderRegistry);
 
-/** The registry of a source, handing a factory the service's observer. */
-export const providersOf = (source: ProvidersSource, observer: ProviderObserver): ProviderRegistry =>
-  typeof source === 'function' ? source(observer) : source;
+/** The registry of a source, handing a factory the service's observer and circuits. */
+export const providersOf = (
+  source: ProvidersSource,
+  observer: ProviderObserver,
+  circuitOf: (provider: ProviderName) => ProviderCircuit,
+): ProviderRegistry => (typeof source === 'function' ? source(observer, circuitOf) : source);
+
+/**
+ * Heleket's payouts client when its payout credentials are configured (`HELEKET_MERCHANT_ID`, `HELEKET_PAYOUT_KEY`),
+ * else null: live crypto payouts then wait `approved` and no payout webhook is taken.
+ */
+export const heleketPayoutsIfConfigured = (config: ProviderConfig, circuitOf: (provider: ProviderName) => ProviderCircuit): HeleketPayouts | null =>
+  config.HELEKET_MERCHANT_ID !== null && config.HELEKET_PAYOUT_KEY !== null ? heleketPayoutsFrom(config, circuitOf) : null;

@@ -6,7 +6,7 @@ import { BusClient, BusServer, connectNats, IdentityTokens, natsAnswers } from '
 import type { RunningService } from '@pl/config';
 import { Db } from '@pl/db';
 import { MailQueue, MailWorker, NO_MAIL_CRASH_POINTS, smtpSender, type MailCrashPoints } from '@pl/mail';
-import { providerMetrics, providersFrom, providersOf, type ProvidersSource } from '@pl/providers';
+import { heleketPayoutsIfConfigured, providerCircuits, providerMetrics, providersFrom, providersOf, type ProvidersSource } from '@pl/providers';
 import { createLogger, createMetricsRegistry, startOpsServer, type Logger } from '@pl/telemetry';
 import type { GatewayConfig } from './config';
 import { enqueueMail } from '@pl/mail';
@@ -63,7 +63,7 @@ export async function startGateway(
   config: GatewayConfig,
   log: Logger = createLogger('gateway', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providerSource: ProvidersSource = (observer) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer }),
+  providerSource: ProvidersSource = (observer, circuitOf) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer, circuitOf }),
   // The crash tests' hook (tests/faults), wired by main.ts only when their environment arms it.
   crashPoints: MailCrashPoints = NO_MAIL_CRASH_POINTS,
 ): Promise<RunningService & { port: number }> {
@@ -73,7 +73,9 @@ export async function startGateway(
   };
   try {
     const metrics = createMetricsRegistry('gateway');
-    const providers = providersOf(providerSource, providerMetrics(metrics, log.child({ component: 'providers' })));
+    const observer = providerMetrics(metrics, log.child({ component: 'providers' }));
+    const circuitOf = providerCircuits(config, observer);
+    const providers = providersOf(providerSource, observer, circuitOf);
     const db = new Db({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, log, prepare: true, max: config.DATABASE_POOL_MAX });
     cleanups.push(() => db.close());
     const redis: Redis = createRedis(config.REDIS_URL, log);
@@ -139,6 +141,7 @@ export async function startGateway(
       shops,
       deliveries: new DeliveriesClient(bus),
       providers,
+      heleketPayouts: heleketPayoutsIfConfigured(config, circuitOf),
       callbackSender: callbackSenderOf(config.TRUSTED_PROXIES),
       callbacks: callbackCounter(metrics, ['sandbox', 'raiffeisen_sbp', 'heleket']),
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',

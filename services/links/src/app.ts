@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { BusClient, BusServer, connectNats, createEventPublisher, IdentityTokens, natsAnswers } from '@pl/bus';
 import type { RunningService } from '@pl/config';
 import { DayPartitions, Db } from '@pl/db';
-import { providerMetrics, providersFrom, providersOf, type ProvidersSource } from '@pl/providers';
+import {
+  heleketPayoutCallbackUrl,
+  heleketPayoutsIfConfigured,
+  providerCircuits,
+  providerMetrics,
+  providersFrom,
+  providersOf,
+  type ProvidersSource,
+} from '@pl/providers';
 import { createLogger, createMetricsRegistry, scrapedGauge, startOpsServer, type Logger, type Registry } from '@pl/telemetry';
 import { kafkaBrokers, type LinksConfig } from './config';
 import { AttemptRepository } from './data/attempt.repository';
@@ -32,6 +40,10 @@ import { payoutScheduler, payoutSchedulerDeps } from './entry/background/payout-
 import { registerRefundHandlers } from './entry/nats/refund.handlers';
 import { registerSyncHandlers } from './entry/nats/sync.handlers';
 import { StatusSyncWorker } from './entry/background/status-sync-worker';
+import { HeleketPayoutWorker } from './entry/background/heleket-payout-worker';
+import { registerHeleketPayoutHandlers } from './entry/nats/heleket-payout.handlers';
+import { HeleketPayoutRepository } from './data/heleket-payout.repository';
+import type { HeleketPayoutDeps } from './domain/heleket-payout';
 import { OutboxRelay } from './entry/outbox/outbox-relay';
 import { ExpirySweeper } from './entry/sweeper/expiry-sweeper';
 import { latePaymentAlarm } from './late-payment-alarm';
@@ -81,11 +93,15 @@ export async function startLinks(
   config: LinksConfig,
   log: Logger = createLogger('links', config.LOG_LEVEL),
   // Tests that need a provider the configuration cannot name (one that is down, say) pass the registry here.
-  providerSource: ProvidersSource = (observer) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer }),
+  providerSource: ProvidersSource = (observer, circuitOf) => providersFrom(config, { publicBaseUrl: config.PUBLIC_BASE_URL, observer, circuitOf }),
   crashPoints: CrashPoints = NO_CRASH_POINTS,
 ): Promise<RunningService> {
   const metrics = createMetricsRegistry('links');
-  const providers = providersOf(providerSource, providerMetrics(metrics, log.child({ component: 'providers' })));
+  const observer = providerMetrics(metrics, log.child({ component: 'providers' }));
+  // One circuit per provider for the service: Heleket's payments and payouts reach one API host.
+  const circuitOf = providerCircuits(config, observer);
+  const providers = providersOf(providerSource, observer, circuitOf);
+  const heleketPayouts = heleketPayoutsIfConfigured(config, circuitOf);
   const db = new Db({
     url: config.DATABASE_URL,
     schema: LINKS_SCHEMA,
@@ -130,8 +146,9 @@ export async function startLinks(
   registerSyncHandlers(server, syncDeps);
   registerReportHandlers(server, { reports: new DailyReportRepository(db), shops: deps.shops, now: deps.now });
   registerLedgerHandlers(server, { ledger: new LedgerRepository(db, config.PAYOUT_HOLD_HOURS), shops: deps.shops });
+  const payoutStore = new PayoutRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC);
   registerPayoutHandlers(server, {
-    payouts: new PayoutRepository(db, handOver, config.PAYMENT_EVENTS_TOPIC),
+    payouts: payoutStore,
     shops: deps.shops,
     ledger: new LedgerRepository(db, config.PAYOUT_HOLD_HOURS),
     now: deps.now,
@@ -146,6 +163,22 @@ export async function startLinks(
     },
   });
   registerSummaryHandlers(server, { summaries: new SummaryRepository(db), shops: deps.shops, now: deps.now });
+  const heleketRail: HeleketPayoutDeps | null =
+    heleketPayouts === null
+      ? null
+      : {
+          payouts: payoutStore,
+          newId: randomUUID,
+          eventsTopic: config.PAYMENT_EVENTS_TOPIC,
+          heleket: heleketPayouts,
+          rail: new HeleketPayoutRepository(db),
+          callbackUrl: heleketPayoutCallbackUrl(config.PUBLIC_BASE_URL),
+          providerTimeoutMs: config.PROVIDER_REQUEST_TIMEOUT_MS,
+          now: deps.now,
+          crashPoints,
+        };
+  if (heleketRail) registerHeleketPayoutHandlers(server, heleketRail);
+  else log.info('no Heleket payout credentials (HELEKET_MERCHANT_ID, HELEKET_PAYOUT_KEY): live crypto payouts wait approved');
   await nc.flush();
 
   const sweeper = new ExpirySweeper({
@@ -165,13 +198,24 @@ export async function startLinks(
   );
   const statusSync = new StatusSyncWorker({
     deps: syncDeps,
+    payouts: heleketRail,
     schedule: { firstDelayMs: config.PROVIDER_SYNC_FIRST_DELAY_MS, intervalMs: config.PROVIDER_SYNC_INTERVAL_MS },
     batchSize: 100,
     log: log.child({ component: 'status-sync' }),
   });
+  const payoutWorker =
+    heleketRail === null
+      ? null
+      : new HeleketPayoutWorker({
+          deps: heleketRail,
+          intervalMs: config.PAYOUT_WORKER_INTERVAL_MS,
+          batchSize: 100,
+          log: log.child({ component: 'heleket-payouts' }),
+        });
   relay.start();
   sweeper.start();
   statusSync.start();
+  payoutWorker?.start();
   partitions.start();
   scheduler.start();
 
@@ -188,7 +232,7 @@ export async function startLinks(
     async stop() {
       await server.drain();
       // After the handlers: a payment committed by the last request still gets its publish attempt.
-      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop(), statusSync.stop(), scheduler.stop()]);
+      await Promise.all([relay.stop(), sweeper.stop(), partitions.stop(), statusSync.stop(), scheduler.stop(), payoutWorker?.stop()]);
       await nc.close();
       await Promise.all([ops.close(), db.close()]);
       log.info('links service stopped');

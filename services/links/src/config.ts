@@ -44,6 +44,8 @@ const linksEnv = {
   PAYOUT_FEE: roublesSetting('0.00'),
   /** How often each replica looks for a scheduled payout's period nobody has decided (docs/adr/0046). */
   PAYOUT_SCHEDULE_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 60_000 }),
+  /** How often approved live crypto payouts are looked for and handed to Heleket (ADR 0044). */
+  PAYOUT_WORKER_INTERVAL_MS: intSetting({ min: 10, max: 3_600_000, default: 5000 }),
   /** Kafka topic of payment events; tests give each system its own. */
   PAYMENT_EVENTS_TOPIC: kafkaTopic(PAYMENT_EVENTS_TOPIC),
 };

@@ -22,6 +22,7 @@ import {
   type SelectMethodCommand,
   type SettlePaymentCommand,
   type SettleRefundCommand,
+  type SettleHeleketPayoutCommand,
   type ListUnresolvedCommand,
   type ResolveUnresolvedCommand,
   type UnresolvedPaymentPage,
@@ -150,6 +151,11 @@ export class LinksClient {
   /** The shop's next scheduled payout in the identity's mode, as it would be now (docs/payouts.md, "Automatic payouts"). */
   nextPayout(identity: MerchantIdentity, command: NextPayoutCommand, requestId: string): Promise<NextPayout> {
     return this.bus.request(subjects.payoutsNext, command, identity, { requestId });
+  }
+
+  /** A verified Heleket payout webhook, applied by links (the gateway's service identity). */
+  settleHeleketPayout(command: SettleHeleketPayoutCommand, requestId: string): Promise<Payout> {
+    return this.bus.request(subjects.payoutsSettleHeleket, command, GATEWAY_IDENTITY, { requestId });
   }
 
   /** The shop's balance in the identity's mode. */

@@ -16,6 +16,7 @@ import { dashboardLinksRoutes } from './http/routes/dashboard-links.routes';
 import { mePreferencesRoutes } from './http/routes/me-preferences.routes';
 import { merchantLinksRoutes } from './http/routes/merchant-links.routes';
 import { providerCallbackRoutes } from './http/routes/provider-callbacks.routes';
+import { heleketPayoutCallbackRoutes } from './http/routes/heleket-payout-callbacks.routes';
 import { sessionDeliveriesRoutes, webhookDeliveriesRoutes } from './http/routes/webhook-deliveries.routes';
 import { accountRoutes } from './http/routes/account.routes';
 import { apiKeysRoutes } from './http/routes/api-keys.routes';
@@ -95,6 +96,8 @@ export function createHttpApp(deps: HttpDeps): Express {
   app.use('/docs', docsRoutes(deps));
   app.use('/p', checkoutRoutes(deps));
   app.use('/p', checkoutPageRoutes(deps));
+  // Before `/callbacks/v1/{provider}`: Heleket's payout webhooks are not a payment provider's callbacks.
+  app.use('/callbacks/v1/heleket-payouts', heleketPayoutCallbackRoutes(deps));
   app.use('/callbacks/v1', providerCallbackRoutes(deps));
   app.use('/openapi.json', openApiRoutes());
   app.use(routeNotFound);

@@ -149,7 +149,11 @@ export type LinksCrashPoint =
   /** A provider made an attempt's payment (its create answered), the answer not yet recorded. */
   | 'links.after-create-before-record'
   /** A refund and its posting committed, its provider not yet called. */
-  | 'links.after-refund-commit';
+  | 'links.after-refund-commit'
+  /** A crypto payout marked processing (committed), its create not yet sent to Heleket. */
+  | 'links.after-payout-processing'
+  /** Heleket answered a crypto payout's create (it made the payout), the answer not yet recorded. */
+  | 'links.after-payout-create-before-record';
 
 /**
  * Told each time a payment passes one of those steps. Every deployment runs {@link NO_CRASH_POINTS}; only the

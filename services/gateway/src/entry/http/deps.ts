@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { DailyReportMailRepository } from '../../data/daily-report-mail.repository';
 import type { Logger } from 'pino';
-import type { ProviderRegistry } from '@pl/providers';
+import type { HeleketPayouts, ProviderRegistry } from '@pl/providers';
 import type { AccountRepository } from '../../data/account.repository';
 import type { ApiKeyLookup } from '../../data/api-key.cache';
 import type { DeliveriesClient } from '../../data/deliveries.client';
@@ -51,6 +51,8 @@ export interface HttpDeps {
   deliveries: DeliveriesClient;
   /** Payment providers whose callbacks are accepted, by their callback path. */
   providers: ProviderRegistry;
+  /** Heleket's payouts client, which verifies its payout webhooks; null without Heleket payout credentials. */
+  heleketPayouts: HeleketPayouts | null;
   /** A callback's sender address, judged through TRUSTED_PROXIES (not TRUST_PROXY_HOPS). */
   callbackSender: (req: Request) => string;
   /** Callbacks verified and refused, by provider. */

@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
+import { syncHeleketPayout, type HeleketPayoutDeps } from '../../domain/heleket-payout';
 import { syncAttempt, syncRefund, type SyncDeps } from '../../domain/status-sync';
 import type { SyncSchedule } from '../../domain/status-sync-store';
 import { PeriodicJob } from './periodic-job';
 
 export interface StatusSyncWorkerOptions {
   deps: SyncDeps;
+  /** The Heleket payout rail, when Heleket's payout credentials are configured: its processing payouts are read too. */
+  payouts: HeleketPayoutDeps | null;
   schedule: SyncSchedule;
   /** Rows claimed per statement. */
   batchSize: number;
@@ -15,7 +18,8 @@ export interface StatusSyncWorkerOptions {
 const MAX_POLL_MS = 5000;
 
 /**
- * Status sync (docs/providers.md, "Status sync"): every replica runs it. Each pass claims due attempts and refunds a
+ * Status sync (docs/providers.md, "Status sync"): every replica runs it. Each pass claims due attempts, refunds and
+ * processing Heleket payouts a
  * batch per statement (the claim moves each one's next read an interval on, under `FOR UPDATE SKIP LOCKED`, so no two
  * replicas read one row and no lock outlives the statement), then reads each from its provider with no transaction
  * open, and applies what it learns through the path its callback takes. A provider that cannot be read leaves its
@@ -31,10 +35,10 @@ export class StatusSyncWorker {
       log: options.log,
       run: async () => {
         const done = await this.runOnce();
-        return done.attempts + done.refunds > 0 ? done : null;
+        return done.attempts + done.refunds + done.payouts > 0 ? done : null;
       },
       messages: {
-        done: 'status sync read unfinished payments and refunds from their providers',
+        done: 'status sync read unfinished payments, refunds and payouts from their providers',
         failing: 'status sync failed; retrying every interval',
         recovered: 'status sync working again',
       },
@@ -50,10 +54,10 @@ export class StatusSyncWorker {
     return this.job.stop();
   }
 
-  /** One pass over everything due now; returns how many attempts and refunds were read, and how many reads failed. */
-  async runOnce(): Promise<{ attempts: number; refunds: number; failed: number }> {
+  /** One pass over everything due now; returns how many attempts, refunds and payouts were read, and how many reads failed. */
+  async runOnce(): Promise<{ attempts: number; refunds: number; payouts: number; failed: number }> {
     const { deps, schedule, batchSize, log } = this.options;
-    const tally = { attempts: 0, refunds: 0, failed: 0 };
+    const tally = { attempts: 0, refunds: 0, payouts: 0, failed: 0 };
     for (;;) {
       const attempts = await deps.sync.claimDueAttempts(schedule, batchSize);
       for (const attempt of attempts) {
@@ -83,6 +87,22 @@ export class StatusSyncWorker {
         }
       }
       if (refunds.length < batchSize || this.job.isStopped) break;
+    }
+    const rail = this.options.payouts;
+    while (rail !== null) {
+      const payouts = await rail.rail.claimDue(schedule, batchSize);
+      for (const payout of payouts) {
+        const read = await syncHeleketPayout(rail, payout);
+        tally.payouts += 1;
+        if (read.error !== null) {
+          tally.failed += 1;
+          log.warn(
+            { provider: 'heleket', payout_id: read.id, why: read.error },
+            'status sync could not read a payout; it is read again next interval',
+          );
+        }
+      }
+      if (payouts.length < batchSize || this.job.isStopped) break;
     }
     return tally;
   }
