@@ -254,6 +254,21 @@ describe('payouts', () => {
     expect(approved.body).toMatchObject({ status: 'approved' });
     expect([a.userId, b.userId]).toContain(approved.body.approved_by);
     expect(approved.body.approved_at).not.toBeNull();
+
+    // Each step-up action is in the account's audit log with its user and role (accounts-and-teams.md, "Step-up");
+    // the refused approvals are not.
+    const audit = await sys.http.get('/api/v1/audit-events', { headers: acc.auth });
+    expect(audit.status).toBe(200);
+    const [owner] = await sys.sql<{ id: string }>('SELECT id FROM gateway.users WHERE email = $1', [acc.merchant.email]);
+    const approver = approved.body.approved_by === a.userId ? { user: a.userId, role: 'finance' } : { user: b.userId, role: 'admin' };
+    const payoutEntries = (audit.body.audit_events as { type: string; subject: string; user_id: string; role: string }[])
+      .filter((e) => e.type.startsWith('payout'))
+      .map(({ type, subject, user_id, role }) => ({ type, subject, user_id, role }));
+    expect(payoutEntries).toEqual([
+      { type: 'payout.approved', subject: id, user_id: approver.user, role: approver.role },
+      { type: 'payout.created', subject: id, user_id: owner!.id, role: 'owner' },
+      { type: 'payout_destination.added', subject: to, user_id: owner!.id, role: 'owner' },
+    ]);
   });
 
   it('gives the money back on reject (a reason) and on cancel; refuses a cancel once processing', async () => {

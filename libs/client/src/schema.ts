@@ -2889,7 +2889,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "two_factor.totp_enabled" | "two_factor.totp_disabled" | "two_factor.recovery_codes_regenerated" | "account.two_factor_policy_changed" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "refund.created_over_step_up_limit" | "account.passkey_added" | "account.passkey_removed";
+            type: "api_key.created" | "api_key.reissued" | "api_key.revoked" | "shop.webhook_secret_rotated" | "shop.cashier_key_reissued" | "account.password_changed" | "account.sign_in_new_address" | "account.password_reset" | "member.invited" | "member.role_changed" | "member.removed" | "member.joined" | "two_factor.totp_enabled" | "two_factor.totp_disabled" | "two_factor.recovery_codes_regenerated" | "account.two_factor_policy_changed" | "unresolved_payment.settled" | "unresolved_payment.refunded" | "refund.created_over_step_up_limit" | "account.passkey_added" | "account.passkey_removed" | "payout_destination.added" | "payout.created" | "payout.approved" | "shop.payout_schedule_set";
             at: string;
             ip: string | null;
             subject: string | null;

@@ -84,6 +84,10 @@ export const auditEventType = z.enum([
   'refund.created_over_step_up_limit',
   'account.passkey_added',
   'account.passkey_removed',
+  'payout_destination.added',
+  'payout.created',
+  'payout.approved',
+  'shop.payout_schedule_set',
 ]);
 export type AuditEventType = z.infer<typeof auditEventType>;
 

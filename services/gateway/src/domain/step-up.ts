@@ -43,11 +43,11 @@ export const STEP_UP_ROUTES: Readonly<
     audit: 'refund.created_over_step_up_limit',
     condition: 'refund_over_limit',
   },
-  'POST /api/v1/payout-destinations': { action: 'payout_destination.create' },
-  'POST /api/v1/payouts': { action: 'payout.create' },
-  'POST /api/v1/payouts/:id/approve': { action: 'payout.approve' },
+  'POST /api/v1/payout-destinations': { action: 'payout_destination.create', audit: 'payout_destination.added' },
+  'POST /api/v1/payouts': { action: 'payout.create', audit: 'payout.created' },
+  'POST /api/v1/payouts/:id/approve': { action: 'payout.approve', audit: 'payout.approved' },
   // Not in the spec's list: a schedule creates payouts to its destination with nobody present (docs/adr/0046).
-  'PUT /api/v1/shops/:id/payout-schedule': { action: 'payout_schedule.set' },
+  'PUT /api/v1/shops/:id/payout-schedule': { action: 'payout_schedule.set', audit: 'shop.payout_schedule_set' },
 };
 
 export type StepUpRoute = (typeof STEP_UP_ROUTES)[string];

@@ -243,6 +243,10 @@ export const en = {
     'account.two_factor_policy_changed': 'Second-factor requirement changed',
     'account.passkey_added': 'Passkey added',
     'account.passkey_removed': 'Passkey removed',
+    'payout_destination.added': 'Payout destination added',
+    'payout.created': 'Payout requested',
+    'payout.approved': 'Payout approved',
+    'shop.payout_schedule_set': 'Automatic payouts changed',
   },
   // Sign-in's second step (pages/login.tsx)
   secondStep: {

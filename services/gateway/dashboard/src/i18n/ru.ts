@@ -236,6 +236,10 @@ export const ru: Messages = {
     'account.two_factor_policy_changed': 'Изменено требование второго фактора',
     'account.passkey_added': 'Добавлен ключ доступа',
     'account.passkey_removed': 'Удалён ключ доступа',
+    'payout_destination.added': 'Добавлены реквизиты для выплат',
+    'payout.created': 'Запрошена выплата',
+    'payout.approved': 'Выплата одобрена',
+    'shop.payout_schedule_set': 'Изменены автоматические выплаты',
   },
   secondStep: {
     title: 'Второй фактор',

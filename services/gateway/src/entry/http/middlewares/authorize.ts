@@ -58,12 +58,13 @@ export function assertSteppedUp(res: Response): void {
 
 /**
  * Records a step-up action done elsewhere (the links service) in the audit log, as its table entry names it, once it
- * succeeded and before the answer goes: the route calls it after the change.
+ * succeeded and before the answer goes: the route calls it after the change. The subject is the path's id, or what the
+ * action made (`made`: a new payout's or destination's id).
  */
-export async function recordStepUpAction(req: Request, res: Response, audit: AuditRecorder): Promise<void> {
+export async function recordStepUpAction(req: Request, res: Response, audit: AuditRecorder, made?: string): Promise<void> {
   const entry = stepUpRouteOf(req);
   const member = maybeMemberOf(res);
   if (!entry?.audit || !member) return;
-  const subject = typeof req.params.id === 'string' ? req.params.id : null;
+  const subject = made ?? (typeof req.params.id === 'string' ? req.params.id : null);
   await audit.record({ merchantId: identityOf(res).merchant_id, type: entry.audit, ip: req.ip ?? null, subject, userId: member.userId });
 }

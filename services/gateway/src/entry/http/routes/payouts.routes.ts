@@ -17,7 +17,7 @@ import { identityOf, memberOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateApiKey } from '../middlewares/authenticate-api-key';
 import { authenticateSession } from '../middlewares/authenticate-session';
-import { allow } from '../middlewares/authorize';
+import { allow, recordStepUpAction } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -111,7 +111,7 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
       allow('payouts'),
       route({
         body: createPayoutDestinationBody,
-        handle: async ({ res, body }) => {
+        handle: async ({ req, res, body }) => {
           const problems = destinationProblems(body);
           if (problems.length > 0) throw validationFailed(`${problems[0]?.field ?? 'input'} ${problems[0]?.message ?? ''}`, problems);
           const who = identityOf(res);
@@ -120,6 +120,7 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
             body,
             maskedDestination(body),
           );
+          await recordStepUpAction(req, res, deps.audit, created.view.id);
           res.status(201).json(created.view);
         },
       }),
@@ -148,7 +149,7 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
       route({
         body: createPayoutBody,
         idempotency: idempotency(deps.idempotency, 'api-v1-payout', deps.log),
-        handle: async ({ res, body, idempotencyClaim }) => {
+        handle: async ({ req, res, body, idempotencyClaim }) => {
           if (body.amount < PAYOUT_MIN_KOPECKS) throw invalidField('amount', 'must be at least 100.00');
           const who = identityOf(res);
           const settings = await deps.payoutDestinations.payoutSettings(who.merchant_id);
@@ -169,6 +170,7 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
             },
             requestIdOf(res),
           );
+          if (!answer.replayed) await recordStepUpAction(req, res, deps.audit, answer.payout.id);
           sendPayoutAnswer(res, answer);
         },
       }),
@@ -184,13 +186,14 @@ export function sessionPayoutsRoutes(deps: HttpDeps): Router {
         ...(decide === 'reject' ? {} : { emptyBodyAs: {} }),
         handle: async ({ req, res, body }) => {
           const reason = 'reason' in body && typeof body.reason === 'string' ? body.reason : null;
-          res.json(
-            await deps.links.decidePayout(
-              identityOf(res),
-              { id: payoutId(req), decision: decide, user_id: memberOf(res).userId, reason },
-              requestIdOf(res),
-            ),
+          const decided = await deps.links.decidePayout(
+            identityOf(res),
+            { id: payoutId(req), decision: decide, user_id: memberOf(res).userId, reason },
+            requestIdOf(res),
           );
+          // The approve route's step-up entry names its audit event; reject and cancel have none.
+          await recordStepUpAction(req, res, deps.audit);
+          res.json(decided);
         },
       }),
     );

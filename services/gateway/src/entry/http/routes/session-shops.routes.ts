@@ -6,7 +6,7 @@ import { createShopInput, listShopsInput, rotateSecretInput, toShopId } from '..
 import { identityOf, requestIdOf } from '../context';
 import type { HttpDeps } from '../deps';
 import { authenticateSession } from '../middlewares/authenticate-session';
-import { allow } from '../middlewares/authorize';
+import { allow, recordStepUpAction } from '../middlewares/authorize';
 import { chain } from '../middlewares/chain';
 import { idempotency, pathIdAndBody, revealsSecret } from '../middlewares/idempotency';
 import { wrongMethod } from '../middlewares/not-found';
@@ -112,7 +112,9 @@ export function sessionShopsRoutes(deps: HttpDeps): Router {
               destination_id: body.interval === 'manual' ? null : destinationId,
               minimum_kopecks: body.interval === 'manual' ? null : (body.minimum ?? null),
             };
-            res.json(await deps.shops.setPayoutSchedule(who, command, requestIdOf(res)));
+            const shop = await deps.shops.setPayoutSchedule(who, command, requestIdOf(res));
+            await recordStepUpAction(req, res, deps.audit);
+            res.json(shop);
           },
         }),
       ),
