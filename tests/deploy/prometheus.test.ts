@@ -21,7 +21,7 @@ import type { PrometheusRuleObject } from './support/prometheus-rule';
 import { ROOT } from './support/repo';
 
 const OVERLAYS = ['overlays/dev', 'overlays/prod'];
-const UNIT_TESTS = ['alerts.test.yaml', 'slow-burn.test.yaml', 'providers.test.yaml'];
+const UNIT_TESTS = ['alerts.test.yaml', 'slow-burn.test.yaml', 'providers.test.yaml', 'payouts.test.yaml'];
 const unitTestPath = (file: string): string => join(ROOT, 'tests/deploy/prometheus', file);
 const RULE_FILE = 'payment-links.rules.yaml';
 
@@ -124,6 +124,8 @@ test('the alerts the issue asks for exist, each with a severity and a runbook se
   expect(reads('ProviderCallbacksUnknown')).toEqual(new Set(['provider_callbacks_unknown_total']));
   expect(reads('PaymentAttemptUnfinishedPastExpiry')).toEqual(new Set(['payment_attempts_unfinished_past_expiry_seconds']));
   expect(reads('UnresolvedPaymentTooOld')).toEqual(new Set(['unresolved_payments_oldest_age_seconds']));
+  expect(reads('PayoutStuckAtHeleket')).toEqual(new Set(['payouts_waiting_oldest_age_seconds']));
+  expect(reads('BankPayoutStuck')).toEqual(new Set(['payouts_waiting_oldest_age_seconds']));
   expect(reads('MailQueueStuck')).toEqual(new Set(['mail_queue_oldest_age_seconds']));
   expect(reads('MailGivenUp')).toEqual(new Set(['mail_given_up_total']));
 

@@ -15,6 +15,7 @@ import { payoutOrderId } from '@pl/providers';
 import { eventually } from '@pl/testing';
 import { runCli, renderOutcome } from '../../tools/admin/src/cli';
 import { expectError, type ApiResponse } from '../support/http';
+import { scrapedSum } from '../support/metrics';
 import { ledgerSums, verifyLedger } from '../support/money';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { createLiveLink } from '../support/live-links';
@@ -246,6 +247,9 @@ it('completes a payout whose webhook was dropped by payment:sync --payout, which
   sys.fakes.heleket.callbackPolicy = { mode: 'drop', delayMs: 0, repeat: 1 };
   sys.fakes.heleket.setPayoutStatus(orderId, 'paid');
   expect((await rowOf(id)).status).toBe('processing');
+  // What PayoutStuckAtHeleket reads: the payout waits at Heleket, seen by links' gauges (it leaves them once paid).
+  expect(await scrapedSum(sys.linksOpsPort, 'payouts_waiting', { rail: 'heleket', status: 'processing' })).toBeGreaterThanOrEqual(1);
+  expect(await scrapedSum(sys.linksOpsPort, 'payouts_waiting_oldest_age_seconds', { rail: 'heleket', status: 'processing' })).toBeGreaterThan(0);
   const infosBefore = sys.fakes.heleket.count('/v1/payout/info');
   const report = await syncByAdmin(id);
   expect(report).toEqual({

@@ -1,5 +1,5 @@
 import { scrapedGauge, type Registry } from '@pl/telemetry';
-import type { PaymentHealthRepository, UnfinishedAttempts, UnresolvedPayments } from './data/payment-health.repository';
+import type { PaymentHealthRepository, UnfinishedAttempts, UnresolvedPayments, WaitingPayouts } from './data/payment-health.repository';
 
 /** One query per scrape, shared by the gauges that read it. */
 function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
@@ -10,13 +10,17 @@ function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
 /**
  * Unfinished attempts by provider, mode and age, and unresolved payments by reason, read when Prometheus scrapes
  * (the PrometheusRule alerts on an attempt unfinished an hour past its link's expiry and on an unresolved payment
- * older than a day). A provider or reason with none has no series: the alerts compare what is there.
+ * older than a day), and live payouts waiting on their rail (the alerts on a payout stuck at Heleket or at the bank).
+ * A provider, reason or rail with none has no series: the alerts compare what is there.
  */
 export function registerPaymentHealthGauges(metrics: Registry, health: PaymentHealthRepository): void {
   const attempts = sharedRead(() => health.unfinishedAttempts());
   const unresolved = sharedRead(() => health.unresolvedPayments());
   const byAttempts = (value: (a: UnfinishedAttempts) => number) => async () =>
     (await attempts()).map((a) => ({ labels: { provider: a.provider, mode: a.mode }, value: value(a) }));
+  const payouts = sharedRead(() => health.waitingPayouts());
+  const byRail = (value: (p: WaitingPayouts) => number) => async () =>
+    (await payouts()).map((p) => ({ labels: { rail: p.rail, status: p.status }, value: value(p) }));
   const byReason = (value: (u: UnresolvedPayments) => number) => async () =>
     (await unresolved()).map((u) => ({ labels: { reason: u.reason, mode: u.mode }, value: value(u) }));
 
@@ -49,5 +53,17 @@ export function registerPaymentHealthGauges(metrics: Registry, health: PaymentHe
     help: 'Age of the oldest unresolved payment, by reason and mode',
     labelNames: ['reason', 'mode'],
     read: byReason((u) => u.oldestAgeSeconds),
+  });
+  scrapedGauge(metrics, {
+    name: 'payouts_waiting',
+    help: 'Live payouts approved and not yet handed to their rail, or processing at it, by rail and status',
+    labelNames: ['rail', 'status'],
+    read: byRail((p) => p.count),
+  });
+  scrapedGauge(metrics, {
+    name: 'payouts_waiting_oldest_age_seconds',
+    help: 'How long the longest-waiting live payout has been in its status (approved or processing), by rail and status',
+    labelNames: ['rail', 'status'],
+    read: byRail((p) => p.oldestAgeSeconds),
   });
 }

@@ -18,6 +18,22 @@ export interface UnresolvedPayments {
   readonly oldestAgeSeconds: number;
 }
 
+/** Live payouts of one rail waiting in one state (approved: not yet handed to the rail; processing: at the rail). */
+export interface WaitingPayouts {
+  readonly rail: string;
+  readonly status: 'approved' | 'processing';
+  readonly count: number;
+  /** How long the one longest in that state has been in it. */
+  readonly oldestAgeSeconds: number;
+}
+
+interface WaitingPayoutRow {
+  rail: string;
+  status: 'approved' | 'processing';
+  count: number;
+  oldest_age_seconds: number | null;
+}
+
 interface UnfinishedRow {
   provider: string;
   mode: 'live' | 'test';
@@ -56,6 +72,22 @@ export class PaymentHealthRepository {
       oldestAgeSeconds: Math.max(0, r.oldest_age_seconds ?? 0),
       pastExpirySeconds: Math.max(0, r.past_expiry_seconds ?? 0),
     }));
+  }
+
+  /**
+   * Live payouts waiting on a rail, by rail and state (the rail queue's partial index serves it): an approved one waits
+   * since its approval (creation when it needed none), a processing one since it was handed over.
+   */
+  async waitingPayouts(): Promise<WaitingPayouts[]> {
+    const rows = await this.db.query<WaitingPayoutRow>(
+      `SELECT rail, status, count(*)::int AS count,
+              EXTRACT(EPOCH FROM now() - min(CASE WHEN status = 'approved' THEN coalesce(approved_at, created_at)
+                                                  ELSE coalesce(processing_at, updated_at) END))::float8 AS oldest_age_seconds
+         FROM payouts
+        WHERE status IN ('approved', 'processing') AND livemode
+        GROUP BY 1, 2`,
+    );
+    return rows.map((r) => ({ rail: r.rail, status: r.status, count: r.count, oldestAgeSeconds: Math.max(0, r.oldest_age_seconds ?? 0) }));
   }
 
   /** Unresolved payments no one has settled or refunded yet, by reason and mode (the partial open index serves it). */
