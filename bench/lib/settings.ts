@@ -17,7 +17,20 @@ export interface Settings {
   dueLinks: number;
 }
 
-const SCENARIOS = ['create', 'get', 'list', 'cancel', 'payment', 'providers', 'sign-in', 'payouts', 'scale', 'expiry', 'notifier', 'payout-batch'] as const;
+const SCENARIOS = [
+  'create',
+  'get',
+  'list',
+  'cancel',
+  'payment',
+  'providers',
+  'sign-in',
+  'payouts',
+  'scale',
+  'expiry',
+  'notifier',
+  'payout-batch',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** A whole-number setting from the environment, `fallback` when unset; anything else is refused, not guessed at. */
