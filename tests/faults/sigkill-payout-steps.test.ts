@@ -1,7 +1,7 @@
 import type { LinksCrashPoint } from '@pl/links/testing';
 import { payoutOrderId } from '@pl/providers';
 import { eventually, withDeadline } from '@pl/testing';
-import { ledgerSums, verifyLedger } from '../support/money';
+import { expectLedgerClean } from '../support/money';
 import { startServiceProcess, type ServiceProcess } from '../support/processes';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { createLiveLink } from '../support/live-links';
@@ -92,14 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopLinks();
   if (!sys) return;
-  const verified = await verifyLedger(sys);
-  expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
-  const sums = await ledgerSums(sys);
-  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
-    unbalanced: 0,
-    mismatched: 0,
-    negative: 0,
-  });
+  await expectLedgerClean(sys);
   await sys.stop();
 }, 60_000);
 

@@ -16,7 +16,7 @@ import { eventually } from '@pl/testing';
 import { runCli, renderOutcome } from '../../tools/admin/src/cli';
 import { expectError, type ApiResponse } from '../support/http';
 import { scrapedSum } from '../support/metrics';
-import { ledgerSums, verifyLedger } from '../support/money';
+import { expectLedgerClean } from '../support/money';
 import { startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 import { createLiveLink } from '../support/live-links';
 
@@ -72,14 +72,7 @@ afterEach(() => {
 
 afterAll(async () => {
   if (!sys) return;
-  const verified = await verifyLedger(sys);
-  expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
-  const sums = await ledgerSums(sys);
-  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
-    unbalanced: 0,
-    mismatched: 0,
-    negative: 0,
-  });
+  await expectLedgerClean(sys);
   await sys.stop();
 }, 60_000);
 

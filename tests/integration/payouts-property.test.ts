@@ -6,7 +6,7 @@ import { loadConfig as linksConfig, markPayoutFailed, markPayoutPaid, markPayout
 import { formatKopecks } from '@pl/money';
 import { createLogger } from '@pl/telemetry';
 import type { ApiResponse } from '../support/http';
-import { expectedAndActualEvents, ledgerSums, refundCallback, shopMoney, verifyLedger } from '../support/money';
+import { expectedAndActualEvents, expectLedgerClean, refundCallback, shopMoney } from '../support/money';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -493,17 +493,7 @@ describe.each([
           expect(bad).toEqual([]);
           if (readings.some((r) => r.balance.pending > 0 && r.balance.available > 0)) sawPending = true;
 
-          const verified = await verifyLedger(sys);
-          expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({
-            unbalanced: 0,
-            balances_mismatched: 0,
-          });
-          const sums = await ledgerSums(sys);
-          expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
-            unbalanced: 0,
-            mismatched: 0,
-            negative: 0,
-          });
+          await expectLedgerClean(sys);
           for (const m of ['live', 'test'] as const) {
             const money = await moneyOf(run.shop.id, m);
             expect({ mode: m, ...money.ledger }).toEqual({ mode: m, ...money.expected });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, type ApiResponse } from '../support/http';
-import { ledgerSums, verifyLedger } from '../support/money';
+import { expectLedgerClean } from '../support/money';
 import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -100,14 +100,7 @@ const tally = (answers: ApiResponse[]): Record<string, number> => {
 // Every test's money, checked at the end: the ledger balanced, no shop account below zero.
 afterAll(async () => {
   if (!sys) return;
-  const verified = await verifyLedger(sys);
-  expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
-  const sums = await ledgerSums(sys);
-  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
-    unbalanced: 0,
-    mismatched: 0,
-    negative: 0,
-  });
+  await expectLedgerClean(sys);
   await sys.stop();
 }, 60_000);
 

@@ -61,6 +61,21 @@ export async function verifyLedger(sys: Pick<TestSystem, 'database'>): Promise<L
   }
 }
 
+/**
+ * The ledger checks most money tests end with: `ledger:verify` finds no unbalanced transaction and no running balance
+ * off its entries, and no shop account is below zero.
+ */
+export async function expectLedgerClean(sys: TestSystem): Promise<void> {
+  const verified = await verifyLedger(sys);
+  expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
+  const sums = await ledgerSums(sys);
+  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
+    unbalanced: 0,
+    mismatched: 0,
+    negative: 0,
+  });
+}
+
 export interface LedgerSums {
   /** Transactions whose entries do not sum to zero or number fewer than two. */
   unbalanced: number;
