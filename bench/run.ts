@@ -18,6 +18,7 @@ import { cancelScenario, createScenario, getScenario, listScenario } from './lib
 import { expiryScenario } from './lib/scenarios/expiry';
 import { notifierScenario } from './lib/scenarios/notifier';
 import { paymentScenario } from './lib/scenarios/payment';
+import { paymentCapacityScenario } from './lib/scenarios/payment-capacity';
 import { payoutBatchScenario } from './lib/scenarios/payout-batch';
 import { providersScenario } from './lib/scenarios/providers';
 import { payoutsScenario } from './lib/scenarios/payouts';
@@ -122,6 +123,7 @@ async function main(life: Lifecycle): Promise<number> {
   }
   if (has('cancel')) await attempt('cancel', () => cancelScenario(ctx));
   if (has('payment')) await attempt('payment', () => paymentScenario(ctx));
+  if (has('payment-capacity')) await attempt('payment-capacity', () => paymentCapacityScenario(ctx));
   if (has('providers') && fakes) await attempt('providers', () => providersScenario(ctx, fakes));
   if (has('sign-in')) await attempt('sign-in', () => signInScenario(ctx));
   // The batch gathers every approved live bank payout: it goes before the payouts scenario leaves thousands of its own.

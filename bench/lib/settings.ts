@@ -6,6 +6,8 @@ export interface Settings {
   warmupSeconds: number;
   connections: number;
   paymentRate: number;
+  /** Measured seconds of each step of the payment-capacity climb (BENCH_CAPACITY_SECONDS). */
+  capacitySeconds: number;
   /** Selects per second of the providers scenario's open-loop run (BENCH_SELECT_RATE). */
   selectRate: number;
   notifierSeconds: number;
@@ -23,6 +25,7 @@ const SCENARIOS = [
   'list',
   'cancel',
   'payment',
+  'payment-capacity',
   'providers',
   'sign-in',
   'payouts',
@@ -51,6 +54,8 @@ Scenarios (all when none is named): ${SCENARIOS.join(', ')}
   list      route 7, first page and a deep cursor page of that history
   cancel    route 4, a different pending link each request
   payment   provider callbacks at BENCH_PAYMENT_RATE/s → webhook received
+  payment-capacity  the payment path from BENCH_PAYMENT_RATE/s up by 100/s (BENCH_CAPACITY_SECONDS, 8, a step) to
+            the highest rate whose callback → webhook p99 stays within 100 ms, printed
   providers live SBP through the real Raiffeisen adapter and its fake: select p99 with the fake at 50 ms, and the
             bank's signed notifications at BENCH_PAYMENT_RATE/s → webhook (beside payment's sandbox figure)
   sign-in   POST /api/v1/auth/login, a password-only user, 2 connections
@@ -85,6 +90,7 @@ export function parseArgs(argv: string[]): { scenarios: ScenarioName[]; settings
       warmupSeconds: int('BENCH_WARMUP_SECONDS', 3, 0),
       connections: int('BENCH_CONNECTIONS', 50),
       paymentRate: int('BENCH_PAYMENT_RATE', 200),
+      capacitySeconds: int('BENCH_CAPACITY_SECONDS', 8, 2),
       selectRate: int('BENCH_SELECT_RATE', 50),
       notifierSeconds: int('BENCH_NOTIFIER_SECONDS', 300, 10),
       notifierRate: int('BENCH_NOTIFIER_RATE', 600),
