@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { formatKopecks } from '@pl/money';
 import { expectError, type ApiResponse } from '../support/http';
-import { ledgerSums, refundCallback, verifyLedger } from '../support/money';
+import { expectLedgerClean, refundCallback } from '../support/money';
 import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
 
 /**
@@ -52,17 +52,6 @@ const tally = (answers: ApiResponse[]): Record<string, number> => {
   return out;
 };
 
-async function expectLedgerSound(): Promise<void> {
-  const verified = await verifyLedger(sys);
-  expect({ unbalanced: verified.unbalanced, balances_mismatched: verified.balances_mismatched }).toEqual({ unbalanced: 0, balances_mismatched: 0 });
-  const sums = await ledgerSums(sys);
-  expect({ unbalanced: sums.unbalanced, mismatched: sums.mismatched, negative: sums.negative }).toEqual({
-    unbalanced: 0,
-    mismatched: 0,
-    negative: 0,
-  });
-}
-
 it(`${PARALLEL} refunds at once on one link never pass what is left to refund, before and after some settle`, async () => {
   // The client pays the fee, so the shop is credited the whole amount; a second link's credit keeps the balance
   // out of the way: only the link's refundable amount can bind.
@@ -97,7 +86,7 @@ it(`${PARALLEL} refunds at once on one link never pass what is left to refund, b
   );
   expect(row).toEqual({ refunded: '5000', pending: '5000' });
   expect(await balanceOf(merchant, shop)).toEqual({ available: '1000.00', refund_reserve: '50.00' });
-  await expectLedgerSound();
+  await expectLedgerClean(sys);
 });
 
 it(`${PARALLEL} refunds at once across one shop's links never pass its available balance`, async () => {
@@ -121,7 +110,7 @@ it(`${PARALLEL} refunds at once across one shop's links never pass its available
   const balance = await balanceOf(merchant, shop);
   expect(kopecksOf(balance.available)).toBe(5000n - 49n * 101n);
   expect(kopecksOf(balance.refund_reserve)).toBe(490000n + 49n * 101n);
-  await expectLedgerSound();
+  await expectLedgerClean(sys);
 });
 
 it(`${PARALLEL} refunds at once on one link, each with an Idempotency-Key of its own, never pass what is left to refund either`, async () => {
@@ -135,7 +124,7 @@ it(`${PARALLEL} refunds at once on one link, each with an Idempotency-Key of its
   );
   expect(tally(answers)).toEqual({ '201': 20, '422 refund.err.amount_exceeds_refundable': PARALLEL - 20 });
   expect(await balanceOf(merchant, shop)).toEqual({ available: '1000.00', refund_reserve: '100.00' });
-  await expectLedgerSound();
+  await expectLedgerClean(sys);
 });
 
 /** Sends a refund request and cuts the connection `afterMs` after the body went out (0: as soon as it did). */
@@ -199,7 +188,7 @@ it('one Idempotency-Key gives one refund whatever drops and retries the client m
   expect(statement.body.balance_transactions.map((t: { refund_id: string; amount: string }) => [t.refund_id, t.amount])).toEqual([
     [refundId, '-120.00'],
   ]);
-  await expectLedgerSound();
+  await expectLedgerClean(sys);
 });
 
 it('replays no refusal under an Idempotency-Key: a retry after the link is paid, or after funds arrive, makes the refund', async () => {
@@ -237,5 +226,5 @@ it('replays no refusal under an Idempotency-Key: a retry after the link is paid,
     id: after.body.id,
     replayed: 'true',
   });
-  await expectLedgerSound();
+  await expectLedgerClean(sys);
 });
