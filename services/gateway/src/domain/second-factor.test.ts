@@ -68,7 +68,7 @@ describe('builtInVerifiers', () => {
     const proof = { method: 'totp' as const, code: '123456' };
     const context = { purpose: 'step_up' as const, challenge: null };
     const results: (boolean | undefined)[] = [];
-    for (let i = 0; i < uses.length; i++) results.push(await totp?.verify('u-1', proof, context));
+    for (const _ of uses) results.push(await totp?.verify('u-1', proof, context));
     expect(results).toEqual([true, false, false, false]);
     expect(reused).toEqual(['u-1 mailed', 'u-1 not mailed']);
   });
