@@ -240,6 +240,88 @@ describe('sign-in with a second factor', () => {
   });
 });
 
+describe('a reused TOTP code mails its holder (ASVS 2.8.5)', () => {
+  const REUSED_RU = 'Код из приложения-аутентификатора использован повторно в «Платёжных ссылках»';
+  const REUSED_EN = 'A code from your authenticator app was used again on Payment links';
+
+  /** The reuse notices queued for an address: written in the refusing request's transaction, so final once it answered. */
+  const queuedNotices = async (email: string): Promise<number> =>
+    (
+      await sys.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM gateway.mail_queue WHERE recipient = $1 AND template = 'second_factor_code_reused'`,
+        [email],
+      )
+    )[0]?.n ?? -1;
+
+  const userIdOf = async (email: string): Promise<string> =>
+    (await sys.sql<{ id: string }>('SELECT id FROM gateway.users WHERE lower(email) = lower($1)', [email]))[0]?.id ?? '';
+
+  /** A right code of a step already used: the step after now, taken once by `use` first. */
+  async function usedCode(secret: string, use: (code: string) => Promise<ApiResponse>): Promise<string> {
+    const code = totpCode(secret, new Date(Date.now() + 30_000));
+    expect((await use(code)).status).toBeLessThan(300);
+    return code;
+  }
+
+  it('at sign-in: refused, one mail in the user’s language with the Security page and no code; more reuses within the hour mail nothing', async () => {
+    const { m, secret, recoveryCodes } = await enrolledOwner();
+    const signIn = async (code: string) => sys.http.post('/api/v1/auth/login/2fa', { challenge: (await passwordLogin(m)).body.challenge, code });
+    const code = await usedCode(secret, signIn);
+    expect(await queuedNotices(m.email)).toBe(0);
+
+    const replayed = await signIn(code);
+    expectError(replayed, 400, 'auth.err.invalid_code');
+    expect(replayed.headers.get('set-cookie')).toBeNull();
+    const mail = await sys.mail.waitFor((x) => x.envelopeTo.includes(m.email.toLowerCase()) && x.subject === REUSED_RU);
+    expect(mail.language).toBe('ru');
+    expect(mail.text).toContain('использован второй раз');
+    expect(mail.text).toMatch(/^https?:\/\/\S+\/dashboard\/security$/m);
+    expect(mail.html).toMatch(/href="https?:\/\/[^"]+\/dashboard\/security"/);
+    for (const body of [mail.text, mail.html, mail.subject]) expect(body).not.toContain(code);
+
+    // Replayed again at sign-in and at step-up within the hour: refused each time, and no second notice queued.
+    expectError(await signIn(code), 400, 'auth.err.invalid_code');
+    const withRecovery = await sys.http.post('/api/v1/auth/login/2fa', {
+      challenge: (await passwordLogin(m)).body.challenge,
+      recovery_code: recoveryCodes[0],
+    });
+    const session = withRecovery.body.session_token as string;
+    expectError(await sys.http.post('/api/v1/auth/step-up', { code }, { headers: bearer(session) }), 400, 'auth.err.invalid_code');
+    expect(await queuedNotices(m.email)).toBe(1);
+
+    // Once the hour has passed (the last notice's time moved back), the next reuse mails again.
+    await sys.sql(`UPDATE gateway.user_totp SET reuse_mailed_at = reuse_mailed_at - interval '1 hour' WHERE user_id = $1`, [await userIdOf(m.email)]);
+    expectError(await signIn(code), 400, 'auth.err.invalid_code');
+    expect(await queuedNotices(m.email)).toBe(2);
+    await sys.mail.waitFor((x) => x.envelopeTo.includes(m.email.toLowerCase()) && x.subject === REUSED_RU && x.id !== mail.id);
+    expect(sys.mail.mailsTo(m.email).filter((x) => x.subject === REUSED_RU)).toHaveLength(2);
+  });
+
+  it('at step-up: refused, one mail in English for an English-speaking user, however many replays race', async () => {
+    const { m, token, secret } = await enrolledOwner();
+    await sys.sql(`UPDATE gateway.users SET language = 'en' WHERE id = $1`, [await userIdOf(m.email)]);
+    const stepUp = (code: string) => sys.http.post('/api/v1/auth/step-up', { code }, { headers: bearer(token) });
+    const code = await usedCode(secret, stepUp);
+
+    const replays = await Promise.all(Array.from({ length: 5 }, () => stepUp(code)));
+    for (const replayed of replays) expectError(replayed, 400, 'auth.err.invalid_code');
+    expect(await queuedNotices(m.email)).toBe(1);
+    const mail = await sys.mail.waitFor((x) => x.envelopeTo.includes(m.email.toLowerCase()) && x.subject === REUSED_EN);
+    expect(mail.language).toBe('en');
+    expect(mail.text).toContain('used a second time');
+    expect(mail.text).toContain('Change your password');
+    expect(mail.text).not.toContain(code);
+    expect(sys.mail.mailsTo(m.email).filter((x) => x.subject === REUSED_EN)).toHaveLength(1);
+  });
+
+  it('mails nothing for a wrong code', async () => {
+    const { m, token, secret } = await enrolledOwner();
+    const wrong = String((Number(totpCode(secret, new Date(Date.now() + 30_000))) + 1) % 1_000_000).padStart(6, '0');
+    expectError(await sys.http.post('/api/v1/auth/step-up', { code: wrong }, { headers: bearer(token) }), 400, 'auth.err.invalid_code');
+    expect(await queuedNotices(m.email)).toBe(0);
+  });
+});
+
 /** A member of `owner`'s account with `role`, invited and joined as a new user; answers their plain session. */
 async function member(ownerToken: string, role: string): Promise<{ userId: string; token: string; email: string; password: string }> {
   const email = `tf-${randomBytes(5).toString('hex')}@example.com`;

@@ -23,6 +23,7 @@ export const TEMPLATE_PARAMS: Readonly<Record<MailTemplate, readonly string[]>> 
   password_changed: [],
   second_factor_added: ['factor'],
   second_factor_removed: ['factor'],
+  second_factor_code_reused: ['link'],
   api_key_created: ['label', 'mode'],
   new_sign_in: ['address', 'user_agent'],
   payout_destination_added: ['kind', 'masked', 'active_at'],
@@ -117,6 +118,15 @@ const en: Words = {
     paragraphs: [`A second factor was removed from your Payment links account on ${when}: ${named(FACTORS.en, params.factor)}.`],
     footnote: EN_NOT_YOU,
   }),
+  second_factor_code_reused: ({ params, when }) => ({
+    subject: 'A code from your authenticator app was used again on Payment links',
+    paragraphs: [
+      `On ${when} a code from your authenticator app was used a second time to confirm a sign-in or an action in your Payment links account, and it was refused: each code works once.`,
+      'If it was not you, someone may have seen your code and knows your password. Change your password (on the Account page) and check the sessions on the Security page, ending any you do not know.',
+    ],
+    action: { label: 'Open the Security page', url: params.link ?? '' },
+    footnote: 'If it was you (a code typed twice, say), nothing needs doing. We send this mail at most once an hour.',
+  }),
   api_key_created: ({ params, when }) => ({
     subject: 'A new API key was created in your Payment links account',
     paragraphs: [`A ${named(MODES.en, params.mode)} API key “${params.label}” was created in your Payment links account on ${when}.`],
@@ -203,6 +213,15 @@ const ru: Words = {
     subject: 'Из аккаунта «Платёжных ссылок» удалён второй фактор',
     paragraphs: [`Из вашего аккаунта «Платёжных ссылок» ${when} удалён второй фактор: ${named(FACTORS.ru, params.factor)}.`],
     footnote: RU_NOT_YOU,
+  }),
+  second_factor_code_reused: ({ params, when }) => ({
+    subject: 'Код из приложения-аутентификатора использован повторно в «Платёжных ссылках»',
+    paragraphs: [
+      `${when} код из вашего приложения-аутентификатора был использован второй раз для подтверждения входа или действия в аккаунте «Платёжных ссылок» и отклонён: каждый код действует один раз.`,
+      'Если это были не вы, кто-то мог увидеть ваш код и знает ваш пароль. Смените пароль (на странице «Аккаунт») и проверьте сеансы в разделе «Безопасность», завершив незнакомые.',
+    ],
+    action: { label: 'Открыть раздел «Безопасность»', url: params.link ?? '' },
+    footnote: 'Если это были вы (например, ввели код дважды), ничего делать не нужно. Это письмо приходит не чаще раза в час.',
   }),
   api_key_created: ({ params, when }) => ({
     subject: 'В аккаунте «Платёжных ссылок» создан новый API-ключ',

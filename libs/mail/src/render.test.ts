@@ -64,6 +64,25 @@ test('the known values of a param are said in the reader’s words, Moscow time 
   expect(renderMail('api_key_created', 'en', { label: 'CI', mode: 'test' }, AT).text).toContain('A test API key “CI”');
 });
 
+test('a reused TOTP code’s notice says what happened and what to do, in both languages, with the Security page and no code', () => {
+  const security = 'https://pay.example.com/dashboard/security';
+  const en = renderMail('second_factor_code_reused', 'en', { link: security }, AT);
+  expect(en.subject).toBe('A code from your authenticator app was used again on Payment links');
+  expect(en.text).toContain('On 28 November 2026 at 00:30 (Moscow time) a code from your authenticator app was used a second time');
+  expect(en.text).toContain('and it was refused');
+  expect(en.text).toContain('someone may have seen your code and knows your password. Change your password');
+  expect(en.text).toContain('check the sessions on the Security page');
+  expect(en.text).toContain(`Open the Security page:\n${security}`);
+  expect(en.html).toContain(`href="${security}"`);
+  const ru = renderMail('second_factor_code_reused', 'ru', { link: security }, AT);
+  expect(ru.subject).toBe('Код из приложения-аутентификатора использован повторно в «Платёжных ссылках»');
+  expect(ru.text).toContain('28 ноября 2026 г. в 00:30 (МСК) код из вашего приложения-аутентификатора был использован второй раз');
+  expect(ru.text).toContain('кто-то мог увидеть ваш код и знает ваш пароль. Смените пароль');
+  expect(ru.text).toContain(`Открыть раздел «Безопасность»:\n${security}`);
+  // The template takes the link alone: a code given to it is refused, so no caller can put one in the mail.
+  expect(problemWith({ template: 'second_factor_code_reused', language: 'en', params: { link: security, code: '123456' } })).toMatch(/no param code/);
+});
+
 test('a value of a chosen param (a role, a factor, a mode) that is not known is escaped like any other', () => {
   const mail = renderMail(
     'invitation',

@@ -10,6 +10,8 @@ export type MailLanguage = 'ru' | 'en';
  * - invitation: { link, account_name, role, inviter_email } — 72 h;
  * - password_changed: {};
  * - second_factor_added / second_factor_removed: { factor } — 'totp' | 'passkey';
+ * - second_factor_code_reused: { link } — a right TOTP code came a second time and was refused (ASVS 2.8.5), at most
+ *   once an hour per user (docs/adr/0028); `link` the dashboard's Security page. The code itself is never a param;
  * - api_key_created: { label, mode };
  * - new_sign_in: { address, user_agent };
  * - payout_destination_added: { kind, masked, active_at } — to every member with payout rights (kind: bank_account | crypto_address);
@@ -25,6 +27,7 @@ export type MailTemplate =
   | 'password_changed'
   | 'second_factor_added'
   | 'second_factor_removed'
+  | 'second_factor_code_reused'
   | 'api_key_created'
   | 'new_sign_in'
   | 'payout_destination_added'

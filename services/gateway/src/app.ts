@@ -111,7 +111,12 @@ export async function startGateway(
     isCommonPassword('');
     const passkeyStore = new PasskeyRepository(db, enqueueMail);
     const passkeys = new Passkeys(passkeyStore, new WebAuthnChallenges(redis, config.REDIS_KEY_PREFIX), relyingPartyOf(config.PUBLIC_BASE_URL));
-    const secondFactorStore = new SecondFactorRepository(db, twoFactorBox(config.TWO_FACTOR_SECRET_KEY), enqueueMail);
+    const secondFactorStore = new SecondFactorRepository(
+      db,
+      twoFactorBox(config.TWO_FACTOR_SECRET_KEY),
+      enqueueMail,
+      mailLinks(config.PUBLIC_BASE_URL),
+    );
     const links = new LinksClient(bus);
     const shops = new ShopsClient(bus);
     // The daily report mail goes to members whose role reads money, as the report itself does (ADR 49).
@@ -152,8 +157,9 @@ export async function startGateway(
       credentials,
       secondFactorStore,
       factors: new SecondFactors([
-        ...builtInVerifiers(secondFactorStore, (userId) =>
-          log.warn({ user_id: userId }, 'a TOTP code was used again: refused (it may have been seen)'),
+        // ASVS 2.8.5: the reuse is logged here (the user id, never the code) and mailed by the store, at most hourly.
+        ...builtInVerifiers(secondFactorStore, (userId, mailed) =>
+          log.warn({ user_id: userId, mailed }, 'a TOTP code was used again: refused (it may have been seen)'),
         ),
         passkeyVerifier(passkeys, passkeyStore),
       ]),

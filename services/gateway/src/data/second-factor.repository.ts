@@ -7,6 +7,8 @@ import { HAS_SECOND_FACTOR } from './has-second-factor';
 import type { Tx } from './account.repository';
 import type { EnqueueMail } from './user.repository';
 import { sha256 } from '../domain/credentials';
+import type { MailLinks } from '../domain/mail';
+import type { TotpUse } from '../domain/second-factor';
 import { newTotpSecret, totpStepOf } from '../domain/totp';
 
 /** Who did a change, for its audit event: the session's user, in the session's account, from an address. */
@@ -15,6 +17,12 @@ export interface FactorActor {
   merchantId: string;
   ip: string | null;
 }
+
+/**
+ * A reused TOTP code mails its holder at most once in this long: replaying codes (each refused) cannot fill their
+ * mailbox, and one mail an hour still tells of an attempt that goes on.
+ */
+const REUSE_MAIL_EVERY_SECONDS = 3600;
 
 /** A recovery code: 80 random bits as 16 base32 characters, in groups of four. */
 const newRecoveryCode = (): string => new Secret({ size: 10 }).base32.toLowerCase().replace(/(.{4})(?=.)/g, '$1-');
@@ -34,6 +42,7 @@ export class SecondFactorRepository {
     private readonly db: Db,
     private readonly box: SecretBox,
     private readonly enqueueMail: EnqueueMail,
+    private readonly links: Pick<MailLinks, 'security'>,
   ) {}
 
   /** A new TOTP secret waiting for its first code (replacing one that waited); null while TOTP is on. */
@@ -121,22 +130,50 @@ export class SecondFactorRepository {
   /**
    * Takes a TOTP code: `accepted` when it is right for a step newer than the last one used, which it then marks used,
    * in one conditional update (of two requests with one code, one wins); `reused` when it is right but of a step
-   * already used (or older); `wrong` otherwise.
+   * already used (or older); `wrong` otherwise. A reuse queues the holder's `second_factor_code_reused` mail in the
+   * transaction that found it (ASVS 2.8.5), at most one an hour (docs/adr/0028, "A reused code is mailed").
    */
-  async useTotp(userId: string, code: string, now: Date): Promise<'accepted' | 'reused' | 'wrong'> {
+  async useTotp(userId: string, code: string, now: Date): Promise<TotpUse> {
     const rows = await this.db.query<{ secret_box: Buffer }>('SELECT secret_box FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL', [
       userId,
     ]);
     const row = rows[0];
-    if (!row) return 'wrong';
+    if (!row) return { outcome: 'wrong' };
     const step = totpStepOf(this.box.open(row.secret_box), code, now);
-    if (step === null) return 'wrong';
-    const taken = await this.db.query(
-      `UPDATE user_totp SET last_used_step = $2
-        WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2) RETURNING user_id`,
-      [userId, step],
+    if (step === null) return { outcome: 'wrong' };
+    return this.db.transaction(async (c): Promise<TotpUse> => {
+      const taken = await c.query(
+        `UPDATE user_totp SET last_used_step = $2
+          WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2) RETURNING user_id`,
+        [userId, step],
+      );
+      if (taken.rowCount !== 0) return { outcome: 'accepted' };
+      return { outcome: 'reused', mailed: await this.mailReuseHourly(c, userId) };
+    });
+  }
+
+  /**
+   * Queues the reuse notice unless the user had one within the hour: `reuse_mailed_at` is moved by a conditional
+   * update, so of replays racing, the first takes the row's lock and the rest, re-checking after its commit, find
+   * the hour spent. True when the mail was queued.
+   */
+  private async mailReuseHourly(c: Tx, userId: string): Promise<boolean> {
+    const due = await c.query<{ email: string; language: UserLanguage }>(
+      `UPDATE user_totp t SET reuse_mailed_at = now() FROM users u
+        WHERE t.user_id = $1 AND u.id = t.user_id AND t.confirmed_at IS NOT NULL
+          AND (t.reuse_mailed_at IS NULL OR t.reuse_mailed_at <= now() - make_interval(secs => $2))
+        RETURNING u.email, u.language`,
+      [userId, REUSE_MAIL_EVERY_SECONDS],
     );
-    return taken.length > 0 ? 'accepted' : 'reused';
+    const user = due.rows[0];
+    if (!user) return false;
+    await this.enqueueMail(c, {
+      to: user.email,
+      template: 'second_factor_code_reused',
+      language: user.language,
+      params: { link: this.links.security() },
+    });
+    return true;
   }
 
   /** Takes a recovery code once: true when it was one of the user's unused codes (found by its hash). */

@@ -9,6 +9,8 @@ export interface MailLinks {
   resetPassword(token: string): string;
   invitation(token: string): string;
   signIn(): string;
+  /** The Security page: second factors and sessions (a reused TOTP code's notice points there). */
+  security(): string;
 }
 
 export function mailLinks(publicBaseUrl: string): MailLinks {
@@ -22,5 +24,6 @@ export function mailLinks(publicBaseUrl: string): MailLinks {
     resetPassword: (token) => page('reset-password', token),
     invitation: (token) => page('invitation', token),
     signIn: () => page('login'),
+    security: () => page('security'),
   };
 }

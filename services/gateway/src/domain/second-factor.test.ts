@@ -1,5 +1,5 @@
 import { isAppError } from '@pl/errors';
-import { builtInVerifiers, proofOf, SecondFactors, type SecondFactorVerifier } from './second-factor';
+import { builtInVerifiers, proofOf, SecondFactors, type SecondFactorVerifier, type TotpUse } from './second-factor';
 import { totpCodeAt, totpStepOf, newTotpSecret, totpUri } from './totp';
 
 /** A verifier that knows one right proof and counts its uses: the shape a passkeys module plugs in. */
@@ -47,24 +47,30 @@ describe('SecondFactors', () => {
 });
 
 describe('builtInVerifiers', () => {
-  it('refuses a reused TOTP code like a wrong one, and says so', async () => {
-    const outcomes = ['accepted', 'reused', 'wrong'] as const;
+  it('refuses a reused TOTP code like a wrong one, and says so, with whether the holder was mailed', async () => {
+    const uses: TotpUse[] = [
+      { outcome: 'accepted' },
+      { outcome: 'reused', mailed: true },
+      { outcome: 'wrong' },
+      { outcome: 'reused', mailed: false },
+    ];
     let next = 0;
     const reused: string[] = [];
     const [totp] = builtInVerifiers(
       {
         totpEnabled: async () => true,
-        useTotp: async () => outcomes[next++] ?? 'wrong',
+        useTotp: async () => uses[next++] ?? { outcome: 'wrong' },
         recoveryCodesLeft: async () => 0,
         useRecoveryCode: async () => false,
       },
-      (userId) => reused.push(userId),
+      (userId, mailed) => reused.push(`${userId} ${mailed ? 'mailed' : 'not mailed'}`),
     );
     const proof = { method: 'totp' as const, code: '123456' };
     const context = { purpose: 'step_up' as const, challenge: null };
-    const results = [await totp?.verify('u-1', proof, context), await totp?.verify('u-1', proof, context), await totp?.verify('u-1', proof, context)];
-    expect(results).toEqual([true, false, false]);
-    expect(reused).toEqual(['u-1']);
+    const results: (boolean | undefined)[] = [];
+    for (const _ of uses) results.push(await totp?.verify('u-1', proof, context));
+    expect(results).toEqual([true, false, false, false]);
+    expect(reused).toEqual(['u-1 mailed', 'u-1 not mailed']);
   });
 });
 

@@ -72,21 +72,28 @@ export function proofOf(body: {
   return { method: 'passkey', assertion: body.passkey ?? {} };
 }
 
+/**
+ * What became of a TOTP code: `accepted` (its step is now used), `wrong`, or `reused`: right, but of a step already
+ * used; `mailed` says whether the holder's notice was queued with that finding (at most one an hour, docs/adr/0028).
+ */
+export type TotpUse = { outcome: 'accepted' } | { outcome: 'wrong' } | { outcome: 'reused'; mailed: boolean };
+
 /** What the TOTP and recovery-code verifiers read and consume (the second-factor repository). */
 export interface BuiltInFactorStore {
   totpEnabled(userId: string): Promise<boolean>;
-  useTotp(userId: string, code: string, now: Date): Promise<'accepted' | 'reused' | 'wrong'>;
+  useTotp(userId: string, code: string, now: Date): Promise<TotpUse>;
   recoveryCodesLeft(userId: string): Promise<number>;
   useRecoveryCode(userId: string, code: string): Promise<boolean>;
 }
 
 /**
  * The second factors the gateway has of its own: TOTP, and recovery codes as its backup. `onReuse`: a right TOTP code
- * came again (refused like a wrong one): someone else may have seen it (ASVS 2.8.5 asks that it be logged).
+ * came again (refused like a wrong one): someone else may have seen it. ASVS 2.8.5 asks that it be logged (the
+ * caller's part) and the holder told (the store's, which queued the mail with the finding; `mailed` says whether).
  */
 export const builtInVerifiers = (
   store: BuiltInFactorStore,
-  onReuse: (userId: string) => void,
+  onReuse: (userId: string, mailed: boolean) => void,
   clock: () => Date = () => new Date(),
 ): SecondFactorVerifier[] => [
   {
@@ -94,9 +101,9 @@ export const builtInVerifiers = (
     enrolled: (userId) => store.totpEnabled(userId),
     verify: async (userId, proof) => {
       if (proof.method !== 'totp') return false;
-      const outcome = await store.useTotp(userId, proof.code, clock());
-      if (outcome === 'reused') onReuse(userId);
-      return outcome === 'accepted';
+      const use = await store.useTotp(userId, proof.code, clock());
+      if (use.outcome === 'reused') onReuse(userId, use.mailed);
+      return use.outcome === 'accepted';
     },
   },
   {
