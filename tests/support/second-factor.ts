@@ -18,6 +18,16 @@ const enrolledUsers = new Map<string, Enrolled>();
 export const totpCode = (secret: string, at: Date = new Date()): string =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
 
+/**
+ * Waits for the next 30 s TOTP step when fewer than `ms` are left of this one. A test that names codes by their
+ * distance from "now" (the step before, two steps away) must not see the step change under it, and the step's
+ * boundary is the clock's own event: nothing else signals it.
+ */
+export async function aFreshTotpStep(ms = 10_000): Promise<void> {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 /** What these helpers enrolled for a user (their TOTP secret and unused recovery codes), or undefined. */
 export const enrolledFactors = (email: string): Enrolled | undefined => enrolledUsers.get(email.toLowerCase());
 
