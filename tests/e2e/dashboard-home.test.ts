@@ -128,3 +128,20 @@ describe.each(FLOW_COMBOS)('the Home page, $lang at $size.width px', ({ lang, lo
     }
   });
 });
+
+it('opens the page asked for without a session once signed in (a mail link, a bookmark), its query kept', async () => {
+  const t = words('en');
+  const { page } = await openCheckedTab({ locale: 'en-US', width: DESKTOP.width, height: DESKTOP.height });
+  await page.goto(`${sys.baseUrl}/dashboard/balance?shop_id=${shop.id}`);
+  await page.getByLabel(t('email')).fill(merchant.email);
+  const asked = new URL(page.url());
+  expect([asked.pathname, asked.searchParams.get('next')]).toEqual(['/dashboard/login', `/balance?shop_id=${shop.id}`]);
+  await page.getByLabel(t('password')).fill(merchant.password);
+  await page.getByRole('button', { name: t('signIn'), exact: true }).click();
+  await h1(page)
+    .filter({ hasText: t('balanceTransactionsTitle') })
+    .waitFor();
+  const landed = new URL(page.url());
+  expect([landed.pathname, landed.search]).toEqual(['/dashboard/balance', `?shop_id=${shop.id}`]);
+  await expectAccessible(page);
+});

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter-preact';
+import { Link, Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter-preact';
 import { setEnrollRequiredHandler, setRequestMode, setUnauthorizedHandler } from './api/client';
 import { I18nContext, initialLanguage, MESSAGES, rememberLanguage, useI18n, type I18n, type Language, type Messages } from './i18n';
 import { keepFocusOnNextTitle, PageTitle } from './kit/common';
@@ -31,6 +31,7 @@ import { AccountSwitcher } from './frame/account-switcher';
 import { EmailBanner } from './frame/email-banner';
 import { SignInLinks } from './frame/sign-in-links';
 import { StepUpPrompt } from './frame/step-up';
+import { pageAfterSignIn } from './return-to';
 import { SignedIn } from './session';
 import type { MeView } from './types';
 
@@ -152,10 +153,11 @@ function ModeSwitch() {
 
 function LoginLayout() {
   const [, navigate] = useLocation();
+  const search = useSearch();
   return (
     <PublicLayout>
-      {/* The signed-in frame's `/` sends each member to their landing page (Home, or the links for a role without money). */}
-      <LoginPage onSignedIn={() => navigate('/', { replace: true })} />
+      {/* The page asked for before signing in, or the signed-in frame's `/`: each member's landing page (Home, or the links for a role without money). */}
+      <LoginPage onSignedIn={() => navigate(pageAfterSignIn(search), { replace: true })} />
       <SignInLinks />
     </PublicLayout>
   );

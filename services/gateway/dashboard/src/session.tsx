@@ -1,11 +1,12 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect } from 'preact/hooks';
-import { Redirect, useLocation } from 'wouter-preact';
+import { Redirect, useLocation, useSearch } from 'wouter-preact';
 import { getMe, signOut } from './api/account';
 import { ApiError, setUnauthorizedHandler } from './api/client';
 import { switchAccount } from './api/team';
 import { ErrorMessage, Loading } from './kit/common';
 import { useLoad } from './kit/use-load';
+import { signInReturningTo } from './return-to';
 import { roleMay, type RoleAction } from './roles';
 import type { MeView } from './types';
 
@@ -32,12 +33,15 @@ export const useSession = (): Session => {
  * session is gone (now, or on any later call that answers 401).
  */
 export function SignedIn({ children }: { children: (me: MeView) => ComponentChildren }) {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
+  const search = useSearch();
   const me = useLoad(getMe, 'me');
+  // Signed out by the server (no session, or it ran out): the sign-in page, and back to this page afterwards.
+  const signIn = signInReturningTo(location, search);
   useEffect(() => {
-    setUnauthorizedHandler(() => navigate('/login', { replace: true }));
-  }, [navigate]);
-  if (me.error instanceof ApiError && me.error.status === 401) return <Redirect to="/login" replace />;
+    setUnauthorizedHandler(() => navigate(signIn, { replace: true }));
+  }, [navigate, signIn]);
+  if (me.error instanceof ApiError && me.error.status === 401) return <Redirect to={signIn} replace />;
   if (me.loading || !me.data)
     return (
       <main id="main" class="narrow">
