@@ -74,6 +74,7 @@ BENCH_LOG_LEVEL (the services' default, info), BENCH_KAFKA_BROKERS (else a Kafka
 BENCH_GATEWAY_REPLICAS (1: gateway processes sharing its port, as replicas on one host),
 BENCH_CPU_PROFILE=1 (each service writes a V8 CPU profile to .local/bench/profiles/<service>/ when it stops),
 BENCH_STAGES=1 (the payment scenario times each hop of every payment from the spans; costs the bench CPU).
+BENCH_SERVICE_ENV (a JSON object of settings every service gets on top of the bench's, to compare a setting's cost).
 Needs \`npm run build\` first. Results: one table on stdout, .local/bench/last.json and last.md.`;
 
 export function parseArgs(argv: string[]): { scenarios: ScenarioName[]; settings: Settings } | 'help' {

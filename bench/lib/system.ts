@@ -190,6 +190,7 @@ async function startBenchSystem(options: StartOptions): Promise<BenchSystem> {
       GATEWAY_PORT: String(gatewayPort),
       ...BENCH_OVERRIDES,
       ...options.extraEnv,
+      ...serviceEnvOverrides(),
     };
     if (replicas > 1) env.GATEWAY_REUSE_PORT = 'true';
     if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
@@ -296,4 +297,17 @@ export async function startBench(
   life.defer(() => sys.stop());
   if (fakes) fakes.raiffeisen.callbackUrl = `${sys.gatewayUrl}/callbacks/v1/raiffeisen-sbp`;
   return { sys, sink, fakes };
+}
+
+/**
+ * BENCH_SERVICE_ENV: settings every service gets on top of the bench's own, as a JSON object of strings (for
+ * comparing a setting's cost, e.g. `{"OTEL_BSP_MAX_EXPORT_BATCH_SIZE":"64"}` or `{"OTEL_SDK_DISABLED":"true"}`).
+ */
+function serviceEnvOverrides(): Record<string, string> {
+  const raw = process.env.BENCH_SERVICE_ENV;
+  if (!raw) return {};
+  const parsed: unknown = JSON.parse(raw);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string'))
+    throw new Error('BENCH_SERVICE_ENV must be a JSON object of strings');
+  return parsed as Record<string, string>;
 }
