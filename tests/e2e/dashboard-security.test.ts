@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createClient } from 'redis';
-import { enrolledFactors, totpCode } from '../support/second-factor';
+import { authenticatorApp as authenticatorAppOf, enrolledFactors, totpCode } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
 import { checkBothWidths, DESKTOP, expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, PHONE, words, type Language } from './dashboard-kit';
@@ -50,23 +50,8 @@ const tab = async (options: { locale: string; width: number; height: number }): 
   return t;
 };
 
-/**
- * The authenticator app's code of now, and the 30 seconds its next code takes, moved by the gateway's record: the
- * server takes each 30-second step once, so before another code the record of the last step used goes back a minute,
- * as if the last code had been used then. No test waits for a step to pass.
- */
-const authenticatorApp = (secret: string, email: string) => {
-  let used = false;
-  return async (): Promise<string> => {
-    if (used)
-      await sys.sql(
-        `UPDATE gateway.user_totp SET last_used_step = last_used_step - 2 WHERE user_id = (SELECT id FROM gateway.users WHERE lower(email) = lower($1))`,
-        [email],
-      );
-    used = true;
-    return totpCode(secret);
-  };
-};
+/** The authenticator app of a user's TOTP secret (tests/support/second-factor.ts), moving the gateway's record, not time. */
+const authenticatorApp = (secret: string, email: string) => authenticatorAppOf((text, params) => sys.sql(text, params), secret, email);
 
 async function sidOf(page: Page): Promise<string> {
   const sid = (await page.context().cookies(origin)).find((c) => c.name === 'sid');
