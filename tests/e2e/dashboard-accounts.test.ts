@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { steppedUpSession } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
 import { checkedTabs, launchBrowser } from './browser';
-import { checkBothWidths, FLOW_COMBOS, freePort, h1, words, type Language } from './dashboard-kit';
+import { checkBothWidths, FLOW_COMBOS, freePort, h1, mailedLink as mailedLinkIn, words, type Language } from './dashboard-kit';
 
 /**
  * Accounts merchants open, recover and share themselves, through the dashboard in Chromium: every mail is read from
@@ -38,27 +38,8 @@ const tab = async (options: { locale: string; width: number; height: number }): 
 
 const newEmail = (): string => `web-${randomBytes(6).toString('hex')}@example.com`;
 
-/**
- * The link to the dashboard's `page` in the n-th such mail to `email` (awaited as it arrives over SMTP), as a path on
- * the gateway. Other mails to the same address (a sign-in from a new address, say) do not count.
- */
-const mailedLink = async (email: string, page: string, n = 1): Promise<string> => {
-  const link = new RegExp(`https?://\\S+/dashboard/${page}\\?token=[A-Za-z0-9_-]+`);
-  const linking = (text: string): boolean => link.test(text);
-  const mail = await sys.mail.waitFor(
-    (m) =>
-      m.envelopeTo.includes(email) &&
-      linking(m.text) &&
-      sys.mail
-        .mailsTo(email)
-        .filter((x) => linking(x.text))
-        .indexOf(m) ===
-        n - 1,
-  );
-  const url = new URL(link.exec(mail.text)![0]);
-  expect(url.origin).toBe(sys.baseUrl);
-  return url.pathname + url.search;
-};
+/** The link to the dashboard's `page` in the n-th such mail to `email`, as a path on the gateway. */
+const mailedLink = (email: string, page: string, n = 1): Promise<string> => mailedLinkIn(sys.mail, sys.baseUrl, email, page, n);
 
 const signIn = async (page: Page, lang: Language, email: string, password: string): Promise<void> => {
   const t = words(lang);

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { MailCatcher } from '@pl/mail-catcher';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './browser';
 
@@ -67,6 +68,28 @@ export const freePort = async (): Promise<number> => {
   const { port } = s.address() as AddressInfo;
   await new Promise((r) => s.close(r));
   return port;
+};
+
+/**
+ * The link to the dashboard's `page` in the n-th such mail to `email` (awaited as it arrives at the SMTP catcher), as a
+ * path on the gateway at `baseUrl`. Other mails to the same address (a sign-in from a new address, say) do not count.
+ */
+export const mailedLink = async (mail: MailCatcher, baseUrl: string, email: string, page: string, n = 1): Promise<string> => {
+  const link = new RegExp(`https?://\\S+/dashboard/${page}\\?token=[A-Za-z0-9_-]+`);
+  const linking = (text: string): boolean => link.test(text);
+  const found = await mail.waitFor(
+    (m) =>
+      m.envelopeTo.includes(email) &&
+      linking(m.text) &&
+      mail
+        .mailsTo(email)
+        .filter((x) => linking(x.text))
+        .indexOf(m) ===
+        n - 1,
+  );
+  const url = new URL(link.exec(found.text)![0]);
+  expect(url.origin).toBe(baseUrl);
+  return url.pathname + url.search;
 };
 
 /**

@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createClient } from 'redis';
-import { enrolledFactors, totpCode } from '../support/second-factor';
+import { authenticatorApp as authenticatorAppOf, enrolledFactors, totpCode } from '../support/second-factor';
 import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
 import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
-import { checkBothWidths, DESKTOP, expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, PHONE, words, type Language } from './dashboard-kit';
+import { checkBothWidths, FLOW_COMBOS, freePort, h1, PHONE, words, type Language } from './dashboard-kit';
 
 /**
  * Second factors in the dashboard, in Chromium (docs/dashboard.md, docs/adr/0028 and 0029): the Security page turns
  * TOTP on (the code computed here from the secret the page shows, as an app would), sign-in's second step takes a
- * code, a recovery code (once) and a passkey (Chromium's virtual authenticator), a stale session is asked for its
- * second factor once and the action goes on, and sessions are listed and ended. Time is moved by rewriting what the
- * gateway stored (the session's second-factor time), never by sleeping. WebAuthn needs a domain for its relying
- * party, so the system's public address, and the page's, is `localhost`.
+ * code and a recovery code (once), a stale session is asked for its second factor once and the action goes on, and
+ * sessions are listed and ended. A passkey's sign-in is dashboard-passkeys.test.ts's (as the only factor) and
+ * dashboard-journey.test.ts's (beside TOTP). Time is moved by rewriting what the gateway stored (the session's
+ * second-factor time), never by sleeping. The system's public address, and the page's, is `localhost`, as where
+ * passkeys are used (WebAuthn needs a domain for its relying party).
  */
 let sys: TestSystem;
 let browser: Browser;
@@ -50,23 +51,8 @@ const tab = async (options: { locale: string; width: number; height: number }): 
   return t;
 };
 
-/**
- * The authenticator app's code of now, and the 30 seconds its next code takes, moved by the gateway's record: the
- * server takes each 30-second step once, so before another code the record of the last step used goes back a minute,
- * as if the last code had been used then. No test waits for a step to pass.
- */
-const authenticatorApp = (secret: string, email: string) => {
-  let used = false;
-  return async (): Promise<string> => {
-    if (used)
-      await sys.sql(
-        `UPDATE gateway.user_totp SET last_used_step = last_used_step - 2 WHERE user_id = (SELECT id FROM gateway.users WHERE lower(email) = lower($1))`,
-        [email],
-      );
-    used = true;
-    return totpCode(secret);
-  };
-};
+/** The authenticator app of a user's TOTP secret (tests/support/second-factor.ts), moving the gateway's record, not time. */
+const authenticatorApp = (secret: string, email: string) => authenticatorAppOf((text, params) => sys.sql(text, params), secret, email);
 
 async function sidOf(page: Page): Promise<string> {
   const sid = (await page.context().cookies(origin)).find((c) => c.name === 'sid');
@@ -341,42 +327,5 @@ describe('the step-up dialog cancelled, ru at 360 px', () => {
     expect(await stepUp.count()).toBe(0);
     expect(await keyCount()).toBe(before + 1);
     await checkBothWidths(page, 'ru', PHONE);
-  });
-});
-
-describe('a passkey as the second factor of sign-in, en at desktop width', () => {
-  const t = words('en');
-  it('adds a passkey on the Security page, then signs in with it after the password', async () => {
-    const m = await sys.merchant();
-    const { page, context } = await tab({ locale: 'en-US', ...DESKTOP });
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    await enterPassword(page, 'en', m);
-    await waitForTitle(page, t('homeTitle'));
-    await page.goto(`${origin}/dashboard/security`);
-    const passkeys = page.getByTestId('passkeys');
-    await passkeys.getByLabel(t('passkeys', 'name'), { exact: true }).fill('This laptop');
-    await passkeys.getByRole('button', { name: t('passkeys', 'add'), exact: true }).click();
-    await passkeys.getByText(t('passkeys', 'added')).waitFor();
-
-    await signOut(page, 'en');
-    await enterPassword(page, 'en', m);
-    await waitForTitle(page, t('secondStep', 'title'));
-    // No TOTP: the step offers the passkey (and recovery codes), not an app's code.
-    expect(await page.getByLabel(t('secondStep', 'code'), { exact: true }).count()).toBe(0);
-    await expectAccessible(page);
-    await expectFits(page);
-    await page.getByRole('button', { name: t('secondStep', 'usePasskey'), exact: true }).click();
-    await waitForTitle(page, t('homeTitle'));
   });
 });

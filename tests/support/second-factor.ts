@@ -28,6 +28,24 @@ export async function aFreshTotpStep(ms = 10_000): Promise<void> {
   if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
+/**
+ * An authenticator app for a user's TOTP secret: each call answers the code of now. The server takes each 30-second
+ * step once, so before a second code the gateway's record of the last step used goes back a minute (`sql` is the
+ * test system's), as if the last code had been used then: no test waits for a step to pass.
+ */
+export const authenticatorApp = (sql: (text: string, params: unknown[]) => Promise<unknown>, secret: string, email: string) => {
+  let used = false;
+  return async (): Promise<string> => {
+    if (used)
+      await sql(
+        'UPDATE gateway.user_totp SET last_used_step = last_used_step - 2 WHERE user_id = (SELECT id FROM gateway.users WHERE lower(email) = lower($1))',
+        [email],
+      );
+    used = true;
+    return totpCode(secret);
+  };
+};
+
 /** What these helpers enrolled for a user (their TOTP secret and unused recovery codes), or undefined. */
 export const enrolledFactors = (email: string): Enrolled | undefined => enrolledUsers.get(email.toLowerCase());
 
