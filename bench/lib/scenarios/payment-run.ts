@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { observe, type BenchContext } from '../context';
+import type { BenchContext } from '../context';
 import type { CpuWindow } from '../cpu';
-import { startLoad } from '../load';
-import type { PacedResult, PacedSpec } from '../load-spec';
+import type { PacedSpec } from '../load-spec';
+import { pacedRun } from '../paced-run';
 import type { BenchReceiver } from '../receivers';
 import { summarize, type LatencySummary } from '../stats';
 
@@ -46,8 +46,7 @@ export interface PaymentRun {
 
 /**
  * Pays `warmupSeconds + seconds` worth of the shop's fresh pending links at `rate` callbacks a second (open loop,
- * from the load process), then waits up to `waitMs` for every accepted payment's webhook. `during` runs while the
- * load is measured (the stages recording starts there).
+ * from the load process), then waits up to `waitMs` for every accepted payment's webhook.
  */
 export async function paymentsAt(
   ctx: BenchContext,
@@ -55,43 +54,41 @@ export async function paymentsAt(
   merchantId: string,
   run: { rate: number; seconds: number; warmupSeconds: number; waitMs: number; onMeasuring?: () => void },
 ): Promise<PaymentRun> {
-  const { rate, seconds, warmupSeconds, waitMs } = run;
-  const warm = rate * warmupSeconds;
-  const ids = await ctx.fixtures.seedPending(merchantId, target.shopId, warm + rate * seconds);
+  const warm = run.rate * run.warmupSeconds;
+  const ids = await ctx.fixtures.seedPending(merchantId, target.shopId, warm + run.rate * run.seconds);
   await ctx.fixtures.analyze();
-  const load = startLoad(
-    { mode: 'paced', url: ctx.sys.gatewayUrl, rate, maxSockets: ctx.settings.connections, items: ids.map(target.item) },
-    ctx.workDir,
-  );
-  await load.measuring;
-  run.onMeasuring?.();
-  const watch = await observe(ctx, load.pid);
-  let result: PacedResult;
-  try {
-    result = await load.result;
-  } catch (e) {
-    await watch.stop();
-    throw e;
-  }
-  // Items come in the order sent: the first `warm` are the warm-up.
-  const measured = result.items.filter((_, i) => i >= warm);
-  const accepted = measured.filter((r) => r.status === 200);
-  await target.receiver.waitForAll(
-    accepted.map((r) => r.key),
-    waitMs,
-  );
-  const { cpu, pg } = await watch.stop();
-  const arrived = accepted.filter((r) => target.receiver.firstByLink.has(r.key));
-  const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;
+  return deliveredPayments(ctx, target.receiver, ids.map(target.item), { ...run, warmItems: warm });
+}
+
+/**
+ * Sends payment callbacks (`items`, each keyed by its link) at `rate` a second, then waits up to `waitMs` for every
+ * accepted one's webhook at `receiver`: the callback's answer and callback answered → webhook received, per link.
+ */
+export async function deliveredPayments(
+  ctx: BenchContext,
+  receiver: BenchReceiver,
+  items: PacedSpec['items'],
+  run: { rate: number; warmItems: number; waitMs: number; onMeasuring?: () => void },
+): Promise<PaymentRun> {
+  const paced = await pacedRun(ctx, items, run.rate, run.warmItems, {
+    onMeasuring: run.onMeasuring,
+    settle: (measured) =>
+      receiver.waitForAll(
+        measured.filter((r) => r.status === 200).map((r) => r.key),
+        run.waitMs,
+      ),
+  });
+  const accepted = paced.measured.filter((r) => r.status === 200);
+  const arrived = accepted.filter((r) => receiver.firstByLink.has(r.key));
   return {
-    achieved: Math.round((measured.length / Math.max(sentSpan, 1e-3)) * 10) / 10,
-    measured: measured.length,
+    achieved: paced.achieved,
+    measured: paced.measured.length,
     accepted: accepted.length,
     callback: summarize(accepted.map((r) => r.answeredAt - r.sentAt)),
-    endToEnd: summarize(arrived.map((r) => target.receiver.firstByLink.get(r.key)! - r.answeredAt)),
+    endToEnd: summarize(arrived.map((r) => receiver.firstByLink.get(r.key)! - r.answeredAt)),
     missing: accepted.length - arrived.length,
-    maxSendLagMs: result.maxSendLagMs,
-    cpu,
-    pg,
+    maxSendLagMs: paced.maxSendLagMs,
+    cpu: paced.cpu,
+    pg: paced.pg,
   };
 }

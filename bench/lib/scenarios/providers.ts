@@ -1,9 +1,10 @@
-import { check, cpuMsPerRequest, measureClosed, observe, type BenchContext } from '../context';
+import { check, cpuMsPerRequest, measureClosed, type BenchContext } from '../context';
 import type { Row } from '../report';
-import { startLoad } from '../load';
-import type { PacedResult, PacedSpec } from '../load-spec';
+import { pacedRun } from '../paced-run';
+import type { PacedSpec } from '../load-spec';
 import type { LocalProviderFakes } from '@pl/provider-fakes';
 import { BenchReceiver } from '../receivers';
+import { deliveredPayments } from './payment-run';
 import { selectStages } from '../select-stages';
 import { summarize } from '../stats';
 
@@ -84,7 +85,6 @@ async function pacedSelects(
   rate: number,
   fake: LocalProviderFakes['raiffeisen'],
 ): Promise<{ row: Row; achieved: number; maxSendLagMs: number; ours: OursBothWays }> {
-  const { settings, sys } = ctx;
   const items = ids.map((id) => ({
     key: id,
     method: 'POST' as const,
@@ -92,24 +92,11 @@ async function pacedSelects(
     headers: { 'content-type': 'application/json' },
     body: '{"method":"sbp"}',
   }));
-  const load = startLoad({ mode: 'paced', url: sys.gatewayUrl, rate, maxSockets: settings.connections, items }, ctx.workDir);
-  await load.measuring;
-  const watch = await observe(ctx, load.pid);
-  let result: PacedResult;
-  try {
-    result = await load.result;
-  } catch (e) {
-    await watch.stop();
-    throw e;
-  }
-  const { cpu, pg } = await watch.stop();
-  const measured = result.items.filter((_, i) => i >= rate * WARMUP_SECONDS);
+  const { measured, achieved, maxSendLagMs, cpu, pg } = await pacedRun(ctx, items, rate, rate * WARMUP_SECONDS);
   const ok = measured.filter((r) => r.status === 200);
   const latency = summarize(ok.map((r) => r.answeredAt - r.sentAt));
-  const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;
-  const achieved = Math.round((measured.length / Math.max(sentSpan, 1e-3)) * 10) / 10;
   ctx.log(
-    `    ${achieved} selects/s sent (send lag max ${result.maxSendLagMs} ms), p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms, ` +
+    `    ${achieved} selects/s sent (send lag max ${maxSendLagMs} ms), p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms, ` +
       `errors ${measured.length - ok.length}`,
   );
   ctx.log(`    postgres: ${pg.slice(0, 3).join(' | ') || 'no statement in flight when sampled'}`);
@@ -129,7 +116,7 @@ async function pacedSelects(
     cpu,
     cpuMsPerRequest: cpuMsPerRequest(cpu, achieved, 'gateway'),
   };
-  return { row, achieved, maxSendLagMs: result.maxSendLagMs, ours };
+  return { row, achieved, maxSendLagMs, ours };
 }
 
 /** Selects SBP on each link that has no QR yet, `concurrency` at a time (the callback run's links beyond the select run's). */
@@ -281,29 +268,8 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
     if (res.status !== 200) throw new Error(`the first notification was answered ${res.status}: ${await res.text()}`);
     await receiver.waitForAll([first.key], 60_000);
 
-    const load = startLoad({ mode: 'paced', url: sys.gatewayUrl, rate, maxSockets: settings.connections, items: rest }, ctx.workDir);
-    await load.measuring;
-    const watch = await observe(ctx, load.pid);
-    let result: PacedResult;
-    try {
-      result = await load.result;
-    } catch (e) {
-      await watch.stop();
-      throw e;
-    }
-    const warm = rate * WARMUP_SECONDS;
-    const measured = result.items.filter((_, i) => i >= warm);
-    const accepted = measured.filter((r) => r.status === 200);
-    await receiver.waitForAll(
-      accepted.map((r) => r.key),
-      30_000,
-    );
-    const { cpu } = await watch.stop();
-    const callback = summarize(accepted.map((r) => r.answeredAt - r.sentAt));
-    const endToEnd = summarize(accepted.filter((r) => receiver.firstByLink.has(r.key)).map((r) => receiver.firstByLink.get(r.key)! - r.answeredAt));
-    const missing = accepted.length - accepted.filter((r) => receiver.firstByLink.has(r.key)).length;
-    const sentSpan = ((measured[measured.length - 1]?.sentAt ?? 0) - (measured[0]?.sentAt ?? 0)) / 1000;
-    const achieved = Math.round((measured.length / Math.max(sentSpan, 1e-3)) * 10) / 10;
+    const run = await deliveredPayments(ctx, receiver, rest, { rate, warmItems: rate * WARMUP_SECONDS, waitMs: 30_000 });
+    const { achieved, callback, endToEnd, missing, cpu } = run;
     const sandbox = (ctx.details.payment as { endToEnd?: { p99: number } } | undefined)?.endToEnd?.p99 ?? null;
     ctx.rows.push({
       scenario: `providers: Raiffeisen notification at ${rate}/s`,
@@ -311,7 +277,7 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       rps: achieved,
       p50: callback.p50,
       p99: callback.p99,
-      errors: measured.length - accepted.length,
+      errors: run.measured - run.accepted,
       cpu,
       cpuMsPerRequest: cpuMsPerRequest(cpu, achieved, 'system'),
       note: 'callback answered (real adapter verifies the signature); CPU/req covers the webhook too',
@@ -328,7 +294,7 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       note: `max ${endToEnd.max} ms; sandbox's p99 in this run ${sandbox ?? 'not measured (run the payment scenario too)'} ms`,
     });
     ctx.log(
-      `    notifications ${achieved}/s (send lag max ${result.maxSendLagMs} ms), answered p50 ${callback.p50} / p99 ${callback.p99} ms; ` +
+      `    notifications ${achieved}/s (send lag max ${run.maxSendLagMs} ms), answered p50 ${callback.p50} / p99 ${callback.p99} ms; ` +
         `→ webhook p50 ${endToEnd.p50} / p99 ${endToEnd.p99} / max ${endToEnd.max} ms (sandbox p99 ${sandbox ?? '—'} ms); missing ${missing}`,
     );
     ctx.details.providers = {
@@ -349,7 +315,7 @@ export async function providersScenario(ctx: BenchContext, fakes: LocalProviderF
       ctx,
       `callback → webhook p99 through the real Raiffeisen adapter ≤ 1.1 × the sandbox's (same run) at ${rate}/s`,
       `p99 ${endToEnd.p99} ms vs sandbox ${sandbox ?? '—'} ms, ${missing} missing`,
-      sandbox === null ? null : endToEnd.p99 <= sandbox * 1.1 && missing === 0 && accepted.length === measured.length,
+      sandbox === null ? null : endToEnd.p99 <= sandbox * 1.1 && missing === 0 && run.accepted === run.measured,
     );
   } finally {
     fake.callbackMode = 'deliver';
