@@ -13,6 +13,7 @@ import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@p
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
 import { steppedUpSession } from './second-factor';
+import { TEMPLATE_ENV } from './template-database';
 import { startLocalProviderFakes, type LocalProviderFakes } from '@pl/provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -164,7 +165,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const pgHostUrl = options.postgresHostUrl ?? PG_URL;
   const redisUrl = options.redisUrl ?? REDIS_URL;
   const natsUrl = options.natsUrl ?? NATS_URL;
-  const database = await createTestDatabase('it', options.postgresHostUrl === undefined ? {} : { hostUrl: options.postgresHostUrl });
+  // A copy of the run's migrated template (tests/support/template-database.ts) on the machine's server; the migrations
+  // below then find nothing to apply, and apply everything to a database a private server starts empty.
+  const template = process.env[TEMPLATE_ENV];
+  const database = await createTestDatabase(
+    'it',
+    options.postgresHostUrl === undefined ? (template === undefined ? {} : { template }) : { hostUrl: options.postgresHostUrl },
+  );
   await migrateGateway(database.url, log);
   await migrateShops(database.url, log);
   await migrateLinks(database.url, log);
