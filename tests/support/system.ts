@@ -35,6 +35,8 @@ export const TEST_PROVIDER_SECRET = 'test-sandbox-provider-secret-0123456789abcd
 
 export interface TestMerchant {
   id: string;
+  /** The account's owner, the user made with it (gateway.users.id). */
+  userId: string;
   email: string;
   password: string;
   apiKey: string;
@@ -241,6 +243,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     const { testApiKey, testApiSecret } = created;
     return {
       id: created.merchant.id,
+      userId: created.userId,
       email,
       password,
       apiKey: created.apiKey,
