@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { Db } from '@pl/db';
 import { MailCatcher } from '@pl/mail-catcher';
 import { createLogger, type Logger } from '@pl/telemetry';
-import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, FaultProxy, freePort, fromMigratedTemplate, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, PasswordHasher, startGateway } from '@pl/gateway/testing';
 import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig, type ProvidersSource } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
@@ -13,7 +13,6 @@ import { loadConfig as notifierConfig, migrateNotifier, startNotifier } from '@p
 import { loadConfig as shopsConfig, migrateShops, SecretBox, ShopRepository, startShops } from '@pl/shops/testing';
 import { httpClient, type ApiResponse, type HttpClient } from './http';
 import { steppedUpSession } from './second-factor';
-import { TEMPLATE_ENV } from './template-database';
 import { startLocalProviderFakes, type LocalProviderFakes } from '@pl/provider-fakes';
 
 const PG_URL = process.env.TEST_DATABASE_HOST_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -169,10 +168,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const natsUrl = options.natsUrl ?? NATS_URL;
   // A copy of the run's migrated template (tests/support/template-database.ts) on the machine's server; the migrations
   // below then find nothing to apply, and apply everything to a database a private server starts empty.
-  const template = process.env[TEMPLATE_ENV];
   const database = await createTestDatabase(
     'it',
-    options.postgresHostUrl === undefined ? (template === undefined ? {} : { template }) : { hostUrl: options.postgresHostUrl },
+    options.postgresHostUrl === undefined ? fromMigratedTemplate() : { hostUrl: options.postgresHostUrl },
   );
   await migrateGateway(database.url, log);
   await migrateShops(database.url, log);

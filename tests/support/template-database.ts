@@ -7,7 +7,8 @@ import { migrateLinks } from '@pl/links';
 import { migrateNotifier } from '@pl/notifier';
 import { migrateShops } from '@pl/shops';
 import { createLogger } from '@pl/telemetry';
-import { ADMIN_DATABASE_URL, createTestDatabase } from '@pl/testing';
+// From source, not @pl/testing's dist: Jest loads this file without its module map, and this is where the name is.
+import { ADMIN_DATABASE_URL, createTestDatabase, TEMPLATE_DATABASE_ENV } from '../../libs/testing/src/database';
 
 /**
  * Jest's globalSetup: a database with every service's migrations applied, which startSystem copies
@@ -19,7 +20,6 @@ import { ADMIN_DATABASE_URL, createTestDatabase } from '@pl/testing';
  */
 const SERVICES = ['gateway', 'shops', 'links', 'notifier'] as const;
 const ROOT = join(__dirname, '..', '..');
-export const TEMPLATE_ENV = 'PL_TEST_TEMPLATE_DATABASE';
 const PREFIX = 'pl_tpl_';
 
 const utcDay = (at: Date): string => at.toISOString().slice(0, 10).replace(/-/g, '');
@@ -79,5 +79,5 @@ export default async function globalSetup(): Promise<void> {
     });
   }
   // Read by startSystem in every worker (Jest starts them after this, with this environment).
-  process.env[TEMPLATE_ENV] = name;
+  process.env[TEMPLATE_DATABASE_ENV] = name;
 }

@@ -64,5 +64,20 @@ export async function createTestDatabase(label = 'test', options: TestDatabaseOp
   };
 }
 
+/**
+ * Where Jest's globalSetup (tests/support/template-database.ts) names the run's template: a database with every
+ * service's migrations applied, on the machine's server.
+ */
+export const TEMPLATE_DATABASE_ENV = 'PL_TEST_TEMPLATE_DATABASE';
+
+/**
+ * Options that copy the run's migrated template when there is one (the machine's server only). The caller still runs
+ * its migrations: they find nothing to apply on a copy, and everything on an empty database.
+ */
+export const fromMigratedTemplate = (): TestDatabaseOptions => {
+  const template = process.env[TEMPLATE_DATABASE_ENV];
+  return template === undefined ? {} : { template };
+};
+
 /** A NATS subject namespace (and Redis key prefix) unique to one test, so parallel tests never answer each other. */
 export const uniqueNamespace = (label = 't'): string => `${label}_${randomBytes(6).toString('hex')}`;
