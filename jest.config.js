@@ -17,4 +17,6 @@ module.exports = {
     '^@pl/([a-z-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/services/$1/src', '<rootDir>/tools/$1/src'],
   },
   testTimeout: 30000,
+  // A migrated database that startSystem copies instead of migrating its own (tests/support/template-database.ts).
+  globalSetup: '<rootDir>/tests/support/template-database.ts',
 };

@@ -16,6 +16,11 @@ import { sandboxPaymentId, startSystem, WebhookReceiver, type TestMerchant, type
  * (accounts-and-teams.md, "Teams and roles"), written out below on its own, not read from the code that enforces it.
  * A cell that may succeed gets fresh resources, so cells are independent. A last row set asks every route as a member
  * without a second factor of an account that requires one.
+ *
+ * Members cost a password hash and a sign-in each (and TOTP enrolled for most), the bulk of this file's time: a cell
+ * gets a member of its own only when its answer is to be a success on a row that ends or changes the member (a
+ * refusal changes nothing, so it asks the cell's shared member, which every later row would show changed), and the
+ * members the team rows change or remove are bare memberships, replaced only once a call has succeeded.
  */
 jest.setTimeout(60_000);
 
@@ -83,7 +88,10 @@ interface Row {
   success: number;
   /** Makes the request as `m` (its own fresh resources when the cell could change them). */
   call: (m: Member) => Promise<ApiResponse>;
-  /** The cell needs a member of its own: the call ends or changes the member's session or password. */
+  /**
+   * A cell whose answer is a success needs a member of its own: the call ends or changes the member's session,
+   * password or second factors. A refused cell asks the shared member.
+   */
   freshMember?: true;
   /** The request for an id that names nothing (a path with an id): every role gets 404, as existence comes before role. */
   unknown?: (m: Member) => Promise<ApiResponse>;
@@ -148,9 +156,12 @@ beforeAll(async () => {
   payoutMaker = await join('finance', 'verified');
   shared.destination = await payoutDestination();
   shared.payout = await payoutOf('100.00');
-  for (const cell of CELLS) {
-    members.set(cellName(cell), cell.role === 'owner' && cell.factor === 'verified' ? await ownerMember() : await join(cell.role, cell.factor));
-  }
+  // Made side by side: a member's making is mostly waiting on the gateway (a password hash, requests), which the
+  // others' can fill.
+  const cellMembers = await Promise.all(
+    CELLS.map((cell) => (cell.role === 'owner' && cell.factor === 'verified' ? ownerMember() : join(cell.role, cell.factor))),
+  );
+  CELLS.forEach((cell, i) => members.set(cellName(cell), cellMembers[i]!));
 }, 180_000);
 afterAll(async () => {
   await redis?.close();
@@ -204,16 +215,31 @@ async function ownerMember(): Promise<Member> {
  * the session store keeps it (services/gateway/src/data/session.store.ts), so no test waits 10 minutes.
  */
 async function join(role: Role, factor: Factor, account: string = owner.id): Promise<Member> {
-  const m = await sys.merchant();
-  const [user] = await sys.sql<{ id: string }>('SELECT id FROM gateway.users WHERE email = $1', [m.email]);
-  await sys.sql('INSERT INTO gateway.memberships (user_id, merchant_id, role) VALUES ($1, $2, $3)', [user!.id, account, role]);
+  const m = await bareMember(role, account);
   const token = factor === 'none' ? await passwordOnlySession(m) : await sys.login(m);
   const auth = bearer(token);
   const switched = await sys.http.post('/api/v1/auth/switch', { merchant_id: account }, { headers: auth });
   expect(switched.status).toBe(200);
   if (factor === 'enrolled') await rewriteSession(token, ({ second_factor_at: _verified, ...rest }) => rest);
   if (factor === 'stale') await rewriteSession(token, (s) => ({ ...s, second_factor_at: Date.now() - STALE_AFTER_MS - 1000 }));
-  return { userId: user!.id, email: m.email, password: m.password, auth, account };
+  return { userId: m.userId, email: m.email, password: m.password, auth, account };
+}
+/** A user of another account made a member of `account` with `role`, never signed in. */
+async function bareMember(role: Role, account: string = owner.id): Promise<TestMerchant> {
+  const m = await sys.merchant();
+  await sys.sql('INSERT INTO gateway.memberships (user_id, merchant_id, role) VALUES ($1, $2, $3)', [m.userId, account, role]);
+  return m;
+}
+/**
+ * The developer the team rows change or remove: one, until a call succeeds on it (a role changed, a member removed),
+ * then a new one, so each success acts on a member as it was made.
+ */
+let teamTarget: string | undefined;
+async function onTeamTarget(call: (userId: string) => Promise<ApiResponse>): Promise<ApiResponse> {
+  teamTarget ??= (await bareMember('developer')).userId;
+  const res = await call(teamTarget);
+  if (res.status < 300) teamTarget = undefined;
+  return res;
 }
 const STALE_AFTER_MS = 10 * 60 * 1000;
 
@@ -234,7 +260,10 @@ async function rewriteSession(token: string, change: (stored: Record<string, unk
 
 /** The member of a role whose session the read-only cells use (second factor verified). */
 const inRole = (role: Role): Member => members.get(cellName({ role, factor: 'verified' }))!;
-const memberOf = async (cell: Cell, row: Row): Promise<Member> => (row.freshMember ? join(cell.role, cell.factor) : members.get(cellName(cell))!);
+/** The member a cell asks, its answer to be `outcome`: its own when that is a success on a row that changes members. */
+const memberOf = async (cell: Cell, row: Row, outcome: Outcome = expected(row, cell)): Promise<Member> =>
+  row.freshMember && succeeds(outcome) ? join(cell.role, cell.factor) : members.get(cellName(cell))!;
+const succeeds = ([status]: Outcome): boolean => status < 300;
 
 const createLink = async (keys: Record<string, string> = owner.keys, amount = 5): Promise<string> => {
   const res = await sys.http.post('/merchant/v1/payment-links', { shop_id: shop.id, amount }, { headers: keys });
@@ -467,14 +496,14 @@ const ROWS: Record<string, Row> = {
     rule: 'team',
     success: 200,
     stepUp: true,
-    call: async (m) => patch(`/api/v1/members/${(await join('developer', 'none')).userId}`, m, { role: 'viewer' }),
+    call: (m) => onTeamTarget((userId) => patch(`/api/v1/members/${userId}`, m, { role: 'viewer' })),
     unknown: (m) => patch(`/api/v1/members/${UNKNOWN}`, m, { role: 'viewer' }),
   },
   'DELETE /api/v1/members/{user_id}': {
     rule: 'team',
     success: 204,
     stepUp: true,
-    call: async (m) => del(`/api/v1/members/${(await join('developer', 'none')).userId}`, m),
+    call: (m) => onTeamTarget((userId) => del(`/api/v1/members/${userId}`, m)),
     unknown: (m) => del(`/api/v1/members/${UNKNOWN}`, m),
   },
   'GET /api/v1/invitations': { rule: 'team', success: 200, call: (m) => get('/api/v1/invitations', m) },
@@ -764,7 +793,7 @@ describe.each(Object.entries(ROWS))('%s', (route, row) => {
       const verified = CELLS.filter((cell) => cell.factor === 'verified');
       const answers: { cell: string; status: number; code: string | null }[] = [];
       for (const cell of verified) {
-        const res = await unknown(await memberOf(cell, row));
+        const res = await unknown(await memberOf(cell, row, E404));
         answers.push({ cell: cellName(cell), status: res.status, code: res.body?.error?.code ?? null });
       }
       expect(answers).toEqual(verified.map((cell) => ({ cell: cellName(cell), status: E404[0], code: E404[1] })));
@@ -827,9 +856,10 @@ describe('an account that requires a second factor (require_two_factor), for a m
     const answers: { route: string; status: number; code: string | null }[] = [];
     const wanted: typeof answers = [];
     for (const [route, row] of Object.entries(ROWS)) {
-      const res = await row.call(row.freshMember ? await join(cell.role, cell.factor, account) : member);
+      const outcome = WHILE_ENROLLING.has(route) ? expected(row, cell) : TWO_FACTOR_REQUIRED;
+      const res = await row.call(row.freshMember && succeeds(outcome) ? await join(cell.role, cell.factor, account) : member);
       answers.push({ route, status: res.status, code: res.body?.error?.code ?? null });
-      const [status, code] = WHILE_ENROLLING.has(route) ? expected(row, cell) : TWO_FACTOR_REQUIRED;
+      const [status, code] = outcome;
       wanted.push({ route, status, code });
     }
     expect(answers).toEqual(wanted);

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { Db } from '@pl/db';
 import { MailCatcher } from '@pl/mail-catcher';
 import { createLogger, type Logger } from '@pl/telemetry';
-import { createTestDatabase, FaultProxy, freePort, uniqueNamespace, type TestDatabase } from '@pl/testing';
+import { createTestDatabase, FaultProxy, freePort, fromMigratedTemplate, uniqueNamespace, type TestDatabase } from '@pl/testing';
 import { AccountRepository, loadConfig as gatewayConfig, migrateGateway, PasswordHasher, startGateway } from '@pl/gateway/testing';
 import { ProviderRegistry, providersFrom, type PaymentProvider, type ProviderConfig, type ProvidersSource } from '@pl/providers';
 import { loadConfig as linksConfig, migrateLinks, startLinks } from '@pl/links/testing';
@@ -34,6 +34,8 @@ export const TEST_PROVIDER_SECRET = 'test-sandbox-provider-secret-0123456789abcd
 
 export interface TestMerchant {
   id: string;
+  /** The account's owner, the user made with it (gateway.users.id). */
+  userId: string;
   email: string;
   password: string;
   apiKey: string;
@@ -164,7 +166,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
   const pgHostUrl = options.postgresHostUrl ?? PG_URL;
   const redisUrl = options.redisUrl ?? REDIS_URL;
   const natsUrl = options.natsUrl ?? NATS_URL;
-  const database = await createTestDatabase('it', options.postgresHostUrl === undefined ? {} : { hostUrl: options.postgresHostUrl });
+  // A copy of the run's migrated template (tests/support/template-database.ts) on the machine's server; the migrations
+  // below then find nothing to apply, and apply everything to a database a private server starts empty.
+  const database = await createTestDatabase(
+    'it',
+    options.postgresHostUrl === undefined ? fromMigratedTemplate() : { hostUrl: options.postgresHostUrl },
+  );
   await migrateGateway(database.url, log);
   await migrateShops(database.url, log);
   await migrateLinks(database.url, log);
@@ -234,6 +241,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<TestSyst
     const { testApiKey, testApiSecret } = created;
     return {
       id: created.merchant.id,
+      userId: created.userId,
       email,
       password,
       apiKey: created.apiKey,
