@@ -64,6 +64,7 @@ export async function paymentCapacityScenario(ctx: BenchContext): Promise<void> 
     if (lastHeld !== null && firstMissed !== null && firstMissed - lastHeld > 1) {
       const middle = Math.round((lastHeld + firstMissed) / 2);
       if ((await stepAt(middle)).held) lastHeld = middle;
+      else firstMissed = middle;
     }
 
     for (const { rate, run } of steps) {
