@@ -39,7 +39,7 @@ mock_alive() {
   local pid
   pid="$(cat "$MOCK_PID_FILE")"
   # The pid must still be our kcat (pids get reused after a reboot).
-  [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'test.mock.num.brokers'
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'test.mock.num.brokers'
 }
 
 # librdkafka logs, at notice level, "... Mock cluster enabled: original bootstrap.servers and security.protocol
