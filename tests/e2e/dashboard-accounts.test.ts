@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { steppedUpSession } from '../support/second-factor';
-import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser } from './browser';
-import { checkBothWidths, FLOW_COMBOS, freePort, h1, mailedLink as mailedLinkIn, words, type Language } from './dashboard-kit';
+import type { TestMerchant, TestSystem } from '../support/system';
+import { checkedTabs } from './browser';
+import { checkBothWidths, FLOW_COMBOS, h1, type Language, mailedLink as mailedLinkIn, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * Accounts merchants open, recover and share themselves, through the dashboard in Chromium: every mail is read from
@@ -14,17 +14,9 @@ let sys: TestSystem;
 let browser: Browser;
 
 beforeAll(async () => {
-  // PUBLIC_BASE_URL is the page's origin: the links in mail point at it, and the CSRF check wants it.
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard());
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 /** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
 const openCheckedTab = checkedTabs(
   () => browser,

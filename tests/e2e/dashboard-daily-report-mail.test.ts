@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { startSystem, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser } from './browser';
-import { checkBothWidths, FLOW_COMBOS, freePort, h1, words } from './dashboard-kit';
+import type { TestSystem } from '../support/system';
+import { checkedTabs } from './browser';
+import { checkBothWidths, FLOW_COMBOS, h1, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * The daily report mail's opt-in on the Account page (docs/adr/0049), in Chromium against the whole system: the
@@ -14,23 +14,9 @@ let sys: TestSystem;
 let browser: Browser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({
-      env: {
-        GATEWAY_PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
-        DAILY_REPORT_MAIL_EVERY_MS: '0',
-      },
-    }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard({ env: { DAILY_REPORT_MAIL_EVERY_MS: '0' } }));
 }, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 const openCheckedTab = checkedTabs(
   () => browser,
   () => sys.baseUrl,

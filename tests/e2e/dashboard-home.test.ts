@@ -1,7 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
-import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser } from './browser';
-import { DESKTOP, expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, inspect, type Language, PHONE, words } from './dashboard-kit';
+import { sandboxPaymentId, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { checkedTabs } from './browser';
+import {
+  DESKTOP,
+  expectAccessible,
+  expectFits,
+  FLOW_COMBOS,
+  h1,
+  inspect,
+  type Language,
+  PHONE,
+  startDashboard,
+  stopDashboard,
+  words,
+} from './dashboard-kit';
 
 /**
  * The dashboard's Home page (docs/reports.md), in real Chromium against the whole system: the landing page after
@@ -37,13 +49,7 @@ async function link(amount: string, daysAgo: number, paid: boolean): Promise<voi
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({
-      env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' },
-    }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard());
   // The client pays the fee, so the balance is the sum of the paid amounts: 2,400.00 + 1,250.50 + 300.00 + 5,000.00.
   ({ merchant, shop } = await sys.merchantWithShop({ feePayer: 'client' }));
   await link('2400.00', 0, true);
@@ -54,10 +60,7 @@ beforeAll(async () => {
   await link('5000.00', 12, true);
   await link('10.00', 27, false);
 }, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 const openCheckedTab = checkedTabs(
   () => browser,
   () => sys.baseUrl,

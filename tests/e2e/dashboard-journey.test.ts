@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { authenticatorApp } from '../support/second-factor';
-import { startSystem, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser } from './browser';
-import { checkBothWidths, DESKTOP, freePort, h1, mailedLink, PHONE, words, type Language } from './dashboard-kit';
+import type { TestSystem } from '../support/system';
+import { checkedTabs } from './browser';
+import { checkBothWidths, DESKTOP, h1, type Language, mailedLink, PHONE, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * The accounts issue's journey, as one new merchant walks it in Chromium, in order and in one browser context: sign up
@@ -28,18 +28,9 @@ let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  // PUBLIC_BASE_URL is the page's origin: the links in mail point at it, and the CSRF check wants it.
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  [sys, browser] = await Promise.all([
-    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser, origin } = await startDashboard({ host: 'localhost' }));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 const openCheckedTab = checkedTabs(
   () => browser,
   () => origin,

@@ -3,8 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { MailCatcher } from '@pl/mail-catcher';
-import type { Page } from 'playwright-core';
-import { expectAccessible } from './browser';
+import type { Browser, Page } from 'playwright-core';
+import { startSystem, type TestSystem } from '../support/system';
+import { expectAccessible, launchBrowser } from './browser';
 
 /** The one axe check of every browser test (tests/e2e/browser.ts), here beside the dashboard's other checks. */
 export { expectAccessible };
@@ -69,6 +70,40 @@ export const freePort = async (): Promise<number> => {
   await new Promise((r) => s.close(r));
   return port;
 };
+
+/** A system whose gateway serves the dashboard at `origin`, and the Chromium a test file drives it with. */
+export interface DashboardSystem {
+  sys: TestSystem;
+  browser: Browser;
+  origin: string;
+}
+
+/**
+ * Starts the whole system and Chromium side by side for a dashboard test file. The gateway's public address
+ * (PUBLIC_BASE_URL) is the pages' origin: the links in mail point at it and the CSRF check wants it; `localhost` where
+ * WebAuthn needs a domain (it refuses an IP address). Sign-in's per-address limit is raised, as a file signs one address
+ * in many times. When one of the two fails to start, the other is closed before the failure is thrown.
+ */
+export async function startDashboard(options: { host?: '127.0.0.1' | 'localhost'; env?: Record<string, string> } = {}): Promise<DashboardSystem> {
+  const port = await freePort();
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const [sys, browser] = await Promise.allSettled([
+    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000', ...options.env } }),
+    launchBrowser(),
+  ]);
+  if (sys.status === 'fulfilled' && browser.status === 'fulfilled') return { sys: sys.value, browser: browser.value, origin };
+  await stopDashboard({
+    sys: sys.status === 'fulfilled' ? sys.value : undefined,
+    browser: browser.status === 'fulfilled' ? browser.value : undefined,
+  });
+  throw sys.status === 'rejected' ? sys.reason : (browser as PromiseRejectedResult).reason;
+}
+
+/** Closes what startDashboard started; either may be missing when the file's start failed. */
+export async function stopDashboard(started: { sys?: TestSystem; browser?: Browser }): Promise<void> {
+  await started.browser?.close();
+  await started.sys?.stop();
+}
 
 /**
  * The link to the dashboard's `page` in the n-th such mail to `email` (awaited as it arrives at the SMTP catcher), as a

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
-import { expectAccessible, expectFits, freePort, h1, PHONE, words } from './dashboard-kit';
+import type { TestMerchant, TestSystem } from '../support/system';
+import { foreignRequests, openTab, type BuyerTab } from './browser';
+import { expectAccessible, expectFits, h1, PHONE, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * The dashboard's part of real providers (docs/dashboard.md): a shop's payment methods edited in its settings, and a
@@ -15,17 +15,10 @@ const tabs: BuyerTab[] = [];
 const t = words('ru');
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard());
   merchant = await sys.merchant();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 afterEach(async () => {
   for (const tab of tabs.splice(0)) {
     expect(foreignRequests(tab, sys.baseUrl)).toEqual([]);

@@ -2,20 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { createClient } from '@pl/client';
 import type { Browser, Page } from 'playwright-core';
 import { documented } from '../support/openapi-validator';
-import { startSystem, WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser, type TabOptions } from './browser';
+import { WebhookReceiver, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { checkedTabs, type TabOptions } from './browser';
 import {
   checkBothWidths,
   DESKTOP,
   expectLinkAtAGlance,
   expectListReadsAtWidth,
   FLOW_COMBOS,
-  freePort,
   h1,
   inspect,
-  PHONE,
-  words,
   type Language,
+  PHONE,
+  startDashboard,
+  stopDashboard,
+  words,
 } from './dashboard-kit';
 
 /**
@@ -30,20 +31,12 @@ let receiver: WebhookReceiver;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser, receiver] = await Promise.all([
-    startSystem({
-      env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' },
-    }),
-    launchBrowser(),
-    WebhookReceiver.start(),
-  ]);
+  [{ sys, browser }, receiver] = await Promise.all([startDashboard(), WebhookReceiver.start()]);
   merchant = await sys.merchant();
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
   await receiver?.close();
-  await sys?.stop();
+  await stopDashboard({ sys, browser });
 });
 /** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
 const openCheckedTab = checkedTabs(

@@ -1,7 +1,7 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
-import { DESKTOP, expectAccessible, expectFits, freePort, h1, words } from './dashboard-kit';
+import type { TestMerchant, TestSystem } from '../support/system';
+import { foreignRequests, openTab, type BuyerTab } from './browser';
+import { DESKTOP, expectAccessible, expectFits, h1, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * Passkeys in the dashboard with a real browser's WebAuthn (docs/adr/0029-passkeys.md): Chromium's virtual
@@ -22,17 +22,9 @@ const t = words('en');
 const pk = (key: string): string => t('passkeys', key);
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  [sys, browser] = await Promise.all([
-    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser, origin } = await startDashboard({ host: 'localhost' }));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 afterEach(async () => {
   for (const tab of tabs.splice(0)) {
     expect(foreignRequests(tab, origin)).toEqual([]);

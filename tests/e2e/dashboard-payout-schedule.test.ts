@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { enrolledFactors } from '../support/second-factor';
-import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
-import { expectAccessible, expectFits, FLOW_COMBOS, freePort, h1, type Language, PHONE, words } from './dashboard-kit';
+import { sandboxPaymentId, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { foreignRequests, openTab, type BuyerTab } from './browser';
+import { expectAccessible, expectFits, FLOW_COMBOS, h1, type Language, PHONE, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * A shop's automatic payouts in the dashboard (docs/payouts.md, "Automatic payouts"): set in the shop's settings by an
@@ -19,18 +19,7 @@ const tabs: BuyerTab[] = [];
 const BANK = { recipient_name: 'ИП Иванов', inn: '500100732259', bik: '044525225', account: '40802810538000005678' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({
-      env: {
-        GATEWAY_PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
-        PAYOUT_DESTINATION_COOLDOWN_HOURS: '0',
-      },
-    }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard({ env: { PAYOUT_DESTINATION_COOLDOWN_HOURS: '0' } }));
 }, 90_000);
 
 interface Owner {
@@ -49,10 +38,7 @@ async function owner(): Promise<Owner> {
   expect(made.status).toBe(201);
   return { merchant, shop, destinationId: made.body.id as string };
 }
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 afterEach(async () => {
   for (const tab of tabs.splice(0)) {
     expect(foreignRequests(tab, sys.baseUrl)).toEqual([]);

@@ -3,9 +3,21 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createClient } from 'redis';
 import { enrolledFactors, totpCode } from '../support/second-factor';
-import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser } from './browser';
-import { checkBothWidths, DESKTOP, expectListReadsAtWidth, FLOW_COMBOS, freePort, h1, inspect, type Language, PHONE, words } from './dashboard-kit';
+import { sandboxPaymentId, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { checkedTabs } from './browser';
+import {
+  checkBothWidths,
+  DESKTOP,
+  expectListReadsAtWidth,
+  FLOW_COMBOS,
+  h1,
+  inspect,
+  type Language,
+  PHONE,
+  startDashboard,
+  stopDashboard,
+  words,
+} from './dashboard-kit';
 
 /**
  * The dashboard's payout pages (docs/dashboard.md "Payouts", docs/payouts.md), in real Chromium against the whole
@@ -70,27 +82,15 @@ async function account(): Promise<Account> {
 let lastAccount: Account | undefined;
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({
-      env: {
-        GATEWAY_PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        PAYOUT_HOLD_HOURS: '0',
-        PAYOUT_DESTINATION_COOLDOWN_HOURS: '0',
-        PAYOUT_APPROVAL_THRESHOLD: '1000.00',
-        RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000',
-      },
-    }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard({
+    env: { PAYOUT_HOLD_HOURS: '0', PAYOUT_DESTINATION_COOLDOWN_HOURS: '0', PAYOUT_APPROVAL_THRESHOLD: '1000.00' },
+  }));
   redis = createClient({ url: sys.env.REDIS_URL });
   await redis.connect();
 }, 90_000);
 afterAll(async () => {
   await redis?.close();
-  await browser?.close();
-  await sys?.stop();
+  await stopDashboard({ sys, browser });
 });
 const openCheckedTab = checkedTabs(
   () => browser,

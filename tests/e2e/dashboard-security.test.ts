@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createClient } from 'redis';
 import { authenticatorApp as authenticatorAppOf, enrolledFactors, totpCode } from '../support/second-factor';
-import { startSystem, type TestMerchant, type TestSystem } from '../support/system';
-import { foreignRequests, launchBrowser, openTab, type BuyerTab } from './browser';
-import { checkBothWidths, FLOW_COMBOS, freePort, h1, PHONE, words, type Language } from './dashboard-kit';
+import type { TestMerchant, TestSystem } from '../support/system';
+import { foreignRequests, openTab, type BuyerTab } from './browser';
+import { checkBothWidths, FLOW_COMBOS, h1, type Language, PHONE, startDashboard, stopDashboard, words } from './dashboard-kit';
 
 /**
  * Second factors in the dashboard, in Chromium (docs/dashboard.md, docs/adr/0028 and 0029): the Security page turns
@@ -23,19 +23,13 @@ let redis: ReturnType<typeof createClient>;
 const tabs: BuyerTab[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  [sys, browser] = await Promise.all([
-    startSystem({ env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' } }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser, origin } = await startDashboard({ host: 'localhost' }));
   redis = createClient({ url: sys.env.REDIS_URL });
   await redis.connect();
 }, 60_000);
 afterAll(async () => {
   await redis?.close();
-  await browser?.close();
-  await sys?.stop();
+  await stopDashboard({ sys, browser });
 });
 afterEach(async () => {
   for (const t of tabs.splice(0)) {

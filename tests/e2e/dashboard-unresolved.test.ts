@@ -1,9 +1,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { enrollTotp, enrolledFactors } from '../support/second-factor';
-import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser, type TabOptions } from './browser';
-import { checkBothWidths, DESKTOP, expectListReadsAtWidth, FLOW_COMBOS, freePort, h1, inspect, type Language, PHONE, words } from './dashboard-kit';
+import { sandboxPaymentId, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { checkedTabs, type TabOptions } from './browser';
+import {
+  checkBothWidths,
+  DESKTOP,
+  expectListReadsAtWidth,
+  FLOW_COMBOS,
+  h1,
+  inspect,
+  type Language,
+  PHONE,
+  startDashboard,
+  stopDashboard,
+  words,
+} from './dashboard-kit';
 
 /**
  * The Unresolved payments page of the merchant dashboard (docs/dashboard.md, docs/money.md "Unresolved payments"), in
@@ -22,19 +34,10 @@ const MISTYPED_TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 beforeAll(async () => {
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({
-      env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' },
-    }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard());
   merchant = await sys.merchant();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
-});
+afterAll(() => stopDashboard({ sys, browser }));
 /** Every tab is checked after each test: it talked to nobody but the gateway, broke no CSP rule, threw nothing. */
 const openCheckedTab = checkedTabs(
   () => browser,

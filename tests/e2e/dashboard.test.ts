@@ -5,9 +5,21 @@ import { documented } from '../support/openapi-validator';
 import type { Browser, Page, Response } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { enrollTotp, enrolledFactors } from '../support/second-factor';
-import { sandboxPaymentId, startSystem, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
-import { checkedTabs, launchBrowser, type TabOptions } from './browser';
-import { checkBothWidths, DESKTOP, expectLinkAtAGlance, FLOW_COMBOS, freePort, h1, inspect, PHONE, words, type Language } from './dashboard-kit';
+import { sandboxPaymentId, type TestMerchant, type TestShop, type TestSystem } from '../support/system';
+import { checkedTabs, type TabOptions } from './browser';
+import {
+  checkBothWidths,
+  DESKTOP,
+  expectLinkAtAGlance,
+  FLOW_COMBOS,
+  h1,
+  inspect,
+  type Language,
+  PHONE,
+  startDashboard,
+  stopDashboard,
+  words,
+} from './dashboard-kit';
 
 let sys: TestSystem;
 let browser: Browser;
@@ -59,19 +71,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const port = await freePort();
-  [sys, browser] = await Promise.all([
-    startSystem({
-      env: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE: '1000' },
-    }),
-    launchBrowser(),
-  ]);
+  ({ sys, browser } = await startDashboard());
   merchant = await sys.merchant();
   shop = await sys.shop(merchant.id, { webhookUrl: receiverUrl, webhookSecret: 'whsec-test-secret-0123456789' });
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  await sys?.stop();
+  await stopDashboard({ sys, browser });
   receiver?.closeAllConnections();
   receiver?.close();
 });
