@@ -63,7 +63,7 @@ export const FLOW_COMBOS: { lang: Language; locale: string; size: typeof PHONE }
 const widthsFrom = (size: typeof PHONE): (typeof PHONE)[] => (size === PHONE ? [PHONE, DESKTOP] : [DESKTOP, PHONE]);
 
 /** A port known before the gateway starts, so PUBLIC_BASE_URL (the CSRF check's origin) is the page's origin. */
-export const freePort = async (): Promise<number> => {
+const freePort = async (): Promise<number> => {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const { port } = s.address() as AddressInfo;
