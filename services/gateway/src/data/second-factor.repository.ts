@@ -130,8 +130,8 @@ export class SecondFactorRepository {
   /**
    * Takes a TOTP code: `accepted` when it is right for a step newer than the last one used, which it then marks used,
    * in one conditional update (of two requests with one code, one wins); `reused` when it is right but of a step
-   * already used (or older); `wrong` otherwise. A reuse queues the holder's `second_factor_code_reused` mail in the
-   * transaction that found it (ASVS 2.8.5), at most one an hour (docs/adr/0028, "A reused code is mailed").
+   * already used (or older); `wrong` otherwise. A reuse queues the holder's `second_factor_code_reused` mail (ASVS 2.8.5),
+   * at most one an hour (docs/adr/0028, "A reused code is mailed"); a taken code costs the one update, as before.
    */
   async useTotp(userId: string, code: string, now: Date): Promise<TotpUse> {
     const rows = await this.db.query<{ secret_box: Buffer }>('SELECT secret_box FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL', [
@@ -141,15 +141,14 @@ export class SecondFactorRepository {
     if (!row) return { outcome: 'wrong' };
     const step = totpStepOf(this.box.open(row.secret_box), code, now);
     if (step === null) return { outcome: 'wrong' };
-    return this.db.transaction(async (c): Promise<TotpUse> => {
-      const taken = await c.query(
-        `UPDATE user_totp SET last_used_step = $2
-          WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2) RETURNING user_id`,
-        [userId, step],
-      );
-      if (taken.rowCount !== 0) return { outcome: 'accepted' };
-      return { outcome: 'reused', mailed: await this.mailReuseHourly(c, userId) };
-    });
+    const taken = await this.db.query(
+      `UPDATE user_totp SET last_used_step = $2
+        WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2) RETURNING user_id`,
+      [userId, step],
+    );
+    if (taken.length > 0) return { outcome: 'accepted' };
+    // The finding changed nothing; the notice's hour and its mail are what must commit together.
+    return { outcome: 'reused', mailed: await this.db.transaction((c) => this.mailReuseHourly(c, userId)) };
   }
 
   /**
